@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every build and test dependency from Debian's packages (bookworm).
+# Works as root or through sudo. Safe to run again.
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+
+PACKAGES=(
+  g++ cmake make pkg-config ca-certificates
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto
+  libabsl-dev prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libsodium-dev
+  python3 python3-grpcio python3-grpc-tools python3-protobuf
+  nodejs npm
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# node/npm may come from elsewhere than Debian (the image may ship them); accept any working copy.
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  missing=("${missing[@]/nodejs}"); missing=("${missing[@]/npm}")
+fi
+clean=()
+for p in "${missing[@]}"; do [ -n "$p" ] && clean+=("$p"); done
+if [ "${#clean[@]}" -gt 0 ]; then
+  echo "install-deps: installing ${clean[*]}"
+  $SUDO apt-get update
+  $SUDO apt-get install -y --no-install-recommends "${clean[@]}"
+else
+  echo "install-deps: all Debian packages present"
+fi
