@@ -14,8 +14,8 @@ std::string Card::ToString() const {
   return std::string{kRankChars[rank_value()], kSuitChars[index_ & 3]};
 }
 
-absl::StatusOr<Card> ParseCard(std::string_view text) {
-  std::string_view rank_text = text.substr(0, text.empty() ? 0 : text.size() - 1);
+absl::StatusOr<Card> ParseCard(absl::string_view text) {
+  absl::string_view rank_text = text.substr(0, text.empty() ? 0 : text.size() - 1);
   int rank = -1;
   if (rank_text == "10") {
     rank = 8;
@@ -39,7 +39,7 @@ absl::StatusOr<Card> ParseCard(std::string_view text) {
   return Card(static_cast<Rank>(rank), static_cast<Suit>(suit));
 }
 
-absl::StatusOr<std::vector<Card>> ParseCards(std::string_view text) {
+absl::StatusOr<std::vector<Card>> ParseCards(absl::string_view text) {
   std::vector<Card> cards;
   size_t i = 0;
   while (i < text.size()) {

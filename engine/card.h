@@ -18,7 +18,7 @@
 #include <bit>
 #include <cstdint>
 #include <string>
-#include <string_view>
+#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -68,9 +68,9 @@ class Card {
 };
 
 // Parses one card; INVALID_ARGUMENT names the text on failure.
-absl::StatusOr<Card> ParseCard(std::string_view text);
+absl::StatusOr<Card> ParseCard(absl::string_view text);
 // Parses cards written one after another with optional spaces: "As Kd" or "AsKd".
-absl::StatusOr<std::vector<Card>> ParseCards(std::string_view text);
+absl::StatusOr<std::vector<Card>> ParseCards(absl::string_view text);
 // "As Kd 7c".
 std::string CardsToString(const std::vector<Card>& cards);
 

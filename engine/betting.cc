@@ -1,0 +1,311 @@
+// Fixed-limit betting: the one place that decides what a seat may do.
+// LegalActions lists BettingOptions; Apply accepts an action only when it
+// matches one of them, and ExplainRefusal says which rule forbids the rest.
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "engine/internal.h"
+
+namespace stud::internal {
+namespace {
+
+// [STUD-STAKES-3] The bring-in from the stakes table or half the small bet.
+Chips BringInAmount(const HandState& st) {
+  if (st.config.options.bring_in_source == BringInSource::kHalfSmallBet) {
+    return HalfSmallBetBringIn(st.config.stakes, st.config.options.odd_chip_unit);
+  }
+  return st.config.stakes.bring_in;
+}
+
+// The unit raises are measured in right now: the big bet once a big bet or
+// raise has been made on 4th street with an open pair [STUD-PAIR-3].
+Chips CurrentUnit(const HandState& st) {
+  if (st.street == Street::kFourth && st.big_bet_made) return st.config.stakes.big_bet;
+  return StreetUnit(st);
+}
+
+// [STUD-PAIR-1] Whether `seat` may choose the big bet on 4th street now.
+bool BigOptionOpen(const HandState& st, int seat) {
+  if (st.street != Street::kFourth || !st.open_pair || st.big_bet_made) return false;
+  if (st.config.options.open_pair_scope == OpenPairScope::kFirstActorWithPair) {
+    // 002's reading: only the first actor's opening bet may be big.
+    return st.full_level == 0 && st.bet_to == 0 && seat == st.actor && !st.seats[seat].acted;
+  }
+  return true;
+}
+
+// The kind of an action that puts in more than a call.
+ActionKind AggressiveKind(const HandState& st) {
+  if (st.full_level > 0) return ActionKind::kRaise;
+  // [STUD-BRING-5] On 3rd street the first full bet over the bring-in is a completion.
+  if (st.street == Street::kThird && st.bring_in_seat != 0) return ActionKind::kComplete;
+  return ActionKind::kBet;
+}
+
+// [STUD-CAP-1] One bet or completion plus max_raises_per_round raises.
+bool CapReached(const HandState& st) {
+  if (st.raises < st.config.options.max_raises_per_round) return false;
+  return !(st.config.options.uncapped_heads_up && ActiveSeatCount(st) == 2);
+}
+
+// [STUD-CAP-2] Has the betting been reopened for a seat that already acted?
+bool Reopened(const HandState& st, const Seat& s) {
+  if (!s.acted) return true;
+  if (st.full_level > s.acted_to) return true;  // a full bet or raise since
+  if (st.config.options.short_allin_rule == ShortAllInRule::kHalfBet) {
+    return 2 * (st.bet_to - s.acted_to) >= CurrentUnit(st);  // several short all-ins
+  }
+  return false;
+}
+
+bool AnotherSeatCanAct(const HandState& st, int seat) {
+  for (int i = 1; i <= st.config.num_seats; ++i) {
+    if (i != seat && st.seats[i].can_act()) return true;
+  }
+  return false;
+}
+
+OpType OpFor(ActionKind k) {
+  switch (k) {
+    case ActionKind::kFold: return OpType::kFold;
+    case ActionKind::kCheck: return OpType::kCheck;
+    case ActionKind::kCall: return OpType::kCall;
+    case ActionKind::kBringIn: return OpType::kBringIn;
+    case ActionKind::kComplete: return OpType::kComplete;
+    case ActionKind::kBet: return OpType::kBet;
+    default: return OpType::kRaise;
+  }
+}
+
+}  // namespace
+
+Chips StreetUnit(const HandState& st) {
+  // [STUD-BET-2] small bet on 3rd and 4th street, big bet from 5th street on.
+  return st.street <= Street::kFourth ? st.config.stakes.small_bet : st.config.stakes.big_bet;
+}
+
+std::vector<LegalAction> BettingOptions(const HandState& st, int seat) {
+  std::vector<LegalAction> out;
+  const Seat& s = st.seats[seat];
+  const Chips max_to = s.street_bet + s.stack;
+  auto add = [&](ActionKind kind, Chips to) {
+    out.push_back({kind, to, to - s.street_bet, s.stack > 0 && to == max_to});
+  };
+  if (st.bring_in_due) {
+    // [STUD-BRING-4] bring in or complete; [STUD-BRING-8] a seat opening for an
+    // all-in low card may also fold.
+    if (seat != st.bring_in_seat) add(ActionKind::kFold, s.street_bet);
+    add(ActionKind::kBringIn, std::min(BringInAmount(st), max_to));
+    if (max_to > BringInAmount(st)) {
+      add(ActionKind::kComplete, std::min(st.config.stakes.small_bet, max_to));
+    }
+    return out;
+  }
+  if (st.bet_to > s.street_bet) {
+    add(ActionKind::kFold, s.street_bet);
+    add(ActionKind::kCall, std::min(st.bet_to, max_to));
+  } else {
+    add(ActionKind::kCheck, s.street_bet);
+    // [STUD-IRR-FOLD-1] folding with no bet to face takes effect at once.
+    if (st.config.options.allow_fold_when_check) add(ActionKind::kFold, s.street_bet);
+  }
+  if (max_to <= st.bet_to || !AnotherSeatCanAct(st, seat) || !Reopened(st, s)) return out;
+  const ActionKind kind = AggressiveKind(st);
+  if (kind == ActionKind::kRaise && CapReached(st)) return out;
+  std::vector<Chips> targets = {st.full_level + CurrentUnit(st)};
+  if (BigOptionOpen(st, seat)) targets.push_back(st.full_level + st.config.stakes.big_bet);
+  for (Chips to : targets) {
+    if (to <= st.bet_to) continue;
+    if (to < max_to) {
+      add(kind, to);
+    } else {
+      add(kind, max_to);  // all-in for the full amount or less [STUD-ALLIN-1, STUD-CAP-2]
+      break;
+    }
+  }
+  return out;
+}
+
+absl::Status ExplainRefusal(const HandState& st, const Action& a,
+                            const std::vector<LegalAction>& legal) {
+  const Seat& s = st.seats[a.seat];
+  auto amounts = [&](ActionKind k) {
+    std::string list;
+    for (const LegalAction& l : legal) {
+      if (l.kind == k) absl::StrAppend(&list, list.empty() ? "" : " or ", l.amount_to);
+    }
+    return list;
+  };
+  const absl::string_view name = ActionKindName(a.kind);
+  for (const LegalAction& l : legal) {
+    if (l.kind != a.kind) continue;
+    // Right kind, wrong amount.
+    if (a.amount_to > s.street_bet + s.stack) {
+      return RuleViolation("STUD-ALLIN-1", absl::StrCat("seat ", a.seat, " has only ", s.stack,
+                                                        " chips behind; it can go all-in to ",
+                                                        s.street_bet + s.stack));
+    }
+    absl::string_view rule = "STUD-STAKES-5";
+    if (a.kind == ActionKind::kBringIn) rule = "STUD-STAKES-3";
+    if (a.kind == ActionKind::kComplete) rule = "STUD-BRING-5";
+    if (st.street == Street::kFourth && a.amount_to - st.full_level == st.config.stakes.big_bet) {
+      rule = st.config.variant == Variant::kStudHiLo ? "STUD-PAIR-5" : "STUD-PAIR-1";
+    }
+    if (st.street == Street::kFourth && st.big_bet_made) rule = "STUD-PAIR-3";
+    return RuleViolation(rule, absl::StrCat(name, " must be to ", amounts(a.kind), " on ",
+                                            StreetName(st.street), ", not ", a.amount_to,
+                                            " (fixed limit)"));
+  }
+  const bool facing = st.bet_to > s.street_bet;
+  switch (a.kind) {
+    case ActionKind::kShow:
+    case ActionKind::kMuck:
+      return RuleViolation("STUD-SHOW-1", "showdown has not been reached; betting is still open");
+    case ActionKind::kDeal:
+      return RuleViolation("STUD-DEAL-2", "no card is due now; the betting round is open");
+    default:
+      break;
+  }
+  if (st.bring_in_due) {
+    return RuleViolation("STUD-BRING-4",
+                         absl::StrCat("seat ", a.seat, " opens 3rd street and must bring in for ",
+                                      amounts(ActionKind::kBringIn), " or complete to ",
+                                      st.config.stakes.small_bet));
+  }
+  switch (a.kind) {
+    case ActionKind::kCheck:
+      return RuleViolation("STUD-BET-1", absl::StrCat("cannot check facing a bet of ", st.bet_to,
+                                                      "; call, raise or fold"));
+    case ActionKind::kCall:
+      return RuleViolation("STUD-BET-1", "there is no bet to call; check or bet");
+    case ActionKind::kFold:
+      return RuleViolation("STUD-IRR-FOLD-1",
+                           "folding when no bet is faced is not allowed in this hand; check");
+    case ActionKind::kBringIn:
+      return RuleViolation("STUD-BRING-1", "the bring-in is only posted to open 3rd street");
+    default:
+      break;
+  }
+  // A bet, completion or raise that is not available.
+  if (s.street_bet + s.stack <= st.bet_to) {
+    return RuleViolation("STUD-ALLIN-1",
+                         absl::StrCat("seat ", a.seat, " cannot cover more than a call"));
+  }
+  if (!AnotherSeatCanAct(st, a.seat)) {
+    return RuleViolation("STUD-ALLIN-2", "every other player is all-in; only call or fold");
+  }
+  if (!Reopened(st, s)) {
+    return RuleViolation("STUD-CAP-2", "a short all-in does not reopen the betting for a player "
+                                       "who already acted; call or fold");
+  }
+  const ActionKind kind = AggressiveKind(st);
+  if (kind == ActionKind::kRaise && CapReached(st)) {
+    return RuleViolation("STUD-CAP-1", absl::StrCat("betting is capped after ", st.raises,
+                                                    " raises; call or fold"));
+  }
+  if (kind == ActionKind::kComplete) {
+    return RuleViolation("STUD-BRING-6", absl::StrCat("after the bring-in the next full bet is a "
+                                                      "completion to ",
+                                                      st.config.stakes.small_bet));
+  }
+  if (kind == ActionKind::kRaise && a.kind == ActionKind::kComplete) {
+    return RuleViolation("STUD-BRING-5", "the bet has already been completed; raise instead");
+  }
+  if (kind == ActionKind::kRaise) {
+    return RuleViolation("STUD-BET-1", absl::StrCat("there is already a bet of ", st.bet_to,
+                                                    "; raise to ", amounts(kind)));
+  }
+  return RuleViolation("STUD-BET-1", absl::StrCat(facing ? "facing an incomplete bet, " : "",
+                                                  "the full bet is ", name == "raise" ? "a bet" : "",
+                                                  " to ", amounts(kind)));
+}
+
+void ApplyBet(HandState& st, int seat, const LegalAction& c) {
+  Seat& s = st.seats[seat];
+  s.stack -= c.amount_by;
+  s.committed += c.amount_by;
+  s.street_bet = c.amount_to;
+  if (s.stack == 0 && c.kind != ActionKind::kFold && c.kind != ActionKind::kCheck) s.all_in = true;
+  Operation op{.type = OpFor(c.kind), .seat = static_cast<uint8_t>(seat), .street = st.street, .card = {},
+               .all_in = s.all_in && c.amount_by > 0, .amount = c.amount_by,
+               .amount_to = c.amount_to, .rule_id = {}};
+  switch (c.kind) {
+    case ActionKind::kFold:
+      s.folded = true;
+      break;
+    case ActionKind::kBringIn:
+      // [STUD-BRING-9] others enter for the normal bring-in even when it was posted short.
+      st.bet_to = BringInAmount(st);
+      st.bring_in_due = false;
+      op.rule_id = "STUD-BRING-4";
+      break;
+    case ActionKind::kComplete:
+    case ActionKind::kBet:
+    case ActionKind::kRaise: {
+      st.bring_in_due = false;
+      const Chips x = c.amount_to - st.full_level;
+      Chips unit = CurrentUnit(st);
+      // [STUD-CAP-2] on 4th street an action beyond the small unit is measured against the big bet.
+      const bool big = st.street == Street::kFourth && st.open_pair && !st.big_bet_made &&
+                       x > st.config.stakes.small_bet;
+      if (big) unit = st.config.stakes.big_bet;
+      const bool full = x >= unit || (st.config.options.short_allin_rule ==
+                                          ShortAllInRule::kHalfBet && 2 * x >= unit);
+      st.bet_to = std::max(st.bet_to, c.amount_to);
+      if (full) {
+        st.full_level = c.amount_to;
+        if (c.kind == ActionKind::kRaise) ++st.raises;
+        if (big) st.big_bet_made = true;
+      }
+      st.last_aggressor = seat;
+      op.rule_id = c.kind == ActionKind::kComplete ? "STUD-BRING-5"
+                   : full                          ? "STUD-BET-2"
+                                                   : "STUD-CAP-2";
+      if (big && full) op.rule_id = "STUD-PAIR-2";
+      break;
+    }
+    default:
+      break;
+  }
+  // [STUD-BRING-7] the bring-in has no option when everyone only calls.
+  s.acted = !(c.kind == ActionKind::kBringIn && st.config.options.bring_in_option);
+  s.acted_to = s.street_bet;
+  Log(st, op);
+}
+
+static bool NeedsAction(const HandState& st, const Seat& s, int active) {
+  if (!s.can_act()) return false;
+  if (s.street_bet < st.bet_to) return true;
+  return !s.acted && (active >= 2 || st.bring_in_due);
+}
+
+bool RoundComplete(const HandState& st) { return NextToAct(st, 0) == 0; }
+
+int NextToAct(const HandState& st, int from) {
+  const int n = st.config.num_seats;
+  const int active = ActiveSeatCount(st);
+  for (int step = 1; step <= n; ++step) {
+    const int seat = (from + step - 1) % n + 1;
+    if (NeedsAction(st, st.seats[seat], active)) return seat;
+  }
+  return 0;
+}
+
+void ResetRound(HandState& st) {
+  for (int i = 1; i <= st.config.num_seats; ++i) {
+    Seat& s = st.seats[i];
+    s.street_bet = 0;
+    s.acted = false;
+    s.acted_to = 0;
+  }
+  st.bet_to = 0;
+  st.full_level = 0;
+  st.raises = 0;
+  st.bring_in_due = false;
+  st.open_pair = false;
+  st.big_bet_made = false;
+  st.last_aggressor = 0;
+  st.actor = 0;
+}
+
+}  // namespace stud::internal

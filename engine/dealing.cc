@@ -1,0 +1,266 @@
+// Dealing: antes, the cards of each street, burns, running out of cards and
+// the common card, and who opens each betting round.
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "engine/hand_eval.h"
+#include "engine/internal.h"
+
+namespace stud::internal {
+namespace {
+
+size_t StubSize(const HandState& st) { return st.config.deck.size() - st.deck_pos; }
+
+// [STUD-DECK-1] The burns, aside cards and what is left of the stub are mixed,
+// shuffled and cut; the shuffle's order comes from config.recycle_order.
+void Recycle(HandState& st) {
+  std::vector<Card> pile(st.config.deck.begin() + static_cast<std::ptrdiff_t>(st.deck_pos),
+                         st.config.deck.end());
+  st.deck_pos = st.config.deck.size();
+  pile.insert(pile.end(), st.recycled.begin(), st.recycled.end());
+  pile.insert(pile.end(), st.burns.begin(), st.burns.end());
+  pile.insert(pile.end(), st.aside.begin(), st.aside.end());
+  st.burns.clear();
+  st.aside.clear();
+  std::array<int, kDeckSize> position{};
+  for (int i = 0; i < kDeckSize; ++i) position[i] = i;  // natural order by default
+  for (size_t i = 0; i < st.config.recycle_order.size(); ++i) {
+    position[st.config.recycle_order[i].index()] = static_cast<int>(i);
+  }
+  std::sort(pile.begin(), pile.end(),
+            [&](Card a, Card b) { return position[a.index()] < position[b.index()]; });
+  st.recycled = std::move(pile);
+  Log(st, {.type = OpType::kRecycle, .street = st.street,
+           .amount = static_cast<Chips>(st.recycled.size()), .rule_id = "STUD-DECK-1"});
+}
+
+// Next card off the top: the stub, then the recycled pile.
+Card Draw(HandState& st) {
+  if (StubSize(st) == 0 && st.recycled.empty()) Recycle(st);
+  if (StubSize(st) > 0) return st.config.deck[st.deck_pos++];
+  const Card c = st.recycled.front();
+  st.recycled.erase(st.recycled.begin());
+  return c;
+}
+
+void Burn(HandState& st) {
+  // [STUD-DEAL-3] one card burned before each of 4th to 7th street.
+  const Card c = Draw(st);
+  st.burns.push_back(c);
+  st.seen.Add(c);
+  Log(st, {.type = OpType::kBurn, .street = st.street, .card = c, .rule_id = "STUD-DEAL-3"});
+}
+
+void Give(HandState& st, int seat, Card c, bool face_up) {
+  Seat& s = st.seats[seat];
+  s.cards[s.num_cards++] = {c, face_up, st.street};
+  st.seen.Add(c);
+  Log(st, {.type = OpType::kDeal, .seat = static_cast<uint8_t>(seat), .street = st.street,
+           .card = c, .face_up = face_up,
+           .rule_id = st.street == Street::kThird ? "STUD-DEAL-1" : "STUD-DEAL-2"});
+}
+
+void GiveCommon(HandState& st, Card c) {
+  st.has_common = true;
+  st.common_card = c;
+  st.seen.Add(c);
+  Log(st, {.type = OpType::kCommonCard, .street = st.street, .card = c, .face_up = true,
+           .rule_id = "STUD-DECK-5"});
+}
+
+// [STUD-DECK-1..4] Decided once, before any card of the street is dealt: is
+// there a fresh card for everyone, or does one common card serve all?
+bool NeedsCommonCard(const HandState& st, size_t recipients) {
+  const DeckExhaustion mode = st.config.options.deck_exhaustion;
+  size_t stub, recyclable;
+  if (st.config.deal_source == DealSource::kDeck) {
+    stub = StubSize(st) + st.recycled.size();
+    recyclable = st.burns.size() + st.aside.size();
+  } else {
+    // Reported dealing: burns are counted, not seen; every unseen card is stub or burn.
+    stub = static_cast<size_t>(kDeckSize - st.seen.size() - st.burn_count);
+    recyclable = static_cast<size_t>(st.burn_count);
+  }
+  if (mode == DeckExhaustion::kCommonImmediately) return stub < recipients + 1;
+  size_t available = stub + recyclable;
+  if (mode == DeckExhaustion::kRecycleBurnThenCommon) available -= std::min<size_t>(available, 1);
+  return available < recipients;
+}
+
+bool FaceUp(const HandState& st, int pass) {
+  if (st.street == Street::kThird) return pass == 2;  // two down, then the door card
+  return st.street != Street::kSeventh;               // [STUD-DEAL-2] 7th street down
+}
+
+int DoorBoardValueSeat(const HandState& st, bool razz) {
+  int best = 0;
+  BoardValue best_value = 0;
+  for (int i = 1; i <= st.config.num_seats; ++i) {
+    if (!st.seats[i].live()) continue;
+    const CardSet up = UpCards(st, i);
+    const BoardValue v = razz ? RazzBoardValue(up) : HighBoardValue(up);
+    // [STUD-ORDER-3] ties go to the seat dealt first: strict > keeps the earlier seat.
+    if (best == 0 || v > best_value) {
+      best = i;
+      best_value = v;
+    }
+  }
+  return best;
+}
+
+int NextCanActLeftOf(const HandState& st, int seat) {
+  const int n = st.config.num_seats;
+  for (int step = 1; step < n; ++step) {
+    const int s = (seat + step - 1) % n + 1;
+    if (st.seats[s].can_act()) return s;
+  }
+  return 0;
+}
+
+bool HasOpenPair(const HandState& st, int seat) {
+  uint32_t ranks = 0;
+  const Seat& s = st.seats[seat];
+  for (int i = 0; i < s.num_cards; ++i) {
+    if (!s.cards[i].face_up) continue;
+    const uint32_t bit = 1u << s.cards[i].card.rank_value();
+    if (ranks & bit) return true;
+    ranks |= bit;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<int> Recipients(const HandState& st) {
+  std::vector<int> out;
+  for (int i = 1; i <= st.config.num_seats; ++i) {
+    if (st.seats[i].live()) out.push_back(i);  // [STUD-DEAL-4] all-in seats too
+  }
+  return out;
+}
+
+void PostAntes(HandState& st) {
+  const Chips ante = st.config.stakes.ante;
+  if (ante == 0) return;
+  for (int i = 1; i <= st.config.num_seats; ++i) {
+    Seat& s = st.seats[i];
+    const Chips paid = std::min(ante, s.stack);  // [STUD-ALLIN-6] a short ante goes all-in
+    s.stack -= paid;
+    s.committed += paid;
+    if (s.stack == 0) s.all_in = true;
+    Log(st, {.type = OpType::kAnte, .seat = static_cast<uint8_t>(i), .street = Street::kThird,
+             .all_in = s.all_in, .amount = paid,
+             .rule_id = paid < ante ? "STUD-ALLIN-6" : "STUD-SETUP-2"});
+  }
+}
+
+bool BeginStreetDeal(HandState& st) {
+  const std::vector<int> to = Recipients(st);
+  const bool deck = st.config.deal_source == DealSource::kDeck;
+  st.deal_pass = 0;
+  st.street_uses_common = st.street != Street::kThird && NeedsCommonCard(st, to.size());
+  const bool burn = st.street != Street::kThird || st.config.options.burn_before_third;
+  if (!deck) {
+    if (burn) ++st.burn_count;
+    st.pending_deal = {};
+    if (!st.street_uses_common) {
+      for (int seat : to) st.pending_deal[seat] = true;
+    }
+    st.phase = Phase::kAwaitingDeal;
+    return false;
+  }
+  if (st.street_uses_common) {
+    // [STUD-DECK-1] burn one and turn one up in the centre; with fewer than two
+    // cards in the stub, the stub is first mixed with the burns and aside cards.
+    if (StubSize(st) + st.recycled.size() < 2) Recycle(st);
+    Burn(st);
+    GiveCommon(st, Draw(st));
+    return true;
+  }
+  const DeckExhaustion mode = st.config.options.deck_exhaustion;
+  const bool short_stub = StubSize(st) + st.recycled.size() < to.size() + 1;
+  // [STUD-DECK-2] when short, 004 skips the burn so every player gets an unused card.
+  if (burn && !(short_stub && mode == DeckExhaustion::kRecycleSkipBurnIfShort)) Burn(st);
+  const int passes = st.street == Street::kThird ? 3 : 1;
+  for (int pass = 0; pass < passes; ++pass) {
+    for (size_t k = 0; k < to.size(); ++k) {
+      const size_t still_needed = to.size() - k;
+      // [STUD-DECK-1] deal all but the last card, then recycle and burn again.
+      if (st.recycled.empty() && StubSize(st) <= 1 && still_needed > StubSize(st)) {
+        Recycle(st);
+        if (mode == DeckExhaustion::kRecycleBurnThenCommon) Burn(st);
+      }
+      Give(st, to[k], Draw(st), FaceUp(st, pass));
+    }
+  }
+  return true;
+}
+
+void GiveReportedCard(HandState& st, Card card) {
+  const ExpectedDeal next = NextDeal(st);
+  if (next.seat == kBoardSeat) {
+    GiveCommon(st, card);
+    return;
+  }
+  Give(st, next.seat, card, next.face_up);
+  st.pending_deal[next.seat] = false;
+  if (std::none_of(st.pending_deal.begin(), st.pending_deal.end(), [](bool b) { return b; }) &&
+      st.street == Street::kThird && st.deal_pass < 2) {
+    ++st.deal_pass;
+    for (int seat : Recipients(st)) st.pending_deal[seat] = true;
+  }
+}
+
+ExpectedDeal NextDeal(const HandState& st);  // engine.cc
+
+void DesignateOpener(HandState& st) {
+  const Variant v = st.config.variant;
+  const bool razz = v == Variant::kRazz;
+  st.actor = 0;
+  if (st.street == Street::kThird &&
+      st.config.options.third_street_opener == ThirdStreetOpener::kLowCardBringIn) {
+    // [STUD-BRING-1..3] lowest door card by suit, ace high; Razz: highest, ace low.
+    int low = 0;
+    for (int i = 1; i <= st.config.num_seats; ++i) {
+      const Seat& s = st.seats[i];
+      if (!s.live()) continue;
+      if (low == 0 || BringsInBefore(s.cards[2].card, st.seats[low].cards[2].card, razz)) low = i;
+    }
+    st.bring_in_seat = low;
+    if (ActiveSeatCount(st) < 2) return;  // [STUD-BRING-8] nobody left to bet
+    st.bring_in_due = true;
+    absl::string_view rule = "STUD-BRING-1";
+    st.actor = low;
+    if (!st.seats[low].can_act()) {
+      st.actor = NextCanActLeftOf(st, low);  // [STUD-BRING-8] low card all-in for the ante
+      rule = "STUD-BRING-8";
+    }
+    Log(st, {.type = OpType::kFirstToAct, .seat = static_cast<uint8_t>(st.actor),
+             .street = st.street, .card = st.seats[low].cards[2].card, .rule_id = rule});
+    return;
+  }
+  // [STUD-ORDER-1..4, STUD-ORDER-6] the highest board (Razz: lowest) opens.
+  const int high = DoorBoardValueSeat(st, razz);
+  if (st.street == Street::kFourth && !razz &&
+      (v == Variant::kStud || st.config.options.hilo_open_pair_double)) {
+    // [STUD-PAIR-1, STUD-PAIR-5] an open pair on 4th street allows the big bet.
+    for (int i = 1; i <= st.config.num_seats; ++i) {
+      if (!st.seats[i].live() || !HasOpenPair(st, i)) continue;
+      if (st.config.options.open_pair_scope == OpenPairScope::kAnyPlayer || i == high) {
+        st.open_pair = true;
+      }
+    }
+  }
+  if (ActiveSeatCount(st) < 2) return;
+  absl::string_view rule = "STUD-ORDER-1";
+  st.actor = high;
+  if (!st.seats[high].can_act()) {
+    st.actor = NextCanActLeftOf(st, high);  // [STUD-ORDER-4]
+    rule = "STUD-ORDER-4";
+  }
+  if (st.has_common) rule = "STUD-ORDER-6";
+  Log(st, {.type = OpType::kFirstToAct, .seat = static_cast<uint8_t>(st.actor),
+           .street = st.street, .rule_id = rule});
+}
+
+}  // namespace stud::internal

@@ -1,0 +1,427 @@
+// Hand flow: NewHand, Apply, LegalActions, showdown and awards. Betting
+// decisions live in betting.cc and dealing in dealing.cc.
+#include "engine/engine.h"
+
+#include <algorithm>
+
+#include "absl/strings/cord.h"
+#include "absl/strings/str_cat.h"
+#include "engine/internal.h"
+#include "engine/pot.h"
+
+namespace stud {
+namespace {
+
+constexpr char kRulePayloadUrl[] = "type.stud.dev/stud.RuleId";
+constexpr Chips kMaxStack = Chips{1} << 40;
+
+using internal::Log;
+
+absl::Status ValidateConfig(const HandConfig& c) {
+  if (c.variant != Variant::kStud && c.variant != Variant::kStudHiLo &&
+      c.variant != Variant::kRazz) {
+    return absl::InvalidArgumentError("variant: must be stud, stud hi-lo or razz");
+  }
+  if (c.num_seats < kMinSeats || c.num_seats > kMaxSeats) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("seats: ", c.num_seats, " seats; a stud table seats 2 to 8 (STUD-DECK-1)"));
+  }
+  if (absl::Status s = ValidateStakes(c.stakes); !s.ok()) return s;
+  if (absl::Status s = ValidateOptions(c.options); !s.ok()) return s;
+  for (int i = 1; i <= c.num_seats; ++i) {
+    if (c.starting_stacks[i] <= 0 || c.starting_stacks[i] > kMaxStack) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "seats[", i, "].stack: must be positive and at most 2^40 chips, got ",
+          c.starting_stacks[i]));
+    }
+  }
+  auto permutation = [](const std::vector<Card>& cards, absl::string_view field) {
+    CardSet set;
+    for (Card card : cards) {
+      if (card.index() >= kDeckSize || set.Contains(card)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            field, ": ", card.ToString(), " appears twice; the deck must hold each card once"));
+      }
+      set.Add(card);
+    }
+    if (cards.size() != kDeckSize) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          field, ": must list all 52 cards in dealing order, got ", cards.size()));
+    }
+    return absl::OkStatus();
+  };
+  if (c.deal_source == DealSource::kDeck) {
+    if (absl::Status s = permutation(c.deck, "deck"); !s.ok()) return s;
+    if (!c.recycle_order.empty()) {
+      if (absl::Status s = permutation(c.recycle_order, "recycle_order"); !s.ok()) return s;
+    }
+  } else if (!c.deck.empty()) {
+    return absl::InvalidArgumentError("deck: reported dealing takes no deck order");
+  }
+  return absl::OkStatus();
+}
+
+// Returns an uncalled excess to the seat that put it in: chips above what any
+// other seat put in cannot be won by anyone else.
+void ReturnUncalled(HandState& st, std::array<Chips, kMaxSeats + 1>& contested) {
+  int top = 0;
+  Chips second = 0;
+  for (int i = 1; i <= st.config.num_seats; ++i) {
+    contested[i] = st.seats[i].committed;
+    if (top == 0 || contested[i] > contested[top]) {
+      if (top != 0) second = std::max(second, contested[top]);
+      top = i;
+    } else {
+      second = std::max(second, contested[i]);
+    }
+  }
+  const Chips excess = contested[top] - second;
+  if (excess <= 0 || !st.seats[top].live()) return;
+  contested[top] -= excess;
+  st.seats[top].stack += excess;
+  st.paid_out += excess;
+  Log(st, {.type = OpType::kReturnUncalled, .seat = static_cast<uint8_t>(top),
+           .street = st.street, .amount = excess, .rule_id = "STUD-ALLIN-1"});
+}
+
+void Finish(HandState& st) {
+  st.phase = Phase::kComplete;
+  st.actor = 0;
+  Log(st, {.type = OpType::kHandEnd, .street = st.street});
+}
+
+void AwardShares(HandState& st, const Settlement& settlement) {
+  for (size_t p = 0; p < settlement.pots.size(); ++p) {
+    const SettledPot& pot = settlement.pots[p];
+    for (const PotShare& share : pot.shares) {
+      st.seats[share.seat].stack += share.amount;
+      st.paid_out += share.amount;
+      Log(st, {.type = OpType::kAward, .seat = static_cast<uint8_t>(share.seat),
+               .street = st.street, .pot = static_cast<uint8_t>(p),
+               .half = static_cast<uint8_t>(share.half), .odd_chip = share.odd_chip,
+               .amount = share.amount,
+               .rule_id = share.odd_chip ? share.odd_chip_rule : pot.rule_id});
+    }
+  }
+}
+
+// Settles the pots among the live seats: cards speak [STUD-SHOW-4].
+void SettleHand(HandState& st) {
+  std::array<Chips, kMaxSeats + 1> contested{};
+  ReturnUncalled(st, contested);
+  std::vector<ShowdownSeat> seats;
+  for (int i = 1; i <= st.config.num_seats; ++i) {
+    const Seat& s = st.seats[i];
+    ShowdownSeat ss{.seat = i, .committed = contested[i], .live = s.live()};
+    for (int k = 0; k < s.num_cards; ++k) ss.cards.push_back(s.cards[k].card);
+    seats.push_back(std::move(ss));
+  }
+  if (LiveSeatCount(st) == 1) {
+    // Everyone else folded or mucked: the last live hand takes every pot unseen.
+    for (const ShowdownSeat& s : seats) {
+      if (!s.live) continue;
+      const std::vector<Pot> pots = BuildPots(seats);
+      const absl::string_view rule = st.street == Street::kThird && st.raises == 0 &&
+                                            st.full_level == 0
+                                        ? "STUD-BRING-7"
+                                        : "STUD-SHOW-2";
+      for (size_t p = 0; p < pots.size(); ++p) {
+        st.seats[s.seat].stack += pots[p].amount;
+        st.paid_out += pots[p].amount;
+        Log(st, {.type = OpType::kAward, .seat = static_cast<uint8_t>(s.seat),
+                 .street = st.street, .pot = static_cast<uint8_t>(p), .amount = pots[p].amount,
+                 .rule_id = rule});
+      }
+    }
+  } else {
+    const std::optional<Card> common =
+        st.has_common ? std::optional<Card>(st.common_card) : std::nullopt;
+    absl::StatusOr<Settlement> settlement = Settle(st.config.variant, st.config.options, seats,
+                                                   common);
+    if (settlement.ok()) AwardShares(st, *settlement);
+  }
+  Finish(st);
+}
+
+int FirstToShow(const HandState& st) {
+  // [STUD-SHOW-1] the last bettor or raiser of the final round shows first;
+  // with no bet, the highest board (ties by position).
+  if (st.last_aggressor != 0 && st.seats[st.last_aggressor].live()) return st.last_aggressor;
+  const bool razz = st.config.variant == Variant::kRazz;
+  int best = 0;
+  BoardValue best_value = 0;
+  for (int i = 1; i <= st.config.num_seats; ++i) {
+    if (!st.seats[i].live()) continue;
+    const BoardValue v = razz ? RazzBoardValue(UpCards(st, i)) : HighBoardValue(UpCards(st, i));
+    if (best == 0 || v > best_value) {
+      best = i;
+      best_value = v;
+    }
+  }
+  return best;
+}
+
+// Next live seat after `from` that has neither shown nor mucked, or 0.
+int NextToShow(const HandState& st, int from) {
+  const int n = st.config.num_seats;
+  for (int step = 1; step <= n; ++step) {
+    const int seat = (from + step - 1) % n + 1;
+    if (st.seats[seat].live() && !st.seats[seat].shown) return seat;
+  }
+  return 0;
+}
+
+void StartShowdown(HandState& st) {
+  st.phase = Phase::kShowdown;
+  if (ActiveSeatCount(st) <= 1) {
+    // [STUD-SHOW-1] all-in before the end: every live hand is turned up.
+    for (int i = 1; i <= st.config.num_seats; ++i) {
+      if (!st.seats[i].live()) continue;
+      st.seats[i].shown = true;
+      Log(st, {.type = OpType::kShow, .seat = static_cast<uint8_t>(i), .street = st.street,
+               .rule_id = "STUD-SHOW-1"});
+    }
+    SettleHand(st);
+    return;
+  }
+  st.actor = FirstToShow(st);
+}
+
+void AfterStreetDealt(HandState& st) {
+  internal::DesignateOpener(st);
+  st.phase = Phase::kBetting;
+  if (internal::RoundComplete(st)) internal::AdvanceAfterRound(st);
+}
+
+bool IsBettingKind(ActionKind k) {
+  return k == ActionKind::kFold || k == ActionKind::kCheck || k == ActionKind::kCall ||
+         k == ActionKind::kBringIn || k == ActionKind::kComplete || k == ActionKind::kBet ||
+         k == ActionKind::kRaise;
+}
+
+absl::Status ApplyDeal(HandState& st, const Action& a) {
+  if (a.kind != ActionKind::kDeal) {
+    return RuleViolation("STUD-DEAL-1", absl::StrCat("the dealer owes a card first: ",
+                                                     NextDeal(st).seat == kBoardSeat
+                                                         ? std::string("the common card")
+                                                         : absl::StrCat("seat ", NextDeal(st).seat),
+                                                     "; report it with a deal action"));
+  }
+  const ExpectedDeal next = NextDeal(st);
+  if (a.card.index() >= kDeckSize) return absl::InvalidArgumentError("card: not a card");
+  if (st.seen.Contains(a.card)) {
+    return RuleViolation("STUD-DEAL-4", absl::StrCat(a.card.ToString(),
+                                                     " is already in play; a card is dealt once"));
+  }
+  if (a.seat != next.seat || a.face_up != next.face_up) {
+    return RuleViolation(
+        "STUD-DEAL-1",
+        absl::StrCat("the next card goes ", next.face_up ? "face up" : "face down", " to ",
+                     next.seat == kBoardSeat ? std::string("the board (common card)")
+                                             : absl::StrCat("seat ", next.seat),
+                     " on ", StreetName(next.street), "; the report says ",
+                     a.face_up ? "face up" : "face down", " to seat ", a.seat,
+                     " (irregularities are reported with RuleIrregularity)"));
+  }
+  internal::GiveReportedCard(st, a.card);
+  const bool done = st.street_uses_common
+                        ? st.has_common
+                        : std::none_of(st.pending_deal.begin(), st.pending_deal.end(),
+                                       [](bool b) { return b; });
+  if (done) AfterStreetDealt(st);
+  return absl::OkStatus();
+}
+
+absl::Status ApplyShowdown(HandState& st, const Action& a) {
+  if (a.kind != ActionKind::kShow && a.kind != ActionKind::kMuck) {
+    return RuleViolation("STUD-SHOW-1", "betting is over; the hand is at showdown: show or muck");
+  }
+  if (a.seat != st.actor) {
+    return RuleViolation("STUD-SHOW-1", absl::StrCat("seat ", st.actor, " shows first"));
+  }
+  Seat& s = st.seats[a.seat];
+  if (a.kind == ActionKind::kShow) {
+    s.shown = true;
+    Log(st, {.type = OpType::kShow, .seat = static_cast<uint8_t>(a.seat), .street = st.street,
+             .rule_id = "STUD-SHOW-1"});
+  } else {
+    s.mucked = true;
+    Log(st, {.type = OpType::kMuck, .seat = static_cast<uint8_t>(a.seat), .street = st.street,
+             .rule_id = "STUD-SHOW-2"});
+  }
+  const int next = NextToShow(st, a.seat);
+  if (next == 0 || LiveSeatCount(st) == 1) {
+    SettleHand(st);
+  } else {
+    st.actor = next;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+namespace internal {
+
+void Log(HandState& st, Operation op) { st.log.push_back(op); }
+
+void AdvanceAfterRound(HandState& st) {
+  Log(st, {.type = OpType::kStreetEnd, .street = st.street});
+  st.actor = 0;
+  if (LiveSeatCount(st) == 1) {
+    SettleHand(st);
+    return;
+  }
+  if (st.street == Street::kSeventh) {
+    StartShowdown(st);
+    return;
+  }
+  st.street = static_cast<Street>(static_cast<int>(st.street) + 1);
+  ResetRound(st);
+  if (BeginStreetDeal(st)) AfterStreetDealt(st);
+}
+
+}  // namespace internal
+
+absl::StatusOr<HandState> NewHand(const HandConfig& config) {
+  if (absl::Status s = ValidateConfig(config); !s.ok()) return s;
+  HandState st;
+  st.config = config;
+  st.log.reserve(96);
+  for (int i = 1; i <= config.num_seats; ++i) st.seats[i].stack = config.starting_stacks[i];
+  internal::PostAntes(st);
+  if (internal::BeginStreetDeal(st)) AfterStreetDealt(st);
+  return st;
+}
+
+int ToAct(const HandState& st) {
+  return st.phase == Phase::kBetting || st.phase == Phase::kShowdown ? st.actor : 0;
+}
+
+std::vector<LegalAction> LegalActions(const HandState& st, int seat) {
+  switch (st.phase) {
+    case Phase::kBetting:
+      if (seat == st.actor && seat != 0) return internal::BettingOptions(st, seat);
+      return {};
+    case Phase::kShowdown:
+      if (seat != st.actor || seat == 0) return {};
+      return {{ActionKind::kShow, 0, 0, false}, {ActionKind::kMuck, 0, 0, false}};
+    case Phase::kAwaitingDeal:
+      if (NextDeal(st).seat != seat) return {};
+      return {{ActionKind::kDeal, 0, 0, false}};
+    case Phase::kComplete:
+      return {};
+  }
+  return {};
+}
+
+ExpectedDeal NextDeal(const HandState& st) {
+  if (st.phase != Phase::kAwaitingDeal) return {0, false, st.street};
+  if (st.street_uses_common) return {kBoardSeat, true, st.street};
+  for (int i = 1; i <= st.config.num_seats; ++i) {
+    if (!st.pending_deal[i]) continue;
+    const bool up = st.street == Street::kThird ? st.deal_pass == 2 : st.street != Street::kSeventh;
+    return {i, up, st.street};
+  }
+  return {0, false, st.street};
+}
+
+absl::Status Apply(HandState& st, const Action& a) {
+  if (a.seat < 0 || a.seat > st.config.num_seats) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("seat: ", a.seat, " is not at this table (seats 1..", st.config.num_seats,
+                     ")"));
+  }
+  absl::Status status;
+  switch (st.phase) {
+    case Phase::kComplete:
+      return RuleViolation("STUD-GAME-1", "the hand is over; start a new hand");
+    case Phase::kAwaitingDeal:
+      status = ApplyDeal(st, a);
+      break;
+    case Phase::kShowdown:
+      status = ApplyShowdown(st, a);
+      break;
+    case Phase::kBetting: {
+      if (!IsBettingKind(a.kind) || a.seat != st.actor) {
+        if (IsBettingKind(a.kind)) {
+          const absl::string_view rule =
+              st.bring_in_due ? "STUD-BRING-1" : (st.street == Street::kThird ? "STUD-BET-1"
+                                                                               : "STUD-ORDER-1");
+          return RuleViolation(rule, absl::StrCat("it is seat ", st.actor, "'s turn to act on ",
+                                                  StreetName(st.street), ", not seat ", a.seat));
+        }
+        return internal::ExplainRefusal(st, a, {});
+      }
+      const std::vector<LegalAction> legal = internal::BettingOptions(st, a.seat);
+      const LegalAction* chosen = nullptr;
+      int same_kind = 0;
+      for (const LegalAction& l : legal) {
+        if (l.kind != a.kind) continue;
+        ++same_kind;
+        const bool amount_free = a.kind == ActionKind::kFold || a.kind == ActionKind::kCheck;
+        if (amount_free || l.amount_to == a.amount_to) chosen = &l;
+      }
+      if (chosen == nullptr && same_kind == 1 && a.amount_to == 0) {
+        for (const LegalAction& l : legal) {
+          if (l.kind == a.kind) chosen = &l;  // the only amount; amount_to may be omitted
+        }
+      }
+      if (chosen == nullptr) return internal::ExplainRefusal(st, a, legal);
+      const LegalAction action = *chosen;
+      internal::ApplyBet(st, a.seat, action);
+      if (LiveSeatCount(st) == 1 || internal::RoundComplete(st)) {
+        internal::AdvanceAfterRound(st);
+      } else {
+        st.actor = internal::NextToAct(st, a.seat);
+      }
+      break;
+    }
+  }
+  if (status.ok()) ++st.version;
+  return status;
+}
+
+absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Operation>& log) {
+  absl::StatusOr<HandState> st = NewHand(config);
+  if (!st.ok()) return st.status();
+  const bool reported = config.deal_source == DealSource::kReported;
+  for (const Operation& op : log) {
+    Action a{.seat = op.seat, .amount_to = op.amount_to, .card = op.card, .face_up = op.face_up};
+    switch (op.type) {
+      case OpType::kFold: a.kind = ActionKind::kFold; break;
+      case OpType::kCheck: a.kind = ActionKind::kCheck; break;
+      case OpType::kCall: a.kind = ActionKind::kCall; break;
+      case OpType::kBringIn: a.kind = ActionKind::kBringIn; break;
+      case OpType::kComplete: a.kind = ActionKind::kComplete; break;
+      case OpType::kBet: a.kind = ActionKind::kBet; break;
+      case OpType::kRaise: a.kind = ActionKind::kRaise; break;
+      case OpType::kShow:
+        if (op.rule_id != "STUD-SHOW-1" || st->phase != Phase::kShowdown) continue;
+        a.kind = ActionKind::kShow;
+        break;
+      case OpType::kMuck: a.kind = ActionKind::kMuck; break;
+      case OpType::kDeal:
+      case OpType::kCommonCard:
+        if (!reported) continue;
+        a.kind = ActionKind::kDeal;
+        break;
+      default:
+        continue;
+    }
+    if (absl::Status s = Apply(*st, a); !s.ok()) return s;
+  }
+  return st;
+}
+
+absl::Status RuleViolation(absl::string_view rule_id, absl::string_view message) {
+  absl::Status s = absl::FailedPreconditionError(absl::StrCat(rule_id, ": ", message));
+  s.SetPayload(kRulePayloadUrl, absl::Cord(rule_id));
+  return s;
+}
+
+std::string RuleIdOf(const absl::Status& status) {
+  auto payload = status.GetPayload(kRulePayloadUrl);
+  return payload ? std::string(*payload) : std::string();
+}
+
+}  // namespace stud

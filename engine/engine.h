@@ -1,0 +1,96 @@
+// The rules engine: start a hand, list legal actions, apply an action.
+//
+// Pure functions over HandState values: no I/O, clock or randomness. The deal
+// order is an input (HandConfig::deck) or each card is reported (kDeal).
+//
+// One verification path: LegalActions and Apply both go through the same
+// analysis of the state (betting.cc), so an action is accepted by Apply if
+// and only if LegalActions lists it (same kind, same amount_to).
+//
+// Errors:
+//   * INVALID_ARGUMENT: the request is malformed (seat out of range, unknown
+//     kind, a card already dealt); the message names the field.
+//   * FAILED_PRECONDITION: well formed but not allowed now; the message
+//     starts with the rule ID ("STUD-CAP-1: ...") and RuleIdOf() returns it.
+// On any error the state is left unchanged.
+#ifndef STUD_ENGINE_ENGINE_H_
+#define STUD_ENGINE_ENGINE_H_
+
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/hand_state.h"
+
+namespace stud {
+
+enum class ActionKind : uint8_t {
+  kFold = 1,
+  kCheck,
+  kCall,      // amount_to = the level called (less when all-in)
+  kBringIn,   // amount_to = the bring-in (less when all-in) [STUD-BRING-4]
+  kComplete,  // amount_to = the small bet [STUD-BRING-5]
+  kBet,       // amount_to = the bet
+  kRaise,     // amount_to = the new level
+  kShow,      // showdown: show the hand [STUD-SHOW-1]
+  kMuck,      // showdown: surrender without showing [STUD-SHOW-2]
+  kDeal,      // reported dealing: `card` to `seat` (kBoardSeat for a common card)
+};
+absl::string_view ActionKindName(ActionKind k);
+
+struct Action {
+  ActionKind kind = ActionKind::kFold;
+  int seat = 0;
+  Chips amount_to = 0;  // betting actions: the seat's street total after acting
+  Card card;            // kDeal only
+  bool face_up = false; // kDeal only
+};
+
+struct LegalAction {
+  ActionKind kind = ActionKind::kFold;
+  Chips amount_to = 0;  // street total after the action
+  Chips amount_by = 0;  // chips the action adds from the stack
+  bool all_in = false;  // the action puts the seat all-in
+  friend bool operator==(const LegalAction&, const LegalAction&) = default;
+};
+
+// The card that must be reported next in kReported dealing.
+struct ExpectedDeal {
+  int seat = 0;  // kBoardSeat for the common card
+  bool face_up = false;
+  Street street = Street::kThird;
+};
+
+// Validates the configuration, posts antes and deals 3rd street (kDeck), then
+// designates the bring-in. INVALID_ARGUMENT names the bad field.
+absl::StatusOr<HandState> NewHand(const HandConfig& config);
+
+// Whose turn it is: a seat in kBetting / kShowdown, 0 otherwise.
+int ToAct(const HandState& state);
+
+// Every action `seat` may take now, with exact amounts. Empty when it is not
+// that seat's turn (or the hand is over). For kAwaitingDeal, seat
+// kBoardSeat or the receiving seat gets the single expected kDeal.
+std::vector<LegalAction> LegalActions(const HandState& state, int seat);
+
+// Applies the action in place; on error the state is unchanged. Dealing that
+// follows the action (next street, showdown) happens within the same call.
+absl::Status Apply(HandState& state, const Action& action);
+
+// The next card expected from the dealer in kAwaitingDeal.
+ExpectedDeal NextDeal(const HandState& state);
+
+// Rebuilds the hand from its configuration by re-applying every player and
+// deal action found in `log`. Used to prove that a log reproduces its state.
+absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Operation>& log);
+
+// FAILED_PRECONDITION carrying `rule_id` (also as a payload for RuleIdOf).
+absl::Status RuleViolation(absl::string_view rule_id, absl::string_view message);
+// The rule ID carried by a RuleViolation status, or "".
+std::string RuleIdOf(const absl::Status& status);
+
+}  // namespace stud
+
+#endif  // STUD_ENGINE_ENGINE_H_

@@ -1,0 +1,94 @@
+#include "engine/hand_state.h"
+
+#include "engine/engine.h"
+
+namespace stud {
+
+absl::string_view StreetName(Street s) {
+  switch (s) {
+    case Street::kThird: return "3rd street";
+    case Street::kFourth: return "4th street";
+    case Street::kFifth: return "5th street";
+    case Street::kSixth: return "6th street";
+    case Street::kSeventh: return "7th street";
+  }
+  return "unknown street";
+}
+
+absl::string_view OpTypeName(OpType t) {
+  switch (t) {
+    case OpType::kAnte: return "ante";
+    case OpType::kDeal: return "deal";
+    case OpType::kBurn: return "burn";
+    case OpType::kRecycle: return "recycle";
+    case OpType::kCommonCard: return "common_card";
+    case OpType::kBringIn: return "bring_in";
+    case OpType::kComplete: return "complete";
+    case OpType::kBet: return "bet";
+    case OpType::kRaise: return "raise";
+    case OpType::kCall: return "call";
+    case OpType::kCheck: return "check";
+    case OpType::kFold: return "fold";
+    case OpType::kFirstToAct: return "first_to_act";
+    case OpType::kStreetEnd: return "street_end";
+    case OpType::kReturnUncalled: return "return_uncalled";
+    case OpType::kShow: return "show";
+    case OpType::kMuck: return "muck";
+    case OpType::kAward: return "award";
+    case OpType::kHandEnd: return "hand_end";
+  }
+  return "unknown";
+}
+
+absl::string_view ActionKindName(ActionKind k) {
+  switch (k) {
+    case ActionKind::kFold: return "fold";
+    case ActionKind::kCheck: return "check";
+    case ActionKind::kCall: return "call";
+    case ActionKind::kBringIn: return "bring-in";
+    case ActionKind::kComplete: return "complete";
+    case ActionKind::kBet: return "bet";
+    case ActionKind::kRaise: return "raise";
+    case ActionKind::kShow: return "show";
+    case ActionKind::kMuck: return "muck";
+    case ActionKind::kDeal: return "deal";
+  }
+  return "unknown";
+}
+
+int LiveSeatCount(const HandState& st) {
+  int n = 0;
+  for (int i = 1; i <= st.config.num_seats; ++i) n += st.seats[i].live() ? 1 : 0;
+  return n;
+}
+
+int ActiveSeatCount(const HandState& st) {
+  int n = 0;
+  for (int i = 1; i <= st.config.num_seats; ++i) n += st.seats[i].can_act() ? 1 : 0;
+  return n;
+}
+
+Chips PotTotal(const HandState& st) {
+  Chips total = 0;
+  for (int i = 1; i <= st.config.num_seats; ++i) total += st.seats[i].committed;
+  return total - st.paid_out;
+}
+
+CardSet UpCards(const HandState& st, int seat) {
+  CardSet up;
+  const Seat& s = st.seats[seat];
+  for (int i = 0; i < s.num_cards; ++i) {
+    if (s.cards[i].face_up) up.Add(s.cards[i].card);
+  }
+  if (st.has_common) up.Add(st.common_card);  // [STUD-ORDER-6, STUD-DECK-5]
+  return up;
+}
+
+CardSet OwnCards(const HandState& st, int seat) {
+  CardSet own;
+  const Seat& s = st.seats[seat];
+  for (int i = 0; i < s.num_cards; ++i) own.Add(s.cards[i].card);
+  return own;
+}
+
+}  // namespace stud

@@ -1,0 +1,84 @@
+// Pots, side pots and showdown settlement.
+//
+// Stateless: given the variant, each seat's cards, what each seat put in and
+// whether its hand is still live, Settle() builds the main pot and every side
+// pot [STUD-ALLIN-1, STUD-ALLIN-2], finds the winners of each pot (high, and
+// in Hi-Lo the qualifying low [STUD-HILO-1..8]), splits ties [STUD-SHOW-4] and
+// hands out odd chips by the stud rules [STUD-ODD-1..5]. The engine uses it at
+// showdown and the service exposes it directly for platforms that run their
+// own betting.
+#ifndef STUD_ENGINE_POT_H_
+#define STUD_ENGINE_POT_H_
+
+#include <array>
+#include <optional>
+#include <span>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/card.h"
+#include "engine/hand_eval.h"
+#include "engine/hand_state.h"
+#include "engine/options.h"
+
+namespace stud {
+
+struct ShowdownSeat {
+  int seat = 0;              // 1..kMaxSeats
+  std::vector<Card> cards;   // the seat's own cards (a common card goes in `common`)
+  Chips committed = 0;       // everything the seat put in this hand, antes included
+  bool live = true;          // false: folded or mucked; pays into pots, cannot win
+};
+
+enum class PotHalf : uint8_t { kWhole = 0, kHigh = 1, kLow = 2 };
+
+struct PotShare {
+  int seat = 0;
+  Chips amount = 0;
+  PotHalf half = PotHalf::kWhole;
+  bool odd_chip = false;           // this share includes odd chip(s)
+  absl::string_view odd_chip_rule;  // STUD-ODD-1..4 when odd_chip
+};
+
+struct SettledPot {
+  Chips amount = 0;
+  std::vector<int> eligible;       // live seats that may win it, ascending
+  std::vector<int> high_winners;   // Razz: the low winners
+  std::vector<int> low_winners;    // Hi-Lo only; empty when no low qualifies [STUD-HILO-3]
+  std::vector<PotShare> shares;
+  absl::string_view rule_id;        // the rule that decided the split
+};
+
+struct ShownHand {
+  int seat = 0;
+  HighValue high = 0;
+  std::array<Card, 5> best_high{};
+  std::string high_name;
+  bool has_low = false;            // Hi-Lo: qualifies for low; Razz: always
+  LowValue low = 0;
+  std::array<Card, 5> best_low{};
+  std::string low_name;
+};
+
+struct Settlement {
+  std::vector<SettledPot> pots;    // main pot first
+  std::vector<ShownHand> hands;    // one per live seat
+  std::array<Chips, kMaxSeats + 1> won{};  // indexed by seat
+};
+
+// Pots from contributions: each distinct level of the live seats' totals
+// closes a pot; folded chips fall into the pots they reach. Chips above every
+// live seat's total (an unmatched bet) form a last pot for the seats at the top.
+std::vector<Pot> BuildPots(std::span<const ShowdownSeat> seats);
+
+// Settles every pot. Requires each live seat to hold 5..7 own cards (with
+// `common` counted); INVALID_ARGUMENT for duplicate cards, bad seats or counts.
+absl::StatusOr<Settlement> Settle(Variant variant, const Options& options,
+                                  std::span<const ShowdownSeat> seats,
+                                  std::optional<Card> common = std::nullopt);
+
+}  // namespace stud
+
+#endif  // STUD_ENGINE_POT_H_

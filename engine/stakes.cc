@@ -1,0 +1,78 @@
+#include "engine/stakes.h"
+
+#include <array>
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+
+namespace stud {
+namespace {
+
+// [STUD-STAKES-2] The "7 Card Stud Antes" table, converted to cents.
+// Columns: ante, bring-in, small bet, big bet.
+constexpr std::array<StakesPreset, 13> kPresets = {{
+    {"$.25-$.50", {5, 10, 25, 50}},
+    {"$.50-$1", {10, 15, 50, 100}},
+    {"$1-$2", {25, 25, 100, 200}},
+    {"$2-$4", {50, 50, 200, 400}},
+    {"$3-$6", {100, 100, 300, 600}},
+    {"$4-$8", {100, 100, 400, 800}},
+    {"$5-$10", {100, 200, 500, 1000}},
+    {"$8-$16", {150, 200, 800, 1600}},
+    {"$10-$20", {200, 300, 1000, 2000}},
+    {"$15-$30", {300, 500, 1500, 3000}},
+    // [STUD-STAKES-4] printed "$20-$30" but both later columns say $40.
+    {"$20-$40", {500, 500, 2000, 4000}},
+    {"$30-$60", {1000, 1000, 3000, 6000}},
+    {"$50-$100", {1000, 1500, 5000, 10000}},
+}};
+
+// "$.50-$1.00", "0.50-1", "$20-$30" → canonical label used in kPresets.
+std::string Canonical(absl::string_view name) {
+  std::string s = absl::AsciiStrToLower(absl::StrReplaceAll(name, {{"$", ""}, {" ", ""}}));
+  s = absl::StrReplaceAll(s, {{".00", ""}, {"0.", "."}, {"/", "-"}});
+  if (s == "20-30") s = "20-40";  // [STUD-STAKES-4]
+  return s;
+}
+
+}  // namespace
+
+std::span<const StakesPreset> StakesPresets() { return kPresets; }
+
+std::optional<Stakes> FindStakesPreset(absl::string_view name) {
+  const std::string wanted = Canonical(name);
+  for (const StakesPreset& p : kPresets) {
+    if (Canonical(p.name) == wanted) return p.stakes;
+  }
+  return std::nullopt;
+}
+
+absl::Status ValidateStakes(const Stakes& s) {
+  auto bad = [](absl::string_view field, absl::string_view why) {
+    return absl::InvalidArgumentError(absl::StrCat("stakes.", field, ": ", why));
+  };
+  if (s.ante < 0) return bad("ante", "must not be negative (STUD-SETUP-2)");
+  if (s.small_bet <= 0) return bad("small_bet", "must be positive (STUD-STAKES-1)");
+  if (s.big_bet <= s.small_bet) {
+    return bad("big_bet", "must be larger than the small bet (STUD-STAKES-1)");
+  }
+  if (s.bring_in <= 0 || s.bring_in >= s.small_bet) {
+    return bad("bring_in",
+               "must be positive and below the small bet; completing to the small bet is "
+               "the bring-in player's other choice (STUD-BRING-4, STUD-STAKES-3)");
+  }
+  constexpr Chips kMaxAmount = Chips{1} << 40;  // keeps every sum far from overflow
+  if (s.ante > kMaxAmount || s.big_bet > kMaxAmount) {
+    return bad("big_bet", "amounts above 2^40 chips are not supported");
+  }
+  return absl::OkStatus();
+}
+
+Chips HalfSmallBetBringIn(const Stakes& stakes, Chips chip_unit) {
+  if (chip_unit <= 0) chip_unit = 1;
+  return stakes.small_bet / 2 / chip_unit * chip_unit;
+}
+
+}  // namespace stud
