@@ -1,0 +1,122 @@
+// Test helpers: build hands from a stacked deck that reads like the rule book.
+//
+//   HandConfig c = Config(Variant::kStud, *FindStakesPreset("$15-$30"), {10000, 10000, 10000},
+//                         {"Ah Kd 7c  9s 9d 3c 2h",   // seat 1: down, down, door, 4th..7th
+//                          "2c 5d Qs  Jh 8d 4c 7h",
+//                          "3d 3h 3s  Td 6c 6d 2s"});
+//
+// Each seat lists its cards in the order it receives them: two down cards, the
+// door card, then 4th to 7th street. A seat that folds early simply lists
+// fewer cards. DeckFor() lays the cards out in true dealing order (3rd street
+// in three passes, one burn before each later street) and fills burns and the
+// rest of the deck with unused cards in natural order.
+#ifndef STUD_TESTS_TESTING_HANDS_H_
+#define STUD_TESTS_TESTING_HANDS_H_
+
+#include <string>
+#include <vector>
+
+#include "engine/card.h"
+#include "engine/engine.h"
+#include "engine/hand_state.h"
+#include "gtest/gtest.h"
+
+namespace stud::testing {
+
+inline std::vector<Card> Cards(const std::string& text) {
+  absl::StatusOr<std::vector<Card>> cards = ParseCards(text);
+  EXPECT_TRUE(cards.ok()) << cards.status();
+  return cards.ok() ? *cards : std::vector<Card>{};
+}
+
+inline Card C(const std::string& text) { return Cards(text).at(0); }
+
+// The deck in dealing order for hands listed per seat (see file comment).
+inline std::vector<Card> DeckFor(const std::vector<std::string>& hands,
+                                 bool burn_before_third = false) {
+  std::vector<std::vector<Card>> seat_cards;
+  CardSet used;
+  for (const std::string& h : hands) {
+    seat_cards.push_back(Cards(h));
+    for (Card c : seat_cards.back()) used.Add(c);
+  }
+  std::vector<Card> spare;
+  for (int i = 0; i < kDeckSize; ++i) {
+    if (!used.Contains(Card::FromIndex(i))) spare.push_back(Card::FromIndex(i));
+  }
+  size_t next_spare = 0;
+  std::vector<Card> deck;
+  auto burn = [&] {
+    if (next_spare < spare.size()) deck.push_back(spare[next_spare++]);
+  };
+  if (burn_before_third) burn();
+  for (size_t pass = 0; pass < 3; ++pass) {
+    for (const auto& cards : seat_cards) {
+      if (cards.size() > pass) deck.push_back(cards[pass]);
+    }
+  }
+  for (size_t street = 3; street < 7; ++street) {
+    bool any = false;
+    for (const auto& cards : seat_cards) any = any || cards.size() > street;
+    if (!any) break;
+    burn();
+    for (const auto& cards : seat_cards) {
+      if (cards.size() > street) deck.push_back(cards[street]);
+    }
+  }
+  while (next_spare < spare.size()) deck.push_back(spare[next_spare++]);
+  return deck;
+}
+
+inline HandConfig Config(Variant variant, const Stakes& stakes, const std::vector<Chips>& stacks,
+                         const std::vector<std::string>& hands, Options options = Options()) {
+  HandConfig c;
+  c.variant = variant;
+  c.stakes = stakes;
+  c.options = options;
+  c.num_seats = static_cast<int>(stacks.size());
+  for (size_t i = 0; i < stacks.size(); ++i) c.starting_stacks[i + 1] = stacks[i];
+  c.deal_source = DealSource::kDeck;
+  c.deck = DeckFor(hands, options.burn_before_third);
+  return c;
+}
+
+inline HandState Start(const HandConfig& config) {
+  absl::StatusOr<HandState> st = NewHand(config);
+  EXPECT_TRUE(st.ok()) << st.status();
+  return st.ok() ? *st : HandState{};
+}
+
+// Applies an action that must be accepted.
+inline void Act(HandState& st, int seat, ActionKind kind, Chips amount_to = 0) {
+  absl::Status s = Apply(st, {.kind = kind, .seat = seat, .amount_to = amount_to});
+  ASSERT_TRUE(s.ok()) << "seat " << seat << " " << ActionKindName(kind) << " " << amount_to
+                      << ": " << s;
+}
+
+// Applies an action that must be refused with `rule_id`.
+inline void Refused(HandState& st, int seat, ActionKind kind, Chips amount_to,
+                    const std::string& rule_id) {
+  absl::Status s = Apply(st, {.kind = kind, .seat = seat, .amount_to = amount_to});
+  EXPECT_FALSE(s.ok()) << "seat " << seat << " " << ActionKindName(kind) << " " << amount_to;
+  EXPECT_EQ(RuleIdOf(s), rule_id) << s;
+}
+
+// Amounts of the legal actions of one kind, for compact assertions.
+inline std::vector<Chips> AmountsOf(const HandState& st, int seat, ActionKind kind) {
+  std::vector<Chips> out;
+  for (const LegalAction& a : LegalActions(st, seat)) {
+    if (a.kind == kind) out.push_back(a.amount_to);
+  }
+  return out;
+}
+
+inline Chips TotalChips(const HandState& st) {
+  Chips total = PotTotal(st);
+  for (int i = 1; i <= st.config.num_seats; ++i) total += st.seats[i].stack;
+  return total;
+}
+
+}  // namespace stud::testing
+
+#endif  // STUD_TESTS_TESTING_HANDS_H_
