@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The one command that installs every dependency, builds everything and runs
+# every test (engine, sweeps, service, end-to-end clients):
+#   tools/test.sh
+# Environment: BUILD_DIR (default build), JOBS (default: number of cores).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/install-deps.sh
+BUILD_DIR="${BUILD_DIR:-build}"
+JOBS="${JOBS:-$(nproc)}"
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
+cmake --build "$BUILD_DIR" -j "$JOBS"
+cd "$BUILD_DIR"
+ctest --output-on-failure -j "$JOBS" --timeout 900
