@@ -1,0 +1,120 @@
+#include "service/announce.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace stud::service {
+namespace v1 = stud::v1;
+namespace {
+
+constexpr const char* kRanksEn[kNumRanks] = {"twos",  "threes", "fours", "fives",  "sixes",
+                                             "sevens", "eights", "nines", "tens",   "jacks",
+                                             "queens", "kings",  "aces"};
+constexpr const char* kRanksEs[kNumRanks] = {"doses", "treses", "cuatros", "cincos", "seises",
+                                             "sietes", "ochos", "nueves", "dieces", "jotas",
+                                             "reinas", "reyes", "ases"};
+
+// The seat's up-cards as they stand after `upto` operations are not tracked,
+// so boards are described from the current state; announcements are computed
+// right after the call, when the two agree.
+std::string Board(const HandState& state, int seat) {
+  std::string out;
+  const Seat& s = state.seats[seat];
+  for (int k = 0; k < s.num_cards; ++k) {
+    const SeatCard& c = s.cards[static_cast<size_t>(k)];
+    if (!c.face_up) continue;
+    if (!out.empty()) out += ' ';
+    out += c.card.ToString();
+  }
+  return out;
+}
+
+void Add(google::protobuf::RepeatedPtrField<v1::Announcement>* out, v1::Locale locale,
+         const char* kind, int seat, absl::string_view rule, std::string en, std::string es) {
+  v1::Announcement* a = out->Add();
+  a->set_kind(kind);
+  a->set_seat(seat);
+  a->set_rule_id(std::string(rule));
+  a->set_text(locale == v1::LOCALE_ES ? es : en);
+  a->set_text_en(std::move(en));
+  a->set_text_es(std::move(es));
+}
+
+}  // namespace
+
+std::string FormatMoneyEn(Chips cents) {
+  return absl::StrFormat("$%d.%02d", cents / 100, (cents < 0 ? -cents : cents) % 100);
+}
+std::string FormatMoneyEs(Chips cents) {
+  return absl::StrFormat("%d,%02d $", cents / 100, (cents < 0 ? -cents : cents) % 100);
+}
+
+void Announce(const HandState& state, size_t first_op, v1::Locale locale,
+              google::protobuf::RepeatedPtrField<v1::Announcement>* out) {
+  const bool razz = state.config.variant == Variant::kRazz;
+  // Up cards seen so far per seat, rebuilt from the log so a pair is
+  // announced on the deal that makes it.
+  std::array<uint32_t, kMaxSeats + 1> up_ranks{};  // bit per rank
+  for (size_t i = 0; i < state.log.size(); ++i) {
+    const Operation& op = state.log[i];
+    const int seat = op.seat;
+    const bool fresh = i >= first_op;
+    switch (op.type) {
+      case OpType::kDeal: {
+        if (!op.face_up || seat == kBoardSeat) break;
+        const uint32_t bit = 1u << op.card.rank_value();
+        if (fresh && (up_ranks[static_cast<size_t>(seat)] & bit) != 0) {
+          Add(out, locale, "PAIR", seat, "STUD-IRR-ANN-1",
+              absl::StrCat("Pair of ", kRanksEn[op.card.rank_value()], " showing, seat ", seat),
+              absl::StrCat("Pareja de ", kRanksEs[op.card.rank_value()], " a la vista, asiento ", seat));
+        }
+        up_ranks[static_cast<size_t>(seat)] |= bit;
+        break;
+      }
+      case OpType::kBringIn:
+        if (!fresh) break;
+        Add(out, locale, "BRING_IN", seat, op.rule_id.empty() ? "STUD-BRING-2" : op.rule_id,
+            absl::StrCat(razz ? "High card" : "Low card", ": seat ", seat, " (", Board(state, seat),
+                         ") brings in for ", FormatMoneyEn(op.amount_to)),
+            absl::StrCat(razz ? "Carta alta" : "Carta baja", ": asiento ", seat, " (",
+                         Board(state, seat), ") abre con ", FormatMoneyEs(op.amount_to)));
+        break;
+      case OpType::kFirstToAct:
+        if (!fresh || (op.street == Street::kThird && state.bring_in_seat != 0)) break;
+        Add(out, locale, "HIGH_HAND", seat, op.rule_id,
+            absl::StrCat(razz ? "Low hand" : "High hand", " on ", StreetName(op.street), ": seat ",
+                         seat, " (", Board(state, seat), ") acts first"),
+            absl::StrCat(razz ? "Mano baja" : "Mano alta", ": asiento ", seat, " (",
+                         Board(state, seat), ") habla primero"));
+        break;
+      case OpType::kComplete:
+        if (!fresh) break;
+        Add(out, locale, "COMPLETE", seat, op.rule_id,
+            absl::StrCat("Seat ", seat, " completes to ", FormatMoneyEn(op.amount_to)),
+            absl::StrCat("Asiento ", seat, " completa a ", FormatMoneyEs(op.amount_to)));
+        break;
+      case OpType::kRaise:
+        if (!fresh) break;
+        Add(out, locale, "RAISE", seat, op.rule_id,
+            absl::StrCat("Raise: seat ", seat, " raises to ", FormatMoneyEn(op.amount_to)),
+            absl::StrCat("Resubida: asiento ", seat, " sube a ", FormatMoneyEs(op.amount_to)));
+        break;
+      case OpType::kAward:
+        if (!fresh) break;
+        Add(out, locale, "WIN", seat, op.rule_id,
+            absl::StrCat("Seat ", seat, " wins ", FormatMoneyEn(op.amount),
+                         op.pot == 0 ? " from the main pot" : absl::StrCat(" from side pot ", int{op.pot}),
+                         op.half == 1 ? " (high)" : op.half == 2 ? " (low)" : ""),
+            absl::StrCat("Asiento ", seat, " gana ", FormatMoneyEs(op.amount),
+                         op.pot == 0 ? " del bote principal" : absl::StrCat(" del bote lateral ", int{op.pot}),
+                         op.half == 1 ? " (alta)" : op.half == 2 ? " (baja)" : ""));
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace stud::service

@@ -1,0 +1,96 @@
+#include "service/dealing.h"
+
+#include <sodium.h>
+
+#include <utility>
+
+#include "service/convert.h"
+
+namespace stud::service {
+namespace v1 = stud::v1;
+
+std::vector<Card> ShuffledDeck() {
+  std::vector<Card> deck;
+  deck.reserve(kDeckSize);
+  for (int i = 0; i < kDeckSize; ++i) deck.push_back(Card::FromIndex(i));
+  // Fisher-Yates from the top: position i swaps with a uniform j in [0, i].
+  for (int i = kDeckSize - 1; i > 0; --i) {
+    const auto j = static_cast<size_t>(randombytes_uniform(static_cast<uint32_t>(i + 1)));
+    std::swap(deck[static_cast<size_t>(i)], deck[j]);
+  }
+  return deck;
+}
+
+std::string RandomSalt() {
+  std::string salt(32, '\0');
+  randombytes_buf(salt.data(), salt.size());
+  return salt;
+}
+
+std::string DeckCommitment(const std::vector<Card>& deck, const std::vector<Card>& recycle_order,
+                           const std::string& salt) {
+  std::string message;
+  for (Card c : deck) message += c.ToString();
+  message += '/';
+  for (Card c : recycle_order) message += c.ToString();
+  message += salt;
+  std::string digest(crypto_hash_sha256_BYTES, '\0');
+  crypto_hash_sha256(reinterpret_cast<unsigned char*>(digest.data()),
+                     reinterpret_cast<const unsigned char*>(message.data()), message.size());
+  return digest;
+}
+
+absl::Status PrepareDeal(const v1::NewHandRequest& request, bool allow_preset, HandConfig* config,
+                         ServiceData* service) {
+  v1::DealingMode mode = request.dealing_mode();
+  if (mode == v1::DEALING_MODE_UNSPECIFIED) mode = v1::DEALING_MODE_SERVICE;
+  if (mode != v1::DEALING_MODE_PRESET &&
+      (request.preset_deck_size() > 0 || request.preset_recycle_order_size() > 0)) {
+    return absl::InvalidArgumentError("preset_deck: only allowed with DEALING_MODE_PRESET");
+  }
+  service->dealing_mode = static_cast<uint32_t>(mode);
+  switch (mode) {
+    case v1::DEALING_MODE_SERVICE:
+      config->deal_source = DealSource::kDeck;
+      config->deck = ShuffledDeck();
+      config->recycle_order = ShuffledDeck();
+      service->salt = RandomSalt();
+      service->commitment = DeckCommitment(config->deck, config->recycle_order, service->salt);
+      return absl::OkStatus();
+    case v1::DEALING_MODE_PRESET: {
+      if (!allow_preset) {
+        return absl::FailedPreconditionError(
+            "dealing_mode: DEALING_MODE_PRESET is disabled on this server (start it with "
+            "--allow_preset for replays, certification and tests)");
+      }
+      if (request.preset_deck_size() == 0) {
+        return absl::InvalidArgumentError("preset_deck: required with DEALING_MODE_PRESET");
+      }
+      absl::StatusOr<std::vector<Card>> deck = DecodeCards(request.preset_deck(), "preset_deck");
+      if (!deck.ok()) return deck.status();
+      absl::StatusOr<std::vector<Card>> recycle =
+          DecodeCards(request.preset_recycle_order(), "preset_recycle_order");
+      if (!recycle.ok()) return recycle.status();
+      config->deal_source = DealSource::kDeck;
+      config->deck = *std::move(deck);
+      config->recycle_order = *std::move(recycle);
+      return absl::OkStatus();
+    }
+    case v1::DEALING_MODE_LIVE:
+      config->deal_source = DealSource::kReported;
+      return absl::OkStatus();
+    default:
+      return absl::InvalidArgumentError("dealing_mode: unknown dealing mode");
+  }
+}
+
+void EncodeCommitment(const HandState& state, const ServiceData& service, v1::DeckCommitment* out) {
+  if (service.commitment.empty()) return;
+  out->set_commitment(service.commitment);
+  if (state.phase != Phase::kComplete) return;
+  for (Card c : state.config.deck) out->add_revealed_deck(c.ToString());
+  for (Card c : state.config.recycle_order) out->add_revealed_recycle_order(c.ToString());
+  out->set_revealed_salt(service.salt);
+}
+
+}  // namespace stud::service

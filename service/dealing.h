@@ -1,0 +1,50 @@
+// Where a hand's cards come from (brief section 4).
+//
+//   SERVICE  the service shuffles: an unbiased Fisher-Yates driven by
+//            libsodium's randombytes_uniform (a CSPRNG; uniform without modulo
+//            bias) for the deck and, separately, for the recycle order. The
+//            deck is committed to at NewHand: SHA-256(D || "/" || R || salt),
+//            with D and R the two-character card codes of the deck and recycle
+//            order concatenated and a 32-byte random salt. D, R and the salt
+//            are revealed once the hand is complete, so anyone can check that
+//            the deck never changed.
+//   PRESET   the caller's deck order (and optional recycle order); refused
+//            with FAILED_PRECONDITION unless the server runs with --allow_preset.
+//   LIVE     DealSource::kReported: each card arrives as an ACTION_KIND_DEAL
+//            action and the engine checks seat, street, orientation, duplicates.
+// This is the only randomness in the service, and it is used only by NewHand.
+#ifndef STUD_SERVICE_DEALING_H_
+#define STUD_SERVICE_DEALING_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "engine/card.h"
+#include "engine/hand_state.h"
+#include "service/state_codec.h"
+#include "stud/v1/stud.pb.h"
+
+namespace stud::service {
+
+// A uniformly random permutation of the 52 cards.
+std::vector<Card> ShuffledDeck();
+// 32 random bytes.
+std::string RandomSalt();
+// SHA-256(D || "/" || R || salt) as 32 raw bytes.
+std::string DeckCommitment(const std::vector<Card>& deck, const std::vector<Card>& recycle_order,
+                           const std::string& salt);
+
+// Fills config.deal_source, deck and recycle_order and `service` (dealing mode,
+// commitment, salt) from the request. INVALID_ARGUMENT names bad preset cards;
+// FAILED_PRECONDITION when PRESET is not allowed on this server.
+absl::Status PrepareDeal(const stud::v1::NewHandRequest& request, bool allow_preset,
+                         HandConfig* config, ServiceData* service);
+
+// The commitment for a view; the reveal is filled once the hand is complete.
+void EncodeCommitment(const HandState& state, const ServiceData& service,
+                      stud::v1::DeckCommitment* out);
+
+}  // namespace stud::service
+
+#endif  // STUD_SERVICE_DEALING_H_

@@ -1,0 +1,213 @@
+#include "service/sealer.h"
+
+#include <sodium.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/cord.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+
+namespace stud::service {
+namespace {
+
+constexpr char kMagic[2] = {'S', 'K'};
+constexpr absl::string_view kPayloadUrl = "type.stud/token_error";
+// Context of the nonce subkey (crypto_kdf contexts are exactly 8 bytes).
+constexpr char kNonceContext[crypto_kdf_CONTEXTBYTES + 1] = "studnonc";
+
+void PutHeader(uint8_t* out, uint32_t key_id) {
+  out[0] = static_cast<uint8_t>(kMagic[0]);
+  out[1] = static_cast<uint8_t>(kMagic[1]);
+  out[2] = kTokenFormat;
+  out[3] = static_cast<uint8_t>(key_id >> 24);
+  out[4] = static_cast<uint8_t>(key_id >> 16);
+  out[5] = static_cast<uint8_t>(key_id >> 8);
+  out[6] = static_cast<uint8_t>(key_id);
+}
+
+}  // namespace
+
+static_assert(kTokenNonceBytes == crypto_aead_xchacha20poly1305_ietf_NPUBBYTES);
+static_assert(kTokenTagBytes == crypto_aead_xchacha20poly1305_ietf_ABYTES);
+static_assert(kKeyBytes == crypto_aead_xchacha20poly1305_ietf_KEYBYTES);
+
+absl::string_view TokenErrorReason(TokenError e) {
+  switch (e) {
+    case TokenError::kMalformed: return "TOKEN_MALFORMED";
+    case TokenError::kVersion: return "TOKEN_VERSION_UNSUPPORTED";
+    case TokenError::kUnknownKey: return "TOKEN_UNKNOWN_KEY";
+    case TokenError::kAuthFailed: return "TOKEN_AUTHENTICATION_FAILED";
+  }
+  return "TOKEN_MALFORMED";
+}
+
+absl::Status TokenErrorStatus(TokenError e, absl::string_view message) {
+  absl::Status s(absl::StatusCode::kUnauthenticated, message);
+  s.SetPayload(kPayloadUrl, absl::Cord(TokenErrorReason(e)));
+  return s;
+}
+
+std::string TokenErrorReasonOf(const absl::Status& status) {
+  auto p = status.GetPayload(kPayloadUrl);
+  return p ? std::string(*p) : std::string();
+}
+
+absl::Status InitSodium() {
+  if (sodium_init() < 0) return absl::InternalError("libsodium failed to initialise");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Key>> ParseKeys(absl::string_view text) {
+  std::vector<Key> keys;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    line = line.substr(0, std::min(line.size(), line.find('#')));
+    for (absl::string_view entry :
+         absl::StrSplit(line, absl::ByAnyChar(" \t\r,;"), absl::SkipEmpty())) {
+      const size_t colon = entry.find(':');
+      Key key;
+      if (colon == absl::string_view::npos || !absl::SimpleAtoi(entry.substr(0, colon), &key.id) ||
+          key.id == 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("keys: entry ", keys.size() + 1, " must be <id>:<64 hex chars> with id >= 1"));
+      }
+      const absl::string_view hex = entry.substr(colon + 1);
+      size_t bin_len = 0;
+      if (hex.size() != 2 * kKeyBytes ||
+          sodium_hex2bin(key.bytes.data(), key.bytes.size(), hex.data(), hex.size(), nullptr,
+                         &bin_len, nullptr) != 0 ||
+          bin_len != kKeyBytes) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("keys: key ", key.id, " must be exactly 64 hex characters (32 bytes)"));
+      }
+      keys.push_back(key);
+    }
+  }
+  if (keys.empty()) return absl::InvalidArgumentError("keys: no key found");
+  return keys;
+}
+
+absl::StatusOr<std::vector<Key>> LoadKeys(const std::string& key_file) {
+  if (!key_file.empty()) {
+    std::ifstream in(key_file);
+    if (!in) return absl::NotFoundError(absl::StrCat("--key_file: cannot read ", key_file));
+    std::stringstream text;
+    text << in.rdbuf();
+    absl::StatusOr<std::vector<Key>> keys = ParseKeys(text.str());
+    if (!keys.ok()) return absl::InvalidArgumentError(absl::StrCat("--key_file ", key_file, ": ", keys.status().message()));
+    return keys;
+  }
+  if (const char* env = std::getenv("STUD_KEYS"); env != nullptr && *env != '\0') {
+    absl::StatusOr<std::vector<Key>> keys = ParseKeys(env);
+    if (!keys.ok()) return absl::InvalidArgumentError(absl::StrCat("STUD_KEYS: ", keys.status().message()));
+    return keys;
+  }
+  return std::vector<Key>();
+}
+
+std::string FormatKey(const Key& key) {
+  char hex[2 * kKeyBytes + 1];
+  sodium_bin2hex(hex, sizeof(hex), key.bytes.data(), key.bytes.size());
+  return absl::StrCat(key.id, ":", hex);
+}
+
+absl::StatusOr<Sealer> Sealer::Create(std::vector<Key> keys) {
+  if (keys.empty()) return absl::InvalidArgumentError("keys: the key ring is empty");
+  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) { return a.id < b.id; });
+  for (size_t i = 1; i < keys.size(); ++i) {
+    if (keys[i].id == keys[i - 1].id) {
+      return absl::InvalidArgumentError(absl::StrCat("keys: key id ", keys[i].id, " appears twice"));
+    }
+  }
+  return Sealer(std::move(keys));
+}
+
+Key Sealer::EphemeralKey() {
+  Key key;
+  // Random id so a token from another ephemeral server is "unknown key",
+  // not a confusing authentication failure.
+  do {
+    key.id = randombytes_random();
+  } while (key.id == 0);
+  crypto_aead_xchacha20poly1305_ietf_keygen(key.bytes.data());
+  return key;
+}
+
+const Key* Sealer::Find(uint32_t id) const {
+  for (const Key& k : keys_) {
+    if (k.id == id) return &k;
+  }
+  return nullptr;
+}
+
+std::string Sealer::Seal(absl::string_view plaintext) const {
+  const Key& key = keys_.back();
+  std::string token(kTokenOverhead + plaintext.size(), '\0');
+  auto* out = reinterpret_cast<uint8_t*>(token.data());
+  PutHeader(out, key.id);
+
+  // Deterministic nonce (see header): keyed BLAKE2b over header || plaintext.
+  uint8_t subkey[crypto_generichash_KEYBYTES];
+  crypto_kdf_derive_from_key(subkey, sizeof(subkey), 1, kNonceContext, key.bytes.data());
+  crypto_generichash_state h;
+  crypto_generichash_init(&h, subkey, sizeof(subkey), kTokenNonceBytes);
+  crypto_generichash_update(&h, out, kTokenHeaderBytes);
+  crypto_generichash_update(&h, reinterpret_cast<const uint8_t*>(plaintext.data()),
+                            plaintext.size());
+  uint8_t* nonce = out + kTokenHeaderBytes;
+  crypto_generichash_final(&h, nonce, kTokenNonceBytes);
+  sodium_memzero(subkey, sizeof(subkey));
+
+  unsigned long long clen = 0;
+  crypto_aead_xchacha20poly1305_ietf_encrypt(
+      nonce + kTokenNonceBytes, &clen, reinterpret_cast<const uint8_t*>(plaintext.data()),
+      plaintext.size(), out, kTokenHeaderBytes, nullptr, nonce, key.bytes.data());
+  return token;
+}
+
+absl::StatusOr<std::string> Sealer::Open(absl::string_view token) const {
+  if (token.size() < kTokenOverhead) {
+    return TokenErrorStatus(TokenError::kMalformed,
+                            absl::StrCat("token: malformed (", token.size(), " bytes; at least ",
+                                         kTokenOverhead, " expected): truncated or not a token"));
+  }
+  const auto* in = reinterpret_cast<const uint8_t*>(token.data());
+  if (in[0] != kMagic[0] || in[1] != kMagic[1]) {
+    return TokenErrorStatus(TokenError::kMalformed, "token: malformed (bad magic): not a stud token");
+  }
+  if (in[2] != kTokenFormat) {
+    return TokenErrorStatus(TokenError::kVersion,
+                            absl::StrCat("token: format version ", in[2],
+                                         " is not supported (this server reads version ",
+                                         kTokenFormat, ")"));
+  }
+  const uint32_t id = (uint32_t{in[3]} << 24) | (uint32_t{in[4]} << 16) | (uint32_t{in[5]} << 8) |
+                      uint32_t{in[6]};
+  const Key* key = Find(id);
+  if (key == nullptr) {
+    return TokenErrorStatus(TokenError::kUnknownKey,
+                            absl::StrCat("token: sealed with key id ", id,
+                                         ", which this server does not hold (another deployment, "
+                                         "a retired key, or a restarted server with an ephemeral key)"));
+  }
+  const size_t clen = token.size() - kTokenHeaderBytes - kTokenNonceBytes;
+  std::string plain(clen - kTokenTagBytes, '\0');
+  unsigned long long plen = 0;
+  if (crypto_aead_xchacha20poly1305_ietf_decrypt(
+          reinterpret_cast<uint8_t*>(plain.data()), &plen, nullptr,
+          in + kTokenHeaderBytes + kTokenNonceBytes, clen, in, kTokenHeaderBytes,
+          in + kTokenHeaderBytes, key->bytes.data()) != 0) {
+    return TokenErrorStatus(TokenError::kAuthFailed,
+                            "token: authentication failed: the token was altered or truncated");
+  }
+  plain.resize(static_cast<size_t>(plen));
+  return plain;
+}
+
+}  // namespace stud::service

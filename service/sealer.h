@@ -1,0 +1,102 @@
+// Sealing hand state into opaque tokens (libsodium XChaCha20-Poly1305 AEAD).
+//
+// Token layout (all integers big-endian):
+//   offset 0  2 bytes  magic "SK"
+//   offset 2  1 byte   format version (kTokenFormat)
+//   offset 3  4 bytes  key id of the sealing key
+//   offset 7 24 bytes  nonce
+//   offset 31 ...      ciphertext = plaintext + 16-byte Poly1305 tag
+// The 7-byte header is the associated data, so changing the key id or version
+// also fails authentication.
+//
+// Nonce: derived, not random: nonce = BLAKE2b-192 keyed with a subkey of the
+// sealing key over (header || plaintext). Sealing is therefore deterministic:
+// the same state sealed by the same key gives the same token bytes, so a
+// retried request gets a byte-identical answer. This is the SIV construction's
+// trade-off: an observer learns only whether two tokens hold identical states
+// (a client already knows that), and a nonce repeats only for an identical
+// plaintext, which is harmless for XChaCha20-Poly1305.
+//
+// Key ring: every key opens; the newest (largest id) seals, so keys rotate by
+// adding a new key, waiting for old hands to finish, then dropping the old one.
+// Key text format (file --key_file or env STUD_KEYS): entries "<id>:<64 hex
+// chars>" separated by whitespace, newlines or commas; '#' starts a comment.
+// Ids are 1..4294967295.
+//
+// Errors from Open (all UNAUTHENTICATED, each with a distinct TokenError
+// payload that status_mapping turns into ErrorInfo.reason):
+//   TOKEN_MALFORMED            shorter than header + nonce + tag, or bad magic
+//   TOKEN_VERSION_UNSUPPORTED  format byte is not kTokenFormat
+//   TOKEN_UNKNOWN_KEY          no key with the header's id in the ring
+//   TOKEN_AUTHENTICATION_FAILED  tag check failed: altered, truncated inside
+//                              the ciphertext, or sealed by a different key
+//                              that reused this id
+#ifndef STUD_SERVICE_SEALER_H_
+#define STUD_SERVICE_SEALER_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace stud::service {
+
+inline constexpr uint8_t kTokenFormat = 1;
+inline constexpr size_t kKeyBytes = 32;
+inline constexpr size_t kTokenHeaderBytes = 7;
+inline constexpr size_t kTokenNonceBytes = 24;
+inline constexpr size_t kTokenTagBytes = 16;
+inline constexpr size_t kTokenOverhead = kTokenHeaderBytes + kTokenNonceBytes + kTokenTagBytes;
+
+enum class TokenError { kMalformed, kVersion, kUnknownKey, kAuthFailed };
+// "TOKEN_MALFORMED", ...: the ErrorInfo reason of each class.
+absl::string_view TokenErrorReason(TokenError e);
+// UNAUTHENTICATED with the reason attached as a payload.
+absl::Status TokenErrorStatus(TokenError e, absl::string_view message);
+// The reason attached by TokenErrorStatus, or "".
+std::string TokenErrorReasonOf(const absl::Status& status);
+
+struct Key {
+  uint32_t id = 0;
+  std::array<uint8_t, kKeyBytes> bytes{};
+};
+
+// Parses the key text format above; INVALID_ARGUMENT naming the bad entry.
+absl::StatusOr<std::vector<Key>> ParseKeys(absl::string_view text);
+// The configured key ring: the file at `key_file` when non-empty, else the
+// environment variable STUD_KEYS when set, else an empty vector (the caller
+// then makes an ephemeral key). INVALID_ARGUMENT / NOT_FOUND name the source.
+absl::StatusOr<std::vector<Key>> LoadKeys(const std::string& key_file);
+// "<id>:<hex>" of one key (for tests and key generation tools).
+std::string FormatKey(const Key& key);
+
+class Sealer {
+ public:
+  // Requires sodium_init() to have succeeded (InitSodium) and a non-empty ring
+  // with distinct ids.
+  static absl::StatusOr<Sealer> Create(std::vector<Key> keys);
+  // A fresh random key with a random id, for servers started without keys.
+  static Key EphemeralKey();
+
+  std::string Seal(absl::string_view plaintext) const;
+  absl::StatusOr<std::string> Open(absl::string_view token) const;
+
+  uint32_t sealing_key_id() const { return keys_.back().id; }
+
+ private:
+  explicit Sealer(std::vector<Key> keys) : keys_(std::move(keys)) {}
+  const Key* Find(uint32_t id) const;
+  std::vector<Key> keys_;  // sorted by id; back() seals
+};
+
+// sodium_init once; INTERNAL if libsodium cannot start.
+absl::Status InitSodium();
+
+}  // namespace stud::service
+
+#endif  // STUD_SERVICE_SEALER_H_

@@ -1,0 +1,85 @@
+// The stud.v1.StudService implementation: decode -> unseal -> engine -> seal
+// -> encode. No rules live here; every ruling comes from the engine.
+//
+// HandService holds the logic as plain functions returning absl::Status (so
+// it can be called without a network); StudServiceImpl adapts it to the gRPC
+// callback API and maps errors once through ToGrpcStatus.
+//
+// Determinism: apart from the deck shuffle in NewHand (SERVICE dealing), every
+// call is a pure function of (request, token, keys): the sealer derives its
+// nonce from the plaintext, so the same request on the same token returns
+// byte-identical responses, new token included.
+#ifndef STUD_SERVICE_SERVICE_IMPL_H_
+#define STUD_SERVICE_SERVICE_IMPL_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "service/sealer.h"
+#include "service/state_codec.h"
+#include "stud/v1/stud.grpc.pb.h"
+#include "stud/v1/stud.pb.h"
+
+namespace stud::service {
+
+struct ServiceOptions {
+  bool allow_preset = false;  // --allow_preset: accept DEALING_MODE_PRESET
+};
+
+class HandService {
+ public:
+  // `sealer` must outlive the service.
+  HandService(const Sealer* sealer, ServiceOptions options) : sealer_(sealer), options_(options) {}
+
+  absl::Status NewHand(const stud::v1::NewHandRequest& req, stud::v1::NewHandResponse* resp) const;
+  absl::Status ApplyAction(const stud::v1::ApplyActionRequest& req,
+                           stud::v1::ApplyActionResponse* resp) const;
+  absl::Status LegalActions(const stud::v1::LegalActionsRequest& req,
+                            stud::v1::LegalActionsResponse* resp) const;
+  absl::Status ResolveShowdown(const stud::v1::ResolveShowdownRequest& req,
+                               stud::v1::ResolveShowdownResponse* resp) const;
+  absl::Status RuleIrregularity(const stud::v1::RuleIrregularityRequest& req,
+                                stud::v1::RuleIrregularityResponse* resp) const;
+  absl::Status GetView(const stud::v1::GetViewRequest& req, stud::v1::GetViewResponse* resp) const;
+
+ private:
+  absl::StatusOr<SealedHand> Unseal(const std::string& token) const;
+  // Fills `out` for the state after a call whose operations start at
+  // `first_op`. `token` is the token to return; empty means seal a new one.
+  void FillUpdate(const SealedHand& hand, size_t first_op, const std::vector<int>& view_seats,
+                  bool announce, std::string token, stud::v1::HandUpdate* out) const;
+
+  const Sealer* sealer_;
+  ServiceOptions options_;
+};
+
+class StudServiceImpl final : public stud::v1::StudService::CallbackService {
+ public:
+  StudServiceImpl(const Sealer* sealer, ServiceOptions options) : hands_(sealer, options) {}
+
+  grpc::ServerUnaryReactor* NewHand(grpc::CallbackServerContext* ctx, const stud::v1::NewHandRequest* req,
+                                    stud::v1::NewHandResponse* resp) override;
+  grpc::ServerUnaryReactor* ApplyAction(grpc::CallbackServerContext* ctx,
+                                        const stud::v1::ApplyActionRequest* req,
+                                        stud::v1::ApplyActionResponse* resp) override;
+  grpc::ServerUnaryReactor* LegalActions(grpc::CallbackServerContext* ctx,
+                                         const stud::v1::LegalActionsRequest* req,
+                                         stud::v1::LegalActionsResponse* resp) override;
+  grpc::ServerUnaryReactor* ResolveShowdown(grpc::CallbackServerContext* ctx,
+                                            const stud::v1::ResolveShowdownRequest* req,
+                                            stud::v1::ResolveShowdownResponse* resp) override;
+  grpc::ServerUnaryReactor* RuleIrregularity(grpc::CallbackServerContext* ctx,
+                                             const stud::v1::RuleIrregularityRequest* req,
+                                             stud::v1::RuleIrregularityResponse* resp) override;
+  grpc::ServerUnaryReactor* GetView(grpc::CallbackServerContext* ctx, const stud::v1::GetViewRequest* req,
+                                    stud::v1::GetViewResponse* resp) override;
+
+ private:
+  HandService hands_;
+};
+
+}  // namespace stud::service
+
+#endif  // STUD_SERVICE_SERVICE_IMPL_H_

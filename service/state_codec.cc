@@ -1,0 +1,341 @@
+#include "service/state_codec.h"
+
+#include <memory>
+#include <string>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/node_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+
+namespace stud::service {
+namespace pb = stud::internal::v1;
+namespace {
+
+// More distinct rule IDs than the catalogue has (about 100) means a bug.
+constexpr size_t kMaxInternedRuleIds = 1024;
+
+absl::Status Bad(absl::string_view field) {
+  return absl::InternalError(absl::StrCat("sealed state: field ", field, " is out of range"));
+}
+
+template <typename E>
+bool ToEnum(uint32_t v, E lo, E hi, E* out) {
+  if (v < static_cast<uint32_t>(lo) || v > static_cast<uint32_t>(hi)) return false;
+  *out = static_cast<E>(v);
+  return true;
+}
+template <typename E>
+uint32_t U(E e) {
+  return static_cast<uint32_t>(e);
+}
+
+std::string PackCards(const std::vector<Card>& cards) {
+  std::string out;
+  out.reserve(cards.size());
+  for (Card c : cards) out.push_back(static_cast<char>(c.index()));
+  return out;
+}
+bool UnpackCards(const std::string& bytes, std::vector<Card>* out) {
+  out->clear();
+  out->reserve(bytes.size());
+  for (char ch : bytes) {
+    const int i = static_cast<uint8_t>(ch);
+    if (i >= kDeckSize) return false;
+    out->push_back(Card::FromIndex(i));
+  }
+  return true;
+}
+bool ToCard(uint32_t v, Card* out) {
+  if (v >= static_cast<uint32_t>(kDeckSize)) return false;
+  *out = Card::FromIndex(static_cast<int>(v));
+  return true;
+}
+
+void EncodeOptions(const Options& o, pb::Options* p) {
+  p->set_profile(U(o.profile));
+  p->set_bring_in_source(U(o.bring_in_source));
+  p->set_burn_before_third(o.burn_before_third);
+  p->set_third_street_opener(U(o.third_street_opener));
+  p->set_bring_in_option(o.bring_in_option);
+  p->set_max_raises_per_round(o.max_raises_per_round);
+  p->set_uncapped_heads_up(o.uncapped_heads_up);
+  p->set_short_allin_rule(U(o.short_allin_rule));
+  p->set_open_pair_scope(U(o.open_pair_scope));
+  p->set_hilo_open_pair_double(o.hilo_open_pair_double);
+  p->set_deck_exhaustion(U(o.deck_exhaustion));
+  p->set_odd_chip_cards(U(o.odd_chip_cards));
+  p->set_odd_chip_low_ace_low(o.odd_chip_low_ace_low);
+  p->set_odd_chip_unit(o.odd_chip_unit);
+  p->set_short_hand(U(o.short_hand));
+  p->set_exposed_holecard(U(o.exposed_holecard));
+  p->set_dead_hand_low_opener(U(o.dead_hand_low_opener));
+  p->set_absent_kill(U(o.absent_kill));
+  p->set_fold_when_check(U(o.fold_when_check));
+  p->set_allow_fold_when_check(o.allow_fold_when_check);
+  p->set_final_burn_error(U(o.final_burn_error));
+  p->set_premature_seventh(U(o.premature_seventh));
+  p->set_faceup_final_option(U(o.faceup_final_option));
+  p->set_disconnect_allins_per_period(o.disconnect_allins_per_period);
+  p->set_exhausted_timeout_action(U(o.exhausted_timeout_action));
+  p->set_announce_draws(o.announce_draws);
+}
+
+absl::Status DecodeOptions(const pb::Options& p, Options* o) {
+#define STUD_ENUM(field, lo, hi) \
+  if (!ToEnum(p.field(), lo, hi, &o->field)) return Bad("options." #field)
+  STUD_ENUM(profile, Profile::kCash, Profile::kOnline);
+  STUD_ENUM(bring_in_source, BringInSource::kStakesTable, BringInSource::kHalfSmallBet);
+  STUD_ENUM(third_street_opener, ThirdStreetOpener::kLowCardBringIn,
+            ThirdStreetOpener::kHighCardOpens);
+  STUD_ENUM(short_allin_rule, ShortAllInRule::kHalfBet, ShortAllInRule::kFullBet);
+  STUD_ENUM(open_pair_scope, OpenPairScope::kAnyPlayer, OpenPairScope::kFirstActorWithPair);
+  STUD_ENUM(deck_exhaustion, DeckExhaustion::kRecycleBurnThenCommon,
+            DeckExhaustion::kCommonImmediately);
+  STUD_ENUM(odd_chip_cards, OddChipCards::kAllCards, OddChipCards::kBestFive);
+  STUD_ENUM(short_hand, ShortHand::kMissingSeventhLive, ShortHand::kPlayerOptionAnyShort);
+  STUD_ENUM(exposed_holecard, ExposedHolecard::kDealThirdDown, ExposedHolecard::kMisdeal);
+  STUD_ENUM(dead_hand_low_opener, DeadHandLowOpener::kLeftPlayerOptional,
+            DeadHandLowOpener::kLeftPlayerForced);
+  STUD_ENUM(absent_kill, AbsentKill::kWhenActionReaches, AbsentKill::kAfterStartingHands);
+  STUD_ENUM(fold_when_check, FoldWhenCheck::kBindingKeepDealing, FoldWhenCheck::kLiveUntilBet);
+  STUD_ENUM(final_burn_error, FinalBurnError::kAffectedOnly, FinalBurnError::kAllStand);
+  STUD_ENUM(premature_seventh, PrematureSeventh::kThatPlayer, PrematureSeventh::kAllPlayers);
+  STUD_ENUM(faceup_final_option, FaceupFinalOption::kDeclareAllIn, FaceupFinalOption::kActFirst);
+  STUD_ENUM(exhausted_timeout_action, ExhaustedTimeout::kFold, ExhaustedTimeout::kCheckIfFree);
+#undef STUD_ENUM
+  o->burn_before_third = p.burn_before_third();
+  o->bring_in_option = p.bring_in_option();
+  o->max_raises_per_round = p.max_raises_per_round();
+  o->uncapped_heads_up = p.uncapped_heads_up();
+  o->hilo_open_pair_double = p.hilo_open_pair_double();
+  o->odd_chip_low_ace_low = p.odd_chip_low_ace_low();
+  o->odd_chip_unit = p.odd_chip_unit();
+  o->allow_fold_when_check = p.allow_fold_when_check();
+  o->disconnect_allins_per_period = p.disconnect_allins_per_period();
+  o->announce_draws = p.announce_draws();
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<absl::string_view> InternRuleId(absl::string_view id) {
+  if (id.empty()) return absl::string_view();
+  static absl::Mutex mu(absl::kConstInit);
+  static auto* ids ABSL_GUARDED_BY(mu) = new absl::node_hash_set<std::string>();
+  absl::MutexLock lock(&mu);
+  auto it = ids->find(id);
+  if (it != ids->end()) return absl::string_view(*it);
+  if (ids->size() >= kMaxInternedRuleIds || id.size() > 64) return Bad("log.rule_id");
+  return absl::string_view(*ids->emplace(id).first);
+}
+
+void EncodeState(const HandState& s, pb::HandState* p) {
+  const HandConfig& c = s.config;
+  pb::HandConfig* pc = p->mutable_config();
+  pc->set_variant(U(c.variant));
+  pc->mutable_stakes()->set_ante(c.stakes.ante);
+  pc->mutable_stakes()->set_bring_in(c.stakes.bring_in);
+  pc->mutable_stakes()->set_small_bet(c.stakes.small_bet);
+  pc->mutable_stakes()->set_big_bet(c.stakes.big_bet);
+  EncodeOptions(c.options, pc->mutable_options());
+  pc->set_num_seats(c.num_seats);
+  for (int i = 1; i <= c.num_seats; ++i) pc->add_starting_stacks(c.starting_stacks[i]);
+  pc->set_deal_source(U(c.deal_source));
+  pc->set_deck(PackCards(c.deck));
+  pc->set_recycle_order(PackCards(c.recycle_order));
+
+  p->set_version(s.version);
+  p->set_phase(U(s.phase));
+  p->set_street(U(s.street));
+  for (int i = 1; i <= c.num_seats; ++i) {
+    const Seat& seat = s.seats[i];
+    pb::Seat* ps = p->add_seats();
+    ps->set_stack(seat.stack);
+    ps->set_committed(seat.committed);
+    ps->set_street_bet(seat.street_bet);
+    ps->set_flags((seat.folded ? 1u : 0u) | (seat.all_in ? 2u : 0u) | (seat.mucked ? 4u : 0u) |
+                  (seat.shown ? 8u : 0u) | (seat.acted ? 16u : 0u));
+    ps->set_acted_to(seat.acted_to);
+    for (int k = 0; k < seat.num_cards; ++k) {
+      pb::SeatCard* pcard = ps->add_cards();
+      pcard->set_card(static_cast<uint32_t>(seat.cards[k].card.index()));
+      pcard->set_face_up(seat.cards[k].face_up);
+      pcard->set_street(U(seat.cards[k].street));
+    }
+  }
+  p->set_actor(s.actor);
+  p->set_bet_to(s.bet_to);
+  p->set_full_level(s.full_level);
+  p->set_raises(s.raises);
+  p->set_bring_in_due(s.bring_in_due);
+  p->set_bring_in_seat(s.bring_in_seat);
+  p->set_open_pair(s.open_pair);
+  p->set_big_bet_made(s.big_bet_made);
+  p->set_last_aggressor(s.last_aggressor);
+  p->set_paid_out(s.paid_out);
+  p->set_deck_pos(s.deck_pos);
+  p->set_recycled(PackCards(s.recycled));
+  p->set_burns(PackCards(s.burns));
+  p->set_aside(PackCards(s.aside));
+  p->set_burn_count(s.burn_count);
+  p->set_has_common(s.has_common);
+  p->set_common_card(static_cast<uint32_t>(s.common_card.index()));
+  p->set_seen(s.seen.mask());
+  uint32_t pending = 0;
+  for (int i = 0; i <= kMaxSeats; ++i) pending |= s.pending_deal[i] ? (1u << i) : 0u;
+  p->set_pending_deal(pending);
+  p->set_street_uses_common(s.street_uses_common);
+  for (const Operation& op : s.log) {
+    pb::Operation* po = p->add_log();
+    po->set_type(U(op.type));
+    po->set_seat(op.seat);
+    po->set_street(U(op.street));
+    po->set_card(static_cast<uint32_t>(op.card.index()));
+    po->set_flags((op.face_up ? 1u : 0u) | (op.all_in ? 2u : 0u) | (op.odd_chip ? 4u : 0u));
+    po->set_pot(op.pot);
+    po->set_half(op.half);
+    po->set_amount(op.amount);
+    po->set_amount_to(op.amount_to);
+    if (!op.rule_id.empty()) po->set_rule_id(std::string(op.rule_id));
+  }
+}
+
+absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
+  HandState s;
+  HandConfig& c = s.config;
+  const pb::HandConfig& pc = p.config();
+  if (!ToEnum(pc.variant(), Variant::kStud, Variant::kRazz, &c.variant)) return Bad("variant");
+  c.stakes = {pc.stakes().ante(), pc.stakes().bring_in(), pc.stakes().small_bet(),
+              pc.stakes().big_bet()};
+  if (absl::Status st = DecodeOptions(pc.options(), &c.options); !st.ok()) return st;
+  if (pc.num_seats() < kMinSeats || pc.num_seats() > kMaxSeats) return Bad("num_seats");
+  c.num_seats = pc.num_seats();
+  if (pc.starting_stacks_size() != c.num_seats) return Bad("starting_stacks");
+  for (int i = 1; i <= c.num_seats; ++i) c.starting_stacks[i] = pc.starting_stacks(i - 1);
+  if (!ToEnum(pc.deal_source(), DealSource::kDeck, DealSource::kReported, &c.deal_source)) {
+    return Bad("deal_source");
+  }
+  if (!UnpackCards(pc.deck(), &c.deck)) return Bad("deck");
+  if (!UnpackCards(pc.recycle_order(), &c.recycle_order)) return Bad("recycle_order");
+
+  s.version = p.version();
+  if (!ToEnum(p.phase(), Phase::kBetting, Phase::kComplete, &s.phase)) return Bad("phase");
+  if (!ToEnum(p.street(), Street::kThird, Street::kSeventh, &s.street)) return Bad("street");
+  if (p.seats_size() != c.num_seats) return Bad("seats");
+  for (int i = 1; i <= c.num_seats; ++i) {
+    const pb::Seat& ps = p.seats(i - 1);
+    Seat& seat = s.seats[i];
+    seat.stack = ps.stack();
+    seat.committed = ps.committed();
+    seat.street_bet = ps.street_bet();
+    seat.folded = (ps.flags() & 1u) != 0;
+    seat.all_in = (ps.flags() & 2u) != 0;
+    seat.mucked = (ps.flags() & 4u) != 0;
+    seat.shown = (ps.flags() & 8u) != 0;
+    seat.acted = (ps.flags() & 16u) != 0;
+    seat.acted_to = ps.acted_to();
+    if (ps.cards_size() > static_cast<int>(seat.cards.size())) return Bad("seats.cards");
+    seat.num_cards = static_cast<uint8_t>(ps.cards_size());
+    for (int k = 0; k < ps.cards_size(); ++k) {
+      const pb::SeatCard& pcard = ps.cards(k);
+      SeatCard& sc = seat.cards[static_cast<size_t>(k)];
+      if (!ToCard(pcard.card(), &sc.card)) return Bad("seats.cards.card");
+      sc.face_up = pcard.face_up();
+      if (!ToEnum(pcard.street(), Street::kThird, Street::kSeventh, &sc.street)) {
+        return Bad("seats.cards.street");
+      }
+    }
+  }
+  auto seat_ok = [&](int v) { return v >= 0 && v <= c.num_seats; };
+  if (!seat_ok(p.actor())) return Bad("actor");
+  if (!seat_ok(p.bring_in_seat())) return Bad("bring_in_seat");
+  if (!seat_ok(p.last_aggressor())) return Bad("last_aggressor");
+  s.actor = p.actor();
+  s.bet_to = p.bet_to();
+  s.full_level = p.full_level();
+  s.raises = p.raises();
+  s.bring_in_due = p.bring_in_due();
+  s.bring_in_seat = p.bring_in_seat();
+  s.open_pair = p.open_pair();
+  s.big_bet_made = p.big_bet_made();
+  s.last_aggressor = p.last_aggressor();
+  s.paid_out = p.paid_out();
+  if (p.deck_pos() > c.deck.size()) return Bad("deck_pos");
+  s.deck_pos = static_cast<size_t>(p.deck_pos());
+  if (!UnpackCards(p.recycled(), &s.recycled)) return Bad("recycled");
+  if (!UnpackCards(p.burns(), &s.burns)) return Bad("burns");
+  if (!UnpackCards(p.aside(), &s.aside)) return Bad("aside");
+  s.burn_count = p.burn_count();
+  s.has_common = p.has_common();
+  if (!ToCard(p.common_card(), &s.common_card)) return Bad("common_card");
+  s.seen = CardSet(p.seen());
+  if (p.pending_deal() >> (kMaxSeats + 1) != 0) return Bad("pending_deal");
+  for (int i = 0; i <= kMaxSeats; ++i) s.pending_deal[i] = ((p.pending_deal() >> i) & 1u) != 0;
+  s.street_uses_common = p.street_uses_common();
+  s.log.reserve(static_cast<size_t>(p.log_size()));
+  for (const pb::Operation& po : p.log()) {
+    Operation op;
+    if (!ToEnum(po.type(), OpType::kAnte, OpType::kHandEnd, &op.type)) return Bad("log.type");
+    if (po.seat() > static_cast<uint32_t>(c.num_seats)) return Bad("log.seat");
+    op.seat = static_cast<uint8_t>(po.seat());
+    if (!ToEnum(po.street(), Street::kThird, Street::kSeventh, &op.street)) return Bad("log.street");
+    if (!ToCard(po.card(), &op.card)) return Bad("log.card");
+    op.face_up = (po.flags() & 1u) != 0;
+    op.all_in = (po.flags() & 2u) != 0;
+    op.odd_chip = (po.flags() & 4u) != 0;
+    if (po.pot() > 255 || po.half() > 2) return Bad("log.pot");
+    op.pot = static_cast<uint8_t>(po.pot());
+    op.half = static_cast<uint8_t>(po.half());
+    op.amount = po.amount();
+    op.amount_to = po.amount_to();
+    absl::StatusOr<absl::string_view> rule = InternRuleId(po.rule_id());
+    if (!rule.ok()) return rule.status();
+    op.rule_id = *rule;
+    s.log.push_back(op);
+  }
+  return s;
+}
+
+std::string SerializeSealedHand(const SealedHand& hand) {
+  pb::SealedHand msg;
+  msg.set_schema(kSealedSchema);
+  EncodeState(hand.state, msg.mutable_state());
+  pb::ServiceData* sd = msg.mutable_service();
+  sd->set_dealing_mode(hand.service.dealing_mode);
+  sd->set_locale(hand.service.locale);
+  sd->set_commitment(hand.service.commitment);
+  sd->set_salt(hand.service.salt);
+  // Deterministic serialization keeps "same state => same token bytes".
+  std::string out;
+  {
+    google::protobuf::io::StringOutputStream sos(&out);
+    google::protobuf::io::CodedOutputStream cos(&sos);
+    cos.SetSerializationDeterministic(true);
+    msg.SerializeToCodedStream(&cos);
+  }
+  return out;
+}
+
+absl::StatusOr<SealedHand> ParseSealedHand(absl::string_view plaintext) {
+  pb::SealedHand msg;
+  if (!msg.ParseFromArray(plaintext.data(), static_cast<int>(plaintext.size()))) {
+    return absl::InternalError("sealed state: cannot parse");
+  }
+  if (msg.schema() != kSealedSchema) {
+    return absl::InternalError(absl::StrCat("sealed state: schema ", msg.schema(), " unsupported"));
+  }
+  SealedHand hand;
+  absl::StatusOr<HandState> state = DecodeState(msg.state());
+  if (!state.ok()) return state.status();
+  hand.state = *std::move(state);
+  hand.service.dealing_mode = msg.service().dealing_mode();
+  hand.service.locale = msg.service().locale();
+  hand.service.commitment = msg.service().commitment();
+  hand.service.salt = msg.service().salt();
+  return hand;
+}
+
+}  // namespace stud::service

@@ -1,0 +1,60 @@
+#include "service/status_mapping.h"
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "engine/engine.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
+#include "service/sealer.h"
+
+namespace stud::service {
+namespace {
+constexpr absl::string_view kVersionPayload = "type.stud/version_mismatch";
+}  // namespace
+
+absl::Status VersionMismatch(uint64_t expected, uint64_t actual) {
+  absl::Status s(absl::StatusCode::kAborted,
+                 absl::StrCat("expected_version: the request expects version ", expected,
+                              " but the token is at version ", actual,
+                              " (stale or duplicate call; fetch the latest token)"));
+  s.SetPayload(kVersionPayload, absl::Cord(absl::StrCat(expected, "/", actual)));
+  return s;
+}
+
+std::string ErrorReason(const absl::Status& status) {
+  if (std::string token = TokenErrorReasonOf(status); !token.empty()) return token;
+  if (status.GetPayload(kVersionPayload)) return "VERSION_MISMATCH";
+  if (std::string rule = RuleIdOf(status); !rule.empty()) return rule;
+  return absl::StatusCodeToString(status.code());
+}
+
+grpc::Status ToGrpcStatus(const absl::Status& status) {
+  if (status.ok()) return grpc::Status::OK;
+  absl::StatusCode code = status.code();
+  std::string message(status.message());
+  if (code == absl::StatusCode::kUnknown) {
+    code = absl::StatusCode::kInternal;
+    message = absl::StrCat("internal error: ", message);
+  }
+  google::rpc::ErrorInfo info;
+  info.set_reason(code == status.code() ? ErrorReason(status) : "INTERNAL");
+  info.set_domain(kErrorDomain);
+  if (auto v = status.GetPayload(kVersionPayload)) {
+    const std::string text(*v);
+    const size_t slash = text.find('/');
+    (*info.mutable_metadata())["expected_version"] = text.substr(0, slash);
+    (*info.mutable_metadata())["actual_version"] = text.substr(slash + 1);
+  }
+  google::rpc::LocalizedMessage localized;
+  localized.set_locale("en-US");
+  localized.set_message(message);
+
+  google::rpc::Status details;
+  details.set_code(static_cast<int32_t>(code));
+  details.set_message(message);
+  details.add_details()->PackFrom(info);
+  details.add_details()->PackFrom(localized);
+  return grpc::Status(static_cast<grpc::StatusCode>(code), message, details.SerializeAsString());
+}
+
+}  // namespace stud::service

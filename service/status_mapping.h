@@ -1,0 +1,36 @@
+// The one place where an absl::Status becomes a grpc::Status.
+//
+//   engine / service status                 gRPC code            ErrorInfo.reason
+//   INVALID_ARGUMENT ("field: why")         INVALID_ARGUMENT     INVALID_ARGUMENT
+//   FAILED_PRECONDITION with a rule ID      FAILED_PRECONDITION  the rule ID ("STUD-CAP-1")
+//   FAILED_PRECONDITION without one         FAILED_PRECONDITION  FAILED_PRECONDITION
+//   token errors (sealer.h)                 UNAUTHENTICATED      TOKEN_MALFORMED, ...
+//   version mismatch (VersionMismatch)      ABORTED              VERSION_MISMATCH
+//   anything else                           same code            the code's name
+// UNKNOWN never leaves the server: it becomes INTERNAL. Every error carries
+// grpc-status-details-bin = google.rpc.Status{code, message, details = [ErrorInfo
+// {reason, domain "stud.v1", metadata}, LocalizedMessage{"en-US", message}]}.
+#ifndef STUD_SERVICE_STATUS_MAPPING_H_
+#define STUD_SERVICE_STATUS_MAPPING_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "grpcpp/support/status.h"
+
+namespace stud::service {
+
+inline constexpr char kErrorDomain[] = "stud.v1";
+
+// ABORTED: the request named a version the token does not have.
+absl::Status VersionMismatch(uint64_t expected, uint64_t actual);
+
+grpc::Status ToGrpcStatus(const absl::Status& status);
+
+// The ErrorInfo.reason ToGrpcStatus would attach (for metrics and tests).
+std::string ErrorReason(const absl::Status& status);
+
+}  // namespace stud::service
+
+#endif  // STUD_SERVICE_STATUS_MAPPING_H_
