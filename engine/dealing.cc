@@ -78,7 +78,7 @@ bool NeedsCommonCard(const HandState& st, size_t recipients) {
     recyclable = st.burns.size() + st.aside.size();
   } else {
     // Reported dealing: burns are counted, not seen; every unseen card is stub or burn.
-    stub = static_cast<size_t>(kDeckSize - st.seen.size() - st.burn_count);
+    stub = static_cast<size_t>(std::max(0, kDeckSize - st.seen.size() - st.burn_count));
     recyclable = static_cast<size_t>(st.burn_count);
   }
   if (mode == DeckExhaustion::kCommonImmediately) return stub < recipients + 1;
