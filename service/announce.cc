@@ -31,6 +31,10 @@ std::string Board(const HandState& state, int seat) {
   return out;
 }
 
+std::string SpanishStreet(Street s) {
+  return absl::StrCat(static_cast<int>(s), "a calle");
+}
+
 void Add(google::protobuf::RepeatedPtrField<v1::Announcement>* out, v1::Locale locale,
          const char* kind, int seat, absl::string_view rule, std::string en, std::string es) {
   v1::Announcement* a = out->Add();
@@ -75,19 +79,25 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
       }
       case OpType::kBringIn:
         if (!fresh) break;
-        Add(out, locale, "BRING_IN", seat, op.rule_id.empty() ? "STUD-BRING-2" : op.rule_id,
-            absl::StrCat(razz ? "High card" : "Low card", ": seat ", seat, " (", Board(state, seat),
-                         ") brings in for ", FormatMoneyEn(op.amount_to)),
-            absl::StrCat(razz ? "Carta alta" : "Carta baja", ": asiento ", seat, " (",
-                         Board(state, seat), ") abre con ", FormatMoneyEs(op.amount_to)));
+        Add(out, locale, "BRING_IN", seat, op.rule_id,
+            absl::StrCat("Seat ", seat, " brings in for ", FormatMoneyEn(op.amount_to)),
+            absl::StrCat("Asiento ", seat, " abre con ", FormatMoneyEs(op.amount_to)));
         break;
       case OpType::kFirstToAct:
-        if (!fresh || (op.street == Street::kThird && state.bring_in_seat != 0)) break;
+        if (!fresh) break;
+        if (op.street == Street::kThird && state.bring_in_seat == seat) {
+          Add(out, locale, "LOW_CARD", seat, op.rule_id,
+              absl::StrCat(razz ? "High card" : "Low card", ": seat ", seat, " (", op.card.ToString(),
+                           ") must bring in"),
+              absl::StrCat(razz ? "Carta alta" : "Carta baja", ": asiento ", seat, " (",
+                           op.card.ToString(), "), debe abrir"));
+          break;
+        }
         Add(out, locale, "HIGH_HAND", seat, op.rule_id,
             absl::StrCat(razz ? "Low hand" : "High hand", " on ", StreetName(op.street), ": seat ",
                          seat, " (", Board(state, seat), ") acts first"),
-            absl::StrCat(razz ? "Mano baja" : "Mano alta", ": asiento ", seat, " (",
-                         Board(state, seat), ") habla primero"));
+            absl::StrCat(razz ? "Mano baja" : "Mano alta", " en ", SpanishStreet(op.street),
+                         ": asiento ", seat, " (", Board(state, seat), ") habla primero"));
         break;
       case OpType::kComplete:
         if (!fresh) break;

@@ -187,6 +187,7 @@ void EncodeState(const HandState& s, pb::HandState* p) {
   uint32_t pending = 0;
   for (int i = 0; i <= kMaxSeats; ++i) pending |= s.pending_deal[i] ? (1u << i) : 0u;
   p->set_pending_deal(pending);
+  p->set_deal_pass(s.deal_pass);
   p->set_street_uses_common(s.street_uses_common);
   for (const Operation& op : s.log) {
     pb::Operation* po = p->add_log();
@@ -274,6 +275,8 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
   s.seen = CardSet(p.seen());
   if (p.pending_deal() >> (kMaxSeats + 1) != 0) return Bad("pending_deal");
   for (int i = 0; i <= kMaxSeats; ++i) s.pending_deal[i] = ((p.pending_deal() >> i) & 1u) != 0;
+  if (p.deal_pass() > 2) return Bad("deal_pass");
+  s.deal_pass = static_cast<uint8_t>(p.deal_pass());
   s.street_uses_common = p.street_uses_common();
   s.log.reserve(static_cast<size_t>(p.log_size()));
   for (const pb::Operation& po : p.log()) {

@@ -1,0 +1,128 @@
+// Shared test support: a real stud.v1 gRPC server on 127.0.0.1 (port 0) in
+// the test process, a stub to it, and helpers to read structured errors and
+// to play a hand with a simple bounded policy.
+#ifndef STUD_TESTS_SERVICE_SERVICE_FIXTURE_H_
+#define STUD_TESTS_SERVICE_SERVICE_FIXTURE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "service/sealer.h"
+#include "service/service_impl.h"
+#include "stud/v1/stud.grpc.pb.h"
+
+namespace stud::service::testing {
+
+// A fixed key so tests can build sealers that share or do not share it.
+inline Key TestKey(uint32_t id, uint8_t fill) {
+  Key k;
+  k.id = id;
+  k.bytes.fill(fill);
+  return k;
+}
+
+class Server {
+ public:
+  explicit Server(std::vector<Key> keys = {TestKey(1, 7)}, bool allow_preset = true) {
+    EXPECT_TRUE(InitSodium().ok());
+    sealer_ = std::make_unique<Sealer>(*Sealer::Create(std::move(keys)));
+    ServiceOptions options;
+    options.allow_preset = allow_preset;
+    service_ = std::make_unique<StudServiceImpl>(sealer_.get(), options);
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);
+    builder.RegisterService(service_.get());
+    server_ = builder.BuildAndStart();
+    channel_ = grpc::CreateChannel("127.0.0.1:" + std::to_string(port_), grpc::InsecureChannelCredentials());
+    stub_ = stud::v1::StudService::NewStub(channel_);
+  }
+  ~Server() { server_->Shutdown(); }
+
+  stud::v1::StudService::Stub& stub() { return *stub_; }
+  const Sealer& sealer() const { return *sealer_; }
+  int port() const { return port_; }
+
+ private:
+  int port_ = 0;
+  std::unique_ptr<Sealer> sealer_;
+  std::unique_ptr<StudServiceImpl> service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<stud::v1::StudService::Stub> stub_;
+};
+
+// The ErrorInfo of an error status (empty reason when missing).
+inline google::rpc::ErrorInfo ErrorInfoOf(const grpc::Status& status) {
+  google::rpc::Status details;
+  google::rpc::ErrorInfo info;
+  if (details.ParseFromString(status.error_details())) {
+    for (const auto& any : details.details()) {
+      if (any.Is<google::rpc::ErrorInfo>()) any.UnpackTo(&info);
+    }
+  }
+  return info;
+}
+
+// A deadline so that no test call can hang.
+inline void SetDeadline(grpc::ClientContext* ctx) {
+  ctx->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+}
+
+// The 52 cards in the natural order 2c 2d 2h 2s 3c ... As.
+inline std::vector<std::string> NaturalDeck() {
+  static const char kRanks[] = "23456789TJQKA";
+  static const char kSuits[] = "cdhs";
+  std::vector<std::string> deck;
+  for (int r = 0; r < 13; ++r) {
+    for (int s = 0; s < 4; ++s) deck.push_back(std::string{kRanks[r], kSuits[s]});
+  }
+  return deck;
+}
+
+inline stud::v1::NewHandRequest BasicHand(int seats, stud::v1::DealingMode mode,
+                                          stud::v1::Variant variant = stud::v1::VARIANT_STUD) {
+  stud::v1::NewHandRequest req;
+  req.set_variant(variant);
+  req.mutable_stakes()->set_preset("$15-$30");
+  for (int i = 1; i <= seats; ++i) {
+    auto* s = req.add_seats();
+    s->set_seat(i);
+    s->set_stack(100000);
+  }
+  req.set_dealing_mode(mode);
+  if (mode == stud::v1::DEALING_MODE_PRESET) {
+    for (const std::string& c : NaturalDeck()) req.add_preset_deck(c);
+  }
+  return req;
+}
+
+// A passive policy: check, call, bring in, show; raise when `aggressive`.
+inline stud::v1::Action ChooseAction(const stud::v1::HandUpdate& u, bool aggressive) {
+  stud::v1::Action a;
+  a.set_seat(u.to_act());
+  const stud::v1::LegalAction* pick = nullptr;
+  const stud::v1::ActionKind order[] = {
+      aggressive ? stud::v1::ACTION_KIND_RAISE : stud::v1::ACTION_KIND_CHECK,
+      stud::v1::ACTION_KIND_CHECK, stud::v1::ACTION_KIND_CALL, stud::v1::ACTION_KIND_BRING_IN,
+      stud::v1::ACTION_KIND_SHOW};
+  for (stud::v1::ActionKind k : order) {
+    for (const auto& la : u.legal_actions()) {
+      if (pick == nullptr && la.kind() == k) pick = &la;
+    }
+  }
+  if (pick == nullptr && !u.legal_actions().empty()) pick = &u.legal_actions(0);
+  if (pick != nullptr) {
+    a.set_kind(pick->kind());
+    a.set_amount_to(pick->amount_to());
+  }
+  return a;
+}
+
+}  // namespace stud::service::testing
+
+#endif  // STUD_TESTS_SERVICE_SERVICE_FIXTURE_H_
