@@ -28,8 +28,13 @@ Chips CurrentUnit(const HandState& st) {
 bool BigOptionOpen(const HandState& st, int seat) {
   if (st.street != Street::kFourth || !st.open_pair || st.big_bet_made) return false;
   if (st.config.options.open_pair_scope == OpenPairScope::kFirstActorWithPair) {
-    // 002's reading: only the first actor's opening bet may be big.
-    return st.full_level == 0 && st.bet_to == 0 && seat == st.actor && !st.seats[seat].acted;
+    // 002's reading: only the first actor's opening bet may be big. Once anyone
+    // has acted this round (a check included), nobody else gets the choice.
+    if (st.full_level != 0 || st.bet_to != 0 || seat != st.actor) return false;
+    for (int i = 1; i <= st.config.num_seats; ++i) {
+      if (st.seats[i].acted) return false;
+    }
+    return true;
   }
   return true;
 }

@@ -241,12 +241,15 @@ void DesignateOpener(HandState& st) {
   }
   // [STUD-ORDER-1..4, STUD-ORDER-6] the highest board (Razz: lowest) opens.
   const int high = DoorBoardValueSeat(st, razz);
+  // [STUD-PAIR-1] FIRST_ACTOR_WITH_PAIR: the pair must be the first actor's, and
+  // with the high hand all-in the first actor is the seat to its left [STUD-ORDER-4].
+  const int first = high != 0 && !st.seats[high].can_act() ? NextCanActLeftOf(st, high) : high;
   if (st.street == Street::kFourth && !razz &&
       (v == Variant::kStud || st.config.options.hilo_open_pair_double)) {
     // [STUD-PAIR-1, STUD-PAIR-5] an open pair on 4th street allows the big bet.
     for (int i = 1; i <= st.config.num_seats; ++i) {
       if (!st.seats[i].live() || !HasOpenPair(st, i)) continue;
-      if (st.config.options.open_pair_scope == OpenPairScope::kAnyPlayer || i == high) {
+      if (st.config.options.open_pair_scope == OpenPairScope::kAnyPlayer || i == first) {
         st.open_pair = true;
       }
     }
