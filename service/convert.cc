@@ -219,8 +219,11 @@ void EncodeOperation(const HandState& state, const Operation& op, uint32_t index
   out->set_street(EncodeStreet(op.street));
   bool hidden = false;
   const Operation shown = RedactFor(state, op, viewer, &hidden);
-  const bool has_card = op.type == OpType::kDeal || op.type == OpType::kCommonCard ||
-                        op.type == OpType::kFirstToAct;
+  // Operation has no "no card" value (Card() is 2c): only these carry one. A
+  // FIRST_TO_ACT names the bring-in door card on 3rd street and nothing later.
+  const bool has_card =
+      op.type == OpType::kDeal || op.type == OpType::kCommonCard ||
+      (op.type == OpType::kFirstToAct && op.street == Street::kThird && state.bring_in_seat != 0);
   if (has_card && !hidden) out->set_card(shown.card.ToString());
   out->set_face_up(op.face_up);
   out->set_all_in(op.all_in);

@@ -1,0 +1,272 @@
+#!/usr/bin/python3
+"""End-to-end tests of the real stud_server binary from a foreign client
+(Debian's python3-grpcio; run with /usr/bin/python3, not a pyenv python).
+
+Usage: e2e_test.py --server PATH/stud_server --proto_dir PATH/proto
+
+Stubs are generated at start-up with protoc + grpc_python_plugin (the same
+protoc as the C++ build) into a temporary directory. Servers listen on
+127.0.0.1 port 0 and are stopped with SIGTERM by their own PIDs.
+"""
+import argparse
+import hashlib
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ARGS = None
+GEN = None
+
+
+def generate_stubs(proto_dir, out_dir):
+    files = ["stud/v1/stud.proto", "google/rpc/status.proto", "google/rpc/error_details.proto"]
+    subprocess.run(["protoc", "-I", proto_dir, "--python_out", out_dir, "--grpc_out", out_dir,
+                    "--plugin=protoc-gen-grpc=/usr/bin/grpc_python_plugin"] + files, check=True)
+    sys.path.insert(0, out_dir)
+
+
+class ServerProcess:
+    """A stud_server child on an ephemeral loopback port."""
+
+    def __init__(self, key_file=None, allow_preset=True):
+        cmd = [ARGS.server, "--listen", "127.0.0.1:0"]
+        if key_file:
+            cmd += ["--key_file", key_file]
+        if allow_preset:
+            cmd.append("--allow_preset")
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = self.proc.stdout.readline().strip()  # the single "ready" line
+        if not line.startswith("stud_server listening on "):
+            self.proc.kill()
+            raise RuntimeError("server did not start: %r" % line)
+        self.address = line.rsplit(" ", 1)[1]
+        import grpc
+        from stud.v1 import stud_pb2_grpc
+        self.channel = grpc.insecure_channel(self.address)
+        self.stub = stud_pb2_grpc.StudServiceStub(self.channel)
+
+    def stop(self):
+        self.channel.close()
+        self.proc.stdout.close()
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def error_reason(err):
+    """ErrorInfo.reason from grpc-status-details-bin."""
+    from google.rpc import status_pb2, error_details_pb2
+    for key, value in err.trailing_metadata() or ():
+        if key == "grpc-status-details-bin":
+            st = status_pb2.Status.FromString(value)
+            for any_msg in st.details:
+                info = error_details_pb2.ErrorInfo()
+                if any_msg.Unpack(info):
+                    return info.reason
+    return ""
+
+
+def natural_deck():
+    return [r + s for r in "23456789TJQKA" for s in "cdhs"]
+
+
+class E2E(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        from stud.v1 import stud_pb2
+        cls.pb = stud_pb2
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.key_file = os.path.join(cls.tmp.name, "keys.txt")
+        with open(cls.key_file, "w") as f:
+            f.write("# test ring\n1:%s\n2:%s\n" % ("11" * 32, "22" * 32))
+        cls.a = ServerProcess(cls.key_file)
+        cls.b = ServerProcess(cls.key_file)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.a.stop()
+        cls.b.stop()
+        cls.tmp.cleanup()
+
+    def new_hand(self, stub, variant, stacks, mode=None, views=(), preset=None):
+        pb = self.pb
+        req = pb.NewHandRequest(variant=variant, stakes=pb.Stakes(preset="$1-$2"),
+                                dealing_mode=mode or pb.DEALING_MODE_SERVICE,
+                                private_view_seats=list(views))
+        for i, stack in enumerate(stacks, start=1):
+            req.seats.add(seat=i, stack=stack)
+        if preset:
+            req.preset_deck.extend(preset)
+        return stub.NewHand(req, timeout=10).update
+
+    def choose(self, update, rng, aggression):
+        pb = self.pb
+        legal = list(update.legal_actions)
+        kinds = {a.kind: a for a in legal}
+        for k in (pb.ACTION_KIND_SHOW,):
+            if k in kinds:
+                return kinds[k]
+        aggressive = [a for a in legal if a.kind in (pb.ACTION_KIND_RAISE, pb.ACTION_KIND_BET,
+                                                      pb.ACTION_KIND_COMPLETE)]
+        passive = [a for a in legal if a.kind in (pb.ACTION_KIND_CALL, pb.ACTION_KIND_CHECK,
+                                                   pb.ACTION_KIND_BRING_IN)]
+        if aggressive and rng.random() < aggression:
+            return rng.choice(aggressive)
+        return passive[0] if passive else legal[0]
+
+    def check_views(self, update, own_cards_seen):
+        """No view shows another seat's down card (until that seat shows at
+        showdown); no card is shown that was not dealt."""
+        shown = {sv.seat for sv in update.public_view.seats if sv.shown}
+        # Every seat's private view is requested, so this is every card in play.
+        in_play = {c.card for pv in update.private_views for c in pv.cards}
+        if update.public_view.common_card:
+            in_play.add(update.public_view.common_card)
+        visible = [c.card for sv in update.public_view.seats for c in sv.cards]
+        visible += [op.card for op in update.operations]
+        visible += [op.card for pv in update.private_views for op in pv.operations]
+        for card in visible:
+            if card:
+                self.assertIn(card, in_play)  # never a burn or an undealt card
+        for pv in update.private_views:
+            for op in pv.operations:
+                if (op.type == self.pb.OPERATION_TYPE_DEAL and not op.face_up and op.seat != pv.seat
+                        and op.seat not in shown):
+                    self.assertEqual(op.card, "")
+            for c in pv.cards:
+                self.assertNotEqual(c.card, "")
+                own_cards_seen.setdefault(pv.seat, set()).add(c.card)
+        for op in update.operations:
+            if op.type == self.pb.OPERATION_TYPE_BURN:
+                self.assertEqual(op.card, "")
+            if op.type == self.pb.OPERATION_TYPE_DEAL and not op.face_up and op.seat not in shown:
+                self.assertEqual(op.card, "")
+
+    def play(self, variant, stacks, seed, alternate=True):
+        """Plays a whole hand, alternating servers on every call; returns the last update."""
+        pb = self.pb
+        rng = random.Random(seed)
+        servers = [self.a.stub, self.b.stub] if alternate else [self.a.stub]
+        n = len(stacks)
+        update = self.new_hand(servers[0], variant, stacks, views=range(1, n + 1))
+        total = sum(stacks)
+        own = {}
+        for step in range(400):
+            self.check_views(update, own)
+            view = update.public_view
+            self.assertEqual(sum(s.stack for s in view.seats) + view.pot_total, total)
+            if view.phase == pb.PHASE_COMPLETE:
+                break
+            # Seed 0 raises whenever it may, so short stacks go all-in: side pots.
+            a = self.choose(update, rng, 1.0 if seed % 10 == 0 else 0.4)
+            req = pb.ApplyActionRequest(token=update.token, expected_version=update.version,
+                                        private_view_seats=list(range(1, n + 1)),
+                                        action=pb.Action(kind=a.kind, seat=update.to_act,
+                                                         amount_to=a.amount_to))
+            update = servers[(step + 1) % len(servers)].ApplyAction(req, timeout=10).update
+        self.assertEqual(update.public_view.phase, pb.PHASE_COMPLETE)
+        # Undealt cards never appeared; the deck commitment verifies.
+        dc = update.public_view.deck_commitment
+        self.assertEqual(len(dc.revealed_deck), 52)
+        msg = "".join(dc.revealed_deck).encode() + b"/" + "".join(dc.revealed_recycle_order).encode() \
+            + dc.revealed_salt
+        self.assertEqual(hashlib.sha256(msg).digest(), dc.commitment)
+        for seat, cards in own.items():
+            for c in cards:
+                self.assertIn(c, dc.revealed_deck)
+        return update, total
+
+    def test_complete_hands_every_variant_side_pots_alternating_servers(self):
+        pb = self.pb
+        side_pots = 0
+        for variant in (pb.VARIANT_STUD, pb.VARIANT_STUD_HI_LO, pb.VARIANT_RAZZ):
+            for seed in range(4):
+                stacks = [5000, 700, 1500, 5000, 300][: 3 + seed % 3]
+                update, total = self.play(variant, stacks, seed * 10)
+                view = update.public_view
+                self.assertEqual(view.pot_total, 0)
+                self.assertEqual(sum(s.stack for s in view.seats), total)
+                settled = self.b.stub.ResolveShowdown(pb.ResolveShowdownRequest(token=update.token),
+                                                      timeout=10)
+                self.assertEqual(sum(settled.won.values()), sum(p.amount for p in settled.pots))
+                side_pots += max(0, len(settled.pots) - 1)
+                for seat in view.seats:  # final stack = start - committed + won
+                    self.assertEqual(seat.stack, stacks[seat.seat - 1] - seat.committed
+                                     + settled.won.get(seat.seat, 0), (variant, seed, seat.seat))
+        self.assertGreater(side_pots, 0, "no hand built a side pot")
+
+    def test_tampered_token_is_rejected(self):
+        import grpc
+        pb = self.pb
+        update = self.new_hand(self.a.stub, pb.VARIANT_STUD, [1000, 1000])
+        token = bytearray(update.token)
+        token[len(token) // 2] ^= 0x01
+        with self.assertRaises(grpc.RpcError) as ctx:
+            self.a.stub.GetView(pb.GetViewRequest(token=bytes(token)), timeout=10)
+        self.assertEqual(ctx.exception.code(), grpc.StatusCode.UNAUTHENTICATED)
+        self.assertEqual(error_reason(ctx.exception), "TOKEN_AUTHENTICATION_FAILED")
+        with self.assertRaises(grpc.RpcError) as ctx:
+            self.a.stub.GetView(pb.GetViewRequest(token=bytes(token[:10])), timeout=10)
+        self.assertEqual(error_reason(ctx.exception), "TOKEN_MALFORMED")
+
+    def test_preset_refused_without_server_option(self):
+        import grpc
+        pb = self.pb
+        strict = ServerProcess(self.key_file, allow_preset=False)
+        try:
+            with self.assertRaises(grpc.RpcError) as ctx:
+                self.new_hand(strict.stub, pb.VARIANT_STUD, [1000, 1000], mode=pb.DEALING_MODE_PRESET,
+                              preset=natural_deck())
+            self.assertEqual(ctx.exception.code(), grpc.StatusCode.FAILED_PRECONDITION)
+            self.assertIn("--allow_preset", ctx.exception.details())
+        finally:
+            strict.stop()
+        update = self.new_hand(self.a.stub, pb.VARIANT_STUD, [1000, 1000], mode=pb.DEALING_MODE_PRESET,
+                               preset=natural_deck(), views=[1])
+        self.assertEqual([c.card for c in update.private_views[0].cards], ["2c", "2h", "3c"])
+
+    def test_illegal_action_has_rule_id(self):
+        import grpc
+        pb = self.pb
+        update = self.new_hand(self.a.stub, pb.VARIANT_STUD, [1000, 1000])
+        req = pb.ApplyActionRequest(token=update.token, action=pb.Action(
+            kind=pb.ACTION_KIND_BET, seat=update.to_act, amount_to=12345))
+        with self.assertRaises(grpc.RpcError) as ctx:
+            self.a.stub.ApplyAction(req, timeout=10)
+        self.assertEqual(ctx.exception.code(), grpc.StatusCode.FAILED_PRECONDITION)
+        self.assertTrue(error_reason(ctx.exception).startswith("STUD-"))
+
+    def test_same_request_same_answer_on_both_servers(self):
+        pb = self.pb
+        update = self.new_hand(self.a.stub, pb.VARIANT_STUD_HI_LO, [1000, 1000, 1000])
+        a = update.legal_actions[0]
+        req = pb.ApplyActionRequest(token=update.token, private_view_seats=[1, 2],
+                                    action=pb.Action(kind=a.kind, seat=update.to_act, amount_to=a.amount_to))
+        first = self.a.stub.ApplyAction(req, timeout=10)
+        again = self.a.stub.ApplyAction(req, timeout=10)
+        other = self.b.stub.ApplyAction(req, timeout=10)
+        self.assertEqual(first, again)
+        self.assertEqual(first, other)
+        self.assertEqual(first.update.token, other.update.token)
+
+
+def main():
+    global ARGS, GEN
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--server", required=True)
+    parser.add_argument("--proto_dir", required=True)
+    ARGS, rest = parser.parse_known_args()
+    with tempfile.TemporaryDirectory() as gen:
+        generate_stubs(ARGS.proto_dir, gen)
+        unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+
+
+if __name__ == "__main__":
+    main()
