@@ -12,6 +12,7 @@ import argparse
 import hashlib
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -22,23 +23,31 @@ ARGS = None
 GEN = None
 
 
+HEALTH_DIR = "/usr/share/grpc-proto/grpc/health/v1"
+
+
 def generate_stubs(proto_dir, out_dir):
     files = ["stud/v1/stud.proto", "google/rpc/status.proto", "google/rpc/error_details.proto"]
-    subprocess.run(["protoc", "-I", proto_dir, "--python_out", out_dir, "--grpc_out", out_dir,
-                    "--plugin=protoc-gen-grpc=/usr/bin/grpc_python_plugin"] + files, check=True)
+    plugin = "--plugin=protoc-gen-grpc=/usr/bin/grpc_python_plugin"
+    subprocess.run(["protoc", "-I", proto_dir, "--python_out", out_dir, "--grpc_out", out_dir, plugin] + files,
+                   check=True)
+    # health.proto as a top-level module: a grpc/ package here would shadow grpcio.
+    subprocess.run(["protoc", "-I", HEALTH_DIR, "--python_out", out_dir, "--grpc_out", out_dir, plugin,
+                    "health.proto"], check=True)
     sys.path.insert(0, out_dir)
 
 
 class ServerProcess:
     """A stud_server child on an ephemeral loopback port."""
 
-    def __init__(self, key_file=None, allow_preset=True):
-        cmd = [ARGS.server, "--listen", "127.0.0.1:0"]
+    def __init__(self, key_file=None, allow_preset=True, extra=(), tls_root=None, stderr=None):
+        cmd = [ARGS.server, "--listen", "127.0.0.1:0"] + list(extra)
         if key_file:
             cmd += ["--key_file", key_file]
         if allow_preset:
             cmd.append("--allow_preset")
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=stderr or subprocess.DEVNULL,
+                                     text=True)
         line = self.proc.stdout.readline().strip()  # the single "ready" line
         if not line.startswith("stud_server listening on "):
             self.proc.kill()
@@ -46,18 +55,25 @@ class ServerProcess:
         self.address = line.rsplit(" ", 1)[1]
         import grpc
         from stud.v1 import stud_pb2_grpc
-        self.channel = grpc.insecure_channel(self.address)
+        if tls_root:
+            creds = grpc.ssl_channel_credentials(root_certificates=tls_root)
+            self.channel = grpc.secure_channel(self.address, creds,
+                                               options=[("grpc.ssl_target_name_override", "localhost")])
+        else:
+            self.channel = grpc.insecure_channel(self.address)
         self.stub = stud_pb2_grpc.StudServiceStub(self.channel)
 
     def stop(self):
+        """SIGTERM (graceful drain); returns the exit code."""
         self.channel.close()
         self.proc.stdout.close()
         self.proc.send_signal(signal.SIGTERM)
         try:
-            self.proc.wait(timeout=15)
+            return self.proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+            return None
 
 
 def error_reason(err):
@@ -255,6 +271,82 @@ class E2E(unittest.TestCase):
         self.assertEqual(first, again)
         self.assertEqual(first, other)
         self.assertEqual(first.update.token, other.update.token)
+
+
+class ServerOperations(unittest.TestCase):
+    """Health, graceful drain, keys, message limits and TLS of the real binary."""
+
+    def test_health_serving_and_clean_exit_on_sigterm(self):
+        import health_pb2
+        import health_pb2_grpc
+        server = ServerProcess()
+        stub = health_pb2_grpc.HealthStub(server.channel)
+        for name in ("", "stud.v1.StudService"):
+            resp = stub.Check(health_pb2.HealthCheckRequest(service=name), timeout=10)
+            self.assertEqual(resp.status, health_pb2.HealthCheckResponse.SERVING)
+        self.assertEqual(server.stop(), 0)
+
+    def test_ephemeral_key_warns_and_other_servers_cannot_open(self):
+        import grpc
+        from stud.v1 import stud_pb2 as pb
+        with tempfile.TemporaryFile("w+") as err:
+            one = ServerProcess(stderr=err)
+            two = ServerProcess()
+            try:
+                req = pb.NewHandRequest(variant=pb.VARIANT_STUD, stakes=pb.Stakes(preset="$1-$2"))
+                req.seats.add(seat=1, stack=1000)
+                req.seats.add(seat=2, stack=1000)
+                token = one.stub.NewHand(req, timeout=10).update.token
+                with self.assertRaises(grpc.RpcError) as ctx:
+                    two.stub.GetView(pb.GetViewRequest(token=token), timeout=10)
+                self.assertEqual(error_reason(ctx.exception), "TOKEN_UNKNOWN_KEY")
+            finally:
+                one.stop()
+                two.stop()
+            err.seek(0)
+            self.assertIn("EPHEMERAL", err.read())
+
+    def test_oversized_request_is_refused(self):
+        import grpc
+        from stud.v1 import stud_pb2 as pb
+        server = ServerProcess(extra=["--max_message_bytes", "4096"])
+        try:
+            with self.assertRaises(grpc.RpcError) as ctx:
+                server.stub.GetView(pb.GetViewRequest(token=b"x" * 10000), timeout=10)
+            self.assertEqual(ctx.exception.code(), grpc.StatusCode.RESOURCE_EXHAUSTED)
+        finally:
+            server.stop()
+
+    def test_bad_key_file_fails_fast(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".keys") as f:
+            f.write("1:nothex\n")
+            f.flush()
+            proc = subprocess.run([ARGS.server, "--listen", "127.0.0.1:0", "--key_file", f.name],
+                                  capture_output=True, text=True, timeout=15)
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertIn("64 hex", proc.stderr)
+        self.assertEqual(proc.stdout, "")
+
+    @unittest.skipUnless(shutil.which("openssl"), "openssl not installed")
+    def test_tls_when_certificate_files_are_given(self):
+        from stud.v1 import stud_pb2 as pb
+        with tempfile.TemporaryDirectory() as d:
+            cert, key = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                            "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+                            "-keyout", key, "-out", cert], check=True, capture_output=True, timeout=60)
+            with open(cert, "rb") as f:
+                root = f.read()
+            server = ServerProcess(extra=["--tls_cert", cert, "--tls_key", key], tls_root=root)
+            try:
+                req = pb.LegalActionsRequest(token=b"", seat=1)
+                import grpc
+                with self.assertRaises(grpc.RpcError) as ctx:
+                    server.stub.LegalActions(req, timeout=10)
+                # Reaching the service's own validation proves the TLS handshake worked.
+                self.assertEqual(ctx.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+            finally:
+                self.assertEqual(server.stop(), 0)
 
 
 def main():
