@@ -27,7 +27,8 @@ HEALTH_DIR = "/usr/share/grpc-proto/grpc/health/v1"
 
 
 def generate_stubs(proto_dir, out_dir):
-    files = ["stud/v1/stud.proto", "google/rpc/status.proto", "google/rpc/error_details.proto"]
+    files = ["stud/v1/stud.proto", "stud/v1/options.proto", "google/rpc/status.proto",
+             "google/rpc/error_details.proto"]
     plugin = "--plugin=protoc-gen-grpc=/usr/bin/grpc_python_plugin"
     subprocess.run(["protoc", "-I", proto_dir, "--python_out", out_dir, "--grpc_out", out_dir, plugin] + files,
                    check=True)
