@@ -71,7 +71,7 @@ struct HandConfig {
   std::array<Chips, kMaxSeats + 1> starting_stacks{};  // indexed by seat
   DealSource deal_source = DealSource::kDeck;
   // kDeck: the cards as they come off the top, burns included, in dealing
-  // order (docs/dealing.md). Usually all 52 cards.
+  // order (docs/rules.md, "Dealing order"). Usually all 52 cards.
   std::vector<Card> deck;
   // kDeck: order used when burns and the stub are recycled because the deck
   // runs out [STUD-DECK-1, STUD-DECK-7]: the recycled pile is sorted by each

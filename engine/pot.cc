@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "engine/engine.h"
 
 namespace stud {
 namespace {
@@ -43,20 +44,17 @@ void Split(Chips amount, const std::vector<int>& winners, PotHalf half, Chips un
   const Chips n = static_cast<Chips>(winners.size());
   const Chips units = amount / unit;
   const Chips base = units / n * unit;
-  Chips extra_units = units % n;
-  Chips sub_unit = amount % unit;  // only when the pot is not a multiple of the unit
-  for (int seat : winners) {
-    PotShare share{seat, base, half, false, {}};
-    if (extra_units > 0) {
-      share.amount += unit;
-      --extra_units;
-      share.odd_chip = true;
-    }
-    if (sub_unit > 0) {
-      share.amount += sub_unit;
-      sub_unit = 0;
-      share.odd_chip = true;
-    }
+  const Chips extra_units = units % n;
+  // Less than one unit left over (a pot that is not a whole number of units)
+  // goes to the next player in order who got no odd unit, so nobody receives
+  // more than one odd chip [STUD-ODD-5(d)]; with no such player, the first.
+  const Chips sub_unit = amount % unit;
+  const Chips sub_unit_index = extra_units < n ? extra_units : 0;
+  for (Chips i = 0; i < n; ++i) {
+    PotShare share{winners[static_cast<size_t>(i)], base, half, false, {}};
+    if (i < extra_units) share.amount += unit;
+    if (i == sub_unit_index) share.amount += sub_unit;
+    share.odd_chip = share.amount > base;
     if (share.odd_chip) share.odd_chip_rule = odd_rule;
     pot.shares.push_back(share);
   }
@@ -124,6 +122,18 @@ absl::StatusOr<Settlement> Settle(Variant variant, const Options& options,
       return absl::InvalidArgumentError(absl::StrCat(
           "seats[", s.seat, "].cards: a live hand needs 5 to 7 cards, has ", total,
           " (STUD-IRR-CARDS-1)"));
+    }
+  }
+  // Well formed; now the rule: [STUD-IRR-CARDS-1] by default only a hand short
+  // of its 7th card may be ruled live; under PLAYER_OPTION_ANY_SHORT any short
+  // hand the player declares live.
+  for (const ShowdownSeat& s : seats) {
+    const size_t total = s.cards.size() + (common ? 1 : 0);
+    if (s.live && total < 6 && options.short_hand == ShortHand::kMissingSeventhLive) {
+      return RuleViolation("STUD-IRR-CARDS-1",
+                           absl::StrCat("seat ", s.seat, " holds ", total,
+                                        " cards; only a hand missing just its 7th card may be "
+                                        "ruled live; mark it dead (live = false)"));
     }
   }
 
