@@ -6,6 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
+# The Node client and buf (proto lint) come from the npm registry, pinned by the lockfile.
+(cd tests/e2e/node && npm ci --no-audit --no-fund --loglevel=error)
 BUILD_DIR="${BUILD_DIR:-build}"
 JOBS="${JOBS:-$(nproc)}"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
