@@ -50,7 +50,8 @@ ActionKind AggressiveKind(const HandState& st) {
 // [STUD-CAP-1] One bet or completion plus max_raises_per_round raises.
 bool CapReached(const HandState& st) {
   if (st.raises < st.config.options.max_raises_per_round) return false;
-  return !(st.config.options.uncapped_heads_up && ActiveSeatCount(st) == 2);
+  // Heads-up raising is unlimited only if the cap was not already reached multiway.
+  return st.cap_locked || !(st.config.options.uncapped_heads_up && ActiveSeatCount(st) == 2);
 }
 
 // [STUD-CAP-2] Has the betting been reopened for a seat that already acted?
@@ -236,6 +237,10 @@ void ApplyBet(HandState& st, int seat, const LegalAction& c) {
                .amount_to = c.amount_to, .rule_id = {}};
   switch (c.kind) {
     case ActionKind::kFold:
+      // [STUD-IRR-FOLD-1] folding with no bet to face: the seat keeps being
+      // dealt to until a bet is made, so the card flow does not change.
+      s.checked_out = st.bet_to <= s.street_bet &&
+                      st.config.options.fold_when_check != FoldWhenCheck::kAtOnce;
       s.folded = true;
       break;
     case ActionKind::kBringIn:
@@ -262,7 +267,12 @@ void ApplyBet(HandState& st, int seat, const LegalAction& c) {
         if (c.kind == ActionKind::kRaise) ++st.raises;
         if (big) st.big_bet_made = true;
       }
+      if (st.raises >= st.config.options.max_raises_per_round && ActiveSeatCount(st) > 2) {
+        st.cap_locked = true;
+      }
       st.last_aggressor = seat;
+      // [STUD-IRR-FOLD-1] a bet kills the hands that checked out: no more cards.
+      for (int i = 1; i <= st.config.num_seats; ++i) st.seats[i].checked_out = false;
       op.rule_id = c.kind == ActionKind::kComplete ? "STUD-BRING-5"
                    : full                          ? "STUD-BET-2"
                                                    : "STUD-CAP-2";
@@ -306,6 +316,7 @@ void ResetRound(HandState& st) {
   st.bet_to = 0;
   st.full_level = 0;
   st.raises = 0;
+  st.cap_locked = false;
   st.bring_in_due = false;
   st.open_pair = false;
   st.big_bet_made = false;

@@ -134,7 +134,8 @@ bool HasOpenPair(const HandState& st, int seat) {
 std::vector<int> Recipients(const HandState& st) {
   std::vector<int> out;
   for (int i = 1; i <= st.config.num_seats; ++i) {
-    if (st.seats[i].live()) out.push_back(i);  // [STUD-DEAL-4] all-in seats too
+    // [STUD-DEAL-4] all-in seats too; [STUD-IRR-FOLD-1] and seats that checked out.
+    if (st.seats[i].live() || st.seats[i].checked_out) out.push_back(i);
   }
   return out;
 }

@@ -54,6 +54,7 @@ struct Seat {
   bool mucked = false;        // surrendered at showdown [STUD-SHOW-2]
   bool shown = false;         // cards shown at showdown
   bool acted = false;         // has made a voluntary action this betting round
+  bool checked_out = false;   // folded with no bet to face; still dealt until a bet [STUD-IRR-FOLD-1]
   Chips acted_to = 0;         // street_bet after this seat's last voluntary action
   uint8_t num_cards = 0;
   std::array<SeatCard, 8> cards{};  // in deal order; 7 in a full hand
@@ -141,6 +142,7 @@ struct HandState {
   Chips bet_to = 0;          // street level everyone must match
   Chips full_level = 0;      // last level that counts as a full bet [STUD-CAP-2]
   int raises = 0;            // raises this round (bring-in and completion excluded)
+  bool cap_locked = false;   // the cap was reached with 3+ players able to bet [STUD-CAP-1]
   bool bring_in_due = false; // 3rd street: the opener must bring in or complete
   int bring_in_seat = 0;     // seat whose door card brings in (0 under HIGH_CARD_OPENS)
   bool open_pair = false;    // 4th street: an open pair allows the big bet [STUD-PAIR-1]

@@ -39,8 +39,7 @@ Options ProfileDefaults(Profile profile) {
       o.absent_kill = AbsentKill::kAfterStartingHands;       // STUD-IRR-ABS-1 (001 note)
       break;
     case Profile::kOnline:
-      o.fold_when_check = FoldWhenCheck::kBindingKeepDealing;  // STUD-IRR-FOLD-1: fold at once
-      o.odd_chip_unit = 1;                                     // STUD-ODD-5(c)
+      o.fold_when_check = FoldWhenCheck::kAtOnce;  // STUD-IRR-FOLD-1: the fold takes effect at once
       break;
   }
   return o;

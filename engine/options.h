@@ -43,7 +43,12 @@ enum class ShortHand : uint8_t { kMissingSeventhLive, kPlayerOptionAnyShort };  
 enum class ExposedHolecard : uint8_t { kDealThirdDown, kMisdeal };     // STUD-IRR-EXP-1
 enum class DeadHandLowOpener : uint8_t { kLeftPlayerOptional, kLeftPlayerForced };  // STUD-IRR-EXP-2
 enum class AbsentKill : uint8_t { kWhenActionReaches, kAfterStartingHands };  // STUD-IRR-ABS-1
-enum class FoldWhenCheck : uint8_t { kBindingKeepDealing, kLiveUntilBet };   // STUD-IRR-FOLD-1
+// STUD-IRR-FOLD-1: a fold with no bet to face. kBindingKeepDealing: the hand
+// is dead but the seat keeps receiving cards until a bet is made (live
+// dealing keeps the card flow); kLiveUntilBet: the same card flow (the floor
+// reading that the hand is live until it faces a bet); kAtOnce: the seat leaves
+// the hand at once (online).
+enum class FoldWhenCheck : uint8_t { kBindingKeepDealing, kLiveUntilBet, kAtOnce };
 enum class FinalBurnError : uint8_t { kAffectedOnly, kAllStand };            // STUD-IRR-BURN-2
 enum class PrematureSeventh : uint8_t { kThatPlayer, kAllPlayers };          // STUD-IRR-PREM-2
 enum class FaceupFinalOption : uint8_t { kDeclareAllIn, kActFirst };         // STUD-IRR-EXP-5
@@ -84,7 +89,8 @@ struct Options {
 // The defaults of a profile: CASH is the catalogue default; TOURNAMENT turns
 // an exposed holecard into a misdeal (STUD-IRR-EXP-1) and kills absent hands
 // after the starting deal (STUD-IRR-ABS-1); ONLINE folds at once when a
-// player folds with no bet to face (STUD-IRR-FOLD-1).
+// player folds with no bet to face (STUD-IRR-FOLD-1). The odd-chip unit
+// defaults to 1 cent everywhere; live rooms set their smallest chip.
 Options ProfileDefaults(Profile profile);
 
 // Range checks (raise cap 1..100, odd chip unit positive).

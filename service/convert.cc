@@ -99,7 +99,7 @@ absl::StatusOr<Options> DecodeOptions(v1::Profile profile, const v1::RuleOptions
   STUD_OVR(has_exposed_holecard, exposed_holecard, 2, exposed_holecard);
   STUD_OVR(has_dead_hand_low_opener, dead_hand_low_opener, 2, dead_hand_low_opener);
   STUD_OVR(has_absent_kill, absent_kill, 2, absent_kill);
-  STUD_OVR(has_fold_when_check, fold_when_check, 2, fold_when_check);
+  STUD_OVR(has_fold_when_check, fold_when_check, 3, fold_when_check);
   STUD_OVR(has_final_burn_error, final_burn_error, 2, final_burn_error);
   STUD_OVR(has_premature_seventh, premature_seventh, 2, premature_seventh);
   STUD_OVR(has_faceup_final_option, faceup_final_option, 2, faceup_final_option);

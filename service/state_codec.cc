@@ -100,7 +100,7 @@ absl::Status DecodeOptions(const pb::Options& p, Options* o) {
   STUD_ENUM(dead_hand_low_opener, DeadHandLowOpener::kLeftPlayerOptional,
             DeadHandLowOpener::kLeftPlayerForced);
   STUD_ENUM(absent_kill, AbsentKill::kWhenActionReaches, AbsentKill::kAfterStartingHands);
-  STUD_ENUM(fold_when_check, FoldWhenCheck::kBindingKeepDealing, FoldWhenCheck::kLiveUntilBet);
+  STUD_ENUM(fold_when_check, FoldWhenCheck::kBindingKeepDealing, FoldWhenCheck::kAtOnce);
   STUD_ENUM(final_burn_error, FinalBurnError::kAffectedOnly, FinalBurnError::kAllStand);
   STUD_ENUM(premature_seventh, PrematureSeventh::kThatPlayer, PrematureSeventh::kAllPlayers);
   STUD_ENUM(faceup_final_option, FaceupFinalOption::kDeclareAllIn, FaceupFinalOption::kActFirst);
@@ -157,7 +157,8 @@ void EncodeState(const HandState& s, pb::HandState* p) {
     ps->set_committed(seat.committed);
     ps->set_street_bet(seat.street_bet);
     ps->set_flags((seat.folded ? 1u : 0u) | (seat.all_in ? 2u : 0u) | (seat.mucked ? 4u : 0u) |
-                  (seat.shown ? 8u : 0u) | (seat.acted ? 16u : 0u));
+                  (seat.shown ? 8u : 0u) | (seat.acted ? 16u : 0u) |
+                  (seat.checked_out ? 32u : 0u));
     ps->set_acted_to(seat.acted_to);
     for (int k = 0; k < seat.num_cards; ++k) {
       pb::SeatCard* pcard = ps->add_cards();
@@ -188,6 +189,7 @@ void EncodeState(const HandState& s, pb::HandState* p) {
   for (int i = 0; i <= kMaxSeats; ++i) pending |= s.pending_deal[i] ? (1u << i) : 0u;
   p->set_pending_deal(pending);
   p->set_deal_pass(s.deal_pass);
+  p->set_cap_locked(s.cap_locked);
   p->set_street_uses_common(s.street_uses_common);
   for (const Operation& op : s.log) {
     pb::Operation* po = p->add_log();
@@ -237,6 +239,7 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
     seat.mucked = (ps.flags() & 4u) != 0;
     seat.shown = (ps.flags() & 8u) != 0;
     seat.acted = (ps.flags() & 16u) != 0;
+    seat.checked_out = (ps.flags() & 32u) != 0;
     seat.acted_to = ps.acted_to();
     if (ps.cards_size() > static_cast<int>(seat.cards.size())) return Bad("seats.cards");
     seat.num_cards = static_cast<uint8_t>(ps.cards_size());
@@ -262,6 +265,7 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
   s.bring_in_seat = p.bring_in_seat();
   s.open_pair = p.open_pair();
   s.big_bet_made = p.big_bet_made();
+  s.cap_locked = p.cap_locked();
   s.last_aggressor = p.last_aggressor();
   s.paid_out = p.paid_out();
   if (p.deck_pos() > c.deck.size()) return Bad("deck_pos");
