@@ -7,7 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
 # The Node client and buf (proto lint) come from the npm registry, pinned by the lockfile.
-(cd tests/e2e/node && npm ci --no-audit --no-fund --loglevel=error)
+# (npm install, not npm ci: npm 11 wants lock entries for every platform of buf's optional
+# binaries; package.json pins exact versions and the lockfile pins the tree.)
+(cd tests/e2e/node && npm install --no-audit --no-fund --loglevel=error)
 BUILD_DIR="${BUILD_DIR:-build}"
 JOBS="${JOBS:-$(nproc)}"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
