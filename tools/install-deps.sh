@@ -12,6 +12,9 @@ PACKAGES=(
   libabsl-dev prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libsodium-dev
   python3 python3-grpcio python3-grpc-tools python3-protobuf
   nodejs npm
+  # Real components the tests start: Prometheus (and promtool), gRPC-aware load
+  # balancers, YAML lint for manifests, h2load.
+  prometheus nginx haproxy yamllint nghttp2-client
 )
 
 missing=()
