@@ -12,11 +12,6 @@ namespace stud {
 namespace {
 using namespace stud::testing;
 
-void CheckRound(HandState& st) {
-  const Street s = st.street;
-  while (st.phase == Phase::kBetting && st.street == s) Act(st, ToAct(st), ActionKind::kCheck);
-}
-
 // $4-$8, seat 3 has 700: 100 ante, 100 for the bring-in, then 500 behind.
 // 5th street: seat 1 (nines on board) bets 800, seat 2 calls, seat 3 calls all-in for 500.
 HandState AllInOnFifth() {

@@ -11,11 +11,6 @@ namespace stud {
 namespace {
 using namespace stud::testing;
 
-void CheckRound(HandState& st) {
-  const Street s = st.street;
-  while (st.phase == Phase::kBetting && st.street == s) Act(st, ToAct(st), ActionKind::kCheck);
-}
-
 // Three seats; seat 2's 2c brings in. 4th street boards: 7c 9s / 2c Jh / Qs Td.
 const std::vector<std::string> kThree = {"Ah Kd 7c 9s 9d 3c 2h", "4c 5d 2c Jh 8d 4h 7h",
                                          "3d 3h Qs Td 6c 6d 2s"};

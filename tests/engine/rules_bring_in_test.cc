@@ -11,11 +11,6 @@ namespace stud {
 namespace {
 using namespace stud::testing;
 
-void CheckRound(HandState& st) {
-  const Street s = st.street;
-  while (st.phase == Phase::kBetting && st.street == s) Act(st, ToAct(st), ActionKind::kCheck);
-}
-
 const Operation* FirstToActOp(const HandState& st, Street street) {
   for (const Operation& op : st.log) {
     if (op.type == OpType::kFirstToAct && op.street == street) return &op;

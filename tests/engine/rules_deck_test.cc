@@ -13,11 +13,6 @@ namespace stud {
 namespace {
 using namespace stud::testing;
 
-void CheckRound(HandState& st) {
-  const Street s = st.street;
-  while (st.phase == Phase::kBetting && st.street == s) Act(st, ToAct(st), ActionKind::kCheck);
-}
-
 std::vector<const Operation*> Ops(const HandState& st, OpType t, Street street) {
   std::vector<const Operation*> out;
   for (const Operation& op : st.log) {

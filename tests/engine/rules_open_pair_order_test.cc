@@ -12,11 +12,6 @@ namespace stud {
 namespace {
 using namespace stud::testing;
 
-void CheckRound(HandState& st) {
-  const Street s = st.street;
-  while (st.phase == Phase::kBetting && st.street == s) Act(st, ToAct(st), ActionKind::kCheck);
-}
-
 // Seat 1 shows 9c 9s on 4th street (an open pair and the high board); seat 2's
 // 2c brings in; seat 3 shows Qs Td.
 const std::vector<std::string> kPairHands = {"Ah Kd 9c 9s 5d 5h", "4c 5c 2c Jh 8d 3c",

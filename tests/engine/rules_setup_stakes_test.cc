@@ -14,11 +14,6 @@ namespace {
 using namespace stud::testing;
 
 // Checks every seat still to act until the street changes.
-void CheckRound(HandState& st) {
-  const Street s = st.street;
-  while (st.phase == Phase::kBetting && st.street == s) Act(st, ToAct(st), ActionKind::kCheck);
-}
-
 int CountOps(const HandState& st, OpType t) {
   int n = 0;
   for (const Operation& op : st.log) n += op.type == t ? 1 : 0;

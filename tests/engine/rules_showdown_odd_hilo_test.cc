@@ -13,11 +13,6 @@ namespace stud {
 namespace {
 using namespace stud::testing;
 
-void CheckRound(HandState& st) {
-  const Street s = st.street;
-  while (st.phase == Phase::kBetting && st.street == s) Act(st, ToAct(st), ActionKind::kCheck);
-}
-
 Settlement MustSettle(Variant v, const std::vector<ShowdownSeat>& seats, Options o = Options()) {
   absl::StatusOr<Settlement> s = Settle(v, o, seats);
   EXPECT_TRUE(s.ok()) << s.status();

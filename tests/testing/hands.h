@@ -102,6 +102,12 @@ inline void Refused(HandState& st, int seat, ActionKind kind, Chips amount_to,
   EXPECT_EQ(RuleIdOf(s), rule_id) << s;
 }
 
+// Everyone still able to act checks until the current street's betting closes.
+inline void CheckRound(HandState& st) {
+  const Street s = st.street;
+  while (st.phase == Phase::kBetting && st.street == s) Act(st, ToAct(st), ActionKind::kCheck);
+}
+
 // Amounts of the legal actions of one kind, for compact assertions.
 inline std::vector<Chips> AmountsOf(const HandState& st, int seat, ActionKind kind) {
   std::vector<Chips> out;
