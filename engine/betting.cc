@@ -221,9 +221,11 @@ absl::Status ExplainRefusal(const HandState& st, const Action& a,
     return RuleViolation("STUD-BET-1", absl::StrCat("there is already a bet of ", st.bet_to,
                                                     "; raise to ", amounts(kind)));
   }
-  return RuleViolation("STUD-BET-1", absl::StrCat(facing ? "facing an incomplete bet, " : "",
-                                                  "the full bet is ", name == "raise" ? "a bet" : "",
-                                                  " to ", amounts(kind)));
+  // Only a bet is available: nobody has made a full bet on this street yet.
+  return RuleViolation("STUD-BET-1",
+                       absl::StrCat(facing ? "the wager in front is short of a full bet; "
+                                           : "there is no bet to raise; ",
+                                    "bet to ", amounts(kind), " instead of ", name));
 }
 
 void ApplyBet(HandState& st, int seat, const LegalAction& c) {
