@@ -154,6 +154,13 @@ absl::Status ExplainRefusal(const HandState& st, const Action& a,
     absl::string_view rule = "STUD-STAKES-5";
     if (a.kind == ActionKind::kBringIn) rule = "STUD-STAKES-3";
     if (a.kind == ActionKind::kComplete) rule = "STUD-BRING-5";
+    if (a.kind == ActionKind::kCall) {
+      // [STUD-BRING-9] after a short all-in bring-in, others still call the full bring-in.
+      const bool short_bring_in = st.street == Street::kThird && st.full_level == 0 &&
+                                  st.bring_in_seat != 0 && st.seats[st.bring_in_seat].all_in &&
+                                  st.seats[st.bring_in_seat].street_bet < st.bet_to;
+      rule = short_bring_in ? "STUD-BRING-9" : "STUD-BET-1";
+    }
     if (st.street == Street::kFourth && a.amount_to - st.full_level == st.config.stakes.big_bet) {
       rule = st.config.variant == Variant::kStudHiLo ? "STUD-PAIR-5" : "STUD-PAIR-1";
     }
