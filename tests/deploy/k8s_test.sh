@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Offline checks of k8s/ (no cluster here):
+#   yamllint on every manifest; `kubectl kustomize` of each overlay; schema and
+#   project checks of the rendered objects (k8s_validate.js, npm kubernetes-models);
+#   `promtool check rules` on the PrometheusRule's groups.
+# Usage: k8s_test.sh REPO_ROOT
+set -euo pipefail
+root="$1"
+here="$root/tests/deploy"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+yamllint -s -c "$root/k8s/.yamllint" "$root/k8s"
+echo "ok: yamllint k8s/"
+command -v kubectl >/dev/null || { echo "FAIL: kubectl (kustomize) not found"; exit 1; }
+[ -d "$here/node_modules/kubernetes-models" ] || {
+  echo "FAIL: kubernetes-models missing: run npm install in tests/deploy (tools/test.sh does)"; exit 1; }
+overlays=("$root"/k8s/overlays/*/)
+[ "${#overlays[@]}" -ge 2 ] || { echo "FAIL: expected at least the dev and prod overlays"; exit 1; }
+for dir in "${overlays[@]}"; do
+  env="$(basename "$dir")"
+  kubectl kustomize "$dir" > "$tmp/$env.yaml"
+  echo "ok: kubectl kustomize k8s/overlays/$env ($(grep -c '^kind:' "$tmp/$env.yaml") objects)"
+  node "$here/k8s_validate.js" --env "$env" --dockerfile "$root/deploy/Dockerfile" "$tmp/$env.yaml"
+  # The PrometheusRule's spec is a Prometheus rule file: let promtool parse it.
+  node -e '
+    const YAML = require(process.argv[1]);
+    const fs = require("fs");
+    const docs = YAML.parseAllDocuments(fs.readFileSync(process.argv[2], "utf8")).map((d) => d.toJS());
+    const rule = docs.find((d) => d && d.kind === "PrometheusRule");
+    fs.writeFileSync(process.argv[3], YAML.stringify(rule.spec));
+  ' "$here/node_modules/yaml" "$tmp/$env.yaml" "$tmp/$env.rules.yml"
+  if command -v promtool >/dev/null; then
+    promtool check rules "$tmp/$env.rules.yml"
+  else
+    echo "FAIL: promtool missing (tools/install-deps.sh installs prometheus)"; exit 1
+  fi
+done
+echo "k8s_test: all overlays pass"
