@@ -1,0 +1,162 @@
+#!/usr/bin/python3
+"""End-to-end test of stud_cli against the real stud_server.
+
+Usage: cli_e2e_test.py --server PATH/stud_server --cli PATH/stud_cli --examples DIR
+
+Starts `stud_server --listen 127.0.0.1:0 --allow_preset`, reads the port from
+its ready line, runs every DIR/*.hand file through `stud_cli run` (each must
+exit 0 and end with PASS), checks that a broken expectation exits non-zero,
+plays one interactive hand with piped input, then stops the server with
+SIGTERM (by its own PID). Every wait is bounded.
+"""
+import argparse
+import glob
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+
+READY = "stud_server listening on "
+
+
+def start_server(path):
+    proc = subprocess.Popen([path, "--listen", "127.0.0.1:0", "--allow_preset"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    ready, _, _ = select.select([proc.stdout], [], [], 20)
+    line = proc.stdout.readline().strip() if ready else ""
+    if not line.startswith(READY):
+        proc.kill()
+        proc.wait(timeout=10)
+        raise RuntimeError("stud_server did not print its ready line within 20 s: %r" % line)
+    return proc, line[len(READY):]
+
+
+def stop_server(proc):
+    proc.stdout.close()
+    proc.send_signal(signal.SIGTERM)
+    try:
+        return proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+        return None
+
+
+def cli(args, address, command, stdin=None):
+    return subprocess.run([args.cli, "--server", address, "--timeout", "10"] + command, input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+class Checker:
+    def __init__(self):
+        self.failures = []
+
+    def check(self, ok, what, output=""):
+        print("%s: %s" % ("ok" if ok else "FAIL", what))
+        if not ok:
+            self.failures.append(what)
+            if output:
+                print("---- output ----\n%s\n----------------" % output)
+
+    def contains(self, output, needles, what):
+        missing = [n for n in needles if n not in output]
+        self.check(not missing, "%s (missing: %s)" % (what, missing) if missing else what, output)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--server", required=True)
+    parser.add_argument("--cli", required=True)
+    parser.add_argument("--examples", required=True)
+    args = parser.parse_args()
+
+    c = Checker()
+    proc, address = start_server(args.server)
+    try:
+        # 1. The example hand files replay and every expectation holds.
+        files = sorted(glob.glob(os.path.join(args.examples, "*.hand")))
+        c.check(len(files) >= 2, "at least two example hand files in %s" % args.examples)
+        for path in files:
+            r = cli(args, address, ["run", path])
+            c.check(r.returncode == 0 and "PASS: every step and expectation held" in r.stdout,
+                    "run %s exits 0 with PASS" % os.path.basename(path), r.stdout + r.stderr)
+        stud = os.path.join(args.examples, "stud_completion_cap.hand")
+        if os.path.exists(stud):
+            r = cli(args, address, ["run", stud])
+            c.contains(r.stdout, ["refused as expected: rule STUD-CAP-1: betting is capped after 3 raises",
+                                  "seat 2 completes to 1500 [STUD-BRING-5]",
+                                  "Winners: seat 5 +46500"], "stud example prints the cap refusal and winner")
+        hilo = os.path.join(args.examples, "hilo_split.hand")
+        if os.path.exists(hilo):
+            r = cli(args, address, ["run", hilo])
+            c.contains(r.stdout, ["seat 1 gets 6800 (high half)", "seat 2 gets 6800 (low half)",
+                                  "low 5-4-3-2-A"], "hi-lo example prints the split")
+
+        # 2. A broken expectation or a bad file fails with a clear message and a non-zero exit.
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = os.path.join(tmp, "bad.hand")
+            with open(bad, "w") as f:
+                f.write("variant stud\nstakes $15-$30\nseats 20000 20000 20000\ndeal service\n"
+                        "expect-pot 900\nexpect-stack 1 12345\n")
+            r = cli(args, address, ["run", bad])
+            c.check(r.returncode == 1 and "FAILED line 6: seat 1 has 19700, expected 12345" in r.stdout,
+                    "a wrong expectation exits 1 naming the line", r.stdout + r.stderr)
+            with open(bad, "w") as f:
+                f.write("variant stud\nstakes $15-$30\nseats 20000 20000\nseat 1 dance\n")
+            r = cli(args, address, ["run", bad])
+            c.check(r.returncode == 2 and "FILE ERROR line 4" in r.stdout, "a malformed line exits 2",
+                    r.stdout + r.stderr)
+            with open(bad, "w") as f:
+                f.write("variant stud\nstakes $15-$30\nseats 20000 20000\ndeal service\n"
+                        "expect-error STUD-CAP-1 seat 1 raise 7500\n")
+            r = cli(args, address, ["run", bad])
+            c.check(r.returncode == 1 and "expected refusal STUD-CAP-1 but got rule STUD-" in r.stdout,
+                    "expect-error with the wrong rule ID fails", r.stdout + r.stderr)
+
+        # 3. Interactive: heads-up, an illegal typed action first, then numbers and typed
+        # actions checked down to a showdown. Seat numbers vary with the shuffle; the
+        # sequence of legal choices does not.
+        moves = ["bet 800",            # the bring-in seat may only bring in or complete
+                 "1",                  # 1) bring-in 100
+                 "call",               # the other seat calls; 3rd street closes
+                 "1", "check",         # 4th street: 1) check
+                 "1", "check",         # 5th
+                 "check", "1",         # 6th
+                 "check", "check",     # 7th
+                 "show", "show"]
+        r = cli(args, address, ["play", "--seats", "2", "--stakes", "$4-$8", "--stack", "2000"],
+                stdin="\n".join(moves) + "\n")
+        c.check(r.returncode == 0, "interactive hand exits 0", r.stdout + r.stderr)
+        c.contains(r.stdout, [
+            "Seven Card Stud, 2 seats of 2000 chips: ante 100, bring-in 100, small bet 400, big bet 800",
+            "must bring in [STUD-BRING-1]",
+            "Legal: 1) bring-in 100  2) complete to 400",
+            "Refused: rule STUD-BRING-4: ",
+            "Legal: 1) fold  2) call 100  3) complete to 400",
+            "3rd street betting closed",
+            "Legal: 1) check  2) fold  3) bet 400",
+            "Legal: 1) check  2) fold  3) bet 800",
+            "Legal: 1) show  2) muck",
+            "-- 7th street | complete | pot 0",
+            "main pot 400",
+            "Winners: seat ",
+            "verified: SHA-256",
+        ], "interactive output: board, private view, numbered actions, rule error, showdown, commitment")
+        c.check(r.stdout.count("Your cards (pass the keyboard to seat") >= 11,
+                "the acting seat's private view is shown every turn", r.stdout)
+        c.check("[xx] [xx]" in r.stdout, "the public board hides down cards")
+    finally:
+        code = stop_server(proc)
+        c.check(code == 0, "stud_server exits 0 on SIGTERM (got %r)" % code)
+
+    if c.failures:
+        print("%d check(s) failed" % len(c.failures))
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
