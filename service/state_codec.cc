@@ -1,5 +1,6 @@
 #include "service/state_codec.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -52,6 +53,174 @@ bool ToCard(uint32_t v, Card* out) {
   if (v >= static_cast<uint32_t>(kDeckSize)) return false;
   *out = Card::FromIndex(static_cast<int>(v));
   return true;
+}
+
+// ---- Packed seat cards and log (schema 2) ----
+//
+// Seat cards: two bytes per card, the card index then (street - 3) | face_up << 3.
+//
+// Packed log: per operation
+//   byte 0  type (1..19) | (street - 3) << 5
+//   byte 1  seat (0..8) | face_up << 4 | all_in << 5 | odd_chip << 6 | more << 7
+//   when more: byte 2, a presence mask of the fields that differ from their
+//   defaults, each following in this order when present:
+//     1 card (1 byte), 2 pot (1 byte), 4 half (1 byte), 8 amount (zigzag
+//     varint), 16 amount_to (zigzag varint), 32 rule ID (varint index into
+//     HandState.rule_ids).
+// Every value is range-checked when decoding; a truncated or overlong entry
+// is refused.
+constexpr uint8_t kHasCard = 1, kHasPot = 2, kHasHalf = 4, kHasAmount = 8, kHasAmountTo = 16,
+                  kHasRule = 32;
+
+void PutVarint(uint64_t v, std::string* out) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+uint64_t ZigZag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
+int64_t UnZigZag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
+
+// Reads from a byte string; every Get fails (returns false) past the end.
+class Reader {
+ public:
+  explicit Reader(const std::string& bytes) : p_(bytes.data()), end_(bytes.data() + bytes.size()) {}
+  bool done() const { return p_ == end_; }
+  bool Byte(uint8_t* out) {
+    if (p_ == end_) return false;
+    *out = static_cast<uint8_t>(*p_++);
+    return true;
+  }
+  bool Varint(uint64_t* out) {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      uint8_t b = 0;
+      if (!Byte(&b)) return false;
+      v |= static_cast<uint64_t>(b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        *out = v;
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  const char* p_;
+  const char* end_;
+};
+
+std::string PackSeatCards(const Seat& seat) {
+  std::string out;
+  out.reserve(static_cast<size_t>(seat.num_cards) * 2);
+  for (int k = 0; k < seat.num_cards; ++k) {
+    const SeatCard& c = seat.cards[static_cast<size_t>(k)];
+    out.push_back(static_cast<char>(c.card.index()));
+    out.push_back(static_cast<char>((U(c.street) - 3) | (c.face_up ? 8u : 0u)));
+  }
+  return out;
+}
+
+bool UnpackSeatCards(const std::string& bytes, Seat* seat) {
+  if (bytes.size() % 2 != 0 || bytes.size() / 2 > seat->cards.size()) return false;
+  seat->num_cards = static_cast<uint8_t>(bytes.size() / 2);
+  for (size_t k = 0; k < bytes.size() / 2; ++k) {
+    SeatCard& sc = seat->cards[k];
+    const uint8_t meta = static_cast<uint8_t>(bytes[2 * k + 1]);
+    if (!ToCard(static_cast<uint8_t>(bytes[2 * k]), &sc.card) || (meta >> 4) != 0) return false;
+    if (!ToEnum((meta & 7u) + 3, Street::kThird, Street::kSeventh, &sc.street)) return false;
+    sc.face_up = (meta & 8u) != 0;
+  }
+  return true;
+}
+
+void PackLog(const std::vector<Operation>& log, pb::HandState* p) {
+  std::string out;
+  out.reserve(log.size() * 4);
+  std::vector<absl::string_view> rules;  // a handful per hand: linear search is fine
+  for (const Operation& op : log) {
+    uint8_t mask = 0;
+    if (op.card != Card()) mask |= kHasCard;
+    if (op.pot != 0) mask |= kHasPot;
+    if (op.half != 0) mask |= kHasHalf;
+    if (op.amount != 0) mask |= kHasAmount;
+    if (op.amount_to != 0) mask |= kHasAmountTo;
+    if (!op.rule_id.empty()) mask |= kHasRule;
+    out.push_back(static_cast<char>(U(op.type) | (U(op.street) - 3) << 5));
+    out.push_back(static_cast<char>(op.seat | (op.face_up ? 0x10u : 0u) | (op.all_in ? 0x20u : 0u) |
+                                    (op.odd_chip ? 0x40u : 0u) | (mask != 0 ? 0x80u : 0u)));
+    if (mask == 0) continue;
+    out.push_back(static_cast<char>(mask));
+    if (mask & kHasCard) out.push_back(static_cast<char>(op.card.index()));
+    if (mask & kHasPot) out.push_back(static_cast<char>(op.pot));
+    if (mask & kHasHalf) out.push_back(static_cast<char>(op.half));
+    if (mask & kHasAmount) PutVarint(ZigZag(op.amount), &out);
+    if (mask & kHasAmountTo) PutVarint(ZigZag(op.amount_to), &out);
+    if (mask & kHasRule) {
+      size_t i = std::find(rules.begin(), rules.end(), op.rule_id) - rules.begin();
+      if (i == rules.size()) {
+        rules.push_back(op.rule_id);
+        p->add_rule_ids(std::string(op.rule_id));
+      }
+      PutVarint(i, &out);
+    }
+  }
+  p->set_packed_log(std::move(out));
+}
+
+absl::Status UnpackLog(const pb::HandState& p, int num_seats, std::vector<Operation>* log) {
+  std::vector<absl::string_view> rules;
+  rules.reserve(static_cast<size_t>(p.rule_ids_size()));
+  for (const std::string& id : p.rule_ids()) {
+    absl::StatusOr<absl::string_view> rule = InternRuleId(id);
+    if (!rule.ok()) return rule.status();
+    if (rule->empty()) return Bad("rule_ids");
+    rules.push_back(*rule);
+  }
+  Reader in(p.packed_log());
+  while (!in.done()) {
+    Operation op;
+    uint8_t b0 = 0, b1 = 0, mask = 0;
+    if (!in.Byte(&b0) || !in.Byte(&b1)) return Bad("packed_log");
+    if (!ToEnum(b0 & 0x1Fu, OpType::kAnte, OpType::kHandEnd, &op.type)) return Bad("packed_log.type");
+    if (!ToEnum((b0 >> 5) + 3u, Street::kThird, Street::kSeventh, &op.street)) return Bad("packed_log.street");
+    if ((b1 & 0x0F) > num_seats) return Bad("packed_log.seat");
+    op.seat = static_cast<uint8_t>(b1 & 0x0F);
+    op.face_up = (b1 & 0x10) != 0;
+    op.all_in = (b1 & 0x20) != 0;
+    op.odd_chip = (b1 & 0x40) != 0;
+    if ((b1 & 0x80) != 0) {
+      if (!in.Byte(&mask) || mask == 0 || mask >= 64) return Bad("packed_log");
+      uint8_t byte = 0;
+      uint64_t v = 0;
+      if (mask & kHasCard) {
+        if (!in.Byte(&byte) || !ToCard(byte, &op.card)) return Bad("packed_log.card");
+      }
+      if (mask & kHasPot) {
+        if (!in.Byte(&byte)) return Bad("packed_log.pot");
+        op.pot = byte;
+      }
+      if (mask & kHasHalf) {
+        if (!in.Byte(&byte) || byte > 2) return Bad("packed_log.half");
+        op.half = byte;
+      }
+      if (mask & kHasAmount) {
+        if (!in.Varint(&v)) return Bad("packed_log.amount");
+        op.amount = UnZigZag(v);
+      }
+      if (mask & kHasAmountTo) {
+        if (!in.Varint(&v)) return Bad("packed_log.amount_to");
+        op.amount_to = UnZigZag(v);
+      }
+      if (mask & kHasRule) {
+        if (!in.Varint(&v) || v >= rules.size()) return Bad("packed_log.rule_id");
+        op.rule_id = rules[v];
+      }
+    }
+    log->push_back(op);
+  }
+  return absl::OkStatus();
 }
 
 void EncodeOptions(const Options& o, pb::Options* p) {
@@ -160,12 +329,7 @@ void EncodeState(const HandState& s, pb::HandState* p) {
                   (seat.shown ? 8u : 0u) | (seat.acted ? 16u : 0u) |
                   (seat.checked_out ? 32u : 0u));
     ps->set_acted_to(seat.acted_to);
-    for (int k = 0; k < seat.num_cards; ++k) {
-      pb::SeatCard* pcard = ps->add_cards();
-      pcard->set_card(static_cast<uint32_t>(seat.cards[k].card.index()));
-      pcard->set_face_up(seat.cards[k].face_up);
-      pcard->set_street(U(seat.cards[k].street));
-    }
+    ps->set_packed_cards(PackSeatCards(seat));
   }
   p->set_actor(s.actor);
   p->set_bet_to(s.bet_to);
@@ -191,19 +355,7 @@ void EncodeState(const HandState& s, pb::HandState* p) {
   p->set_deal_pass(s.deal_pass);
   p->set_cap_locked(s.cap_locked);
   p->set_street_uses_common(s.street_uses_common);
-  for (const Operation& op : s.log) {
-    pb::Operation* po = p->add_log();
-    po->set_type(U(op.type));
-    po->set_seat(op.seat);
-    po->set_street(U(op.street));
-    po->set_card(static_cast<uint32_t>(op.card.index()));
-    po->set_flags((op.face_up ? 1u : 0u) | (op.all_in ? 2u : 0u) | (op.odd_chip ? 4u : 0u));
-    po->set_pot(op.pot);
-    po->set_half(op.half);
-    po->set_amount(op.amount);
-    po->set_amount_to(op.amount_to);
-    if (!op.rule_id.empty()) po->set_rule_id(std::string(op.rule_id));
-  }
+  PackLog(s.log, p);
 }
 
 absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
@@ -241,6 +393,11 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
     seat.acted = (ps.flags() & 16u) != 0;
     seat.checked_out = (ps.flags() & 32u) != 0;
     seat.acted_to = ps.acted_to();
+    if (!ps.packed_cards().empty()) {  // schema 2
+      if (ps.cards_size() != 0 || !UnpackSeatCards(ps.packed_cards(), &seat)) return Bad("seats.packed_cards");
+      continue;
+    }
+    // Schema 1.
     if (ps.cards_size() > static_cast<int>(seat.cards.size())) return Bad("seats.cards");
     seat.num_cards = static_cast<uint8_t>(ps.cards_size());
     for (int k = 0; k < ps.cards_size(); ++k) {
@@ -282,7 +439,16 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
   if (p.deal_pass() > 2) return Bad("deal_pass");
   s.deal_pass = static_cast<uint8_t>(p.deal_pass());
   s.street_uses_common = p.street_uses_common();
-  s.log.reserve(static_cast<size_t>(p.log_size()));
+  // Room for the operations of the next action, so that Apply does not grow the log.
+  constexpr size_t kLogHeadroom = 24;
+  if (!p.packed_log().empty()) {  // schema 2
+    if (p.log_size() != 0) return Bad("log");
+    s.log.reserve(p.packed_log().size() / 2 + kLogHeadroom);
+    if (absl::Status st = UnpackLog(p, c.num_seats, &s.log); !st.ok()) return st;
+    return s;
+  }
+  // Schema 1.
+  s.log.reserve(static_cast<size_t>(p.log_size()) + kLogHeadroom);
   for (const pb::Operation& po : p.log()) {
     Operation op;
     if (!ToEnum(po.type(), OpType::kAnte, OpType::kHandEnd, &op.type)) return Bad("log.type");
@@ -331,7 +497,7 @@ absl::StatusOr<SealedHand> ParseSealedHand(absl::string_view plaintext) {
   if (!msg.ParseFromArray(plaintext.data(), static_cast<int>(plaintext.size()))) {
     return absl::InternalError("sealed state: cannot parse");
   }
-  if (msg.schema() != kSealedSchema) {
+  if (msg.schema() < kOldestSealedSchema || msg.schema() > kSealedSchema) {
     return absl::InternalError(absl::StrCat("sealed state: schema ", msg.schema(), " unsupported"));
   }
   SealedHand hand;

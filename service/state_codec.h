@@ -19,7 +19,10 @@
 
 namespace stud::service {
 
-inline constexpr uint32_t kSealedSchema = 1;
+// Schema written by SerializeSealedHand; ParseSealedHand also reads schema 1
+// (unpacked seat cards and log) so tokens sealed before an upgrade still open.
+inline constexpr uint32_t kSealedSchema = 2;
+inline constexpr uint32_t kOldestSealedSchema = 1;
 
 // What a token carries besides the engine state.
 struct ServiceData {

@@ -92,12 +92,66 @@ TEST(StateCodecTest, OutOfRangeValuesAreRefused) {
   EXPECT_TRUE(refused([](auto& m) { m.mutable_config()->mutable_deck()->at(0) = 60; }));
   EXPECT_TRUE(refused([](auto& m) { m.set_actor(7); }));
   EXPECT_TRUE(refused([](auto& m) { m.set_deck_pos(100); }));
-  EXPECT_TRUE(refused([](auto& m) { m.mutable_seats(0)->mutable_cards(0)->set_card(52); }));
-  EXPECT_TRUE(refused([](auto& m) { m.mutable_log(0)->set_type(0); }));
+  EXPECT_TRUE(refused([](auto& m) { m.mutable_seats(0)->mutable_packed_cards()->at(0) = 52; }));
+  EXPECT_TRUE(refused([](auto& m) { m.mutable_seats(0)->mutable_packed_cards()->at(1) = 5; }));
+  EXPECT_TRUE(refused([](auto& m) { m.mutable_seats(0)->mutable_packed_cards()->push_back(0); }));
+  EXPECT_TRUE(refused([](auto& m) { m.mutable_packed_log()->at(0) = 0; }));
+  EXPECT_TRUE(refused([](auto& m) { m.mutable_packed_log()->pop_back(); }));
+  EXPECT_TRUE(refused([](auto& m) { m.clear_rule_ids(); }));
+  EXPECT_TRUE(refused([](auto& m) { m.add_log()->set_type(1); }));
   EXPECT_TRUE(refused([](auto& m) { m.add_seats(); }));
   EXPECT_TRUE(refused([](auto& m) { m.set_pending_deal(1u << 12); }));
   EXPECT_TRUE(refused([](auto& m) { m.mutable_config()->mutable_options()->set_deck_exhaustion(7); }));
   EXPECT_FALSE(ParseSealedHand("\xff\xff garbage").ok());
+}
+
+// Tokens sealed before the packed encoding (schema 1: repeated SeatCard and
+// Operation messages) still decode to the same state.
+TEST(StateCodecTest, Schema1MessagesStillDecode) {
+  std::mt19937 rng(7);
+  HandState state = *NewHand(Config(Variant::kStudHiLo, DealSource::kDeck, 8, rng));
+  while (state.street == Street::kThird) {
+    const LegalAction l = LegalActions(state, ToAct(state)).back();
+    ASSERT_TRUE(Apply(state, Action{l.kind, ToAct(state), l.amount_to, Card(), false}).ok());
+  }
+  stud::internal::v1::HandState msg;
+  EncodeState(state, &msg);
+  msg.clear_packed_log();
+  msg.clear_rule_ids();
+  for (int i = 1; i <= state.config.num_seats; ++i) {
+    stud::internal::v1::Seat* ps = msg.mutable_seats(i - 1);
+    ps->clear_packed_cards();
+    for (int k = 0; k < state.seats[i].num_cards; ++k) {
+      const SeatCard& c = state.seats[i].cards[static_cast<size_t>(k)];
+      stud::internal::v1::SeatCard* pc = ps->add_cards();
+      pc->set_card(static_cast<uint32_t>(c.card.index()));
+      pc->set_face_up(c.face_up);
+      pc->set_street(static_cast<uint32_t>(c.street));
+    }
+  }
+  for (const Operation& op : state.log) {
+    stud::internal::v1::Operation* po = msg.add_log();
+    po->set_type(static_cast<uint32_t>(op.type));
+    po->set_seat(op.seat);
+    po->set_street(static_cast<uint32_t>(op.street));
+    po->set_card(static_cast<uint32_t>(op.card.index()));
+    po->set_flags((op.face_up ? 1u : 0u) | (op.all_in ? 2u : 0u) | (op.odd_chip ? 4u : 0u));
+    po->set_pot(op.pot);
+    po->set_half(op.half);
+    po->set_amount(op.amount);
+    po->set_amount_to(op.amount_to);
+    po->set_rule_id(std::string(op.rule_id));
+  }
+  absl::StatusOr<HandState> back = DecodeState(msg);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_TRUE(*back == state);
+
+  stud::internal::v1::SealedHand sealed;
+  sealed.set_schema(1);
+  *sealed.mutable_state() = msg;
+  EXPECT_TRUE(ParseSealedHand(sealed.SerializeAsString()).ok());
+  sealed.set_schema(kSealedSchema + 1);
+  EXPECT_FALSE(ParseSealedHand(sealed.SerializeAsString()).ok());
 }
 
 TEST(StateCodecTest, RuleIdsAreInternedToStableStorage) {
