@@ -1,0 +1,72 @@
+// loadgen_echo_server: the do-nothing baseline for tools/loadgen (see
+// echo.proto). Built and served the way stud_server is (callback API, same
+// message size limit), so the difference between the two is the service's
+// own work. Prints "loadgen_echo_server listening on <host>:<port>" when ready;
+// SIGTERM or SIGINT stops it.
+#include <signal.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "grpcpp/grpcpp.h"
+#include "echo.grpc.pb.h"
+
+ABSL_FLAG(std::string, listen, "127.0.0.1:0", "listen address (port 0 = any free port)");
+ABSL_FLAG(int, max_message_bytes, 1 << 20, "largest request or response message, in bytes");
+
+namespace {
+
+class EchoServiceImpl final : public stud::loadgen::v1::EchoService::CallbackService {
+ public:
+  explicit EchoServiceImpl(size_t max_bytes) : zeros_(max_bytes, '\0') {}
+  grpc::ServerUnaryReactor* Echo(grpc::CallbackServerContext* ctx, const stud::loadgen::v1::EchoRequest* req,
+                                 stud::loadgen::v1::EchoResponse* resp) override {
+    grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+    if (req->response_bytes() > zeros_.size()) {
+      reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "response_bytes too large"));
+      return reactor;
+    }
+    resp->set_payload(zeros_.data(), req->response_bytes());
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+  }
+
+ private:
+  const std::string zeros_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  const int max_bytes = absl::GetFlag(FLAGS_max_message_bytes);
+  EchoServiceImpl service(static_cast<size_t>(max_bytes));
+  grpc::ServerBuilder builder;
+  const std::string listen = absl::GetFlag(FLAGS_listen);
+  int port = 0;
+  builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
+  builder.SetMaxReceiveMessageSize(max_bytes);
+  builder.SetMaxSendMessageSize(max_bytes);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (server == nullptr || port == 0) {
+    std::fprintf(stderr, "loadgen_echo_server: cannot listen on %s\n", listen.c_str());
+    return 2;
+  }
+  const std::string host = listen.substr(0, listen.rfind(':'));
+  std::printf("loadgen_echo_server listening on %s:%d\n", host.c_str(), port);
+  std::fflush(stdout);
+  int sig = 0;
+  sigwait(&signals, &sig);
+  server->Shutdown();
+  return 0;
+}

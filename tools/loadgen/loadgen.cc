@@ -1,0 +1,602 @@
+// stud_loadgen: an asynchronous gRPC load generator for stud.v1.StudService,
+// with a do-nothing baseline measured in the same run (docs/benchmarks.md).
+//
+// Requests are built before the clock starts (a pool of real mid-hand tokens
+// for ApplyAction and LegalActions, finished hands for ResolveShowdown by
+// token, random 8-seat showdowns for the stateless form) and sent as
+// pre-serialized bytes through grpc::GenericStub on completion queues, so the
+// client spends its CPU on the transport only.
+//
+// Loops:
+//   closed: --concurrency calls in flight over --channels connections; each
+//           completion starts the next call (throughput at saturation).
+//   open:   calls start at a fixed --rate whatever the completions; latency
+//           is measured from each call's scheduled start, so a slow server
+//           cannot hide its queueing (no coordinated omission).
+// Every phase lasts --duration seconds after --warmup seconds and every call
+// has a --timeout_ms deadline, so a run always ends by itself.
+//
+// Baseline: with --baseline_target (a loadgen_echo_server), every request of
+// the pool gets an echo twin of the same request size asking for a response
+// of the same size as the real one, and the run measures, one after the
+// other: the RPC closed-loop, the baseline closed-loop, then both open-loop at
+// half the RPC's closed-loop throughput; it prints the throughput ratio and
+// the p99 ratio at half load.
+//
+// Output: a readable report and one "RESULT key=value ..." line per phase.
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cinttypes>
+#include <condition_variable>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
+#include "echo.grpc.pb.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "grpcpp/grpcpp.h"
+#include "stud/v1/stud.grpc.pb.h"
+
+ABSL_FLAG(std::string, target, "127.0.0.1:50051", "stud_server address");
+ABSL_FLAG(std::string, rpc, "apply_action",
+          "apply_action | new_hand | legal_actions | showdown_stateless | showdown_token | echo");
+ABSL_FLAG(std::string, mode, "closed", "closed (N in flight) or open (fixed --rate)");
+ABSL_FLAG(int, concurrency, 32, "closed loop: calls in flight");
+ABSL_FLAG(int, channels, 4, "connections (one gRPC channel each)");
+ABSL_FLAG(double, rate, 1000, "open loop: calls per second");
+ABSL_FLAG(double, duration, 10, "seconds measured per phase");
+ABSL_FLAG(double, warmup, 1, "seconds run before measuring, per phase");
+ABSL_FLAG(int, timeout_ms, 5000, "deadline of every call");
+ABSL_FLAG(int, threads, 1, "client completion-queue threads");
+ABSL_FLAG(int, pool, 256, "distinct requests (tokens) in the pool");
+ABSL_FLAG(int, seed, 1, "seed of the pool builder");
+ABSL_FLAG(int, server_pid, 0, "pid of the server at --target, for its CPU and memory");
+ABSL_FLAG(std::string, baseline_target, "", "loadgen_echo_server address: measure the baseline too");
+ABSL_FLAG(int, baseline_pid, 0, "pid of the baseline server");
+ABSL_FLAG(int, echo_request_bytes, 1000, "--rpc=echo: request size");
+ABSL_FLAG(int, echo_response_bytes, 2000, "--rpc=echo: response size");
+ABSL_FLAG(std::string, dump_request, "",
+          "write the first pool request as a gRPC length-prefixed frame to this file and exit "
+          "(the request body for h2load -d)");
+
+namespace {
+
+namespace v1 = stud::v1;
+using Clock = std::chrono::steady_clock;
+
+struct Request {
+  grpc::ByteBuffer bytes;
+  size_t request_size = 0;
+  size_t response_size = 0;  // measured on a first call
+};
+
+struct Workload {
+  std::string method;  // "/package.Service/Method"
+  std::vector<Request> pool;
+};
+
+grpc::ByteBuffer ToBuffer(const std::string& s) {
+  grpc::Slice slice(s);
+  return grpc::ByteBuffer(&slice, 1);
+}
+
+[[noreturn]] void Die(const std::string& what) {
+  std::fprintf(stderr, "stud_loadgen: %s\n", what.c_str());
+  std::exit(2);
+}
+
+std::shared_ptr<grpc::Channel> MakeChannel(const std::string& target, int id) {
+  grpc::ChannelArguments args;
+  // A distinct argument per channel keeps gRPC from sharing one connection.
+  args.SetInt("stud.loadgen.channel_id", id);
+  args.SetMaxReceiveMessageSize(16 << 20);
+  return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args);
+}
+
+// ---- Pool building (synchronous, before any timing) ----
+
+v1::NewHandRequest EightSeatHand() {
+  v1::NewHandRequest req;
+  req.set_variant(v1::VARIANT_STUD);
+  req.mutable_stakes()->set_preset("$15-$30");
+  req.set_dealing_mode(v1::DEALING_MODE_SERVICE);
+  req.set_profile(v1::PROFILE_CASH);
+  for (int s = 1; s <= 8; ++s) {
+    v1::SeatConfig* seat = req.add_seats();
+    seat->set_seat(s);
+    seat->set_stack(100000);
+  }
+  return req;
+}
+
+v1::HandUpdate Call(v1::StudService::Stub& stub, const v1::NewHandRequest& req) {
+  grpc::ClientContext ctx;
+  v1::NewHandResponse resp;
+  grpc::Status st = stub.NewHand(&ctx, req, &resp);
+  if (!st.ok()) Die("NewHand failed while building the pool: " + st.error_message());
+  return resp.update();
+}
+
+v1::Action PickAction(const v1::HandUpdate& u, std::mt19937_64& rng, bool passive) {
+  const int n = u.legal_actions_size();
+  int pick = static_cast<int>(rng() % static_cast<uint64_t>(n));
+  if (passive) {  // play to showdown: check/call/show where possible
+    for (int i = 0; i < n; ++i) {
+      const v1::ActionKind k = u.legal_actions(i).kind();
+      if (k == v1::ACTION_KIND_CHECK || k == v1::ACTION_KIND_CALL || k == v1::ACTION_KIND_SHOW ||
+          k == v1::ACTION_KIND_BRING_IN) {
+        pick = i;
+      }
+    }
+  } else if (u.legal_actions(pick).kind() == v1::ACTION_KIND_FOLD && n > 1) {
+    pick = (pick + 1) % n;  // keep hands going: folds rarely
+  }
+  v1::Action a;
+  a.set_kind(u.legal_actions(pick).kind());
+  a.set_seat(u.to_act());
+  a.set_amount_to(u.legal_actions(pick).amount_to());
+  return a;
+}
+
+v1::HandUpdate Apply(v1::StudService::Stub& stub, const std::string& token, const v1::Action& a) {
+  grpc::ClientContext ctx;
+  v1::ApplyActionRequest req;
+  req.set_token(token);
+  *req.mutable_action() = a;
+  v1::ApplyActionResponse resp;
+  grpc::Status st = stub.ApplyAction(&ctx, req, &resp);
+  if (!st.ok()) Die("ApplyAction failed while building the pool: " + st.error_message());
+  return resp.update();
+}
+
+// A hand played `steps` actions in (fewer if it ends), with the update to act on.
+v1::HandUpdate MidHand(v1::StudService::Stub& stub, int steps, std::mt19937_64& rng) {
+  for (;;) {
+    v1::HandUpdate u = Call(stub, EightSeatHand());
+    bool ok = true;
+    for (int i = 0; i < steps; ++i) {
+      v1::HandUpdate next = Apply(stub, u.token(), PickAction(u, rng, false));
+      if (next.to_act() == 0 || next.legal_actions_size() == 0) {
+        ok = i > 0;
+        break;
+      }
+      u = std::move(next);
+    }
+    if (ok && u.to_act() != 0) return u;
+  }
+}
+
+std::string CardName(int index) {
+  static const char kRanks[] = "23456789TJQKA";
+  static const char kSuits[] = "cdhs";
+  return {kRanks[index / 4], kSuits[index % 4]};
+}
+
+Workload BuildWorkload(const std::string& rpc, const std::string& target, int pool_size, int seed) {
+  Workload w;
+  std::mt19937_64 rng(static_cast<uint64_t>(seed));
+  auto stub = v1::StudService::NewStub(MakeChannel(target, -1));
+  std::vector<std::string> requests;
+  if (rpc == "apply_action" || rpc == "legal_actions") {
+    w.method = rpc == "apply_action" ? "/stud.v1.StudService/ApplyAction" : "/stud.v1.StudService/LegalActions";
+    for (int i = 0; i < pool_size; ++i) {
+      // Mid-hand: 4 to 24 actions in, so every street from 3rd to 6th is represented.
+      const v1::HandUpdate u = MidHand(*stub, 4 + static_cast<int>(rng() % 21), rng);
+      if (rpc == "apply_action") {
+        v1::ApplyActionRequest req;
+        req.set_token(u.token());
+        *req.mutable_action() = PickAction(u, rng, false);
+        requests.push_back(req.SerializeAsString());
+      } else {
+        v1::LegalActionsRequest req;
+        req.set_token(u.token());
+        req.set_seat(u.to_act());
+        requests.push_back(req.SerializeAsString());
+      }
+    }
+  } else if (rpc == "new_hand") {
+    w.method = "/stud.v1.StudService/NewHand";
+    requests.push_back(EightSeatHand().SerializeAsString());
+  } else if (rpc == "showdown_token") {
+    w.method = "/stud.v1.StudService/ResolveShowdown";
+    for (int i = 0; i < pool_size; ++i) {
+      v1::HandUpdate u = Call(*stub, EightSeatHand());
+      while (u.to_act() != 0 && u.legal_actions_size() > 0) u = Apply(*stub, u.token(), PickAction(u, rng, true));
+      v1::ResolveShowdownRequest req;
+      req.set_token(u.token());
+      requests.push_back(req.SerializeAsString());
+    }
+  } else if (rpc == "showdown_stateless") {
+    w.method = "/stud.v1.StudService/ResolveShowdown";
+    for (int i = 0; i < pool_size; ++i) {
+      std::vector<int> deck(52);
+      for (int c = 0; c < 52; ++c) deck[static_cast<size_t>(c)] = c;
+      std::shuffle(deck.begin(), deck.end(), rng);
+      v1::ResolveShowdownRequest req;
+      v1::StatelessShowdown* sd = req.mutable_stateless();
+      sd->set_variant(v1::VARIANT_STUD_HI_LO);
+      sd->set_profile(v1::PROFILE_CASH);
+      for (int s = 1; s <= 7; ++s) {  // 7 seats x 7 cards = 49 cards
+        v1::ShowdownSeat* seat = sd->add_seats();
+        seat->set_seat(s);
+        seat->set_contribution(100 * (1 + static_cast<int64_t>(rng() % 4)));
+        for (int k = 0; k < 7; ++k) seat->add_cards(CardName(deck[static_cast<size_t>((s - 1) * 7 + k)]));
+      }
+      requests.push_back(req.SerializeAsString());
+    }
+  } else if (rpc == "echo") {
+    w.method = "/stud.loadgen.v1.EchoService/Echo";
+    stud::loadgen::v1::EchoRequest req;
+    req.set_payload(std::string(static_cast<size_t>(std::max(0, absl::GetFlag(FLAGS_echo_request_bytes) - 6)), 'x'));
+    req.set_response_bytes(static_cast<uint32_t>(std::max(0, absl::GetFlag(FLAGS_echo_response_bytes) - 4)));
+    requests.push_back(req.SerializeAsString());
+  } else {
+    Die("unknown --rpc " + rpc);
+  }
+  // One call per request: checks it succeeds and measures the response size.
+  grpc::GenericStub generic(MakeChannel(target, -1));
+  for (const std::string& r : requests) {
+    Request req{ToBuffer(r), r.size(), 0};
+    grpc::ClientContext ctx;
+    grpc::ByteBuffer resp;
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    grpc::Status status;
+    generic.UnaryCall(&ctx, w.method, grpc::StubOptions(), &req.bytes, &resp, [&](grpc::Status s) {
+      std::lock_guard<std::mutex> l(mu);
+      status = std::move(s);
+      done = true;
+      cv.notify_one();
+    });
+    std::unique_lock<std::mutex> l(mu);
+    cv.wait(l, [&] { return done; });
+    if (!status.ok()) Die(absl::StrCat(w.method, " failed on a pool request: ", status.error_message()));
+    req.response_size = resp.Length();
+    w.pool.push_back(std::move(req));
+  }
+  return w;
+}
+
+// Twin echo requests: same request size, asking for the same response size.
+Workload EchoTwin(const Workload& real) {
+  Workload w;
+  w.method = "/stud.loadgen.v1.EchoService/Echo";
+  for (const Request& r : real.pool) {
+    stud::loadgen::v1::EchoRequest req;
+    req.set_response_bytes(static_cast<uint32_t>(r.response_size));
+    // Pad until the serialized request is exactly as large as the real one.
+    size_t pad = r.request_size > 8 ? r.request_size - 8 : 0;
+    req.set_payload(std::string(pad, 'x'));
+    while (req.ByteSizeLong() < r.request_size) req.mutable_payload()->push_back('x');
+    while (req.ByteSizeLong() > r.request_size && !req.payload().empty()) req.mutable_payload()->pop_back();
+    // The response has 1 tag + a length varint around the payload.
+    stud::loadgen::v1::EchoResponse probe;
+    size_t payload = r.response_size;
+    for (;;) {
+      probe.set_payload(std::string(payload, '\0'));
+      if (probe.ByteSizeLong() <= r.response_size || payload == 0) break;
+      --payload;
+    }
+    req.set_response_bytes(static_cast<uint32_t>(payload));
+    const std::string s = req.SerializeAsString();
+    w.pool.push_back({ToBuffer(s), s.size(), probe.ByteSizeLong()});
+  }
+  return w;
+}
+
+// ---- Resource usage ----
+
+struct ProcSample {
+  double cpu_seconds = 0;
+  double rss_mb = 0;
+};
+ProcSample SampleProc(int pid) {
+  ProcSample p;
+  if (pid <= 0) return p;
+  std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t close = text.rfind(')');
+  if (close == std::string::npos) return p;
+  std::istringstream fields(text.substr(close + 2));
+  std::vector<std::string> f;
+  for (std::string x; fields >> x;) f.push_back(x);
+  // After "pid (comm) ": field 3 is f[0]; utime = field 14, stime = 15, rss = 24.
+  if (f.size() < 22) return p;
+  const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+  p.cpu_seconds = (std::stod(f[11]) + std::stod(f[12])) / ticks;
+  p.rss_mb = std::stod(f[21]) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1 << 20);
+  return p;
+}
+double SelfCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+// ---- The load loop ----
+
+struct Result {
+  std::string label;
+  std::string mode;
+  double seconds = 0;
+  uint64_t ok = 0;
+  std::map<int, uint64_t> errors;  // by grpc status code
+  uint64_t late = 0;               // open loop: calls not started because too many were in flight
+  std::vector<uint32_t> latency_us10;  // tenths of microseconds
+  double client_cpu = 0, server_cpu = 0, server_rss_mb = 0;
+  double req_bytes = 0, resp_bytes = 0;
+  double qps() const { return static_cast<double>(ok) / seconds; }
+  uint64_t error_count() const {
+    uint64_t n = 0;
+    for (const auto& [code, count] : errors) n += count;
+    return n;
+  }
+  double Percentile(double q) {
+    if (latency_us10.empty()) return 0;
+    std::sort(latency_us10.begin(), latency_us10.end());
+    size_t i = static_cast<size_t>(q * static_cast<double>(latency_us10.size()));
+    return latency_us10[std::min(i, latency_us10.size() - 1)] / 10.0;
+  }
+};
+
+// One phase: a Runner is used once (fresh connections each phase).
+class Runner {
+ public:
+  Runner(const std::string& target, const Workload& w, int channels, int threads)
+      : w_(w) {
+    for (int i = 0; i < channels; ++i) stubs_.push_back(std::make_unique<grpc::GenericStub>(MakeChannel(target, i)));
+    for (int i = 0; i < threads; ++i) cqs_.push_back(std::make_unique<grpc::CompletionQueue>());
+  }
+
+  Result Run(const std::string& label, bool open, int concurrency, double rate, int server_pid) {
+    const double warmup = absl::GetFlag(FLAGS_warmup);
+    const double duration = absl::GetFlag(FLAGS_duration);
+    start_ = Clock::now();
+    measure_from_ = start_ + ToDur(warmup);
+    end_ = measure_from_ + ToDur(duration);
+    stop_.store(false);
+    in_flight_.store(0);
+    next_request_.store(0);
+    per_thread_.assign(cqs_.size(), PerThread());
+
+    std::vector<std::thread> pollers;
+    for (size_t t = 0; t < cqs_.size(); ++t) pollers.emplace_back([this, t] { Poll(t); });
+
+    ProcSample server_before;
+    double client_before = 0;
+    std::thread sampler([&] {
+      std::this_thread::sleep_until(measure_from_);
+      server_before = SampleProc(server_pid);
+      client_before = SelfCpuSeconds();
+    });
+
+    uint64_t late = 0;
+    if (!open) {
+      for (int i = 0; i < concurrency; ++i) Start(static_cast<size_t>(i), Clock::now());
+    } else {
+      // Pacer: the k-th call is due at start + k / rate.
+      const int max_in_flight = 20000;
+      const auto interval = std::chrono::duration<double>(1.0 / rate);
+      uint64_t k = 0;
+      for (;;) {
+        const auto due = start_ + std::chrono::duration_cast<Clock::duration>(interval * static_cast<double>(k));
+        if (due >= end_) break;
+        std::this_thread::sleep_until(due);
+        if (in_flight_.load() >= max_in_flight) {
+          ++late;
+        } else {
+          Start(k, due);
+        }
+        ++k;
+      }
+    }
+    sampler.join();
+    std::this_thread::sleep_until(end_);
+    const ProcSample server_after = SampleProc(server_pid);
+    const double client_after = SelfCpuSeconds();
+    stop_.store(true);
+    // Calls still in flight finish within their deadline.
+    while (in_flight_.load() > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    for (auto& cq : cqs_) cq->Shutdown();
+    for (auto& t : pollers) t.join();
+
+    Result r;
+    r.label = label;
+    r.mode = open ? absl::StrFormat("open@%.0f/s", rate) : absl::StrCat("closed c=", concurrency);
+    r.seconds = duration;
+    r.late = late;
+    double req = 0, resp = 0;
+    for (PerThread& p : per_thread_) {
+      r.ok += p.ok;
+      for (const auto& [code, n] : p.errors) r.errors[code] += n;
+      r.latency_us10.insert(r.latency_us10.end(), p.latency_us10.begin(), p.latency_us10.end());
+      req += p.req_bytes;
+      resp += p.resp_bytes;
+    }
+    const double calls = static_cast<double>(std::max<uint64_t>(1, r.ok));
+    r.req_bytes = req / calls;
+    r.resp_bytes = resp / calls;
+    r.client_cpu = (client_after - client_before) / duration;
+    r.server_cpu = (server_after.cpu_seconds - server_before.cpu_seconds) / duration;
+    r.server_rss_mb = server_after.rss_mb;
+    return r;
+  }
+
+ private:
+  struct CallState {
+    grpc::ClientContext ctx;
+    grpc::ByteBuffer response;
+    grpc::Status status;
+    std::unique_ptr<grpc::GenericClientAsyncResponseReader> reader;
+    Clock::time_point scheduled;
+    size_t request;
+    size_t slot;
+  };
+  struct PerThread {
+    uint64_t ok = 0;
+    std::map<int, uint64_t> errors;
+    std::vector<uint32_t> latency_us10;
+    double req_bytes = 0, resp_bytes = 0;
+  };
+
+  static Clock::duration ToDur(double s) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  }
+
+  void Start(size_t slot, Clock::time_point scheduled) {
+    const size_t req = next_request_.fetch_add(1) % w_.pool.size();
+    auto* c = new CallState;
+    c->scheduled = scheduled;
+    c->request = req;
+    c->slot = slot;
+    c->ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(absl::GetFlag(FLAGS_timeout_ms)));
+    grpc::CompletionQueue* cq = cqs_[slot % cqs_.size()].get();
+    c->reader = stubs_[slot % stubs_.size()]->PrepareUnaryCall(&c->ctx, w_.method, w_.pool[req].bytes, cq);
+    in_flight_.fetch_add(1);
+    c->reader->StartCall();
+    c->reader->Finish(&c->response, &c->status, c);
+  }
+
+  void Poll(size_t t) {
+    PerThread& me = per_thread_[t];
+    void* tag = nullptr;
+    bool ok = false;
+    while (cqs_[t]->Next(&tag, &ok)) {
+      auto* c = static_cast<CallState*>(tag);
+      const auto now = Clock::now();
+      if (c->scheduled >= measure_from_ && now <= end_) {
+        if (c->status.ok()) {
+          ++me.ok;
+          me.latency_us10.push_back(static_cast<uint32_t>(
+              std::chrono::duration_cast<std::chrono::nanoseconds>(now - c->scheduled).count() / 100));
+          me.req_bytes += static_cast<double>(w_.pool[c->request].request_size);
+          me.resp_bytes += static_cast<double>(c->response.Length());
+        } else {
+          ++me.errors[static_cast<int>(c->status.error_code())];
+        }
+      } else if (!c->status.ok() && now <= end_) {
+        ++me.errors[static_cast<int>(c->status.error_code())];  // warm-up errors count too
+      }
+      const size_t slot = c->slot;
+      const bool closed_loop_next = !open_ && !stop_.load() && now < end_;
+      delete c;
+      if (closed_loop_next) Start(slot, Clock::now());
+      in_flight_.fetch_sub(1);
+    }
+  }
+
+ public:
+  bool open_ = false;
+
+ private:
+  const Workload& w_;
+  std::vector<std::unique_ptr<grpc::GenericStub>> stubs_;
+  std::vector<std::unique_ptr<grpc::CompletionQueue>> cqs_;
+  std::vector<PerThread> per_thread_;
+  Clock::time_point start_, measure_from_, end_;
+  std::atomic<bool> stop_{false};
+  std::atomic<int64_t> in_flight_{0};
+  std::atomic<uint64_t> next_request_{0};
+};
+
+Result RunPhase(const std::string& label, const std::string& target, const Workload& w, bool open,
+                double rate, int pid) {
+  Runner runner(target, w, absl::GetFlag(FLAGS_channels), absl::GetFlag(FLAGS_threads));
+  runner.open_ = open;
+  return runner.Run(label, open, absl::GetFlag(FLAGS_concurrency), rate, pid);
+}
+
+void Report(Result& r) {
+  std::string errors;
+  for (const auto& [code, n] : r.errors) absl::StrAppend(&errors, errors.empty() ? "" : ",", code, ":", n);
+  const double p50 = r.Percentile(0.50), p90 = r.Percentile(0.90), p99 = r.Percentile(0.99),
+               p999 = r.Percentile(0.999);
+  std::printf(
+      "%-22s %-16s %9.0f req/s  p50 %7.0f us  p90 %7.0f us  p99 %7.0f us  p99.9 %7.0f us  "
+      "client %.2f cpu  server %.2f cpu (%.1f us/req, rss %.0f MB)  req %.0f B resp %.0f B  errors %" PRIu64 "\n",
+      r.label.c_str(), r.mode.c_str(), r.qps(), p50, p90, p99, p999, r.client_cpu, r.server_cpu,
+      r.ok > 0 ? r.server_cpu * 1e6 / r.qps() : 0.0, r.server_rss_mb, r.req_bytes, r.resp_bytes,
+      r.error_count());
+  std::printf(
+      "RESULT label=%s mode=%s qps=%.1f p50_us=%.1f p90_us=%.1f p99_us=%.1f p999_us=%.1f client_cpu=%.3f "
+      "server_cpu=%.3f server_rss_mb=%.1f req_bytes=%.0f resp_bytes=%.0f ok=%" PRIu64 " errors=%" PRIu64
+      " error_codes=%s late=%" PRIu64 "\n",
+      r.label.c_str(), absl::StrReplaceAll(r.mode, {{" ", "_"}}).c_str(), r.qps(), p50, p90, p99, p999,
+      r.client_cpu, r.server_cpu, r.server_rss_mb, r.req_bytes, r.resp_bytes, r.ok, r.error_count(),
+      errors.empty() ? "none" : errors.c_str(), r.late);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage("Load generator for stud.v1.StudService with a do-nothing baseline");
+  absl::ParseCommandLine(argc, argv);
+  const std::string rpc = absl::GetFlag(FLAGS_rpc);
+  const std::string target = absl::GetFlag(FLAGS_target);
+  const std::string baseline = absl::GetFlag(FLAGS_baseline_target);
+  const bool open = absl::GetFlag(FLAGS_mode) == "open";
+  if (!open && absl::GetFlag(FLAGS_mode) != "closed") Die("--mode must be closed or open");
+
+  const Workload w = BuildWorkload(rpc, target, absl::GetFlag(FLAGS_pool), absl::GetFlag(FLAGS_seed));
+  std::printf("# %s: %zu distinct requests; %d channels, %d client threads, %.1f s per phase after %.1f s warm-up\n",
+              w.method.c_str(), w.pool.size(), absl::GetFlag(FLAGS_channels), absl::GetFlag(FLAGS_threads),
+              absl::GetFlag(FLAGS_duration), absl::GetFlag(FLAGS_warmup));
+
+  if (const std::string path = absl::GetFlag(FLAGS_dump_request); !path.empty()) {
+    std::vector<grpc::Slice> slices;
+    if (!w.pool[0].bytes.Dump(&slices).ok()) Die("cannot read the request");
+    std::string body;
+    for (const grpc::Slice& sl : slices) body.append(reinterpret_cast<const char*>(sl.begin()), sl.size());
+    std::string frame(5, '\0');
+    for (int i = 0; i < 4; ++i) frame[static_cast<size_t>(1 + i)] = static_cast<char>(body.size() >> (8 * (3 - i)));
+    std::ofstream(path, std::ios::binary) << frame << body;
+    std::printf("# wrote %zu-byte frame of %s to %s\n", frame.size() + body.size(), w.method.c_str(), path.c_str());
+    return 0;
+  }
+
+  uint64_t errors = 0;
+  Result main = RunPhase(rpc, target, w, open, absl::GetFlag(FLAGS_rate), absl::GetFlag(FLAGS_server_pid));
+  Report(main);
+  errors += main.error_count();
+  if (!baseline.empty()) {
+    const Workload twin = EchoTwin(w);
+    Result base = RunPhase("baseline:" + rpc, baseline, twin, open, absl::GetFlag(FLAGS_rate),
+                           absl::GetFlag(FLAGS_baseline_pid));
+    Report(base);
+    errors += base.error_count();
+    std::printf("RATIO label=%s mode=%s throughput=%.3f p99=%.3f\n", rpc.c_str(),
+                open ? "open" : "closed", main.qps() / base.qps(), main.Percentile(0.99) / base.Percentile(0.99));
+    if (!open) {
+      // Half load: both at half the RPC's closed-loop throughput.
+      const double half = main.qps() / 2;
+      Result main_half = RunPhase(rpc, target, w, true, half, absl::GetFlag(FLAGS_server_pid));
+      Report(main_half);
+      Result base_half = RunPhase("baseline:" + rpc, baseline, twin, true, half, absl::GetFlag(FLAGS_baseline_pid));
+      Report(base_half);
+      errors += main_half.error_count() + base_half.error_count();
+      std::printf("RATIO label=%s mode=half_load throughput=%.3f p99=%.3f\n", rpc.c_str(),
+                  main_half.qps() / base_half.qps(), main_half.Percentile(0.99) / base_half.Percentile(0.99));
+    }
+  }
+  return errors == 0 ? 0 : 1;
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Smoke test of the load generator: starts stud_server and the echo baseline
+# on 127.0.0.1 (port 0), drives every RPC kind for a fraction of a second and
+# ApplyAction against the baseline (closed loop, then open loop at half load),
+# and passes when the load generator exits 0 (every call succeeded). No timing
+# assertions. Usage: loadgen_smoke_test.sh <stud_server> <loadgen_echo_server> <stud_loadgen>
+set -euo pipefail
+server_bin=$1 echo_bin=$2 loadgen=$3
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+start() {  # start <name> <binary>: sets $addr and $pid
+  "$2" --listen 127.0.0.1:0 >"$tmp/$1.out" 2>"$tmp/$1.err" &
+  pid=$!
+  pids+=("$pid")
+  for _ in $(seq 200); do
+    if grep -q "listening on" "$tmp/$1.out"; then break; fi
+    sleep 0.05
+  done
+  addr=$(sed -n 's/.* listening on //p' "$tmp/$1.out")
+  if [ -z "$addr" ]; then echo "$1 did not start"; cat "$tmp/$1.err"; exit 1; fi
+}
+start server "$server_bin"; server_addr=$addr server_pid=$pid
+start echo "$echo_bin"; echo_addr=$addr echo_pid=$pid
+
+common=(--target="$server_addr" --server_pid="$server_pid" --warmup=0.2 --channels=2 --concurrency=8 --pool=8)
+"$loadgen" "${common[@]}" --rpc=apply_action --duration=0.4 \
+  --baseline_target="$echo_addr" --baseline_pid="$echo_pid"
+for rpc in new_hand legal_actions showdown_stateless showdown_token; do
+  "$loadgen" "${common[@]}" --rpc="$rpc" --duration=0.2
+done
+"$loadgen" "${common[@]}" --rpc=legal_actions --mode=open --rate=200 --duration=0.2
+echo "loadgen smoke: all calls succeeded"
