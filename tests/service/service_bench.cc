@@ -1,19 +1,28 @@
 // Sealing and serialization on the hot path: token sizes and the cost of
-// seal/open and of state encode/decode, for a fresh 8-seat hand (typical) and
-// an 8-seat hand played to showdown with every raise allowed (largest log).
+// seal/open and of state encode/decode, for a fresh 8-seat hand (arg 0), an
+// 8-seat hand played to showdown with every raise allowed (arg 1, the largest
+// log) and a mid-hand 8-seat state on 5th street (arg 2, typical); where the
+// token's bytes go (BM_TokenBytes); and one ApplyAction taken apart step by
+// step on a pool of real mid-hand requests (BM_ApplyAction_*), in process,
+// without the transport.
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstdio>
+#include <random>
 
 #include "engine/engine.h"
 #include "service/dealing.h"
 #include "service/sealer.h"
+#include "service/service_impl.h"
 #include "service/state_codec.h"
 
 namespace stud::service {
 namespace {
 
-SealedHand MakeHand(bool play_out) {
+// kind 0: fresh hand; 1: played out with every raise; 2: mid-hand, 5th street.
+SealedHand MakeHand(int64_t kind) {
+  const bool play_out = kind != 0;
   (void)InitSodium();
   HandConfig c;
   c.variant = Variant::kStudHiLo;
@@ -27,10 +36,15 @@ SealedHand MakeHand(bool play_out) {
   hand.state = *NewHand(c);
   hand.service = {1, 1, std::string(32, 'c'), std::string(32, 's')};
   for (int step = 0; play_out && step < 1000 && hand.state.phase != Phase::kComplete; ++step) {
+    if (kind == 2 && hand.state.street == Street::kFifth) break;
     const int seat = ToAct(hand.state);
     std::vector<LegalAction> legal = LegalActions(hand.state, seat);
     LegalAction pick = legal.front();
     for (const LegalAction& a : legal) {
+      if (kind == 2) {  // mid-hand: calls and checks, a bring-in completed
+        if (a.kind == ActionKind::kCall || a.kind == ActionKind::kCheck || a.kind == ActionKind::kComplete) pick = a;
+        continue;
+      }
       if (a.kind == ActionKind::kRaise || a.kind == ActionKind::kBet || a.kind == ActionKind::kComplete ||
           a.kind == ActionKind::kShow) {
         pick = a;
@@ -52,30 +66,209 @@ const Sealer& TheSealer() {
 }
 
 void BM_Seal(benchmark::State& st) {
-  const std::string plain = SerializeSealedHand(MakeHand(st.range(0) != 0));
+  const std::string plain = SerializeSealedHand(MakeHand(st.range(0)));
   for (auto _ : st) benchmark::DoNotOptimize(TheSealer().Seal(plain));
   st.counters["token_bytes"] = static_cast<double>(plain.size() + kTokenOverhead);
 }
-BENCHMARK(BM_Seal)->Arg(0)->Arg(1);
+BENCHMARK(BM_Seal)->Arg(0)->Arg(1)->Arg(2);
 
 void BM_Open(benchmark::State& st) {
-  const std::string token = TheSealer().Seal(SerializeSealedHand(MakeHand(st.range(0) != 0)));
+  const std::string token = TheSealer().Seal(SerializeSealedHand(MakeHand(st.range(0))));
   for (auto _ : st) benchmark::DoNotOptimize(TheSealer().Open(token));
   st.counters["token_bytes"] = static_cast<double>(token.size());
 }
-BENCHMARK(BM_Open)->Arg(0)->Arg(1);
+BENCHMARK(BM_Open)->Arg(0)->Arg(1)->Arg(2);
 
 void BM_Serialize(benchmark::State& st) {
-  const SealedHand hand = MakeHand(st.range(0) != 0);
+  const SealedHand hand = MakeHand(st.range(0));
   for (auto _ : st) benchmark::DoNotOptimize(SerializeSealedHand(hand));
 }
-BENCHMARK(BM_Serialize)->Arg(0)->Arg(1);
+BENCHMARK(BM_Serialize)->Arg(0)->Arg(1)->Arg(2);
 
 void BM_Parse(benchmark::State& st) {
-  const std::string plain = SerializeSealedHand(MakeHand(st.range(0) != 0));
+  const std::string plain = SerializeSealedHand(MakeHand(st.range(0)));
   for (auto _ : st) benchmark::DoNotOptimize(ParseSealedHand(plain));
 }
-BENCHMARK(BM_Parse)->Arg(0)->Arg(1);
+BENCHMARK(BM_Parse)->Arg(0)->Arg(1)->Arg(2);
+
+// Where the bytes of a token go: the serialized size of each part of the
+// plaintext, plus the sealing overhead (header, nonce, tag).
+void BM_TokenBytes(benchmark::State& st) {
+  const SealedHand hand = MakeHand(st.range(0));
+  stud::internal::v1::SealedHand msg;
+  msg.set_schema(kSealedSchema);
+  EncodeState(hand.state, msg.mutable_state());
+  msg.mutable_service()->set_commitment(hand.service.commitment);
+  msg.mutable_service()->set_salt(hand.service.salt);
+  for (auto _ : st) benchmark::DoNotOptimize(msg.ByteSizeLong());
+  const stud::internal::v1::HandState& s = msg.state();
+  size_t seats = 0;
+  for (const auto& seat : s.seats()) seats += seat.ByteSizeLong() + 2;
+  const size_t deck = s.config().deck().size() + s.config().recycle_order().size() + 4;
+  const size_t log = s.packed_log().size() + 3;
+  size_t rule_ids = 0;
+  for (const std::string& r : s.rule_ids()) rule_ids += r.size() + 2;
+  const size_t total = msg.ByteSizeLong() + kTokenOverhead;
+  st.counters["token"] = static_cast<double>(total);
+  st.counters["config_decks"] = static_cast<double>(deck);
+  st.counters["config_other"] = static_cast<double>(s.config().ByteSizeLong() + 3 - deck);
+  st.counters["seats"] = static_cast<double>(seats);
+  st.counters["log"] = static_cast<double>(log);
+  st.counters["log_ops"] = static_cast<double>(hand.state.log.size());
+  st.counters["rule_ids"] = static_cast<double>(rule_ids);
+  st.counters["service"] = static_cast<double>(msg.service().ByteSizeLong() + 2);
+  st.counters["seal_overhead"] = static_cast<double>(kTokenOverhead);
+}
+BENCHMARK(BM_TokenBytes)->Arg(0)->Arg(1)->Arg(2);
+
+// ---- One ApplyAction, step by step ----
+
+struct ApplyCase {
+  std::string request;  // serialized stud.v1.ApplyActionRequest
+  std::string token;
+  std::string plain;
+  SealedHand hand;
+  Action action;
+};
+
+// Real mid-hand requests (8 seats, 3rd to 6th street) made through the
+// service itself, as tools/loadgen makes them.
+const std::vector<ApplyCase>& ApplyCases() {
+  static const std::vector<ApplyCase>* cases = [] {
+    auto* out = new std::vector<ApplyCase>();
+    HandService service(&TheSealer(), ServiceOptions{});
+    std::mt19937_64 rng(5);
+    while (out->size() < 64) {
+      stud::v1::NewHandRequest nh;
+      nh.set_variant(stud::v1::VARIANT_STUD);
+      nh.mutable_stakes()->set_preset("$15-$30");
+      nh.set_dealing_mode(stud::v1::DEALING_MODE_SERVICE);
+      nh.set_profile(stud::v1::PROFILE_CASH);
+      for (int i = 1; i <= 8; ++i) {
+        stud::v1::SeatConfig* seat = nh.add_seats();
+        seat->set_seat(i);
+        seat->set_stack(100000);
+      }
+      stud::v1::NewHandResponse nr;
+      if (!service.NewHand(nh, &nr).ok()) std::abort();
+      stud::v1::HandUpdate u = nr.update();
+      const int steps = 4 + static_cast<int>(rng() % 21);
+      for (int i = 0; i < steps && u.to_act() != 0; ++i) {
+        stud::v1::ApplyActionRequest req;
+        req.set_token(u.token());
+        const auto& legal = u.legal_actions(static_cast<int>(rng() % static_cast<uint64_t>(u.legal_actions_size())));
+        req.mutable_action()->set_kind(legal.kind() == stud::v1::ACTION_KIND_FOLD ? u.legal_actions(u.legal_actions_size() - 1).kind() : legal.kind());
+        req.mutable_action()->set_seat(u.to_act());
+        req.mutable_action()->set_amount_to(legal.kind() == stud::v1::ACTION_KIND_FOLD ? u.legal_actions(u.legal_actions_size() - 1).amount_to() : legal.amount_to());
+        stud::v1::ApplyActionResponse resp;
+        if (i + 1 == steps) {
+          ApplyCase c;
+          c.request = req.SerializeAsString();
+          c.token = u.token();
+          c.plain = *TheSealer().Open(c.token);
+          c.hand = *ParseSealedHand(c.plain);
+          c.action = Action{static_cast<ActionKind>(req.action().kind()), req.action().seat(),
+                            req.action().amount_to(), Card(), false};
+          out->push_back(std::move(c));
+          break;
+        }
+        if (!service.ApplyAction(req, &resp).ok()) std::abort();
+        u = resp.update();
+      }
+    }
+    return out;
+  }();
+  return *cases;
+}
+
+template <typename Body>
+void OverCases(benchmark::State& st, Body body) {
+  const std::vector<ApplyCase>& cases = ApplyCases();
+  size_t i = 0;
+  size_t bytes = 0;
+  for (auto _ : st) {
+    const ApplyCase& c = cases[i++ % cases.size()];
+    body(c);
+    bytes += c.token.size();
+  }
+  st.counters["token_bytes"] = static_cast<double>(bytes) / static_cast<double>(st.iterations());
+}
+
+void BM_ApplyAction_1_DecodeRequest(benchmark::State& st) {
+  OverCases(st, [](const ApplyCase& c) {
+    stud::v1::ApplyActionRequest req;
+    benchmark::DoNotOptimize(req.ParseFromString(c.request));
+  });
+}
+BENCHMARK(BM_ApplyAction_1_DecodeRequest);
+
+void BM_ApplyAction_2_OpenToken(benchmark::State& st) {
+  OverCases(st, [](const ApplyCase& c) { benchmark::DoNotOptimize(TheSealer().Open(c.token)); });
+}
+BENCHMARK(BM_ApplyAction_2_OpenToken);
+
+void BM_ApplyAction_3_DecodeState(benchmark::State& st) {
+  OverCases(st, [](const ApplyCase& c) { benchmark::DoNotOptimize(ParseSealedHand(c.plain)); });
+}
+BENCHMARK(BM_ApplyAction_3_DecodeState);
+
+// The engine's Apply on decoded states; copies made outside the timed part.
+void BM_ApplyAction_4_Engine(benchmark::State& st) {
+  const std::vector<ApplyCase>& cases = ApplyCases();
+  std::vector<HandState> copies(cases.size());
+  for (auto _ : st) {
+    for (size_t k = 0; k < cases.size(); ++k) copies[k] = ParseSealedHand(cases[k].plain)->state;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (size_t k = 0; k < cases.size(); ++k) benchmark::DoNotOptimize(Apply(copies[k], cases[k].action));
+    st.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  st.SetItemsProcessed(st.iterations() * static_cast<int64_t>(cases.size()));
+}
+BENCHMARK(BM_ApplyAction_4_Engine)->UseManualTime();
+
+void BM_ApplyAction_5_EncodeState(benchmark::State& st) {
+  OverCases(st, [](const ApplyCase& c) { benchmark::DoNotOptimize(SerializeSealedHand(c.hand)); });
+}
+BENCHMARK(BM_ApplyAction_5_EncodeState);
+
+void BM_ApplyAction_6_Seal(benchmark::State& st) {
+  OverCases(st, [](const ApplyCase& c) { benchmark::DoNotOptimize(TheSealer().Seal(c.plain)); });
+}
+BENCHMARK(BM_ApplyAction_6_Seal);
+
+// The whole call in process: parse the request, HandService::ApplyAction
+// (open, decode, engine, views, legal actions, announcements, encode, seal),
+// serialize the response.
+void BM_ApplyAction_9_Total(benchmark::State& st) {
+  HandService service(&TheSealer(), ServiceOptions{});
+  size_t response_bytes = 0;
+  OverCases(st, [&](const ApplyCase& c) {
+    stud::v1::ApplyActionRequest req;
+    req.ParseFromString(c.request);
+    stud::v1::ApplyActionResponse resp;
+    if (!service.ApplyAction(req, &resp).ok()) std::abort();
+    std::string out = resp.SerializeAsString();
+    response_bytes += out.size();
+    benchmark::DoNotOptimize(out);
+  });
+  st.counters["response_bytes"] = static_cast<double>(response_bytes) / static_cast<double>(st.iterations());
+}
+BENCHMARK(BM_ApplyAction_9_Total);
+
+// Response encoding alone: serializing a typical ApplyActionResponse.
+void BM_ApplyAction_7_EncodeResponse(benchmark::State& st) {
+  HandService service(&TheSealer(), ServiceOptions{});
+  std::vector<stud::v1::ApplyActionResponse> responses;
+  for (const ApplyCase& c : ApplyCases()) {
+    stud::v1::ApplyActionRequest req;
+    req.ParseFromString(c.request);
+    responses.emplace_back();
+    if (!service.ApplyAction(req, &responses.back()).ok()) std::abort();
+  }
+  size_t i = 0;
+  for (auto _ : st) benchmark::DoNotOptimize(responses[i++ % responses.size()].SerializeAsString());
+}
+BENCHMARK(BM_ApplyAction_7_EncodeResponse);
 
 }  // namespace
 }  // namespace stud::service
