@@ -10,6 +10,8 @@ tools/install-deps.sh
 # (npm install, not npm ci: npm 11 wants lock entries for every platform of buf's optional
 # binaries; package.json pins exact versions and the lockfile pins the tree.)
 (cd tests/e2e/node && npm install --no-audit --no-fund --loglevel=error)
+# Manifest schema validation and Dockerfile lint (kubernetes-models, dockerfilelint).
+(cd tests/deploy && npm install --no-audit --no-fund --loglevel=error)
 BUILD_DIR="${BUILD_DIR:-build}"
 JOBS="${JOBS:-$(nproc)}"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
