@@ -80,8 +80,8 @@ case "$cmd" in
 # key $new added $(date -u +%Y-%m-%dT%H:%M:%SZ) epoch $(date +%s)
 $new:$hex"
     log "added key $new to $key_file (ids now: $(ids | tr '\n' ' '))"
-    [ $roll = 1 ] && roll_replicas
-    log "every replica seals with key $new and still opens keys $(ids | grep -vx "$new" | tr '\n' ' ')"
+    if [ $roll = 1 ]; then roll_replicas; else log "now roll every replica to apply it"; fi
+    log "rolled replicas seal with key $new and still open keys $(ids | grep -vx "$new" | tr '\n' ' ')"
     ;;
   retire)
     if [ "$(ids | wc -l)" -lt 2 ]; then log "only key $newest: nothing to retire"; exit 0; fi
@@ -97,7 +97,7 @@ $new:$hex"
 # key $newest added at epoch $added (retired: $old)
 $line"
     log "retired keys $old from $key_file"
-    [ $roll = 1 ] && roll_replicas
-    log "every replica holds only key $newest"
+    if [ $roll = 1 ]; then roll_replicas; else log "now roll every replica to apply it"; fi
+    log "rolled replicas hold only key $newest"
     ;;
 esac
