@@ -4,10 +4,12 @@
 // When ready it prints exactly one line on stdout:
 //   stud_server listening on <host>:<port>
 // (with the bound port when --listen asks for port 0). Diagnostics go to
-// stderr. SIGTERM or SIGINT starts a graceful drain: no new calls, in-flight
+// stderr as JSON lines (logging.h): the start-up configuration (never key
+// bytes), the metrics port, rejected tokens, irregularity rulings, errors. SIGTERM or SIGINT starts a graceful drain: no new calls, in-flight
 // calls get up to --drain_seconds to finish, then the process exits 0.
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -23,12 +25,34 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "service/logging.h"
+#include "service/metrics.h"
+#include "service/observability.h"
 #include "service/sealer.h"
 #include "service/service_impl.h"
+#include "service/tracing.h"
+
+#ifndef STUD_VERSION
+#define STUD_VERSION "dev"
+#endif
+#ifndef STUD_GIT_COMMIT
+#define STUD_GIT_COMMIT "unknown"
+#endif
 
 ABSL_FLAG(std::string, listen, "127.0.0.1:50051", "gRPC listen address (host:port; port 0 = any free port)");
-ABSL_FLAG(std::string, metrics_listen, "",
-          "Prometheus metrics address (reserved: metrics arrive in a later version)");
+ABSL_FLAG(std::string, metrics_listen, "127.0.0.1:9464",
+          "Prometheus /metrics address (host:port; port 0 = any free port, logged as metrics_listening); "
+          "empty disables metrics");
+ABSL_FLAG(std::string, otlp_endpoint, "",
+          "OTLP/gRPC trace collector (host:port, plaintext); empty disables trace export");
+ABSL_FLAG(double, trace_sampling_ratio, 1.0,
+          "Share of calls without a sampled caller traceparent that are traced (0..1); a caller's "
+          "sampled flag is always followed");
+ABSL_FLAG(int, otlp_queue_spans, 2048, "Spans the trace export queue holds; more are dropped and counted");
+ABSL_FLAG(int, otlp_batch_spans, 512, "Most spans sent in one OTLP Export call");
+ABSL_FLAG(int, otlp_flush_ms, 1000, "Longest time a span waits in the queue before a batch is sent");
+ABSL_FLAG(int, otlp_timeout_ms, 3000, "Deadline of one OTLP Export call");
+ABSL_FLAG(std::string, log_level, "info", "Lowest log level written: debug, info, warn or error");
 ABSL_FLAG(std::string, key_file, "",
           "Sealing key ring file (\"<id>:<64 hex>\" entries; the largest id seals). "
           "Without it, env STUD_KEYS is read; without both, an ephemeral key is made.");
@@ -50,7 +74,7 @@ bool ReadFile(const std::string& path, std::string* out) {
 }
 
 int Fail(const std::string& message) {
-  std::fprintf(stderr, "stud_server: %s\n", message.c_str());
+  stud::service::LogLine(stud::service::LogLevel::kError, "startup_failed").Str("msg", message);
   return 2;
 }
 
@@ -59,6 +83,13 @@ int Fail(const std::string& message) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Seven Card Stud rules service (gRPC, stud.v1.StudService)");
   absl::ParseCommandLine(argc, argv);
+  stud::service::LogLevel log_level = stud::service::LogLevel::kInfo;
+  if (!stud::service::ParseLogLevel(absl::GetFlag(FLAGS_log_level), &log_level)) {
+    return Fail("--log_level: must be debug, info, warn or error");
+  }
+  stud::service::SetLogLevel(log_level);
+  const double sampling_ratio = absl::GetFlag(FLAGS_trace_sampling_ratio);
+  if (!(sampling_ratio >= 0.0 && sampling_ratio <= 1.0)) return Fail("--trace_sampling_ratio: must be in 0..1");
 
   // Block the shutdown signals in every thread (gRPC's threads inherit this
   // mask) so that only sigwait below receives them.
@@ -74,11 +105,14 @@ int main(int argc, char** argv) {
   if (!keys.ok()) return Fail(std::string(keys.status().message()));
   if (keys->empty()) {
     keys->push_back(stud::service::Sealer::EphemeralKey());
-    std::fprintf(stderr,
-                 "stud_server: WARNING: no --key_file and no STUD_KEYS: sealing with an EPHEMERAL key "
-                 "(id %u). Tokens will NOT survive a restart and other replicas cannot open them.\n",
-                 keys->back().id);
+    stud::service::LogLine(stud::service::LogLevel::kWarn, "ephemeral_key")
+        .Int("key_id", keys->back().id)
+        .Str("msg", absl::StrCat("no --key_file and no STUD_KEYS: sealing with an EPHEMERAL key (id ",
+                                 keys->back().id,
+                                 "). Tokens will NOT survive a restart and other replicas cannot open them."));
   }
+  std::string key_ids;
+  for (const stud::service::Key& k : *keys) absl::StrAppend(&key_ids, key_ids.empty() ? "" : ",", k.id);
   absl::StatusOr<stud::service::Sealer> sealer = stud::service::Sealer::Create(*std::move(keys));
   if (!sealer.ok()) return Fail(std::string(sealer.status().message()));
 
@@ -95,8 +129,61 @@ int main(int argc, char** argv) {
     creds = grpc::SslServerCredentials(ssl);
   }
 
+  // Metrics: on by default on loopback. A port taken at the default address
+  // is a warning (several servers on one host); an address given explicitly
+  // must work.
+  std::unique_ptr<stud::service::Metrics> metrics;
+  const std::string metrics_listen = absl::GetFlag(FLAGS_metrics_listen);
+  if (!metrics_listen.empty()) {
+    metrics = std::make_unique<stud::service::Metrics>(stud::service::BuildInfo{STUD_VERSION, STUD_GIT_COMMIT});
+    metrics->SetSealingKey(sealer->sealing_key_id());
+    int metrics_port = 0;
+    if (absl::Status st = metrics->Serve(metrics_listen, &metrics_port); !st.ok()) {
+      if (metrics_listen != absl::GetFlagReflectionHandle(FLAGS_metrics_listen).DefaultValue()) {
+        return Fail(std::string(st.message()));
+      }
+      stud::service::LogLine(stud::service::LogLevel::kWarn, "metrics_unavailable")
+          .Str("msg", st.message());
+      metrics.reset();
+    } else {
+      const size_t c = metrics_listen.rfind(':');
+      stud::service::LogLine(stud::service::LogLevel::kInfo, "metrics_listening")
+          .Str("address", absl::StrCat(metrics_listen.substr(0, c), ":", metrics_port))
+          .Int("port", metrics_port);
+    }
+  }
+
+  // Traces: exported only when an OTLP endpoint is set.
+  const std::string otlp_endpoint = absl::GetFlag(FLAGS_otlp_endpoint);
+  std::unique_ptr<stud::service::BatchSpanProcessor> processor;
+  if (!otlp_endpoint.empty()) {
+    stud::service::BatchOptions batch;
+    batch.max_queue = static_cast<size_t>(std::max(1, absl::GetFlag(FLAGS_otlp_queue_spans)));
+    batch.max_batch = static_cast<size_t>(std::max(1, absl::GetFlag(FLAGS_otlp_batch_spans)));
+    batch.flush_interval = absl::Milliseconds(std::max(1, absl::GetFlag(FLAGS_otlp_flush_ms)));
+    stud::service::SpanCounters counters;
+    stud::service::Metrics* m = metrics.get();
+    counters.dropped = [m](absl::string_view reason, uint64_t spans) {
+      if (m != nullptr) m->SpansDropped(reason, spans);
+    };
+    counters.exported = [m](uint64_t spans) {
+      if (m != nullptr) m->SpansExported(spans);
+    };
+    counters.queue_size = [m](size_t spans) {
+      if (m != nullptr) m->SpanQueueSize(spans);
+    };
+    processor = std::make_unique<stud::service::BatchSpanProcessor>(
+        stud::service::MakeOtlpGrpcExporter(otlp_endpoint, absl::Milliseconds(absl::GetFlag(FLAGS_otlp_timeout_ms)),
+                                            {{"service.name", std::string("stud_server")},
+                                             {"service.version", std::string(STUD_VERSION)}}),
+        batch, std::move(counters));
+  }
+  stud::service::Tracer tracer(sampling_ratio, std::move(processor));
+  stud::service::Observability observability{metrics.get(), &tracer};
+
   stud::service::ServiceOptions options;
   options.allow_preset = absl::GetFlag(FLAGS_allow_preset);
+  options.observability = &observability;
   stud::service::StudServiceImpl service(&*sealer, options);
 
   grpc::EnableDefaultHealthCheckService(true);
@@ -115,19 +202,37 @@ int main(int argc, char** argv) {
 
   const size_t colon = listen.rfind(':');
   const std::string host = colon == std::string::npos ? listen : listen.substr(0, colon);
+  stud::service::LogLine(stud::service::LogLevel::kInfo, "startup")
+      .Str("version", STUD_VERSION)
+      .Str("commit", STUD_GIT_COMMIT)
+      .Str("listen", absl::StrCat(host, ":", bound_port))
+      .Bool("tls", !cert_file.empty())
+      .Str("metrics_listen", metrics != nullptr ? metrics_listen : "")
+      .Str("otlp_endpoint", otlp_endpoint)
+      .Num("trace_sampling_ratio", sampling_ratio)
+      .Str("log_level", stud::service::LogLevelName(log_level))
+      .Bool("allow_preset", options.allow_preset)
+      .Str("key_ids", key_ids)
+      .Int("sealing_key_id", sealer->sealing_key_id())
+      .Str("key_source", !absl::GetFlag(FLAGS_key_file).empty() ? "key_file" : "env_or_ephemeral")
+      .Int("max_message_bytes", absl::GetFlag(FLAGS_max_message_bytes))
+      .Int("drain_seconds", absl::GetFlag(FLAGS_drain_seconds));
+  if (options.allow_preset) {
+    stud::service::LogLine(stud::service::LogLevel::kWarn, "preset_allowed")
+        .Str("msg", "PRESET dealing is allowed (--allow_preset)");
+  }
   std::printf("stud_server listening on %s:%d\n", host.c_str(), bound_port);
   std::fflush(stdout);
-  if (options.allow_preset) std::fprintf(stderr, "stud_server: PRESET dealing is allowed (--allow_preset)\n");
-  if (!absl::GetFlag(FLAGS_metrics_listen).empty()) {
-    std::fprintf(stderr, "stud_server: --metrics_listen is reserved; metrics are not served yet\n");
-  }
 
   int sig = 0;
   sigwait(&signals, &sig);
-  std::fprintf(stderr, "stud_server: signal %d: draining (up to %d s)\n", sig, absl::GetFlag(FLAGS_drain_seconds));
+  stud::service::LogLine(stud::service::LogLevel::kInfo, "draining")
+      .Int("signal", sig)
+      .Int("drain_seconds", absl::GetFlag(FLAGS_drain_seconds));
   server->GetHealthCheckService()->SetServingStatus(false);
   server->Shutdown(absl::ToChronoTime(absl::Now() + absl::Seconds(absl::GetFlag(FLAGS_drain_seconds))));
   server->Wait();
-  std::fprintf(stderr, "stud_server: stopped\n");
+  if (tracer.processor() != nullptr) tracer.processor()->Shutdown();  // sends what is queued
+  stud::service::LogLine(stud::service::LogLevel::kInfo, "stopped");
   return 0;
 }

@@ -9,7 +9,9 @@
 #include "service/announce.h"
 #include "service/convert.h"
 #include "service/dealing.h"
+#include "service/observability.h"
 #include "service/status_mapping.h"
+#include "service/tracing.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -56,6 +58,7 @@ IrregularityRule RuleFor(v1::IrregularityKind kind) {
 
 absl::StatusOr<SealedHand> HandService::Unseal(const std::string& token) const {
   if (token.empty()) return absl::InvalidArgumentError("token: required");
+  ChildSpan span("unseal");
   absl::StatusOr<std::string> plain = sealer_->Open(token);
   if (!plain.ok()) return plain.status();
   return ParseSealedHand(*plain);
@@ -64,7 +67,12 @@ absl::StatusOr<SealedHand> HandService::Unseal(const std::string& token) const {
 void HandService::FillUpdate(const SealedHand& hand, size_t first_op, const std::vector<int>& view_seats,
                              bool announce, std::string token, v1::HandUpdate* out) const {
   const HandState& state = hand.state;
-  out->set_token(token.empty() ? sealer_->Seal(SerializeSealedHand(hand)) : std::move(token));
+  if (token.empty()) {
+    ChildSpan span("seal");
+    out->set_token(sealer_->Seal(SerializeSealedHand(hand)));
+  } else {
+    out->set_token(std::move(token));
+  }
   out->set_version(state.version);
   v1::PublicView* pub = out->mutable_public_view();
   EncodePublicView(state, pub);
@@ -141,7 +149,10 @@ absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResp
   if (absl::Status st = PrepareDeal(req, options_.allow_preset, &config, &hand.service); !st.ok()) {
     return st;
   }
-  absl::StatusOr<HandState> state = stud::NewHand(config);
+  absl::StatusOr<HandState> state = [&] {
+    ChildSpan span("engine");
+    return stud::NewHand(config);
+  }();
   if (!state.ok()) return state.status();
   hand.state = *std::move(state);
   FillUpdate(hand, 0, *views, /*announce=*/true, "", resp->mutable_update());
@@ -162,7 +173,11 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req, v1::App
     return st;
   }
   const size_t first_op = hand->state.log.size();
-  if (absl::Status st = stud::Apply(hand->state, *action); !st.ok()) return st;
+  absl::Status applied = [&] {
+    ChildSpan span("engine");
+    return stud::Apply(hand->state, *action);
+  }();
+  if (!applied.ok()) return applied;
   FillUpdate(*hand, first_op, *views, /*announce=*/true, "", resp->mutable_update());
   return absl::OkStatus();
 }
@@ -260,7 +275,10 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
   } else {
     return absl::InvalidArgumentError("hand: required (a token or a stateless showdown)");
   }
-  absl::StatusOr<Settlement> settlement = Settle(variant, options, seats, common);
+  absl::StatusOr<Settlement> settlement = [&] {
+    ChildSpan span("engine");
+    return Settle(variant, options, seats, common);
+  }();
   if (!settlement.ok()) return settlement.status();
   EncodeSettlement(*settlement, resp);
   return absl::OkStatus();
@@ -320,14 +338,13 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
 
 // ---- gRPC adapter ----
 
+// Every handler goes through ServeUnary (observability.h): metrics, the
+// server span and logs are recorded there, once per call.
 #define STUD_RPC(Name, Req, Resp)                                                             \
   grpc::ServerUnaryReactor* StudServiceImpl::Name(grpc::CallbackServerContext* ctx,           \
                                                   const v1::Req* req, v1::Resp* resp) {       \
-    grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();                                \
-    absl::Status st = hands_.Name(*req, resp);                                                \
-    if (!st.ok()) resp->Clear();                                                              \
-    reactor->Finish(ToGrpcStatus(st));                                                        \
-    return reactor;                                                                           \
+    return ServeUnary(observability_, ctx, RpcMethod::k##Name, *req, resp,                    \
+                      [&] { return hands_.Name(*req, resp); });                               \
   }
 STUD_RPC(NewHand, NewHandRequest, NewHandResponse)
 STUD_RPC(ApplyAction, ApplyActionRequest, ApplyActionResponse)

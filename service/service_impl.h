@@ -24,8 +24,12 @@
 
 namespace stud::service {
 
+struct Observability;  // observability.h
+
 struct ServiceOptions {
   bool allow_preset = false;  // --allow_preset: accept DEALING_MODE_PRESET
+  // Metrics, traces and logs of each call (null: none). Must outlive the service.
+  const Observability* observability = nullptr;
 };
 
 class HandService {
@@ -57,7 +61,8 @@ class HandService {
 
 class StudServiceImpl final : public stud::v1::StudService::CallbackService {
  public:
-  StudServiceImpl(const Sealer* sealer, ServiceOptions options) : hands_(sealer, options) {}
+  StudServiceImpl(const Sealer* sealer, ServiceOptions options)
+      : hands_(sealer, options), observability_(options.observability) {}
 
   grpc::ServerUnaryReactor* NewHand(grpc::CallbackServerContext* ctx, const stud::v1::NewHandRequest* req,
                                     stud::v1::NewHandResponse* resp) override;
@@ -78,6 +83,7 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
 
  private:
   HandService hands_;
+  const Observability* observability_;
 };
 
 }  // namespace stud::service

@@ -28,11 +28,13 @@ inline Key TestKey(uint32_t id, uint8_t fill) {
 
 class Server {
  public:
-  explicit Server(std::vector<Key> keys = {TestKey(1, 7)}, bool allow_preset = true) {
+  explicit Server(std::vector<Key> keys = {TestKey(1, 7)}, bool allow_preset = true,
+                  const Observability* observability = nullptr) {
     EXPECT_TRUE(InitSodium().ok());
     sealer_ = std::make_unique<Sealer>(*Sealer::Create(std::move(keys)));
     ServiceOptions options;
     options.allow_preset = allow_preset;
+    options.observability = observability;
     service_ = std::make_unique<StudServiceImpl>(sealer_.get(), options);
     grpc::ServerBuilder builder;
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);

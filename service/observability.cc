@@ -1,0 +1,179 @@
+#include "service/observability.h"
+
+#include <algorithm>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "engine/engine.h"
+#include "service/logging.h"
+#include "service/sealer.h"
+
+namespace stud::service {
+namespace v1 = stud::v1;
+namespace {
+
+std::string EnumLabel(const google::protobuf::EnumDescriptor* d, int value, absl::string_view prefix) {
+  if (value == 0) return "";
+  const google::protobuf::EnumValueDescriptor* v = d->FindValueByNumber(value);
+  if (v == nullptr) return "";
+  absl::string_view name = v->name();
+  if (absl::StartsWith(name, prefix)) name.remove_prefix(prefix.size());
+  return std::string(name);
+}
+
+void AddRule(const std::string& rule, RpcFacts* f) {
+  if (rule.empty()) return;
+  if (std::find(f->rule_ids.begin(), f->rule_ids.end(), rule) == f->rule_ids.end()) f->rule_ids.push_back(rule);
+}
+
+// From an update: game, street, rules named by this call's operations.
+void FromUpdate(const v1::HandUpdate& u, bool changed, RpcFacts* f) {
+  const v1::PublicView& pv = u.public_view();
+  f->variant = EnumLabel(v1::Variant_descriptor(), pv.variant(), "VARIANT_");
+  f->dealing_mode = EnumLabel(v1::DealingMode_descriptor(), pv.dealing_mode(), "DEALING_MODE_");
+  f->street = EnumLabel(v1::Street_descriptor(), pv.street(), "STREET_");
+  for (const v1::Operation& op : u.operations()) AddRule(op.rule_id(), f);
+  f->hand_finished = changed && pv.phase() == v1::PHASE_COMPLETE;
+}
+
+std::optional<SpanContext> ParentFromMetadata(grpc::CallbackServerContext* ctx) {
+  const auto& md = ctx->client_metadata();
+  auto it = md.find("traceparent");
+  if (it == md.end()) return std::nullopt;
+  std::optional<SpanContext> parent =
+      ParseTraceparent(absl::string_view(it->second.data(), it->second.size()));
+  if (!parent.has_value()) return std::nullopt;
+  auto ts = md.find("tracestate");
+  if (ts != md.end()) parent->trace_state.assign(ts->second.data(), ts->second.size());
+  return parent;
+}
+
+}  // namespace
+
+RpcFacts Describe(const v1::NewHandRequest& req, const v1::NewHandResponse& resp, bool ok) {
+  RpcFacts f;
+  if (ok) {
+    FromUpdate(resp.update(), /*changed=*/true, &f);
+    f.hand_started = true;
+  } else {
+    f.variant = EnumLabel(v1::Variant_descriptor(), req.variant(), "VARIANT_");
+    f.dealing_mode = EnumLabel(v1::DealingMode_descriptor(),
+                               req.dealing_mode() == 0 ? int{v1::DEALING_MODE_SERVICE} : req.dealing_mode(),
+                               "DEALING_MODE_");
+  }
+  return f;
+}
+
+RpcFacts Describe(const v1::ApplyActionRequest&, const v1::ApplyActionResponse& resp, bool ok) {
+  RpcFacts f;
+  if (ok) FromUpdate(resp.update(), /*changed=*/true, &f);
+  return f;
+}
+
+RpcFacts Describe(const v1::LegalActionsRequest&, const v1::LegalActionsResponse&, bool) { return {}; }
+
+RpcFacts Describe(const v1::ResolveShowdownRequest& req, const v1::ResolveShowdownResponse& resp, bool ok) {
+  RpcFacts f;
+  if (req.hand_case() == v1::ResolveShowdownRequest::kStateless) {
+    f.variant = EnumLabel(v1::Variant_descriptor(), req.stateless().variant(), "VARIANT_");
+  }
+  if (ok) {
+    for (const v1::PotResult& p : resp.pots()) AddRule(p.rule_id(), &f);
+  }
+  return f;
+}
+
+RpcFacts Describe(const v1::RuleIrregularityRequest&, const v1::RuleIrregularityResponse& resp, bool ok) {
+  RpcFacts f;
+  if (ok) {
+    FromUpdate(resp.update(), /*changed=*/resp.update().operations_size() > 0, &f);
+    f.ruling_rule_id = resp.ruling().rule_id();
+    f.ruling_decision = resp.ruling().decision();
+    AddRule(f.ruling_rule_id, &f);
+  }
+  return f;
+}
+
+RpcFacts Describe(const v1::GetViewRequest&, const v1::GetViewResponse& resp, bool ok) {
+  RpcFacts f;
+  if (ok) FromUpdate(resp.update(), /*changed=*/false, &f);
+  f.rule_ids.clear();  // GetView returns the whole log: its rules are history, not this call's
+  return f;
+}
+
+RpcObservation::RpcObservation(const Observability* obs, grpc::CallbackServerContext* ctx, RpcMethod method)
+    : obs_(obs), method_(method) {
+  if (obs_ == nullptr) return;
+  start_ = std::chrono::steady_clock::now();
+  if (obs_->metrics != nullptr) obs_->metrics->RpcStarted(method_);
+  if (obs_->tracer != nullptr) {
+    scope_.emplace(obs_->tracer, obs_->tracer->StartServerSpan(
+                                     absl::StrCat("stud.v1.StudService/", RpcMethodName(method_)),
+                                     ParentFromMetadata(ctx)));
+  }
+}
+
+void RpcObservation::Finish(const absl::Status& status, int grpc_code, const RpcFacts& facts) {
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const std::string token_reason = TokenErrorReasonOf(status);
+  const std::string error_rule = status.ok() ? "" : RuleIdOf(status);
+  Metrics* m = obs_->metrics;
+  if (m != nullptr) {
+    m->RpcFinished(method_, grpc_code, seconds);
+    if (facts.hand_started) m->HandStarted(facts.variant, facts.dealing_mode);
+    if (facts.hand_finished) m->HandFinished(facts.variant, facts.dealing_mode);
+    if (!facts.ruling_rule_id.empty()) m->IrregularityRuling(facts.ruling_rule_id);
+    if (!token_reason.empty()) m->TokenRejected(token_reason);
+    if (method_ == RpcMethod::kApplyAction && status.code() == absl::StatusCode::kFailedPrecondition &&
+        !error_rule.empty()) {
+      m->ActionRejected(error_rule);
+    }
+  }
+  if (scope_.has_value() && scope_->sampled()) {
+    SpanData& span = scope_->span();
+    span.attributes.push_back({"rpc.system", std::string("grpc")});
+    span.attributes.push_back({"rpc.service", std::string("stud.v1.StudService")});
+    span.attributes.push_back({"rpc.method", std::string(RpcMethodName(method_))});
+    span.attributes.push_back({"rpc.grpc.status_code", int64_t{grpc_code}});
+    if (!facts.variant.empty()) span.attributes.push_back({"stud.variant", facts.variant});
+    if (!facts.dealing_mode.empty()) span.attributes.push_back({"stud.dealing_mode", facts.dealing_mode});
+    if (!facts.street.empty()) span.attributes.push_back({"stud.street", facts.street});
+    std::vector<std::string> rules = facts.rule_ids;
+    if (!error_rule.empty() && std::find(rules.begin(), rules.end(), error_rule) == rules.end()) {
+      rules.push_back(error_rule);
+    }
+    if (!rules.empty()) span.attributes.push_back({"stud.rule_ids", rules});
+    if (!status.ok()) {
+      span.attributes.push_back({"stud.error_reason", ErrorReason(status)});
+      span.error = true;
+      span.status_message = std::string(status.message());
+    }
+  }
+  if (!token_reason.empty()) {
+    LogLine(LogLevel::kWarn, "token_rejected")
+        .Str("method", RpcMethodName(method_))
+        .Str("reason", token_reason);
+  }
+  if (!facts.ruling_rule_id.empty()) {
+    LogLine(LogLevel::kInfo, "irregularity_ruling")
+        .Str("method", RpcMethodName(method_))
+        .Str("rule_id", facts.ruling_rule_id)
+        .Str("decision", facts.ruling_decision)
+        .Str("variant", facts.variant);
+  }
+  if (grpc_code == static_cast<int>(grpc::StatusCode::INTERNAL)) {
+    LogLine(LogLevel::kError, "rpc_error")
+        .Str("method", RpcMethodName(method_))
+        .Str("code", "INTERNAL")
+        .Str("message", status.message());
+  } else if (!status.ok() && token_reason.empty() && LogEnabled(LogLevel::kDebug)) {
+    LogLine(LogLevel::kDebug, "rpc_refused")
+        .Str("method", RpcMethodName(method_))
+        .Int("code", grpc_code)
+        .Str("reason", ErrorReason(status))
+        .Str("message", status.message());
+  }
+  if (scope_.has_value()) scope_->End();
+}
+
+}  // namespace stud::service

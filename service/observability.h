@@ -1,0 +1,81 @@
+// The one place where calls are observed: ServeUnary wraps every
+// stud.v1.StudService handler (service_impl.cc) and, per call, updates the
+// metrics (metrics.h), the server span (tracing.h) and the logs (logging.h).
+// A wrapper rather than a gRPC interceptor because it sees the typed request,
+// response and absl::Status (variant, street, rule IDs, token error reason),
+// which an interceptor only sees as bytes or void pointers. The engine never
+// counts anything.
+#ifndef STUD_SERVICE_OBSERVABILITY_H_
+#define STUD_SERVICE_OBSERVABILITY_H_
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "grpcpp/grpcpp.h"
+#include "service/metrics.h"
+#include "service/status_mapping.h"
+#include "service/tracing.h"
+#include "stud/v1/stud.pb.h"
+
+namespace stud::service {
+
+// Both may be null (each part off). Must outlive the service.
+struct Observability {
+  Metrics* metrics = nullptr;
+  Tracer* tracer = nullptr;
+};
+
+// What one call was about, read from its request, response and status.
+struct RpcFacts {
+  std::string variant;       // "STUD", "STUD_HI_LO", "RAZZ" or ""
+  std::string dealing_mode;  // "SERVICE", "PRESET", "LIVE" or ""
+  std::string street;        // "THIRD" .. "SEVENTH" or ""
+  std::vector<std::string> rule_ids;  // rules named by the answer (operations, pots, ruling, error)
+  bool hand_started = false;
+  bool hand_finished = false;        // the answer's phase is COMPLETE after a state change
+  std::string ruling_rule_id;        // RuleIrregularity: the ruling given
+  std::string ruling_decision;
+};
+
+RpcFacts Describe(const stud::v1::NewHandRequest& req, const stud::v1::NewHandResponse& resp, bool ok);
+RpcFacts Describe(const stud::v1::ApplyActionRequest& req, const stud::v1::ApplyActionResponse& resp, bool ok);
+RpcFacts Describe(const stud::v1::LegalActionsRequest& req, const stud::v1::LegalActionsResponse& resp, bool ok);
+RpcFacts Describe(const stud::v1::ResolveShowdownRequest& req, const stud::v1::ResolveShowdownResponse& resp,
+                  bool ok);
+RpcFacts Describe(const stud::v1::RuleIrregularityRequest& req, const stud::v1::RuleIrregularityResponse& resp,
+                  bool ok);
+RpcFacts Describe(const stud::v1::GetViewRequest& req, const stud::v1::GetViewResponse& resp, bool ok);
+
+// Per-call bookkeeping used by ServeUnary.
+class RpcObservation {
+ public:
+  RpcObservation(const Observability* obs, grpc::CallbackServerContext* ctx, RpcMethod method);
+  bool active() const { return obs_ != nullptr; }
+  void Finish(const absl::Status& status, int grpc_code, const RpcFacts& facts);
+
+ private:
+  const Observability* obs_;
+  RpcMethod method_;
+  std::chrono::steady_clock::time_point start_;
+  std::optional<RpcTraceScope> scope_;
+};
+
+template <typename Req, typename Resp, typename Handler>
+grpc::ServerUnaryReactor* ServeUnary(const Observability* obs, grpc::CallbackServerContext* ctx, RpcMethod method,
+                                     const Req& req, Resp* resp, Handler&& handler) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  RpcObservation observation(obs, ctx, method);
+  absl::Status st = handler();
+  grpc::Status status = ToGrpcStatus(st);
+  if (observation.active()) observation.Finish(st, static_cast<int>(status.error_code()), Describe(req, *resp, st.ok()));
+  if (!st.ok()) resp->Clear();
+  reactor->Finish(status);
+  return reactor;
+}
+
+}  // namespace stud::service
+
+#endif  // STUD_SERVICE_OBSERVABILITY_H_
