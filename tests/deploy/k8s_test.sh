@@ -30,6 +30,25 @@ for dir in "${overlays[@]}"; do
     const rule = docs.find((d) => d && d.kind === "PrometheusRule");
     fs.writeFileSync(process.argv[3], YAML.stringify(rule.spec));
   ' "$here/node_modules/yaml" "$tmp/$env.yaml" "$tmp/$env.rules.yml"
+  # Its groups include deploy/prometheus/rules.yml unchanged (the tested rules).
+  if [ -f "$root/deploy/prometheus/rules.yml" ]; then
+    node -e '
+      const YAML = require(process.argv[1]);
+      const fs = require("fs");
+      const canon = (v) => Array.isArray(v) ? v.map(canon) : (v && typeof v === "object")
+        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon(v[k])])) : v;
+      const k8s = YAML.parse(fs.readFileSync(process.argv[2], "utf8")).groups;
+      const src = YAML.parse(fs.readFileSync(process.argv[3], "utf8")).groups;
+      for (const g of src) {
+        const twin = k8s.find((x) => x.name === g.name);
+        if (!twin || JSON.stringify(canon(twin)) !== JSON.stringify(canon(g))) {
+          console.log(`FAIL: PrometheusRule group ${g.name} differs from deploy/prometheus/rules.yml`);
+          process.exit(1);
+        }
+      }
+      console.log(`ok: PrometheusRule carries deploy/prometheus/rules.yml (${src.map((g) => g.name).join(", ")})`);
+    ' "$here/node_modules/yaml" "$tmp/$env.rules.yml" "$root/deploy/prometheus/rules.yml"
+  fi
   if command -v promtool >/dev/null; then
     promtool check rules "$tmp/$env.rules.yml"
   else
