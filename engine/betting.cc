@@ -79,8 +79,24 @@ OpType OpFor(ActionKind k) {
     case ActionKind::kBringIn: return OpType::kBringIn;
     case ActionKind::kComplete: return OpType::kComplete;
     case ActionKind::kBet: return OpType::kBet;
+    case ActionKind::kDeclareAllIn: return OpType::kDeclareAllIn;
+    case ActionKind::kDeclineOption: return OpType::kDeclineOption;
     default: return OpType::kRaise;
   }
+}
+
+// [STUD-IRR-PREM-2] a player who already holds a premature final downcard may
+// not bet or raise on 6th street (ALL_PLAYERS: nobody may).
+bool NoBetOnSixth(const HandState& st, int seat) {
+  return st.street == Street::kSixth && st.premature_seat != 0 &&
+         (seat == st.premature_seat ||
+          st.config.options.premature_seventh == PrematureSeventh::kAllPlayers);
+}
+
+// [STUD-IRR-EXP-5] the seat holds the declare-all-in option before the betting.
+bool AllInOptionOpen(const HandState& st, int seat) {
+  return st.allin_option_seat == seat && seat == st.actor &&
+         st.config.options.faceup_final_option == FaceupFinalOption::kDeclareAllIn;
 }
 
 }  // namespace
@@ -97,10 +113,17 @@ std::vector<LegalAction> BettingOptions(const HandState& st, int seat) {
   auto add = [&](ActionKind kind, Chips to) {
     out.push_back({kind, to, to - s.street_bet, s.stack > 0 && to == max_to});
   };
+  if (AllInOptionOpen(st, seat)) {
+    // [STUD-IRR-EXP-5] declare all-in (no more chips go in) or play on.
+    out.push_back({ActionKind::kDeclareAllIn, s.street_bet, 0, true});
+    out.push_back({ActionKind::kDeclineOption, s.street_bet, 0, false});
+    return out;
+  }
   if (st.bring_in_due) {
     // [STUD-BRING-4] bring in or complete; [STUD-BRING-8] a seat opening for an
-    // all-in low card may also fold.
-    if (seat != st.bring_in_seat) add(ActionKind::kFold, s.street_bet);
+    // all-in low card may also fold; [STUD-IRR-EXP-2] so may the seat opening
+    // for a dead low card, unless the opening is forced.
+    if (seat != st.bring_in_seat && seat != st.forced_opener) add(ActionKind::kFold, s.street_bet);
     add(ActionKind::kBringIn, std::min(BringInAmount(st), max_to));
     if (max_to > BringInAmount(st)) {
       add(ActionKind::kComplete, std::min(st.config.stakes.small_bet, max_to));
@@ -116,6 +139,7 @@ std::vector<LegalAction> BettingOptions(const HandState& st, int seat) {
     if (st.config.options.allow_fold_when_check) add(ActionKind::kFold, s.street_bet);
   }
   if (max_to <= st.bet_to || !AnotherSeatCanAct(st, seat) || !Reopened(st, s)) return out;
+  if (NoBetOnSixth(st, seat)) return out;
   const ActionKind kind = AggressiveKind(st);
   if (kind == ActionKind::kRaise && CapReached(st)) return out;
   std::vector<Chips> targets = {st.full_level + CurrentUnit(st)};
@@ -176,8 +200,17 @@ absl::Status ExplainRefusal(const HandState& st, const Action& a,
       return RuleViolation("STUD-SHOW-1", "showdown has not been reached; betting is still open");
     case ActionKind::kDeal:
       return RuleViolation("STUD-DEAL-2", "no card is due now; the betting round is open");
+    case ActionKind::kDeclareAllIn:
+    case ActionKind::kDeclineOption:
+      return RuleViolation("STUD-IRR-EXP-5", absl::StrCat("seat ", a.seat,
+                                                          " has no all-in option to answer"));
     default:
       break;
+  }
+  if (AllInOptionOpen(st, a.seat)) {
+    return RuleViolation("STUD-IRR-EXP-5",
+                         absl::StrCat("seat ", a.seat, "'s final card was dealt face up: it first "
+                                      "declares all-in or declines the option"));
   }
   if (st.bring_in_due) {
     return RuleViolation("STUD-BRING-4",
@@ -206,6 +239,13 @@ absl::Status ExplainRefusal(const HandState& st, const Action& a,
   }
   if (!AnotherSeatCanAct(st, a.seat)) {
     return RuleViolation("STUD-ALLIN-2", "every other player is all-in; only call or fold");
+  }
+  if (NoBetOnSixth(st, a.seat)) {
+    return RuleViolation("STUD-IRR-PREM-2",
+                         absl::StrCat(a.seat == st.premature_seat
+                                          ? absl::StrCat("seat ", a.seat, " already holds its 7th card")
+                                          : std::string("a player already holds a premature 7th card"),
+                                      ": no bet or raise on 6th street; check, call or fold"));
   }
   if (!Reopened(st, s)) {
     return RuleViolation("STUD-CAP-2", "a short all-in does not reopen the betting for a player "
@@ -244,6 +284,17 @@ void ApplyBet(HandState& st, int seat, const LegalAction& c) {
   Operation op{.type = OpFor(c.kind), .seat = static_cast<uint8_t>(seat), .street = st.street, .card = {},
                .all_in = s.all_in && c.amount_by > 0, .amount = c.amount_by,
                .amount_to = c.amount_to, .rule_id = {}};
+  if (c.kind == ActionKind::kDeclareAllIn || c.kind == ActionKind::kDeclineOption) {
+    // [STUD-IRR-EXP-5] the option is answered before the betting starts.
+    if (c.kind == ActionKind::kDeclareAllIn) s.all_in = true;
+    op.all_in = s.all_in;
+    op.rule_id = "STUD-IRR-EXP-5";
+    st.allin_option_seat = 0;
+    Log(st, op);
+    return;
+  }
+  if (seat == st.allin_option_seat) st.allin_option_seat = 0;  // ACT_FIRST: it has acted
+  if (seat == st.forced_opener) st.forced_opener = 0;
   switch (c.kind) {
     case ActionKind::kFold:
       // [STUD-IRR-FOLD-1] folding with no bet to face: the seat keeps being
@@ -327,6 +378,7 @@ void ResetRound(HandState& st) {
   st.raises = 0;
   st.cap_locked = false;
   st.bring_in_due = false;
+  st.forced_opener = 0;
   st.open_pair = false;
   st.big_bet_made = false;
   st.last_aggressor = 0;

@@ -51,14 +51,7 @@ void Burn(HandState& st) {
   Log(st, {.type = OpType::kBurn, .street = st.street, .card = c, .rule_id = "STUD-DEAL-3"});
 }
 
-void Give(HandState& st, int seat, Card c, bool face_up) {
-  Seat& s = st.seats[seat];
-  s.cards[s.num_cards++] = {c, face_up, st.street};
-  st.seen.Add(c);
-  Log(st, {.type = OpType::kDeal, .seat = static_cast<uint8_t>(seat), .street = st.street,
-           .card = c, .face_up = face_up,
-           .rule_id = st.street == Street::kThird ? "STUD-DEAL-1" : "STUD-DEAL-2"});
-}
+void Give(HandState& st, int seat, Card c, bool face_up) { GiveCard(st, seat, c, face_up, st.street); }
 
 void GiveCommon(HandState& st, Card c) {
   st.has_common = true;
@@ -134,10 +127,28 @@ bool HasOpenPair(const HandState& st, int seat) {
 std::vector<int> Recipients(const HandState& st) {
   std::vector<int> out;
   for (int i = 1; i <= st.config.num_seats; ++i) {
+    // [STUD-IRR-PREM-2] a seat that kept a premature final card gets no other.
+    if (st.street == Street::kSeventh && st.seats[i].has_seventh) continue;
     // [STUD-DEAL-4] all-in seats too; [STUD-IRR-FOLD-1] and seats that checked out.
     if (st.seats[i].live() || st.seats[i].checked_out) out.push_back(i);
   }
   return out;
+}
+
+void GiveCard(HandState& st, int seat, Card c, bool face_up, Street street) {
+  Seat& s = st.seats[seat];
+  s.cards[s.num_cards++] = {c, face_up, street};
+  st.seen.Add(c);
+  Log(st, {.type = OpType::kDeal, .seat = static_cast<uint8_t>(seat), .street = street,
+           .card = c, .face_up = face_up,
+           .rule_id = street == Street::kThird ? "STUD-DEAL-1" : "STUD-DEAL-2"});
+}
+
+Card DoorCard(const Seat& s) {
+  for (int i = 0; i < s.num_cards && i < 3; ++i) {
+    if (s.cards[i].face_up && s.cards[i].street == Street::kThird) return s.cards[i].card;
+  }
+  return s.cards[2].card;
 }
 
 void PostAntes(HandState& st) {
@@ -161,6 +172,16 @@ bool BeginStreetDeal(HandState& st) {
   st.deal_pass = 0;
   st.street_uses_common = st.street != Street::kThird && NeedsCommonCard(st, to.size());
   const bool burn = st.street != Street::kThird || st.config.options.burn_before_third;
+  if (st.premature_pending > 0) {
+    // [STUD-IRR-PREM-1] after the round of a premature deal, one card for each
+    // player still in is taken out of play before the burn.
+    const int n = static_cast<int>(to.size());
+    if (!deck) st.burn_count += n;
+    for (int k = 0; k < n; ++k) {
+      Log(st, {.type = OpType::kAside, .street = st.street, .amount = 1, .rule_id = "STUD-IRR-PREM-1"});
+    }
+    st.premature_pending = 0;
+  }
   if (!deck) {
     if (burn) ++st.burn_count;
     st.pending_deal = {};
@@ -205,6 +226,10 @@ void GiveReportedCard(HandState& st, Card card) {
   }
   Give(st, next.seat, card, next.face_up);
   st.pending_deal[next.seat] = false;
+  AdvanceDealPass(st);
+}
+
+void AdvanceDealPass(HandState& st) {
   if (std::none_of(st.pending_deal.begin(), st.pending_deal.end(), [](bool b) { return b; }) &&
       st.street == Street::kThird && st.deal_pass < 2) {
     ++st.deal_pass;
@@ -225,19 +250,31 @@ void DesignateOpener(HandState& st) {
     for (int i = 1; i <= st.config.num_seats; ++i) {
       const Seat& s = st.seats[i];
       if (!s.live()) continue;
-      if (low == 0 || BringsInBefore(s.cards[2].card, st.seats[low].cards[2].card, razz)) low = i;
+      if (low == 0 || BringsInBefore(DoorCard(s), DoorCard(st.seats[low]), razz)) low = i;
     }
+    absl::string_view rule = "STUD-BRING-1";
+    // [STUD-IRR-EXP-2] a dead hand whose first exposed hole card would have
+    // been low: the bring-in is not passed on; its left neighbour opens.
+    const int dead = st.dead_low_seat;
+    const bool dead_low = dead != 0 && (low == 0 || BringsInBefore(DoorCard(st.seats[dead]),
+                                                                   DoorCard(st.seats[low]), razz));
+    if (dead_low) low = dead;
     st.bring_in_seat = low;
     if (ActiveSeatCount(st) < 2) return;  // [STUD-BRING-8] nobody left to bet
     st.bring_in_due = true;
-    absl::string_view rule = "STUD-BRING-1";
     st.actor = low;
-    if (!st.seats[low].can_act()) {
+    if (dead_low) {
+      st.actor = NextCanActLeftOf(st, dead);
+      rule = "STUD-IRR-EXP-2";
+      if (st.config.options.dead_hand_low_opener == DeadHandLowOpener::kLeftPlayerForced) {
+        st.forced_opener = st.actor;
+      }
+    } else if (!st.seats[low].can_act()) {
       st.actor = NextCanActLeftOf(st, low);  // [STUD-BRING-8] low card all-in for the ante
       rule = "STUD-BRING-8";
     }
     Log(st, {.type = OpType::kFirstToAct, .seat = static_cast<uint8_t>(st.actor),
-             .street = st.street, .card = st.seats[low].cards[2].card, .rule_id = rule});
+             .street = st.street, .card = DoorCard(st.seats[low]), .rule_id = rule});
     return;
   }
   // [STUD-ORDER-1..4, STUD-ORDER-6] the highest board (Razz: lowest) opens.
@@ -265,6 +302,15 @@ void DesignateOpener(HandState& st) {
   if (st.has_common) rule = "STUD-ORDER-6";
   Log(st, {.type = OpType::kFirstToAct, .seat = static_cast<uint8_t>(st.actor),
            .street = st.street, .rule_id = rule});
+  // [STUD-IRR-EXP-5] a face-up final card: that player's option comes first.
+  const int opt = st.allin_option_seat;
+  if (opt != 0 && st.seats[opt].can_act()) {
+    st.actor = opt;
+    Log(st, {.type = OpType::kFirstToAct, .seat = static_cast<uint8_t>(opt), .street = st.street,
+             .rule_id = "STUD-IRR-EXP-5"});
+  } else {
+    st.allin_option_seat = 0;
+  }
 }
 
 }  // namespace stud::internal

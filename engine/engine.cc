@@ -7,6 +7,7 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "engine/internal.h"
+#include "engine/irregularities.h"
 #include "engine/pot.h"
 
 namespace stud {
@@ -187,16 +188,13 @@ void StartShowdown(HandState& st) {
   st.actor = FirstToShow(st);
 }
 
-void AfterStreetDealt(HandState& st) {
-  internal::DesignateOpener(st);
-  st.phase = Phase::kBetting;
-  if (internal::RoundComplete(st)) internal::AdvanceAfterRound(st);
-}
+using internal::AfterStreetDealt;
 
 bool IsBettingKind(ActionKind k) {
   return k == ActionKind::kFold || k == ActionKind::kCheck || k == ActionKind::kCall ||
          k == ActionKind::kBringIn || k == ActionKind::kComplete || k == ActionKind::kBet ||
-         k == ActionKind::kRaise;
+         k == ActionKind::kRaise || k == ActionKind::kDeclareAllIn ||
+         k == ActionKind::kDeclineOption;
 }
 
 absl::Status ApplyDeal(HandState& st, const Action& a) {
@@ -214,14 +212,23 @@ absl::Status ApplyDeal(HandState& st, const Action& a) {
                                                      " is already in play; a card is dealt once"));
   }
   if (a.seat != next.seat || a.face_up != next.face_up) {
+    // [catalogue section 11] a report that reveals a dealer error is ruled.
+    if (std::optional<IrregularityReport> report = DealIrregularity(st, a)) {
+      return internal::RuleReport(st, *report);
+    }
     return RuleViolation(
         "STUD-DEAL-1",
         absl::StrCat("the next card goes ", next.face_up ? "face up" : "face down", " to ",
                      next.seat == kBoardSeat ? std::string("the board (common card)")
                                              : absl::StrCat("seat ", next.seat),
                      " on ", StreetName(next.street), "; the report says ",
-                     a.face_up ? "face up" : "face down", " to seat ", a.seat,
-                     " (irregularities are reported with RuleIrregularity)"));
+                     a.face_up ? "face up" : "face down", " to seat ", a.seat, "; ",
+                     a.seat != next.seat
+                         ? "a card dealt to the wrong seat is put right where possible and "
+                           "reported for the proper seat, or reported as a BURN_ERROR with the "
+                           "corrected cards (STUD-IRR-BURN-1)"
+                         : (next.face_up ? "turn it face up and report it face up"
+                                         : "report the irregularity with RuleIrregularity")));
   }
   internal::GiveReportedCard(st, a.card);
   const bool done = st.street_uses_common
@@ -263,6 +270,89 @@ absl::Status ApplyShowdown(HandState& st, const Action& a) {
 namespace internal {
 
 void Log(HandState& st, Operation op) { st.log.push_back(op); }
+
+void AfterStreetDealt(HandState& st) {
+  DesignateOpener(st);
+  st.phase = Phase::kBetting;
+  if (RoundComplete(st)) AdvanceAfterRound(st);
+}
+
+const LegalAction* FindLegal(const std::vector<LegalAction>& legal, ActionKind kind,
+                             Chips amount_to) {
+  const LegalAction* chosen = nullptr;
+  int same_kind = 0;
+  for (const LegalAction& l : legal) {
+    if (l.kind != kind) continue;
+    ++same_kind;
+    const bool amount_free = kind == ActionKind::kFold || kind == ActionKind::kCheck ||
+                             kind == ActionKind::kDeclareAllIn ||
+                             kind == ActionKind::kDeclineOption;
+    if (amount_free || l.amount_to == amount_to) chosen = &l;
+  }
+  if (chosen == nullptr && same_kind == 1 && amount_to == 0) {
+    for (const LegalAction& l : legal) {
+      if (l.kind == kind) chosen = &l;  // the only amount; amount_to may be omitted
+    }
+  }
+  return chosen;
+}
+
+void ApplyAndAdvance(HandState& st, int seat, const LegalAction& chosen) {
+  const LegalAction action = chosen;
+  ApplyBet(st, seat, action);
+  if (action.kind == ActionKind::kDeclareAllIn || action.kind == ActionKind::kDeclineOption) {
+    // [STUD-IRR-EXP-5] the option answered, the high hand on board opens.
+    DesignateOpener(st);
+    if (LiveSeatCount(st) == 1 || RoundComplete(st)) AdvanceAfterRound(st);
+    return;
+  }
+  if (LiveSeatCount(st) == 1 || RoundComplete(st)) {
+    AdvanceAfterRound(st);
+  } else {
+    st.actor = NextToAct(st, seat);
+  }
+}
+
+void ContinueDeal(HandState& st) {
+  if (st.phase != Phase::kAwaitingDeal) return;
+  if (LiveSeatCount(st) <= 1) {
+    AdvanceAfterRound(st);
+    return;
+  }
+  AdvanceDealPass(st);
+  const bool done = st.street_uses_common
+                        ? st.has_common
+                        : std::none_of(st.pending_deal.begin(), st.pending_deal.end(),
+                                       [](bool b) { return b; });
+  if (done) AfterStreetDealt(st);
+}
+
+void AfterSeatRemoved(HandState& st, int seat) {
+  switch (st.phase) {
+    case Phase::kAwaitingDeal:
+      st.pending_deal[seat] = st.pending_deal[seat] && st.seats[seat].live();
+      ContinueDeal(st);
+      return;
+    case Phase::kBetting:
+      if (LiveSeatCount(st) == 1 || RoundComplete(st)) {
+        AdvanceAfterRound(st);
+      } else if (st.actor == seat || !st.seats[st.actor].can_act()) {
+        st.actor = NextToAct(st, seat);
+      }
+      return;
+    case Phase::kShowdown: {
+      const int next = NextToShow(st, seat);
+      if (next == 0 || LiveSeatCount(st) <= 1) {
+        SettleHand(st);
+      } else if (st.actor == seat || !st.seats[st.actor].live()) {
+        st.actor = next;
+      }
+      return;
+    }
+    case Phase::kComplete:
+      return;
+  }
+}
 
 void AdvanceAfterRound(HandState& st) {
   Log(st, {.type = OpType::kStreetEnd, .street = st.street});
@@ -319,7 +409,11 @@ ExpectedDeal NextDeal(const HandState& st) {
   if (st.street_uses_common) return {kBoardSeat, true, st.street};
   for (int i = 1; i <= st.config.num_seats; ++i) {
     if (!st.pending_deal[i]) continue;
-    const bool up = st.street == Street::kThird ? st.deal_pass == 2 : st.street != Street::kSeventh;
+    // [STUD-IRR-EXP-1] a seat with an exposed hole card gets its third card
+    // down; [STUD-IRR-EXP-5(b)] heads-up, the second final card comes up too.
+    bool up = st.street == Street::kThird ? st.deal_pass == 2 && !st.seats[i].door_down
+                                          : st.street != Street::kSeventh;
+    if (st.street == Street::kSeventh && st.seats[i].final_up) up = true;
     return {i, up, st.street};
   }
   return {0, false, st.street};
@@ -342,6 +436,13 @@ absl::Status Apply(HandState& st, const Action& a) {
       status = ApplyShowdown(st, a);
       break;
     case Phase::kBetting: {
+      if (a.kind == ActionKind::kDeal) {
+        // [STUD-IRR-PREM-1] a card dealt before the round is over.
+        if (std::optional<IrregularityReport> report = DealIrregularity(st, a)) {
+          status = internal::RuleReport(st, *report);
+          break;
+        }
+      }
       if (!IsBettingKind(a.kind) || a.seat != st.actor) {
         if (IsBettingKind(a.kind)) {
           const absl::string_view rule =
@@ -353,27 +454,9 @@ absl::Status Apply(HandState& st, const Action& a) {
         return internal::ExplainRefusal(st, a, {});
       }
       const std::vector<LegalAction> legal = internal::BettingOptions(st, a.seat);
-      const LegalAction* chosen = nullptr;
-      int same_kind = 0;
-      for (const LegalAction& l : legal) {
-        if (l.kind != a.kind) continue;
-        ++same_kind;
-        const bool amount_free = a.kind == ActionKind::kFold || a.kind == ActionKind::kCheck;
-        if (amount_free || l.amount_to == a.amount_to) chosen = &l;
-      }
-      if (chosen == nullptr && same_kind == 1 && a.amount_to == 0) {
-        for (const LegalAction& l : legal) {
-          if (l.kind == a.kind) chosen = &l;  // the only amount; amount_to may be omitted
-        }
-      }
+      const LegalAction* chosen = internal::FindLegal(legal, a.kind, a.amount_to);
       if (chosen == nullptr) return internal::ExplainRefusal(st, a, legal);
-      const LegalAction action = *chosen;
-      internal::ApplyBet(st, a.seat, action);
-      if (LiveSeatCount(st) == 1 || internal::RoundComplete(st)) {
-        internal::AdvanceAfterRound(st);
-      } else {
-        st.actor = internal::NextToAct(st, a.seat);
-      }
+      internal::ApplyAndAdvance(st, a.seat, *chosen);
       break;
     }
   }
@@ -382,12 +465,34 @@ absl::Status Apply(HandState& st, const Action& a) {
 }
 
 absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Operation>& log) {
+  return Replay(config, log, {});
+}
+
+absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Operation>& log,
+                                 const std::vector<IrregularityReport>& reports) {
   absl::StatusOr<HandState> st = NewHand(config);
   if (!st.ok()) return st.status();
   const bool reported = config.deal_source == DealSource::kReported;
-  for (const Operation& op : log) {
+  for (size_t i = 0; i < log.size(); ++i) {
+    const Operation& op = log[i];
     Action a{.seat = op.seat, .amount_to = op.amount_to, .card = op.card, .face_up = op.face_up};
     switch (op.type) {
+      case OpType::kRuling: {
+        // Re-apply the report; the operations it appended follow it and are
+        // produced again by the ruling itself.
+        if (op.amount < 0 || static_cast<size_t>(op.amount) >= reports.size()) {
+          return absl::InvalidArgumentError("log: a ruling refers to a report that is missing");
+        }
+        if (absl::Status s = internal::RuleReport(*st, reports[static_cast<size_t>(op.amount)]);
+            !s.ok()) {
+          return s;
+        }
+        ++st->version;
+        i += static_cast<size_t>(op.amount_to);
+        continue;
+      }
+      case OpType::kDeclareAllIn: a.kind = ActionKind::kDeclareAllIn; break;
+      case OpType::kDeclineOption: a.kind = ActionKind::kDeclineOption; break;
       case OpType::kFold: a.kind = ActionKind::kFold; break;
       case OpType::kCheck: a.kind = ActionKind::kCheck; break;
       case OpType::kCall: a.kind = ActionKind::kCall; break;

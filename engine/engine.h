@@ -26,18 +26,6 @@
 
 namespace stud {
 
-enum class ActionKind : uint8_t {
-  kFold = 1,
-  kCheck,
-  kCall,      // amount_to = the level called (less when all-in)
-  kBringIn,   // amount_to = the bring-in (less when all-in) [STUD-BRING-4]
-  kComplete,  // amount_to = the small bet [STUD-BRING-5]
-  kBet,       // amount_to = the bet
-  kRaise,     // amount_to = the new level
-  kShow,      // showdown: show the hand [STUD-SHOW-1]
-  kMuck,      // showdown: surrender without showing [STUD-SHOW-2]
-  kDeal,      // reported dealing: `card` to `seat` (kBoardSeat for a common card)
-};
 absl::string_view ActionKindName(ActionKind k);
 
 struct Action {
@@ -85,6 +73,10 @@ ExpectedDeal NextDeal(const HandState& state);
 // Rebuilds the hand from its configuration by re-applying every player and
 // deal action found in `log`. Used to prove that a log reproduces its state.
 absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Operation>& log);
+// The same for a hand with irregularity rulings: each kRuling operation
+// re-applies reports[op.amount] (HandState::reports) in order.
+absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Operation>& log,
+                                 const std::vector<IrregularityReport>& reports);
 
 // FAILED_PRECONDITION carrying `rule_id` (also as a payload for RuleIdOf).
 absl::Status RuleViolation(absl::string_view rule_id, absl::string_view message);

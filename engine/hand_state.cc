@@ -36,6 +36,16 @@ absl::string_view OpTypeName(OpType t) {
     case OpType::kMuck: return "muck";
     case OpType::kAward: return "award";
     case OpType::kHandEnd: return "hand_end";
+    case OpType::kRuling: return "ruling";
+    case OpType::kExpose: return "expose";
+    case OpType::kKill: return "kill";
+    case OpType::kReturnAnte: return "return_ante";
+    case OpType::kMisdeal: return "misdeal";
+    case OpType::kAside: return "aside";
+    case OpType::kReplaceCard: return "replace_card";
+    case OpType::kDeclareAllIn: return "declare_all_in";
+    case OpType::kDeclineOption: return "decline_option";
+    case OpType::kTimeoutAllIn: return "timeout_all_in";
   }
   return "unknown";
 }
@@ -52,6 +62,8 @@ absl::string_view ActionKindName(ActionKind k) {
     case ActionKind::kShow: return "show";
     case ActionKind::kMuck: return "muck";
     case ActionKind::kDeal: return "deal";
+    case ActionKind::kDeclareAllIn: return "declare all-in";
+    case ActionKind::kDeclineOption: return "decline the option";
   }
   return "unknown";
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/card.h"
+#include "engine/irregularity_report.h"
 #include "engine/options.h"
 #include "engine/stakes.h"
 
@@ -23,7 +24,6 @@ inline constexpr int kMaxSeats = 8;
 inline constexpr int kMinSeats = 2;
 inline constexpr int kBoardSeat = 0;  // "seat" of the common card in operations
 
-enum class Street : uint8_t { kThird = 3, kFourth = 4, kFifth = 5, kSixth = 6, kSeventh = 7 };
 absl::string_view StreetName(Street s);  // "3rd street" .. "7th street"
 
 enum class Phase : uint8_t {
@@ -56,6 +56,10 @@ struct Seat {
   bool acted = false;         // has made a voluntary action this betting round
   bool checked_out = false;   // folded with no bet to face; still dealt until a bet [STUD-IRR-FOLD-1]
   Chips acted_to = 0;         // street_bet after this seat's last voluntary action
+  // LIVE dealing corrections [STUD-IRR-EXP-1, STUD-IRR-EXP-5, STUD-IRR-PREM-2].
+  bool door_down = false;     // a hole card was exposed: the third card comes face down
+  bool final_up = false;      // heads-up: the final card comes face up too
+  bool has_seventh = false;   // kept a premature final downcard: no 7th-street card
   uint8_t num_cards = 0;
   std::array<SeatCard, 8> cards{};  // in deal order; 7 in a full hand
 
@@ -103,6 +107,18 @@ enum class OpType : uint8_t {
   kMuck,             // seat surrenders without showing [STUD-SHOW-2]
   kAward,            // `amount` of pot `pot` (half: 0 whole, 1 high, 2 low) to `seat`
   kHandEnd,          // the hand is over
+  // Irregularities (engine/irregularities.h). rule_id names the rule applied.
+  kRuling,           // a report was ruled: `amount` = index in HandState::reports,
+                     // `amount_to` = the operations the ruling appended after this one
+  kExpose,           // `card` of `seat` is now face up for everyone
+  kKill,             // `seat`'s hand is dead
+  kReturnAnte,       // `amount` given back to `seat` (antes of a dead hand or a misdeal)
+  kMisdeal,          // the hand is void; redeal
+  kAside,            // a card taken out of play (`card` only when it was seen) [STUD-IRR-PREM-1]
+  kReplaceCard,      // `seat`'s card of `street` is now `card` (burn correction)
+  kDeclareAllIn,     // `seat` declares all-in for what it has in [STUD-IRR-EXP-5]
+  kDeclineOption,    // `seat` declines the all-in option [STUD-IRR-EXP-5]
+  kTimeoutAllIn,     // `seat` is all-in by time-out; `amount` = allowance left [STUD-ALLIN-4]
 };
 absl::string_view OpTypeName(OpType t);
 
@@ -164,6 +180,15 @@ struct HandState {
   std::array<bool, kMaxSeats + 1> pending_deal{};
   uint8_t deal_pass = 0;             // 3rd street: 0, 1 down cards, 2 door card
   bool street_uses_common = false;   // this street's card is one common card
+
+  // Irregularities [catalogue section 11].
+  std::vector<IrregularityReport> reports;  // every ruled report, in order (for Replay)
+  bool misdeal = false;              // the hand was voided [STUD-IRR-EXP-1 MISDEAL]
+  int dead_low_seat = 0;             // dead hand whose exposed hole card may be low [STUD-IRR-EXP-2]
+  int forced_opener = 0;             // seat that must open, no fold [STUD-IRR-EXP-2 forced]
+  int allin_option_seat = 0;         // seat offered the all-in option [STUD-IRR-EXP-5]
+  int premature_seat = 0;            // no bet or raise for this seat on 6th [STUD-IRR-PREM-2]
+  int premature_pending = 0;         // cards still to take aside before the next street [STUD-IRR-PREM-1]
 
   std::vector<Operation> log;
 

@@ -36,15 +36,40 @@ void PostAntes(HandState& state);
 bool BeginStreetDeal(HandState& state);
 // Gives a reported card; requires it to match NextDeal (checked by caller).
 void GiveReportedCard(HandState& state, Card card);
+// 3rd street: once a pass is complete, starts the next one.
+void AdvanceDealPass(HandState& state);
 // Designates who opens the betting on the current street and logs it.
 void DesignateOpener(HandState& state);
 // Seats receiving cards this street, in dealing order.
 std::vector<int> Recipients(const HandState& state);
+// Deals `card` to `seat` as a card of `street`, face up or down, and logs it.
+void GiveCard(HandState& state, int seat, Card card, bool face_up, Street street);
+// The seat's 3rd-street up card (the door card, or an exposed hole card
+// serving as the up card [STUD-IRR-EXP-1]).
+Card DoorCard(const Seat& seat);
+// Reported dealing: after a seat stops receiving cards mid-street, moves to the
+// next pass or finishes the street.
+void ContinueDeal(HandState& state);
 
 // ---- engine.cc ----
 void Log(HandState& state, Operation op);
 // After a round closes: next street, showdown or award.
 void AdvanceAfterRound(HandState& state);
+// Every card of the street is out: designate the opener and start betting.
+void AfterStreetDealt(HandState& state);
+// After `seat` stopped contesting the hand (killed, timed out all-in) outside
+// its own action: moves the turn on and closes the round, deal or showdown
+// when nothing more is owed.
+void AfterSeatRemoved(HandState& state, int seat);
+// Applies one verified betting action and moves the hand on (as Apply does).
+void ApplyAndAdvance(HandState& state, int seat, const LegalAction& chosen);
+// The same analysis as Apply: the legal action of `seat` matching kind and amount.
+const LegalAction* FindLegal(const std::vector<LegalAction>& legal, ActionKind kind, Chips amount_to);
+
+// ---- irregularities.cc ----
+// Rules on a report without touching version; used by Apply for LIVE deal
+// reports that reveal a dealer error and by RuleIrregularity.
+absl::Status RuleReport(HandState& state, const IrregularityReport& report);
 
 }  // namespace stud::internal
 

@@ -47,6 +47,12 @@ bool CardVisibleTo(const HandState& st, const Operation& op, int viewer) {
       return true;
     case OpType::kFirstToAct:
       return true;  // the door card that brings in is face up
+    case OpType::kExpose:
+      return true;  // an exposed card is public [STUD-IRR-EXP-*]
+    case OpType::kAside:
+      return op.amount == 0 && (op.face_up || (op.seat != kBoardSeat && op.seat == viewer));
+    case OpType::kReplaceCard:
+      return op.face_up || op.seat == viewer || st.seats[op.seat].shown;
     default:
       return false;  // burns and everything without a card
   }
@@ -55,7 +61,9 @@ bool CardVisibleTo(const HandState& st, const Operation& op, int viewer) {
 Operation RedactFor(const HandState& st, const Operation& op, int viewer, bool* card_hidden) {
   Operation out = op;
   const bool has_card = op.type == OpType::kDeal || op.type == OpType::kBurn ||
-                        op.type == OpType::kCommonCard || op.type == OpType::kFirstToAct;
+                        op.type == OpType::kCommonCard || op.type == OpType::kFirstToAct ||
+                        op.type == OpType::kExpose || op.type == OpType::kAside ||
+                        op.type == OpType::kReplaceCard;
   const bool hidden = has_card && !CardVisibleTo(st, op, viewer);
   if (hidden || !has_card) out.card = Card();
   if (card_hidden != nullptr) *card_hidden = hidden;

@@ -183,7 +183,7 @@ absl::Status UnpackLog(const pb::HandState& p, int num_seats, std::vector<Operat
     Operation op;
     uint8_t b0 = 0, b1 = 0, mask = 0;
     if (!in.Byte(&b0) || !in.Byte(&b1)) return Bad("packed_log");
-    if (!ToEnum(b0 & 0x1Fu, OpType::kAnte, OpType::kHandEnd, &op.type)) return Bad("packed_log.type");
+    if (!ToEnum(b0 & 0x1Fu, OpType::kAnte, OpType::kTimeoutAllIn, &op.type)) return Bad("packed_log.type");
     if (!ToEnum((b0 >> 5) + 3u, Street::kThird, Street::kSeventh, &op.street)) return Bad("packed_log.street");
     if ((b1 & 0x0F) > num_seats) return Bad("packed_log.seat");
     op.seat = static_cast<uint8_t>(b1 & 0x0F);
@@ -288,6 +288,62 @@ absl::Status DecodeOptions(const pb::Options& p, Options* o) {
   return absl::OkStatus();
 }
 
+void EncodeReport(const IrregularityReport& r, pb::IrregularityReport* p) {
+  p->set_kind(U(r.kind));
+  p->set_seat(r.seat);
+  p->set_street(U(r.street));
+  p->set_has_card(r.has_card);
+  p->set_card(static_cast<uint32_t>(r.card.index()));
+  p->set_cards(PackCards(r.cards));
+  p->set_action(U(r.action));
+  p->set_amount_to(r.amount_to);
+  p->set_next_acted(r.next_acted);
+  p->set_burn_delta(r.burn_delta);
+  for (const CardMove& m : r.moves) {
+    pb::CardMove* pm = p->add_moves();
+    pm->set_seat(m.seat);
+    pm->set_card(static_cast<uint32_t>(m.card.index()));
+  }
+  for (int seat : r.seats) p->add_seats(seat);
+  p->set_card_count(r.card_count);
+  p->set_declare_live(r.declare_live);
+  p->set_allowance_remaining(r.allowance_remaining);
+  p->set_disconnect(r.disconnect);
+  p->set_from_deal(r.from_deal);
+}
+
+absl::Status DecodeReport(const pb::IrregularityReport& p, int num_seats, IrregularityReport* r) {
+  if (!ToEnum(p.kind(), IrregularityKind::kHolecardExposed, IrregularityKind::kTimeout, &r->kind)) {
+    return Bad("reports.kind");
+  }
+  if (p.seat() < 0 || p.seat() > num_seats) return Bad("reports.seat");
+  r->seat = p.seat();
+  if (!ToEnum(p.street(), Street::kThird, Street::kSeventh, &r->street)) return Bad("reports.street");
+  r->has_card = p.has_card();
+  if (!ToCard(p.card(), &r->card)) return Bad("reports.card");
+  if (!UnpackCards(p.cards(), &r->cards) || r->cards.size() > kDeckSize) return Bad("reports.cards");
+  if (!ToEnum(p.action(), ActionKind::kFold, ActionKind::kDeclineOption, &r->action)) {
+    return Bad("reports.action");
+  }
+  r->amount_to = p.amount_to();
+  r->next_acted = p.next_acted();
+  r->burn_delta = p.burn_delta();
+  if (p.moves_size() > kMaxSeats || p.seats_size() > kMaxSeats) return Bad("reports.moves");
+  for (const pb::CardMove& pm : p.moves()) {
+    CardMove m;
+    m.seat = pm.seat();
+    if (!ToCard(pm.card(), &m.card)) return Bad("reports.moves.card");
+    r->moves.push_back(m);
+  }
+  for (int seat : p.seats()) r->seats.push_back(seat);
+  r->card_count = p.card_count();
+  r->declare_live = p.declare_live();
+  r->allowance_remaining = p.allowance_remaining();
+  r->disconnect = p.disconnect();
+  r->from_deal = p.from_deal();
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<absl::string_view> InternRuleId(absl::string_view id) {
@@ -327,7 +383,8 @@ void EncodeState(const HandState& s, pb::HandState* p) {
     ps->set_street_bet(seat.street_bet);
     ps->set_flags((seat.folded ? 1u : 0u) | (seat.all_in ? 2u : 0u) | (seat.mucked ? 4u : 0u) |
                   (seat.shown ? 8u : 0u) | (seat.acted ? 16u : 0u) |
-                  (seat.checked_out ? 32u : 0u));
+                  (seat.checked_out ? 32u : 0u) | (seat.door_down ? 64u : 0u) |
+                  (seat.final_up ? 128u : 0u) | (seat.has_seventh ? 256u : 0u));
     ps->set_acted_to(seat.acted_to);
     ps->set_packed_cards(PackSeatCards(seat));
   }
@@ -355,6 +412,13 @@ void EncodeState(const HandState& s, pb::HandState* p) {
   p->set_deal_pass(s.deal_pass);
   p->set_cap_locked(s.cap_locked);
   p->set_street_uses_common(s.street_uses_common);
+  for (const IrregularityReport& r : s.reports) EncodeReport(r, p->add_reports());
+  p->set_misdeal(s.misdeal);
+  p->set_dead_low_seat(s.dead_low_seat);
+  p->set_forced_opener(s.forced_opener);
+  p->set_allin_option_seat(s.allin_option_seat);
+  p->set_premature_seat(s.premature_seat);
+  p->set_premature_pending(s.premature_pending);
   PackLog(s.log, p);
 }
 
@@ -392,6 +456,9 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
     seat.shown = (ps.flags() & 8u) != 0;
     seat.acted = (ps.flags() & 16u) != 0;
     seat.checked_out = (ps.flags() & 32u) != 0;
+    seat.door_down = (ps.flags() & 64u) != 0;
+    seat.final_up = (ps.flags() & 128u) != 0;
+    seat.has_seventh = (ps.flags() & 256u) != 0;
     seat.acted_to = ps.acted_to();
     if (!ps.packed_cards().empty()) {  // schema 2
       if (ps.cards_size() != 0 || !UnpackSeatCards(ps.packed_cards(), &seat)) return Bad("seats.packed_cards");
@@ -439,6 +506,23 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
   if (p.deal_pass() > 2) return Bad("deal_pass");
   s.deal_pass = static_cast<uint8_t>(p.deal_pass());
   s.street_uses_common = p.street_uses_common();
+  // Irregularities [engine/irregularities.h].
+  for (const pb::IrregularityReport& pr : p.reports()) {
+    IrregularityReport r;
+    if (absl::Status st = DecodeReport(pr, c.num_seats, &r); !st.ok()) return st;
+    s.reports.push_back(std::move(r));
+  }
+  s.misdeal = p.misdeal();
+  if (!seat_ok(p.dead_low_seat())) return Bad("dead_low_seat");
+  if (!seat_ok(p.forced_opener())) return Bad("forced_opener");
+  if (!seat_ok(p.allin_option_seat())) return Bad("allin_option_seat");
+  if (!seat_ok(p.premature_seat())) return Bad("premature_seat");
+  if (p.premature_pending() < 0 || p.premature_pending() > 1) return Bad("premature_pending");
+  s.dead_low_seat = p.dead_low_seat();
+  s.forced_opener = p.forced_opener();
+  s.allin_option_seat = p.allin_option_seat();
+  s.premature_seat = p.premature_seat();
+  s.premature_pending = p.premature_pending();
   // Room for the operations of the next action, so that Apply does not grow the log.
   constexpr size_t kLogHeadroom = 24;
   if (!p.packed_log().empty()) {  // schema 2
@@ -451,7 +535,7 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
   s.log.reserve(static_cast<size_t>(p.log_size()) + kLogHeadroom);
   for (const pb::Operation& po : p.log()) {
     Operation op;
-    if (!ToEnum(po.type(), OpType::kAnte, OpType::kHandEnd, &op.type)) return Bad("log.type");
+    if (!ToEnum(po.type(), OpType::kAnte, OpType::kTimeoutAllIn, &op.type)) return Bad("log.type");
     if (po.seat() > static_cast<uint32_t>(c.num_seats)) return Bad("log.seat");
     op.seat = static_cast<uint8_t>(po.seat());
     if (!ToEnum(po.street(), Street::kThird, Street::kSeventh, &op.street)) return Bad("log.street");

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "engine/engine.h"
+#include "engine/irregularities.h"
 #include "gtest/gtest.h"
 #include "service/dealing.h"
 #include "service/sealer.h"
@@ -72,6 +73,61 @@ TEST(StateCodecTest, EveryStateOfManyHandsRoundTrips) {
     }
   }
   EXPECT_EQ(hands, 90);
+}
+
+// Hands with irregularity rulings (catalogue section 11): the reports and the
+// state they leave (exposed cards, dead hands, options, premature cards) survive.
+TEST(StateCodecTest, StatesWithIrregularityRulingsRoundTrip) {
+  std::mt19937 rng(777);
+  ServiceData service{3, 1, "", ""};
+  int rulings = 0;
+  for (int round = 0; round < 60; ++round) {
+    HandConfig c = Config(Variant::kStud, DealSource::kReported, 2 + static_cast<int>(rng() % 7), rng);
+    c.options = ProfileDefaults(static_cast<Profile>(1 + rng() % 3));
+    absl::StatusOr<HandState> state = NewHand(c);
+    ASSERT_TRUE(state.ok());
+    std::vector<Card> deck = ShuffledDeck();
+    for (int step = 0; step < 300 && state->phase != Phase::kComplete; ++step) {
+      const int n = state->config.num_seats;
+      if (rng() % 6 == 0) {
+        IrregularityReport r;
+        r.kind = static_cast<IrregularityKind>(1 + rng() % 14);
+        r.seat = state->actor != 0 && rng() % 2 ? state->actor : 1 + static_cast<int>(rng() % n);
+        const Seat& s = state->seats[r.seat];
+        if (s.num_cards > 0 && rng() % 2) {
+          r.has_card = true;
+          r.card = s.cards[rng() % s.num_cards].card;
+        }
+        r.allowance_remaining = static_cast<int>(rng() % 2);
+        r.card_count = 6;
+        r.burn_delta = 1;
+        r.street = state->street;
+        if (r.kind == IrregularityKind::kBurnError || r.kind == IrregularityKind::kPrematureDeal) {
+          r.seat = 0;
+          r.has_card = false;
+        }
+        if (RuleIrregularity(*state, r).ok()) ++rulings;
+      } else if (state->phase == Phase::kAwaitingDeal) {
+        const ExpectedDeal next = NextDeal(*state);
+        Card card = deck[0];
+        for (Card d : deck) {
+          if (!state->seen.Contains(d)) { card = d; break; }
+        }
+        const bool up = rng() % 8 == 0 ? !next.face_up : next.face_up;
+        if (!Apply(*state, Action{ActionKind::kDeal, next.seat, 0, card, up}).ok()) {
+          ASSERT_TRUE(Apply(*state, Action{ActionKind::kDeal, next.seat, 0, card, next.face_up}).ok());
+        }
+      } else {
+        const std::vector<LegalAction> legal = LegalActions(*state, ToAct(*state));
+        ASSERT_FALSE(legal.empty());
+        const LegalAction& pick = legal[rng() % legal.size()];
+        ASSERT_TRUE(Apply(*state, Action{pick.kind, ToAct(*state), pick.amount_to, Card(), false}).ok());
+      }
+      ExpectRoundTrip(*state, service);
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GT(rulings, 50);
 }
 
 TEST(StateCodecTest, OutOfRangeValuesAreRefused) {

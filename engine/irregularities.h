@@ -1,0 +1,116 @@
+// Irregularities: a floor person's ruling on every dealer or player error of
+// the rule book (catalogue section 11) and the online time-out rules
+// (STUD-ALLIN-4, STUD-ALLIN-5).
+//
+// RuleIrregularity takes a typed report (engine/irregularity_report.h),
+// applies the ruling to the hand and says what it did: the rule, a decision
+// code, an explanation in English and Spanish, the alternative the hand's
+// options chose where the rule books disagree, and the exact change (cards
+// exposed or taken out, hands killed, chips returned, who acts now and with
+// which options). The report is kept in HandState::reports and the ruling's
+// operations follow a kRuling operation in the log, so Replay() re-applies it.
+//
+// Dealer errors (exposed, misplaced, premature cards, burn errors, a wrong
+// opener, a wrong card count) only happen when a person deals: they are
+// refused for hands the engine deals (DealSource::kDeck). In reported (LIVE)
+// dealing, a deal report that itself reveals the error (a hole card or final
+// card reported face up, a card reported before the betting is over) is ruled
+// automatically by Apply(); DealIrregularity() names the report it stands for.
+//
+// Errors: INVALID_ARGUMENT for a malformed report (field named);
+// FAILED_PRECONDITION with the rule ID when the report does not fit the hand
+// now (the message says what to report instead). The state is unchanged on
+// any error.
+#ifndef STUD_ENGINE_IRREGULARITIES_H_
+#define STUD_ENGINE_IRREGULARITIES_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine/engine.h"
+#include "engine/hand_state.h"
+#include "engine/irregularity_report.h"
+
+namespace stud {
+
+enum class Decision : uint8_t {
+  kThirdCardDown = 1,      // EXP-1 (cash): the exposed card stays up, the third comes down
+  kMisdeal,                // EXP-1/EXP-2 (tournament): the hand is void, everything returned
+  kHandDeadAnteReturned,   // EXP-2: dead hand, ante back
+  kNoEffect,               // an up card off the table, upcards picked up at showdown
+  kKeepFaceUp,             // EXP-4: the all-in player keeps the face-up final card
+  kAllInOption,            // EXP-5(a)/(c): the face-up player may declare all-in
+  kActFirstOption,         // EXP-5(a)/(c) under ACT_FIRST: the face-up player acts first
+  kBothFinalCardsUp,       // EXP-5(b): heads-up, the second final card comes up too
+  kActionCorrected,        // WRONG-1: the wrong opener takes its chips back
+  kActionStands,           // WRONG-1: the wrong action stands, the true opener owes nothing
+  kHandKilled,             // ABS-1, FOLD-2, CARDS-1: the hand is dead
+  kBringInPostedHandKilled,// ABS-1: an absent low card posts the bring-in, then is killed
+  kCheckedOut,             // FOLD-1: fold binding, the seat is dealt to until a bet
+  kCardsCorrected,         // BURN-1 / BURN-2 (AFFECTED_ONLY): cards put back in sequence
+  kCardsStand,             // BURN-2 (ALL_STAND): every card stands
+  kCardsTakenOut,          // PREM-1: premature cards out of play
+  kPlayerKeepsCard,        // PREM-2: the player keeps the premature final card
+  kHandLive,               // CARDS-1: a hand short of its 7th card (or declared) plays
+  kNoRefund,               // CALL-1
+  kWarning,                // GAME-5: upcards rearranged, a warning
+  kTimeoutAllIn,           // ALLIN-4: all-in for what is already in
+  kTimeoutFold,            // ALLIN-5: allowance used up, the hand is folded
+  kTimeoutCheck,           // ALLIN-5 (CHECK_IF_FREE): allowance used up, checked
+};
+absl::string_view DecisionName(Decision d);  // "THIRD_CARD_DOWN", ...
+
+struct SeatCardRef {
+  int seat = 0;  // 0: not a seat's card (taken out of play, a burn)
+  Card card;
+  bool known = true;  // false: a card taken out of play without its identity
+  friend bool operator==(const SeatCardRef&, const SeatCardRef&) = default;
+};
+
+struct StackChange {
+  int seat = 0;
+  Chips stack_delta = 0;      // chips added to (negative: taken from) the stack
+  Chips committed_delta = 0;  // change of what the seat has in the pot
+  friend bool operator==(const StackChange&, const StackChange&) = default;
+};
+
+struct Ruling {
+  absl::string_view rule_id;   // the rule applied ("STUD-IRR-EXP-2")
+  Decision decision = Decision::kNoEffect;
+  std::string explanation_en;  // as a floor person would say it
+  std::string explanation_es;
+  // Where the rule books disagree: the option and value that decided it, e.g.
+  // "exposed_holecard = MISDEAL (tournament profile)"; empty when they agree.
+  std::string alternative;
+  // Misdeal: how to redeal, in both languages.
+  std::string redeal_en;
+  std::string redeal_es;
+  // The exact change.
+  std::vector<SeatCardRef> exposed;   // cards now face up for everyone
+  std::vector<SeatCardRef> removed;   // cards taken out of a hand or out of play
+  std::vector<SeatCardRef> given;     // cards now in a hand that were not before
+  std::vector<int> killed;            // hands now dead
+  std::vector<StackChange> chips;     // every seat whose chips changed
+  int to_act = 0;                     // ToAct() afterwards
+  std::vector<LegalAction> options;   // LegalActions(to_act) afterwards
+  int allowance_remaining = -1;       // STUD-ALLIN-5: disconnect all-ins left after this
+  size_t first_op = 0;                // the ruling's operations: log[first_op, end_op)
+  size_t end_op = 0;
+};
+
+// Rules on `report`, applies it to `state` and returns the ruling. On error
+// the state is unchanged.
+absl::StatusOr<Ruling> RuleIrregularity(HandState& state, const IrregularityReport& report);
+
+// LIVE dealing: the report a deal action stands for when it reveals a dealer
+// error (a hole card or final card reported face up, a card reported while
+// the betting round is still open), or nullopt when it is regular or cannot
+// be ruled (Apply then refuses it and says which report to make).
+std::optional<IrregularityReport> DealIrregularity(const HandState& state, const Action& action);
+
+}  // namespace stud
+
+#endif  // STUD_ENGINE_IRREGULARITIES_H_

@@ -1,0 +1,42 @@
+// Shared pieces of the irregularity rulings (irregularities.cc: table and
+// player irregularities, dispatch and the ruling's record;
+// irregularities_deal.cc: dealer errors). Not part of the public contract.
+#ifndef STUD_ENGINE_IRREGULARITIES_INTERNAL_H_
+#define STUD_ENGINE_IRREGULARITIES_INTERNAL_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "engine/irregularities.h"
+
+namespace stud::internal {
+
+// What a ruling decided, before the state change is measured.
+struct Outcome {
+  absl::string_view rule_id;
+  Decision decision = Decision::kNoEffect;
+  std::string en;
+  std::string es;
+  std::string alternative;
+  std::string redeal_en;
+  std::string redeal_es;
+  int allowance_remaining = -1;
+};
+
+// Dealer errors: EXP-1..5, BURN-1/2, PREM-1/2. The state is a scratch copy.
+absl::StatusOr<Outcome> RuleDealerError(HandState& state, const IrregularityReport& report);
+// The whole ruling on a scratch copy (dispatch, record); used by RuleReport.
+absl::StatusOr<Outcome> RuleOnCopy(HandState& state, const IrregularityReport& report);
+
+// Helpers.
+bool NoActionYet(const HandState& state);    // betting phase, nothing voluntary this street
+void Kill(HandState& state, int seat, absl::string_view rule);
+void ReturnChips(HandState& state, int seat, Chips amount, absl::string_view rule);
+void Expose(HandState& state, int seat, int index, absl::string_view rule);
+// Voids the hand: every chip back to its owner [STUD-IRR-EXP-1 MISDEAL].
+Outcome Misdeal(HandState& state, int seat, absl::string_view rule);
+absl::Status LiveOnly(const HandState& state, absl::string_view rule);
+
+}  // namespace stud::internal
+
+#endif  // STUD_ENGINE_IRREGULARITIES_INTERNAL_H_

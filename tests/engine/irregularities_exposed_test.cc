@@ -1,0 +1,319 @@
+// Exposed cards in LIVE dealing (STUD-IRR-EXP-1..5), through RuleIrregularity
+// and through deal reports the engine rules itself.
+#include "engine/irregularities.h"
+#include "engine/view.h"
+#include "tests/testing/live.h"
+
+namespace stud {
+namespace {
+using namespace stud::testing;
+using K = ActionKind;
+
+// $4-$8: ante 100, bring-in 100, bets 400 / 800. Door cards 7c, 3c, Kh: seat 2
+// brings in. Seat 1's first hole card 2d would be lower than 3c.
+const std::vector<std::string> kHands = {"2d Ah 7c 9s 9d Qc 2h", "4c 5d 3c Jh 8d 4h 5s",
+                                         "3d 3h Kh Td 6c 6d 2s"};
+
+LiveTable Table(Profile profile = Profile::kCash, std::vector<Chips> stacks = {10000, 10000, 10000}) {
+  return LiveTable(Variant::kStud, "$4-$8", stacks, kHands, ProfileDefaults(profile));
+}
+
+void PlayTo7th(LiveTable& t) {
+  t.DealStreet();
+  Act(t.st, 2, K::kBringIn, 100);
+  Act(t.st, 3, K::kCall, 100);
+  if (t.st.seats[1].can_act()) Act(t.st, 1, K::kCall, 100);
+  while (t.st.street != Street::kSeventh) {
+    t.DealStreet();
+    CheckRound(t.st);
+  }
+  ASSERT_EQ(t.st.phase, Phase::kAwaitingDeal);
+}
+
+// STUD-IRR-EXP-1
+TEST(Exposed, STUD_IRR_EXP_1_CashHoleCardUpThirdCardDown) {
+  LiveTable t = Table();
+  ASSERT_TRUE(t.DealAs(true).ok());  // seat 1's first hole card 2d comes face up: ruled
+  ASSERT_EQ(t.st.reports.size(), 1u);
+  EXPECT_EQ(t.st.reports[0].kind, IrregularityKind::kHolecardExposed);
+  EXPECT_TRUE(t.st.seats[1].door_down);
+  t.DealStreet();
+  const Seat& s = t.st.seats[1];
+  ASSERT_EQ(s.num_cards, 3);
+  EXPECT_TRUE(s.cards[0].face_up);   // 2d stays up as the upcard
+  EXPECT_FALSE(s.cards[1].face_up);
+  EXPECT_FALSE(s.cards[2].face_up);  // the third card 7c came down
+  EXPECT_EQ(s.cards[2].card, C("7c"));
+  // The exposed 2d is the low card: seat 1 brings in.
+  EXPECT_EQ(t.st.bring_in_seat, 1);
+  EXPECT_EQ(ToAct(t.st), 1);
+  EXPECT_EQ(KindsOf(LegalActions(t.st, 1)), (std::vector<K>{K::kBringIn, K::kComplete}));
+  // Views: everyone sees 2d, nobody else sees Ah or 7c.
+  const TableView v = ViewFor(t.st, 2);
+  EXPECT_FALSE(v.seats[0].cards[0].hidden);
+  EXPECT_TRUE(v.seats[0].cards[1].hidden);
+  EXPECT_TRUE(v.seats[0].cards[2].hidden);
+  EXPECT_EQ(PotTotal(t.st), 300);
+  EXPECT_EQ(TotalChips(t.st), 30000);
+  ExpectReplays(t.st);
+}
+
+// STUD-IRR-EXP-1
+TEST(Exposed, STUD_IRR_EXP_1_ReportedAfterTheDealRulesTheSame) {
+  LiveTable t = Table();
+  t.DealOne();
+  absl::StatusOr<Ruling> r =
+      t.Rule({.kind = IrregularityKind::kHolecardExposed, .seat = 1, .has_card = true, .card = C("2d")});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->rule_id, "STUD-IRR-EXP-1");
+  EXPECT_EQ(r->decision, Decision::kThirdCardDown);
+  EXPECT_EQ(r->exposed, (std::vector<SeatCardRef>{{1, C("2d"), true}}));
+  EXPECT_FALSE(r->explanation_en.empty());
+  EXPECT_FALSE(r->explanation_es.empty());
+  t.DealStreet();
+  EXPECT_FALSE(t.st.seats[1].cards[2].face_up);
+  EXPECT_EQ(ToAct(t.st), 1);
+  ExpectReplays(t.st);
+}
+
+// STUD-IRR-EXP-1
+TEST(Exposed, STUD_IRR_EXP_1_TournamentMisdealReturnsEverything) {
+  LiveTable t = Table(Profile::kTournament);
+  t.DealOne();
+  t.DealOne();
+  absl::StatusOr<Ruling> r =
+      t.Rule({.kind = IrregularityKind::kHolecardExposed, .seat = 2, .has_card = true, .card = C("4c")});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->decision, Decision::kMisdeal);
+  EXPECT_NE(r->alternative.find("MISDEAL"), std::string::npos);
+  EXPECT_FALSE(r->redeal_en.empty());
+  EXPECT_FALSE(r->redeal_es.empty());
+  EXPECT_EQ(t.st.phase, Phase::kComplete);
+  EXPECT_TRUE(t.st.misdeal);
+  for (int i = 1; i <= 3; ++i) {
+    EXPECT_EQ(t.st.seats[i].stack, 10000);
+    EXPECT_EQ(t.st.seats[i].committed, 0);
+  }
+  EXPECT_EQ(r->chips.size(), 3u);
+  EXPECT_EQ(PotTotal(t.st), 0);
+  EXPECT_EQ(ToAct(t.st), 0);
+  ExpectReplays(t.st);
+}
+
+// STUD-IRR-EXP-2
+TEST(Exposed, STUD_IRR_EXP_2_DeadLowCardLeftPlayerMayFoldBringInOrComplete) {
+  LiveTable t = Table();
+  ASSERT_TRUE(t.DealAs(true).ok());  // 2d up: EXP-1
+  t.DealOne();
+  t.DealOne();
+  ASSERT_TRUE(t.DealAs(true).ok());  // Ah up too: both hole cards exposed
+  EXPECT_EQ(t.st.reports.back().kind, IrregularityKind::kBothHolecardsExposed);
+  t.DealStreet();
+  const Seat& s = t.st.seats[1];
+  EXPECT_TRUE(s.folded);
+  EXPECT_EQ(s.num_cards, 2) << "the dead seat gets no third card";
+  EXPECT_TRUE(s.cards[0].face_up && s.cards[1].face_up);
+  EXPECT_EQ(s.stack, 10000) << "ante returned";
+  EXPECT_EQ(s.committed, 0);
+  EXPECT_EQ(PotTotal(t.st), 200);
+  // 2d would have been low (below 3c): the player to the dead hand's left opens.
+  EXPECT_EQ(ToAct(t.st), 2);
+  EXPECT_EQ(LegalActions(t.st, 2),
+            (std::vector<LegalAction>{{K::kFold, 0, 0, false}, {K::kBringIn, 100, 100, false},
+                                      {K::kComplete, 400, 400, false}}));
+  Act(t.st, 2, K::kFold);
+  EXPECT_EQ(t.st.phase, Phase::kComplete) << "seat 3 is the only live hand left";
+  EXPECT_EQ(t.st.seats[3].stack, 10100);
+  EXPECT_EQ(TotalChips(t.st), 30000);
+  ExpectReplays(t.st);
+}
+
+// STUD-IRR-EXP-2
+TEST(Exposed, STUD_IRR_EXP_2_DeadLowCardLeftPlayerForcedAlternative) {
+  Options o = ProfileDefaults(Profile::kCash);
+  o.dead_hand_low_opener = DeadHandLowOpener::kLeftPlayerForced;
+  LiveTable t(Variant::kStud, "$4-$8", {10000, 10000, 10000}, kHands, o);
+  t.DealOne();
+  t.DealOne();
+  t.DealOne();
+  t.DealOne();
+  absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kBothHolecardsExposed, .seat = 1});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->decision, Decision::kHandDeadAnteReturned);
+  EXPECT_EQ(r->killed, std::vector<int>{1});
+  EXPECT_EQ(r->chips, (std::vector<StackChange>{{1, 100, -100}}));
+  EXPECT_NE(r->alternative.find("LEFT_PLAYER_FORCED"), std::string::npos);
+  t.DealStreet();
+  EXPECT_EQ(ToAct(t.st), 2);
+  EXPECT_EQ(KindsOf(LegalActions(t.st, 2)), (std::vector<K>{K::kBringIn, K::kComplete}));
+  Refused(t.st, 2, K::kFold, 0, "STUD-BRING-4");
+  ExpectReplays(t.st);
+}
+
+// STUD-IRR-EXP-2
+TEST(Exposed, STUD_IRR_EXP_2_DeadHandNotLowBringInStaysWithTheLowCard) {
+  LiveTable t = Table();
+  for (int i = 0; i < 6; ++i) t.DealOne();
+  absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kBothHolecardsExposed, .seat = 3});
+  ASSERT_TRUE(r.ok()) << r.status();
+  t.DealStreet();
+  EXPECT_TRUE(t.st.seats[3].folded);
+  EXPECT_EQ(t.st.seats[3].stack, 10000);
+  // 3d (seat 3's first exposed card) is above 3c: seat 2 brings in as usual.
+  EXPECT_EQ(ToAct(t.st), 2);
+  EXPECT_EQ(t.st.bring_in_seat, 2);
+  EXPECT_EQ(KindsOf(LegalActions(t.st, 2)), (std::vector<K>{K::kBringIn, K::kComplete}));
+}
+
+// STUD-IRR-EXP-2
+TEST(Exposed, STUD_IRR_EXP_2_TournamentMisdeal) {
+  LiveTable t = Table(Profile::kTournament);
+  for (int i = 0; i < 6; ++i) t.DealOne();
+  absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kBothHolecardsExposed, .seat = 3});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->decision, Decision::kMisdeal);
+  EXPECT_EQ(t.st.seats[3].stack, 10000);
+  EXPECT_EQ(t.st.phase, Phase::kComplete);
+}
+
+// STUD-IRR-EXP-3
+TEST(Exposed, STUD_IRR_EXP_3_CardOffTableIsAnExposedCard) {
+  LiveTable t = Table();
+  t.DealOne();
+  absl::StatusOr<Ruling> r =
+      t.Rule({.kind = IrregularityKind::kCardOffTable, .seat = 1, .has_card = true, .card = C("2d")});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->rule_id, "STUD-IRR-EXP-3");
+  EXPECT_EQ(r->decision, Decision::kThirdCardDown);
+  t.DealStreet();
+  EXPECT_FALSE(t.st.seats[1].cards[2].face_up);
+  // An upcard off the table changes nothing.
+  r = t.Rule({.kind = IrregularityKind::kCardOffTable, .seat = 3, .has_card = true, .card = C("Kh")});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->decision, Decision::kNoEffect);
+  ExpectReplays(t.st);
+}
+
+// STUD-IRR-EXP-4
+TEST(Exposed, STUD_IRR_EXP_4_AllInPlayerKeepsFaceUpFinalCard) {
+  LiveTable t = Table(Profile::kCash, {200, 10000, 10000});
+  PlayTo7th(t);
+  ASSERT_TRUE(t.st.seats[1].all_in);
+  ASSERT_TRUE(t.DealAs(true).ok());
+  EXPECT_EQ(t.st.reports.back().kind, IrregularityKind::kFinalCardFaceUp);
+  t.DealStreet();
+  EXPECT_TRUE(t.st.seats[1].cards[6].face_up);
+  EXPECT_FALSE(t.st.seats[2].cards[6].face_up);
+  EXPECT_FALSE(t.st.seats[3].cards[6].face_up);
+  EXPECT_EQ(t.st.allin_option_seat, 0);
+  bool ruled = false;
+  for (const Operation& op : t.st.log) ruled |= op.type == OpType::kRuling && op.rule_id == "STUD-IRR-EXP-4";
+  EXPECT_TRUE(ruled) << "ruling logged";
+  ExpectReplays(t.st);
+}
+
+// STUD-IRR-EXP-5
+TEST(Exposed, STUD_IRR_EXP_5_MultiwayFaceUpPlayerMayDeclareAllIn) {
+  LiveTable t = Table();
+  PlayTo7th(t);
+  ASSERT_TRUE(t.DealAs(true).ok());  // seat 1's 2h face up
+  t.DealStreet();
+  EXPECT_FALSE(t.st.seats[2].cards[6].face_up);
+  EXPECT_FALSE(t.st.seats[3].cards[6].face_up);
+  ASSERT_EQ(ToAct(t.st), 1);
+  EXPECT_EQ(LegalActions(t.st, 1),
+            (std::vector<LegalAction>{{K::kDeclareAllIn, 0, 0, true}, {K::kDeclineOption, 0, 0, false}}));
+  Refused(t.st, 1, K::kBet, 800, "STUD-IRR-EXP-5");
+  Act(t.st, 1, K::kDeclareAllIn);
+  EXPECT_TRUE(t.st.seats[1].all_in);
+  EXPECT_EQ(t.st.seats[1].stack, 9800) << "no more chips from the all-in player";
+  // Seat 1 (9s 9d) is high on board but all-in: seat 2 to its left opens.
+  EXPECT_EQ(ToAct(t.st), 2);
+  Act(t.st, 2, K::kBet, 800);
+  Act(t.st, 3, K::kCall, 800);
+  EXPECT_EQ(t.st.phase, Phase::kShowdown);
+  EXPECT_EQ(TotalChips(t.st), 30000);
+  ExpectReplays(t.st);
+}
+
+// STUD-IRR-EXP-5
+TEST(Exposed, STUD_IRR_EXP_5_DeclinedOptionHighBoardOpens) {
+  LiveTable t = Table();
+  PlayTo7th(t);
+  ASSERT_TRUE(t.DealAs(true).ok());
+  t.DealStreet();
+  Act(t.st, 1, K::kDeclineOption);
+  EXPECT_FALSE(t.st.seats[1].all_in);
+  EXPECT_EQ(ToAct(t.st), 1) << "seat 1 is high on board (9s 9d) and opens";
+  EXPECT_EQ(KindsOf(LegalActions(t.st, 1)), (std::vector<K>{K::kCheck, K::kFold, K::kBet}));
+  ExpectReplays(t.st);
+}
+
+// STUD-IRR-EXP-5
+TEST(Exposed, STUD_IRR_EXP_5_ActFirstAlternative) {
+  Options o = ProfileDefaults(Profile::kCash);
+  o.faceup_final_option = FaceupFinalOption::kActFirst;
+  LiveTable t(Variant::kStud, "$4-$8", {10000, 10000, 10000}, kHands, o);
+  PlayTo7th(t);
+  t.DealOne();
+  ASSERT_TRUE(t.DealAs(true).ok());  // seat 2's final card face up
+  t.DealStreet();
+  EXPECT_EQ(ToAct(t.st), 2) << "the face-up player acts before the betting starts";
+  EXPECT_EQ(KindsOf(LegalActions(t.st, 2)), (std::vector<K>{K::kCheck, K::kFold, K::kBet}));
+  Act(t.st, 2, K::kCheck);
+  EXPECT_EQ(ToAct(t.st), 3);
+  ExpectReplays(t.st);
+}
+
+// STUD-IRR-EXP-5
+TEST(Exposed, STUD_IRR_EXP_5_HeadsUpFirstPlayerUpSecondComesUpToo) {
+  LiveTable t(Variant::kStud, "$4-$8", {10000, 10000}, {kHands[0], kHands[1]},
+              ProfileDefaults(Profile::kCash));
+  t.DealStreet();
+  Act(t.st, 2, K::kBringIn, 100);
+  Act(t.st, 1, K::kCall, 100);
+  while (t.st.street != Street::kSeventh) {
+    t.DealStreet();
+    CheckRound(t.st);
+  }
+  ASSERT_TRUE(t.DealAs(true).ok());
+  EXPECT_TRUE(NextDeal(t.st).face_up) << "the second player's final card is dealt face up";
+  t.DealStreet();
+  EXPECT_TRUE(t.st.seats[2].cards[6].face_up);
+  EXPECT_EQ(t.st.allin_option_seat, 0);
+  EXPECT_EQ(ToAct(t.st), 1) << "betting proceeds normally: the high board opens";
+  EXPECT_EQ(KindsOf(LegalActions(t.st, 1)), (std::vector<K>{K::kCheck, K::kFold, K::kBet}));
+  ExpectReplays(t.st);
+}
+
+// STUD-IRR-EXP-5
+TEST(Exposed, STUD_IRR_EXP_5_HeadsUpSecondPlayerUpHasTheOption) {
+  LiveTable t(Variant::kStud, "$4-$8", {10000, 10000}, {kHands[0], kHands[1]},
+              ProfileDefaults(Profile::kCash));
+  t.DealStreet();
+  Act(t.st, 2, K::kBringIn, 100);
+  Act(t.st, 1, K::kCall, 100);
+  while (t.st.street != Street::kSeventh) {
+    t.DealStreet();
+    CheckRound(t.st);
+  }
+  t.DealOne();
+  ASSERT_TRUE(t.DealAs(true).ok());
+  EXPECT_FALSE(t.st.seats[1].cards[6].face_up);
+  EXPECT_EQ(ToAct(t.st), 2);
+  EXPECT_EQ(KindsOf(LegalActions(t.st, 2)), (std::vector<K>{K::kDeclareAllIn, K::kDeclineOption}));
+  ExpectReplays(t.st);
+}
+
+// STUD-IRR-EXP-1: the service deals: dealer errors cannot happen.
+TEST(Exposed, STUD_IRR_EXP_1_RefusedWhenTheEngineDeals) {
+  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), {10000, 10000}, {kHands[0], kHands[1]}));
+  const HandState before = st;
+  absl::StatusOr<Ruling> r = RuleIrregularity(
+      st, {.kind = IrregularityKind::kHolecardExposed, .seat = 1, .has_card = true, .card = C("2d")});
+  EXPECT_EQ(RuleIdOf(r.status()), "STUD-IRR-EXP-1");
+  EXPECT_TRUE(st == before);
+}
+
+}  // namespace
+}  // namespace stud

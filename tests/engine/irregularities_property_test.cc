@@ -1,0 +1,163 @@
+// Property: random sequences of irregularity reports in random LIVE hands
+// (profiles, variants, seat counts) never break chip conservation or card
+// uniqueness, a refused report leaves the state unchanged, and Replay() of the
+// log and reports reproduces the state (catalogue section 11, STUD-ALLIN-4/5).
+#include <random>
+
+#include "engine/irregularities.h"
+#include "tests/testing/live.h"
+
+namespace stud {
+namespace {
+using namespace stud::testing;
+
+IrregularityReport RandomReport(const HandState& st, std::mt19937& rng, const std::vector<Card>& deck) {
+  const int n = st.config.num_seats;
+  IrregularityReport r;
+  r.kind = static_cast<IrregularityKind>(1 + rng() % 14);
+  r.seat = 1 + static_cast<int>(rng() % n);
+  r.street = static_cast<Street>(std::min(7, static_cast<int>(st.street) + static_cast<int>(rng() % 2)));
+  const Seat& s = st.seats[r.seat];
+  auto unseen = [&]() {
+    for (size_t k = rng() % deck.size(), i = 0; i < deck.size(); ++i) {
+      const Card c = deck[(k + i) % deck.size()];
+      if (!st.seen.Contains(c)) return c;
+    }
+    return deck[0];
+  };
+  if (s.num_cards > 0) {
+    r.has_card = true;
+    r.card = s.cards[rng() % s.num_cards].card;
+  }
+  switch (r.kind) {
+    case IrregularityKind::kWrongOpener:
+      r.action = static_cast<ActionKind>(1 + rng() % 7);
+      r.amount_to = static_cast<Chips>(rng() % 3) * st.config.stakes.small_bet;
+      r.next_acted = rng() % 2;
+      r.has_card = false;
+      break;
+    case IrregularityKind::kBurnError:
+      r.seat = 0;
+      r.has_card = false;
+      r.street = st.street;
+      r.burn_delta = rng() % 2 ? 1 : -1;
+      if (rng() % 2 && s.num_cards > 3) r.moves.push_back({1 + static_cast<int>(rng() % n), unseen()});
+      if (rng() % 3 == 0) r.seats.push_back(1 + static_cast<int>(rng() % n));
+      break;
+    case IrregularityKind::kPrematureDeal:
+      r.seat = 0;
+      r.has_card = false;
+      r.street = static_cast<Street>(std::min(7, static_cast<int>(st.street) + 1));
+      if (rng() % 2) r.cards.push_back(unseen());
+      if (r.street == Street::kSeventh && rng() % 2) {
+        r.seat = 1 + static_cast<int>(rng() % n);
+        r.has_card = true;
+        r.card = unseen();
+        if (!r.cards.empty() && r.cards[0] == r.card) r.cards.clear();
+      }
+      break;
+    case IrregularityKind::kWrongCardCount:
+      r.has_card = false;
+      r.card_count = static_cast<int>(rng() % 10);
+      r.declare_live = rng() % 2;
+      break;
+    case IrregularityKind::kTimeout:
+      r.has_card = false;
+      r.seat = st.actor != 0 && rng() % 4 ? st.actor : r.seat;
+      r.allowance_remaining = static_cast<int>(rng() % 3);
+      r.disconnect = rng() % 2;
+      break;
+    case IrregularityKind::kAbsentPlayer:
+    case IrregularityKind::kCheckedOut:
+    case IrregularityKind::kUpcardsPickedUp:
+      r.has_card = false;
+      if (st.actor != 0 && rng() % 3) r.seat = st.actor;
+      break;
+    case IrregularityKind::kBothHolecardsExposed:
+    case IrregularityKind::kCalledWhenBeaten:
+    case IrregularityKind::kUpcardsReordered:
+      r.has_card = false;
+      break;
+    default:
+      break;
+  }
+  return r;
+}
+
+TEST(IrregularityProperty, RandomReportsKeepChipsCardsAndReplay) {
+  std::mt19937 rng(20240611);
+  int rulings = 0, refused = 0, hands = 0;
+  for (int hand = 0; hand < 400; ++hand) {
+    const Profile profile = static_cast<Profile>(1 + rng() % 3);
+    Options o = ProfileDefaults(profile);
+    if (rng() % 2) o.faceup_final_option = FaceupFinalOption::kActFirst;
+    if (rng() % 2) o.dead_hand_low_opener = DeadHandLowOpener::kLeftPlayerForced;
+    if (rng() % 2) o.short_hand = ShortHand::kPlayerOptionAnyShort;
+    if (rng() % 2) o.premature_seventh = PrematureSeventh::kAllPlayers;
+    if (rng() % 2) o.final_burn_error = FinalBurnError::kAllStand;
+    HandConfig c;
+    c.variant = static_cast<Variant>(1 + rng() % 3);
+    c.stakes = *FindStakesPreset("$4-$8");
+    c.options = o;
+    c.num_seats = 2 + static_cast<int>(rng() % 7);
+    for (int i = 1; i <= c.num_seats; ++i) c.starting_stacks[i] = 150 + static_cast<Chips>(rng() % 6000);
+    c.deal_source = DealSource::kReported;
+    HandState st = Start(c);
+    std::vector<Card> deck;
+    for (int i = 0; i < kDeckSize; ++i) deck.push_back(Card::FromIndex(i));
+    std::shuffle(deck.begin(), deck.end(), rng);
+    const Chips total = StartingTotal(st);
+    for (int step = 0; step < 300 && st.phase != Phase::kComplete; ++step) {
+      if (rng() % 5 == 0) {
+        const HandState before = st;
+        absl::StatusOr<Ruling> r = RuleIrregularity(st, RandomReport(st, rng, deck));
+        if (r.ok()) {
+          ++rulings;
+        } else {
+          ++refused;
+          ASSERT_TRUE(st == before) << "a refused report changed the state: " << r.status();
+        }
+      } else if (st.phase == Phase::kAwaitingDeal) {
+        const ExpectedDeal e = NextDeal(st);
+        Card card = deck[0];
+        for (Card d : deck) {
+          if (!st.seen.Contains(d)) { card = d; break; }
+        }
+        const bool up = rng() % 12 == 0 ? !e.face_up : e.face_up;  // sometimes a dealer error
+        const HandState before = st;
+        absl::Status s = Apply(st, {.kind = ActionKind::kDeal, .seat = e.seat, .card = card, .face_up = up});
+        if (!s.ok()) {
+          ASSERT_TRUE(st == before);
+          ASSERT_TRUE(Apply(st, {.kind = ActionKind::kDeal, .seat = e.seat, .card = card, .face_up = e.face_up}).ok());
+        }
+      } else {
+        const int seat = ToAct(st);
+        if (seat == 0) {
+          std::string trail;
+          for (size_t i = st.log.size() > 14 ? st.log.size() - 14 : 0; i < st.log.size(); ++i) {
+            trail += std::string(OpTypeName(st.log[i].type)) + "/" + std::to_string(st.log[i].seat) + "/" +
+                     std::string(st.log[i].rule_id) + " ";
+          }
+          FAIL() << "nobody to act in phase " << static_cast<int>(st.phase) << " street "
+                 << static_cast<int>(st.street) << ": " << trail;
+        }
+        const std::vector<LegalAction> legal = LegalActions(st, seat);
+        ASSERT_FALSE(legal.empty());
+        const LegalAction& a = legal[rng() % legal.size()];
+        ASSERT_TRUE(Apply(st, {.kind = a.kind, .seat = seat, .amount_to = a.amount_to}).ok());
+      }
+      ASSERT_EQ(TotalChips(st), total) << "chips not conserved at step " << step;
+      ASSERT_TRUE(CardsUnique(st)) << "a card twice at step " << step;
+      for (int i = 1; i <= st.config.num_seats; ++i) ASSERT_GE(st.seats[i].stack, 0);
+    }
+    ExpectReplays(st);
+    if (::testing::Test::HasFailure()) return;
+    ++hands;
+  }
+  EXPECT_EQ(hands, 400);
+  EXPECT_GT(rulings, 300);
+  EXPECT_GT(refused, 100);
+}
+
+}  // namespace
+}  // namespace stud
