@@ -447,6 +447,24 @@ class LocalStack(unittest.TestCase):
         finally:
             player.close()
 
+    def test_6_prometheus_scrapes_every_replica(self):
+        env = self.stack.env()
+        if "PROM_ADDR" not in env:
+            self.skipTest("no Prometheus in the stack (the server serves no metrics, or prometheus is missing)")
+        import json
+        import urllib.request
+        deadline = time.time() + 30
+        up = {}
+        while time.time() < deadline:
+            with urllib.request.urlopen("http://%s/api/v1/query?query=up" % env["PROM_ADDR"], timeout=5) as r:
+                result = json.load(r)["data"]["result"]
+            up = {s["metric"].get("replica"): s["value"][1] for s in result}
+            if len(up) == len(self.stack.replicas) and set(up.values()) == {"1"}:
+                break
+            time.sleep(0.5)
+        print("prometheus: up by replica %s" % up)
+        self.assertEqual(up, {"replica-%d" % i: "1" for i in self.stack.replicas})
+
     @staticmethod
     def new_hand_request(pb):
         req = pb.NewHandRequest(variant=pb.VARIANT_STUD, stakes=pb.Stakes(preset="$1-$2"))
