@@ -124,7 +124,8 @@ absl::StatusOr<Options> DecodeOptions(v1::Profile profile, const v1::RuleOptions
 absl::StatusOr<Action> DecodeAction(const v1::Action& a, absl::string_view field) {
   Action out;
   const int kind = static_cast<int>(a.kind());
-  if (kind < static_cast<int>(ActionKind::kFold) || kind > static_cast<int>(ActionKind::kDeal)) {
+  if (kind < static_cast<int>(ActionKind::kFold) ||
+      kind > static_cast<int>(ActionKind::kDeclineOption)) {
     return Invalid(absl::StrCat(field, ".kind"), "required: one of the ACTION_KIND_ values");
   }
   out.kind = static_cast<ActionKind>(kind);  // proto numbers equal engine numbers
@@ -222,7 +223,8 @@ void EncodeOperation(const HandState& state, const Operation& op, uint32_t index
   // Operation has no "no card" value (Card() is 2c): only these carry one. A
   // FIRST_TO_ACT names the bring-in door card on 3rd street and nothing later.
   const bool has_card =
-      op.type == OpType::kDeal || op.type == OpType::kCommonCard ||
+      op.type == OpType::kDeal || op.type == OpType::kCommonCard || op.type == OpType::kExpose ||
+      op.type == OpType::kReplaceCard || (op.type == OpType::kAside && op.amount == 0) ||
       (op.type == OpType::kFirstToAct && op.street == Street::kThird && state.bring_in_seat != 0);
   if (has_card && !hidden) out->set_card(shown.card.ToString());
   out->set_face_up(op.face_up);
@@ -324,6 +326,9 @@ void EncodeSettlement(const Settlement& settlement, v1::ResolveShowdownResponse*
 
 // The proto enums reuse the engine's numbers; these pin the correspondence.
 static_assert(static_cast<int>(stud::ActionKind::kDeal) == stud::v1::ACTION_KIND_DEAL);
+static_assert(static_cast<int>(stud::ActionKind::kDeclineOption) == stud::v1::ACTION_KIND_DECLINE_OPTION);
+static_assert(static_cast<int>(stud::OpType::kTimeoutAllIn) == stud::v1::OPERATION_TYPE_TIMEOUT_ALL_IN);
+static_assert(static_cast<int>(stud::OpType::kRuling) == stud::v1::OPERATION_TYPE_RULING);
 static_assert(static_cast<int>(stud::ActionKind::kFold) == stud::v1::ACTION_KIND_FOLD);
 static_assert(static_cast<int>(stud::OpType::kHandEnd) == stud::v1::OPERATION_TYPE_HAND_END);
 static_assert(static_cast<int>(stud::OpType::kFirstToAct) == stud::v1::OPERATION_TYPE_FIRST_TO_ACT);

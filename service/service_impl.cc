@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/engine.h"
+#include "engine/irregularities.h"
 #include "engine/pot.h"
 #include "service/announce.h"
 #include "service/convert.h"
@@ -33,25 +34,132 @@ absl::StatusOr<v1::Locale> DecodeLocale(v1::Locale locale) {
 struct IrregularityRule {
   absl::string_view rule_id;
   bool needs_seat;
-  int cards;          // cards the report must name (0: none)
+  int cards;          // cards the report must name (0: none; -1: any number)
   bool needs_street;
+  IrregularityKind kind = IrregularityKind::kHolecardExposed;
 };
 
 IrregularityRule RuleFor(v1::IrregularityKind kind) {
+  using K = IrregularityKind;
   switch (kind) {
-    case v1::IRREGULARITY_KIND_HOLECARD_EXPOSED: return {"STUD-IRR-EXP-1", true, 1, false};
-    case v1::IRREGULARITY_KIND_BOTH_HOLECARDS_EXPOSED: return {"STUD-IRR-EXP-2", true, 2, false};
-    case v1::IRREGULARITY_KIND_CARD_OFF_TABLE: return {"STUD-IRR-EXP-3", true, 1, false};
-    case v1::IRREGULARITY_KIND_FINAL_CARD_FACE_UP: return {"STUD-IRR-EXP-5", true, 1, false};
-    case v1::IRREGULARITY_KIND_WRONG_OPENER: return {"STUD-IRR-WRONG-1", true, 0, false};
-    case v1::IRREGULARITY_KIND_ABSENT_PLAYER: return {"STUD-IRR-ABS-1", true, 0, false};
-    case v1::IRREGULARITY_KIND_UPCARDS_PICKED_UP: return {"STUD-IRR-FOLD-2", true, 0, false};
-    case v1::IRREGULARITY_KIND_BURN_ERROR: return {"STUD-IRR-BURN-1", false, 0, true};
-    case v1::IRREGULARITY_KIND_PREMATURE_DEAL: return {"STUD-IRR-PREM-1", false, 0, true};
-    case v1::IRREGULARITY_KIND_WRONG_CARD_COUNT: return {"STUD-IRR-CARDS-1", true, 0, false};
-    case v1::IRREGULARITY_KIND_UPCARDS_REORDERED: return {"STUD-GAME-5", true, 0, false};
+    case v1::IRREGULARITY_KIND_HOLECARD_EXPOSED: return {"STUD-IRR-EXP-1", true, 1, false, K::kHolecardExposed};
+    case v1::IRREGULARITY_KIND_BOTH_HOLECARDS_EXPOSED: return {"STUD-IRR-EXP-2", true, -1, false, K::kBothHolecardsExposed};
+    case v1::IRREGULARITY_KIND_CARD_OFF_TABLE: return {"STUD-IRR-EXP-3", true, 1, false, K::kCardOffTable};
+    case v1::IRREGULARITY_KIND_FINAL_CARD_FACE_UP: return {"STUD-IRR-EXP-5", true, 1, false, K::kFinalCardFaceUp};
+    case v1::IRREGULARITY_KIND_WRONG_OPENER: return {"STUD-IRR-WRONG-1", true, 0, false, K::kWrongOpener};
+    case v1::IRREGULARITY_KIND_ABSENT_PLAYER: return {"STUD-IRR-ABS-1", true, 0, false, K::kAbsentPlayer};
+    case v1::IRREGULARITY_KIND_UPCARDS_PICKED_UP: return {"STUD-IRR-FOLD-2", true, 0, false, K::kUpcardsPickedUp};
+    case v1::IRREGULARITY_KIND_BURN_ERROR: return {"STUD-IRR-BURN-1", false, -1, true, K::kBurnError};
+    case v1::IRREGULARITY_KIND_PREMATURE_DEAL: return {"STUD-IRR-PREM-1", false, -1, true, K::kPrematureDeal};
+    case v1::IRREGULARITY_KIND_WRONG_CARD_COUNT: return {"STUD-IRR-CARDS-1", true, 0, false, K::kWrongCardCount};
+    case v1::IRREGULARITY_KIND_UPCARDS_REORDERED: return {"STUD-GAME-5", true, 0, false, K::kUpcardsReordered};
+    case v1::IRREGULARITY_KIND_CHECKED_OUT: return {"STUD-IRR-FOLD-1", true, 0, false, K::kCheckedOut};
+    case v1::IRREGULARITY_KIND_CALLED_WHEN_BEATEN: return {"STUD-IRR-CALL-1", true, 0, false, K::kCalledWhenBeaten};
+    case v1::IRREGULARITY_KIND_TIMEOUT: return {"STUD-ALLIN-4", true, 0, false, K::kTimeout};
     default: return {"", false, 0, false};
   }
+}
+
+void EncodeRuling(const HandState& state, const Ruling& r, v1::Ruling* out) {
+  out->set_rule_id(std::string(r.rule_id));
+  out->set_decision(std::string(DecisionName(r.decision)));
+  out->set_explanation_en(r.explanation_en);
+  out->set_explanation_es(r.explanation_es);
+  out->set_alternative(r.alternative);
+  out->set_redeal_en(r.redeal_en);
+  out->set_redeal_es(r.redeal_es);
+  for (const SeatCardRef& c : r.exposed) {
+    v1::RulingCard* rc = out->add_exposed_cards();
+    rc->set_seat(c.seat);
+    rc->set_card(c.card.ToString());
+  }
+  // Removed and given cards in the public redaction of their operations.
+  for (size_t i = r.first_op; i < r.end_op; ++i) {
+    const Operation& op = state.log[i];
+    const bool removed = op.type == OpType::kAside;
+    const bool given = op.type == OpType::kDeal || op.type == OpType::kReplaceCard;
+    if (!removed && !given) continue;
+    v1::RulingCard* rc = removed ? out->add_removed_cards() : out->add_given_cards();
+    rc->set_seat(op.seat);
+    if ((!removed || op.amount == 0) && CardVisibleTo(state, op, kPublicViewer)) {
+      rc->set_card(op.card.ToString());
+    }
+  }
+  for (int seat : r.killed) out->add_killed_seats(seat);
+  for (const StackChange& c : r.chips) {
+    v1::ChipChange* cc = out->add_chip_changes();
+    cc->set_seat(c.seat);
+    cc->set_stack_delta(c.stack_delta);
+    cc->set_committed_delta(c.committed_delta);
+  }
+  out->set_to_act(r.to_act);
+  for (const LegalAction& a : r.options) EncodeLegalAction(a, out->add_options());
+  if (r.allowance_remaining >= 0) out->set_allowance_remaining(r.allowance_remaining);
+}
+
+// The engine report of a validated request report.
+absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r, const IrregularityRule& rule,
+                                                 std::vector<Card> cards) {
+  IrregularityReport out;
+  out.kind = rule.kind;
+  out.seat = r.seat();
+  if (rule.needs_street) out.street = static_cast<Street>(static_cast<int>(r.street()));
+  switch (rule.kind) {
+    case IrregularityKind::kHolecardExposed:
+    case IrregularityKind::kCardOffTable:
+    case IrregularityKind::kFinalCardFaceUp:
+      out.has_card = true;
+      out.card = cards.at(0);
+      break;
+    case IrregularityKind::kBurnError:
+      if (cards.size() > 1) return absl::InvalidArgumentError("report.cards: at most the one misplaced card");
+      if (!cards.empty()) {
+        out.has_card = true;
+        out.card = cards[0];
+      }
+      break;
+    case IrregularityKind::kPrematureDeal:
+      out.cards = std::move(cards);
+      break;
+    default:
+      break;
+  }
+  if (r.action() != v1::ACTION_KIND_UNSPECIFIED) {
+    if (rule.kind != IrregularityKind::kWrongOpener || r.action() < v1::ACTION_KIND_FOLD ||
+        r.action() > v1::ACTION_KIND_RAISE) {
+      return absl::InvalidArgumentError("report.action: a betting action, for WRONG_OPENER only");
+    }
+    out.action = static_cast<ActionKind>(static_cast<int>(r.action()));
+  } else if (rule.kind == IrregularityKind::kWrongOpener) {
+    return absl::InvalidArgumentError("report.action: required for WRONG_OPENER");
+  }
+  if (r.amount_to() < 0) return absl::InvalidArgumentError("report.amount_to: must not be negative");
+  out.amount_to = r.amount_to();
+  out.next_acted = r.next_acted();
+  out.burn_delta = r.burn_delta();
+  for (int i = 0; i < r.moves_size(); ++i) {
+    absl::StatusOr<Card> c = DecodeCard(r.moves(i).card(), absl::StrCat("report.moves[", i, "].card"));
+    if (!c.ok()) return c.status();
+    out.moves.push_back({r.moves(i).seat(), *c});
+  }
+  if (r.moves_size() > kMaxSeats || r.kept_seats_size() > kMaxSeats) {
+    return absl::InvalidArgumentError("report.moves: at most one per seat");
+  }
+  for (int seat : r.kept_seats()) out.seats.push_back(seat);
+  out.card_count = r.card_count();
+  out.declare_live = r.declare_live();
+  out.allowance_remaining = r.allowance_remaining();
+  out.disconnect = r.disconnect();
+  if (!r.kept_card().empty()) {
+    if (rule.kind != IrregularityKind::kPrematureDeal) {
+      return absl::InvalidArgumentError("report.kept_card: for PREMATURE_DEAL only");
+    }
+    absl::StatusOr<Card> c = DecodeCard(r.kept_card(), "report.kept_card");
+    if (!c.ok()) return c.status();
+    out.has_card = true;
+    out.card = *c;
+  }
+  return out;
 }
 
 }  // namespace
@@ -173,11 +281,20 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req, v1::App
     return st;
   }
   const size_t first_op = hand->state.log.size();
-  absl::Status applied = [&] {
+  std::optional<Ruling> ruling;
+  absl::Status applied = [&]() -> absl::Status {
     ChildSpan span("engine");
+    if (std::optional<IrregularityReport> report = DealIrregularity(hand->state, *action)) {
+      // LIVE dealing: the reported card reveals a dealer error, ruled at once.
+      absl::StatusOr<Ruling> r = stud::RuleIrregularity(hand->state, *report);
+      if (!r.ok()) return r.status();
+      ruling = *std::move(r);
+      return absl::OkStatus();
+    }
     return stud::Apply(hand->state, *action);
   }();
   if (!applied.ok()) return applied;
+  if (ruling) EncodeRuling(hand->state, *ruling, resp->mutable_ruling());
   FillUpdate(*hand, first_op, *views, /*announce=*/true, "", resp->mutable_update());
   return absl::OkStatus();
 }
@@ -285,7 +402,7 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
 }
 
 absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& req,
-                                           v1::RuleIrregularityResponse* /*resp*/) const {
+                                           v1::RuleIrregularityResponse* resp) const {
   absl::StatusOr<SealedHand> hand = Unseal(req.token());
   if (!hand.ok()) return hand.status();
   if (!req.has_report()) return absl::InvalidArgumentError("report: required");
@@ -296,14 +413,16 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
   if (rule.needs_seat && (r.seat() < 1 || r.seat() > n)) {
     return absl::InvalidArgumentError(absl::StrCat("report.seat: required for this kind; must be 1..", n));
   }
-  if (!rule.needs_seat && r.seat() != 0) {
+  if (!rule.needs_seat && r.seat() != 0 && r.kept_card().empty()) {
     return absl::InvalidArgumentError("report.seat: not used by this kind; leave it 0");
   }
-  if (r.cards_size() != rule.cards) {
+  if (rule.cards >= 0 && r.cards_size() != rule.cards &&
+      !(rule.kind == IrregularityKind::kBothHolecardsExposed && r.cards_size() == 2)) {
     return absl::InvalidArgumentError(absl::StrCat("report.cards: this kind names exactly ", rule.cards,
                                                    " card(s), got ", r.cards_size()));
   }
-  if (absl::StatusOr<std::vector<Card>> c = DecodeCards(r.cards(), "report.cards"); !c.ok()) return c.status();
+  absl::StatusOr<std::vector<Card>> cards = DecodeCards(r.cards(), "report.cards");
+  if (!cards.ok()) return cards.status();
   const int street = static_cast<int>(r.street());
   if (rule.needs_street && (street < 3 || street > 7)) {
     return absl::InvalidArgumentError("report.street: required for this kind: STREET_THIRD..STREET_SEVENTH");
@@ -318,12 +437,17 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
       !st.ok()) {
     return st;
   }
-  // Rulings arrive with the irregularities work; until then the validated
-  // report is answered with its rule and the hand stays as it was.
-  return RuleViolation(rule.rule_id,
-                       absl::StrCat(rule.rule_id,
-                                    ": report validated, but this server cannot rule on it yet; the "
-                                    "hand is unchanged and the floor must rule by hand"));
+  absl::StatusOr<std::vector<int>> views =
+      DecodeViewSeats(req.private_view_seats(), n, "private_view_seats");
+  if (!views.ok()) return views.status();
+  absl::StatusOr<IrregularityReport> report = DecodeReport(r, rule, *std::move(cards));
+  if (!report.ok()) return report.status();
+  const size_t first_op = hand->state.log.size();
+  absl::StatusOr<Ruling> ruling = stud::RuleIrregularity(hand->state, *report);
+  if (!ruling.ok()) return ruling.status();
+  EncodeRuling(hand->state, *ruling, resp->mutable_ruling());
+  FillUpdate(*hand, first_op, *views, /*announce=*/true, "", resp->mutable_update());
+  return absl::OkStatus();
 }
 
 absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResponse* resp) const {
