@@ -2,6 +2,8 @@
 
 #include <sodium.h>
 
+#include <array>
+#include <cstdint>
 #include <utility>
 
 #include "service/convert.h"
@@ -13,11 +15,31 @@ std::vector<Card> ShuffledDeck() {
   std::vector<Card> deck;
   deck.reserve(kDeckSize);
   for (int i = 0; i < kDeckSize; ++i) deck.push_back(Card::FromIndex(i));
+  // One call to the OS generator per deck: a 32-byte seed expanded with
+  // ChaCha20 (randombytes_buf_deterministic). randombytes_uniform would make
+  // one getrandom system call per card, which dominated NewHand's cost.
+  // Twice the words the shuffle needs, so rejections practically never run
+  // out; if they do, randombytes_uniform takes over.
+  std::array<unsigned char, randombytes_SEEDBYTES> seed;
+  randombytes_buf(seed.data(), seed.size());
+  std::array<uint32_t, 2 * kDeckSize> words;
+  randombytes_buf_deterministic(words.data(), sizeof(words), seed.data());
+  sodium_memzero(seed.data(), seed.size());
+  size_t next = 0;
+  auto uniform = [&](uint32_t n) -> uint32_t {  // unbiased: reject the top partial range
+    const uint32_t limit = UINT32_MAX - UINT32_MAX % n;
+    while (next < words.size()) {
+      const uint32_t r = words[next++];
+      if (r < limit) return r % n;
+    }
+    return randombytes_uniform(n);
+  };
   // Fisher-Yates from the top: position i swaps with a uniform j in [0, i].
   for (int i = kDeckSize - 1; i > 0; --i) {
-    const auto j = static_cast<size_t>(randombytes_uniform(static_cast<uint32_t>(i + 1)));
+    const auto j = static_cast<size_t>(uniform(static_cast<uint32_t>(i + 1)));
     std::swap(deck[static_cast<size_t>(i)], deck[j]);
   }
+  sodium_memzero(words.data(), sizeof(words));
   return deck;
 }
 
