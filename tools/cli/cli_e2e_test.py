@@ -5,9 +5,10 @@ Usage: cli_e2e_test.py --server PATH/stud_server --cli PATH/stud_cli --examples 
 
 Starts `stud_server --listen 127.0.0.1:0 --allow_preset`, reads the port from
 its ready line, runs every DIR/*.hand file through `stud_cli run` (each must
-exit 0 and end with PASS), checks that a broken expectation exits non-zero,
-plays one interactive hand with piped input, then stops the server with
-SIGTERM (by its own PID). Every wait is bounded.
+exit 0 and end with PASS), checks the rulings of the LIVE examples (English and
+Spanish), checks that a broken expectation exits non-zero, plays one
+interactive hand with piped input, then stops the server with SIGTERM (by its
+own PID). Every wait is bounded.
 """
 import argparse
 import glob
@@ -94,6 +95,47 @@ def main():
             c.contains(r.stdout, ["seat 1 gets 6800 (high half)", "seat 2 gets 6800 (low half)",
                                   "low 5-4-3-2-A"], "hi-lo example prints the split")
 
+        # 1b. LIVE dealing: deal reports, irregularity reports and the rulings printed.
+        live = os.path.join(args.examples, "live_exposed_holecard.hand")
+        c.check(os.path.exists(live), "live_exposed_holecard.hand exists")
+        r = cli(args, address, ["run", live])
+        c.contains(r.stdout, [
+            "Seven Card Stud, LIVE dealing, cash profile, 3 seats",
+            "[17] card 2 down 2c",
+            "[20] irregularity HOLECARD_EXPOSED seat 2 card 2c",
+            "RULING STUD-IRR-EXP-1 THIRD_CARD_DOWN (exposed_holecard = DEAL_THIRD_DOWN (cash))",
+            "floor: A hole card of seat 2 (2c) was dealt face up",
+            "exposed: seat 2 2c",
+            "next card: seat 2 face down (3rd street)",
+            "seat 2 opens 3rd street (door 2c) [STUD-BRING-1]",
+            "refused as expected: rule STUD-DEAL-1: the next card goes face up to seat 1 on 4th street",
+        ], "cash live example: the exposed hole card is ruled third card down and brings in")
+        r = cli(args, address, ["--locale", "es", "run", live])
+        c.check(r.returncode == 0, "--locale es run exits 0", r.stdout + r.stderr)
+        c.contains(r.stdout, ["floor: Una carta tapada del asiento 2 (2c) se repartió descubierta"],
+                   "--locale es prints the ruling in Spanish")
+        misdeal = os.path.join(args.examples, "live_tournament_misdeal.hand")
+        if os.path.exists(misdeal):
+            r = cli(args, address, ["run", misdeal])
+            c.contains(r.stdout, [
+                "Seven Card Stud, LIVE dealing, tournament profile, 3 seats",
+                "RULING STUD-IRR-EXP-1 MISDEAL (exposed_holecard = MISDEAL (tournament))",
+                "     redeal: ",
+                "chips: seat 1 stack +300, in pot -300; seat 2 stack +300, in pot -300; seat 3 stack +300",
+                "Misdeal: the hand is void, no showdown. Stacks: seat 1 20000, seat 2 20000, seat 3 20000",
+            ], "tournament live example: the same error is a misdeal with every ante returned")
+        seventh = os.path.join(args.examples, "live_faceup_seventh.hand")
+        if os.path.exists(seventh):
+            r = cli(args, address, ["run", seventh])
+            c.contains(r.stdout, [
+                "RULING STUD-IRR-EXP-5 ALL_IN_OPTION",
+                "next card: seat 3 face down (7th street)",
+                "next: seat 2: declare-all-in decline-option",
+                "seat 2 declares all-in [STUD-IRR-EXP-5]",
+                "seat 3 opens 7th street [STUD-ORDER-4]",
+                "Winners: seat 2 +5400, seat 3 +6000",
+            ], "face-up final card: the option to declare all-in, then a side pot")
+
         # 2. A broken expectation or a bad file fails with a clear message and a non-zero exit.
         with tempfile.TemporaryDirectory() as tmp:
             bad = os.path.join(tmp, "bad.hand")
@@ -114,11 +156,42 @@ def main():
             r = cli(args, address, ["run", bad])
             c.check(r.returncode == 1 and "expected refusal STUD-CAP-1 but got rule STUD-" in r.stdout,
                     "expect-error with the wrong rule ID fails", r.stdout + r.stderr)
+            live_setup = "variant stud\nstakes $15-$30\nseats 20000 20000 20000\nprofile tournament\ndeal live\n"
+            with open(bad, "w") as f:
+                f.write(live_setup + "card 1 down Ah\ncard 2 up 2c\nexpect-ruling STUD-IRR-EXP-1 THIRD_CARD_DOWN\n")
+            r = cli(args, address, ["run", bad])
+            c.check(r.returncode == 1 and "FAILED line 8: the previous step got STUD-IRR-EXP-1 MISDEAL, expected "
+                    "STUD-IRR-EXP-1 THIRD_CARD_DOWN" in r.stdout and "RULING STUD-IRR-EXP-1 MISDEAL" in r.stdout,
+                    "a wrong expect-ruling exits 1 naming the ruling received", r.stdout + r.stderr)
+            with open(bad, "w") as f:
+                f.write(live_setup + "card 1 down Ah\nexpect-ruling STUD-IRR-EXP-1\n")
+            r = cli(args, address, ["run", bad])
+            c.check(r.returncode == 1 and "FAILED line 7: the previous step got no ruling" in r.stdout,
+                    "expect-ruling after a step that was not ruled exits 1", r.stdout + r.stderr)
+            with open(bad, "w") as f:
+                f.write(live_setup + "card 1 down Ah\nexpect-deal 3 down\n")
+            r = cli(args, address, ["run", bad])
+            c.check(r.returncode == 1 and "FAILED line 7: the next card goes to seat 2 face down (3rd street), "
+                    "expected seat 3 face down" in r.stdout, "a wrong expect-deal exits 1", r.stdout + r.stderr)
+            with open(bad, "w") as f:
+                f.write(live_setup + "irregularity EXPOSED_HOLECARD seat 2 card As\n")
+            r = cli(args, address, ["run", bad])
+            c.check(r.returncode == 2 and "FILE ERROR line 6: unknown irregularity `EXPOSED_HOLECARD`; kinds: "
+                    "HOLECARD_EXPOSED" in r.stdout, "an unknown irregularity kind exits 2 listing the kinds",
+                    r.stdout + r.stderr)
+            with open(bad, "w") as f:
+                f.write("variant stud\nstakes $15-$30\nseats 20000 20000 20000\ndeal service\n"
+                        "expect-error STUD-IRR-EXP-1 irregularity HOLECARD_EXPOSED seat 1 card 2c\n")
+            r = cli(args, address, ["run", bad])
+            c.check(r.returncode == 0 and "refused as expected: rule STUD-IRR-EXP-1" in r.stdout,
+                    "expect-error takes an irregularity report (dealer errors are refused when the service deals)",
+                    r.stdout + r.stderr)
 
         # 3. Interactive: heads-up, an illegal typed action first, then numbers and typed
         # actions checked down to a showdown. Seat numbers vary with the shuffle; the
         # sequence of legal choices does not.
         moves = ["bet 800",            # the bring-in seat may only bring in or complete
+                 "irregularity UPCARDS_REORDERED seat 1",   # a floor report: a warning, nothing changes
                  "1",                  # 1) bring-in 100
                  "call",               # the other seat calls; 3rd street closes
                  "1", "check",         # 4th street: 1) check
@@ -134,6 +207,7 @@ def main():
             "must bring in [STUD-BRING-1]",
             "Legal: 1) bring-in 100  2) complete to 400",
             "Refused: rule STUD-BRING-4: ",
+            "RULING STUD-GAME-5 WARNING",
             "Legal: 1) fold  2) call 100  3) complete to 400",
             "3rd street betting closed",
             "Legal: 1) check  2) fold  3) bet 400",

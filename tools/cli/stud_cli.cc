@@ -2,13 +2,16 @@
 //
 //   stud_cli [--server HOST:PORT] play [--variant stud|hilo|razz] [--seats N]
 //            [--stakes '$4-$8'] [--stack CHIPS] [--locale en|es]
-//   stud_cli [--server HOST:PORT] run FILE
+//   stud_cli [--server HOST:PORT] [--locale en|es] run FILE
 //
 // `play` is a hot-seat game on one terminal: the service deals (SERVICE mode),
 // and each turn shows the public board, the acting seat's own cards, the dealer
 // announcements and the numbered legal actions. `run` replays a hand file (the
 // format is in the usage text below and in docs/cli.md) and checks its
-// expectations; the exit code says whether everything held.
+// expectations; the exit code says whether everything held. A hand file may
+// deal LIVE: it reports every card a person dealt (ApplyAction with a DEAL
+// action) and the irregularities the floor saw (RuleIrregularity), and prints
+// each ruling.
 //
 // All amounts are integer chips (cents), as in the API; betting amounts are
 // street totals ("raise 800" = raise to 800).
@@ -50,7 +53,9 @@ ABSL_FLAG(int, seats, 3, "play: number of seats (2..8)");
 ABSL_FLAG(std::string, stakes, "$4-$8",
           "play: a row of the stakes table (\"$15-$30\") or custom ANTE/BRING_IN/SMALL/BIG in cents");
 ABSL_FLAG(int64_t, stack, 2000, "play: every seat's starting stack, in chips (cents)");
-ABSL_FLAG(std::string, locale, "en", "play: language of the dealer announcements, en or es");
+ABSL_FLAG(std::string, locale, "",
+          "language of the dealer announcements and rulings, en or es (play: default en; run: overrides the "
+          "hand file's locale line)");
 
 namespace {
 
@@ -61,17 +66,19 @@ constexpr const char* kUsage = R"(a command-line client of the Seven Card Stud r
 Usage:
   stud_cli [--server HOST:PORT] play [--variant stud|hilo|razz] [--seats 3] [--stakes '$4-$8']
                                      [--stack 2000] [--locale en|es]
-  stud_cli [--server HOST:PORT] run FILE
+  stud_cli [--server HOST:PORT] [--locale en|es] run FILE
   (--timeout 10: seconds allowed for connecting and for each call)
 
 play: a hot-seat hand on one terminal; the service shuffles and deals. Each turn shows the
   board, the acting seat's own cards and its legal actions, numbered with exact amounts.
   Answer with a number or a typed action: fold, check, call, bring-in, complete, bet 800,
   raise 800, show, muck (amounts are street totals, "raise 800" = raise to 800; without an
-  amount the legal one is used). Also: board (show it again), quit.
+  amount the legal one is used). Also: board (show it again), quit, and
+  irregularity KIND ... (as in hand files, e.g. irregularity TIMEOUT seat 2 allowance 2).
 
 run: plays a hand file and checks its expectations. Exit code 0 when every step and
   expectation holds, 1 at the first one that does not, 2 for a usage or file error.
+  --locale es prints the rulings' explanations and the announcements in Spanish.
 
 Hand file: one statement a line; '#' starts a comment; amounts in chips (cents).
   Setup (before the first action):
@@ -79,6 +86,7 @@ Hand file: one statement a line; '#' starts a comment; amounts in chips (cents).
     stakes $15-$30                      a row of the stakes table, or ANTE/BRING_IN/SMALL/BIG
     seats 20000 20000 20000             starting stacks of seats 1..N (2..8 seats)
     deal service                        the service shuffles (default; deck commitment checked)
+    deal live                           a person deals: every card is reported by a `card` step
     deal preset                         the file gives the cards (server needs --allow_preset):
     deck As Kd 7c ...                     the whole deck in dealing order, burns included
                                           (several deck lines are joined), or
@@ -88,7 +96,7 @@ Hand file: one statement a line; '#' starts a comment; amounts in chips (cents).
                                           out with a burn before 4th..7th street and unused
                                           cards in natural order
     profile cash|tournament|online      rule option profile (default cash)
-    locale en|es                        announcement language (default en)
+    locale en|es                        language of announcements and rulings (default en)
   Steps (the hand starts at the first one):
     seat 2 bring-in 500                 an action that must be accepted; kinds: fold check
                                         call bring-in complete bet raise show muck; the amount
@@ -103,8 +111,31 @@ Hand file: one statement a line; '#' starts a comment; amounts in chips (cents).
     expect-phase betting|showdown|complete
     expect-legal fold call 6000         the acting seat's legal actions, exactly
     expect-won 5 46500                  chips seat 5 won (the hand must be complete)
+  LIVE dealing steps:
+    card 2 down As                      report a card dealt to seat 2 face down (up: face up;
+                                        `card board up 7c`: the common card). A report that
+                                        reveals a dealer error is ruled at once and the ruling
+                                        printed
+    irregularity HOLECARD_EXPOSED seat 2 card As
+                                        report an irregularity (RuleIrregularity); the kind is
+                                        an IrregularityKind without its prefix, then fields:
+                                        seat N, card C (repeatable), cards C C .., street N,
+                                        action KIND [AMOUNT], next-acted, burn-delta +1|-1,
+                                        move SEAT CARD (repeatable), kept-seats N N ..,
+                                        card-count N, declare-live, allowance N, disconnect,
+                                        kept-card C, note TEXT (the rest of the line)
+    expect-ruling STUD-IRR-EXP-1 THIRD_CARD_DOWN
+                                        the previous step was ruled by that rule with that
+                                        decision (the decision may be left out); `expect-ruling
+                                        none`: it was not ruled
+    expect-deal 2 down                  the card the dealer owes next (seat or board, up|down)
+    expect-error STUD-DEAL-1 card 3 up Jd
+                                        expect-error also takes a card or irregularity step
+    seat 2 declare-all-in               after a face-up final card: declare-all-in or
+                                        decline-option
 
-Example: tools/cli/examples/stud_completion_cap.hand; more in docs/cli.md.
+Examples: tools/cli/examples/stud_completion_cap.hand, live_exposed_holecard.hand; more in
+docs/cli.md.
 )";
 
 // ---------------------------------------------------------------------------
@@ -175,7 +206,8 @@ constexpr KindName kKinds[] = {
     {v1::ACTION_KIND_CALL, "call"},       {v1::ACTION_KIND_BRING_IN, "bring-in"},
     {v1::ACTION_KIND_COMPLETE, "complete"}, {v1::ACTION_KIND_BET, "bet"},
     {v1::ACTION_KIND_RAISE, "raise"},     {v1::ACTION_KIND_SHOW, "show"},
-    {v1::ACTION_KIND_MUCK, "muck"},
+    {v1::ACTION_KIND_MUCK, "muck"},       {v1::ACTION_KIND_DECLARE_ALL_IN, "declare-all-in"},
+    {v1::ACTION_KIND_DECLINE_OPTION, "decline-option"},
 };
 
 std::optional<v1::ActionKind> ParseKind(absl::string_view s) {
@@ -223,6 +255,14 @@ std::string LegalList(const v1::HandUpdate& u) {
   return absl::StrJoin(parts, " ");
 }
 
+const char* ProfileName(v1::Profile p) {
+  switch (p) {
+    case v1::PROFILE_TOURNAMENT: return "tournament";
+    case v1::PROFILE_ONLINE: return "online";
+    default: return "cash";
+  }
+}
+
 const char* StreetName(v1::Street s) {
   switch (s) {
     case v1::STREET_THIRD: return "3rd street";
@@ -250,6 +290,13 @@ const char* HalfName(v1::PotHalf h) {
     case v1::POT_HALF_LOW: return "low half";
     default: return "whole pot";
   }
+}
+
+// What `expect-phase` names a phase: "awaiting-deal" for PHASE_AWAITING_DEAL.
+std::string PhaseKey(v1::Phase p) {
+  std::string s = PhaseName(p);
+  std::replace(s.begin(), s.end(), ' ', '-');
+  return s;
 }
 
 std::string PotName(int index) { return index == 0 ? "main pot" : absl::StrCat("side pot ", index); }
@@ -291,7 +338,21 @@ std::string DescribeOperation(const v1::Operation& op) {
       return absl::StrCat(seat, " is awarded ", op.amount(), " from the ", PotName(op.pot()), " (",
                           HalfName(op.half()), op.odd_chip() ? ", odd chip" : "", ")", rule);
     case v1::OPERATION_TYPE_HAND_END: return "the hand is over";
-    default: return "";  // DEAL and BURN: the board shows the cards
+    case v1::OPERATION_TYPE_EXPOSE:
+      return absl::StrCat(seat, "'s ", op.card().empty() ? "card" : op.card(), " is exposed to everyone", rule);
+    case v1::OPERATION_TYPE_KILL: return absl::StrCat(seat, "'s hand is dead", rule);
+    case v1::OPERATION_TYPE_RETURN_ANTE: return absl::StrCat(seat, " gets back ", op.amount(), rule);
+    case v1::OPERATION_TYPE_MISDEAL: return absl::StrCat("misdeal: the hand is void", rule);
+    case v1::OPERATION_TYPE_ASIDE:
+      return absl::StrCat(op.card().empty() ? "a card" : op.card(), " is taken out of play", rule);
+    case v1::OPERATION_TYPE_REPLACE_CARD:
+      return absl::StrCat(seat, "'s card of ", StreetName(op.street()), " is now ",
+                          op.card().empty() ? "another card" : op.card(), rule);
+    case v1::OPERATION_TYPE_DECLARE_ALL_IN: return absl::StrCat(seat, " declares all-in", rule);
+    case v1::OPERATION_TYPE_DECLINE_OPTION: return absl::StrCat(seat, " declines the all-in option", rule);
+    case v1::OPERATION_TYPE_TIMEOUT_ALL_IN:
+      return absl::StrCat(seat, " timed out: all-in for what is in (", op.amount(), " left this period)", rule);
+    default: return "";  // DEAL and BURN: the board shows the cards; RULING: the ruling is printed
   }
 }
 
@@ -347,6 +408,171 @@ void PrintEvents(const v1::HandUpdate& u) {
     std::printf("   Dealer: %s%s\n", a.text().c_str(),
                 a.rule_id().empty() ? "" : absl::StrCat(" [", a.rule_id(), "]").c_str());
   }
+}
+
+std::string SeatOrBoard(int seat) { return seat == 0 ? "the board" : absl::StrCat("seat ", seat); }
+
+// "seat 2 face down (3rd street)": the card a LIVE dealer owes next.
+std::string DescribeExpectedDeal(const v1::ExpectedDeal& d) {
+  return absl::StrCat(SeatOrBoard(d.seat()), d.seat() == 0 ? " (common card)" : "",
+                      d.face_up() ? " face up" : " face down", " (", StreetName(d.street()), ")");
+}
+
+std::string RulingCards(const google::protobuf::RepeatedPtrField<v1::RulingCard>& cards) {
+  std::vector<std::string> parts;
+  for (const v1::RulingCard& c : cards) {
+    parts.push_back(absl::StrCat(c.seat() == 0 ? "out of play" : absl::StrCat("seat ", c.seat()), " ",
+                                 c.card().empty() ? "(hidden)" : c.card()));
+  }
+  return absl::StrJoin(parts, ", ");
+}
+
+// A ruling: rule, decision, the floor's words in the hand's language, and the
+// exact change it made.
+void PrintRuling(const v1::Ruling& r, v1::Locale locale) {
+  const bool es = locale == v1::LOCALE_ES;
+  std::printf("   RULING %s %s%s\n", r.rule_id().c_str(), r.decision().c_str(),
+              r.alternative().empty() ? "" : absl::StrCat(" (", r.alternative(), ")").c_str());
+  std::printf("     floor: %s\n", (es ? r.explanation_es() : r.explanation_en()).c_str());
+  const std::string& redeal = es ? r.redeal_es() : r.redeal_en();
+  if (!redeal.empty()) std::printf("     redeal: %s\n", redeal.c_str());
+  if (!r.exposed_cards().empty()) std::printf("     exposed: %s\n", RulingCards(r.exposed_cards()).c_str());
+  if (!r.removed_cards().empty()) std::printf("     removed: %s\n", RulingCards(r.removed_cards()).c_str());
+  if (!r.given_cards().empty()) std::printf("     given: %s\n", RulingCards(r.given_cards()).c_str());
+  if (!r.killed_seats().empty()) {
+    std::printf("     dead hands: seat %s\n", absl::StrJoin(r.killed_seats(), ", seat ").c_str());
+  }
+  if (!r.chip_changes().empty()) {
+    std::vector<std::string> parts;
+    for (const v1::ChipChange& c : r.chip_changes()) {
+      parts.push_back(absl::StrFormat("seat %d stack %+lld, in pot %+lld", c.seat(),
+                                      static_cast<long long>(c.stack_delta()),
+                                      static_cast<long long>(c.committed_delta())));
+    }
+    std::printf("     chips: %s\n", absl::StrJoin(parts, "; ").c_str());
+  }
+  if (r.to_act() != 0) {
+    std::vector<std::string> options;
+    for (const v1::LegalAction& a : r.options()) options.push_back(DescribeLegal(a));
+    std::printf("     to act: seat %d%s%s\n", r.to_act(), options.empty() ? "" : ": ",
+                absl::StrJoin(options, ", ").c_str());
+  }
+  if (r.has_allowance_remaining()) std::printf("     time-out all-ins left: %d\n", r.allowance_remaining());
+}
+
+// "2", "board" or "0" (the common card).
+bool ParseDealSeat(absl::string_view s, int* seat) {
+  if (Lower(s) == "board") {
+    *seat = 0;
+    return true;
+  }
+  return absl::SimpleAtoi(s, seat) && *seat >= 0;
+}
+
+// "card SEAT|board up|down CARD" from w[at]; false when malformed.
+bool ParseCardReport(const std::vector<std::string>& w, size_t at, v1::Action* out) {
+  if (w.size() != at + 4 || w[at] != "card") return false;
+  int seat = 0;
+  const std::string face = Lower(w[at + 2]);
+  if (!ParseDealSeat(w[at + 1], &seat) || (face != "up" && face != "down")) return false;
+  out->set_kind(v1::ACTION_KIND_DEAL);
+  out->set_seat(seat);
+  out->set_face_up(face == "up");
+  out->set_card(w[at + 3]);
+  return true;
+}
+
+// "irregularity KIND field..." from w[at] into a report; "" when well formed,
+// else what is wrong. Cards are checked by the server.
+std::string ParseIrregularity(const std::vector<std::string>& w, size_t at, v1::IrregularityReport* out) {
+  if (w.size() < at + 2 || w[at] != "irregularity") return "expected: irregularity KIND [seat N] [card C] ...";
+  std::string name = absl::AsciiStrToUpper(w[at + 1]);
+  std::replace(name.begin(), name.end(), '-', '_');
+  absl::string_view bare = name;
+  absl::ConsumePrefix(&bare, "IRREGULARITY_KIND_");
+  v1::IrregularityKind kind;
+  if (!v1::IrregularityKind_Parse(absl::StrCat("IRREGULARITY_KIND_", bare), &kind) ||
+      kind == v1::IRREGULARITY_KIND_UNSPECIFIED) {
+    std::vector<std::string> names;
+    for (int i = 1; i < v1::IrregularityKind_ARRAYSIZE; ++i) {
+      if (!v1::IrregularityKind_IsValid(i)) continue;
+      std::string n = v1::IrregularityKind_Name(static_cast<v1::IrregularityKind>(i));
+      names.push_back(n.substr(std::string("IRREGULARITY_KIND_").size()));
+    }
+    return absl::StrCat("unknown irregularity `", w[at + 1], "`; kinds: ", absl::StrJoin(names, " "));
+  }
+  out->set_kind(kind);
+  static const char* kFields[] = {"seat",       "card",       "cards",      "street",       "action",
+                                  "next-acted", "burn-delta", "move",       "kept-seats",   "card-count",
+                                  "declare-live", "allowance", "disconnect", "kept-card",   "note"};
+  auto is_field = [](const std::string& s) {
+    return std::any_of(std::begin(kFields), std::end(kFields), [&](const char* f) { return s == f; });
+  };
+  auto number = [&](size_t i, int64_t* v) { return i < w.size() && absl::SimpleAtoi(w[i], v); };
+  size_t i = at + 2;
+  int64_t n = 0, m = 0;
+  while (i < w.size()) {
+    const std::string& f = w[i];
+    if (f == "seat" || f == "street" || f == "card-count" || f == "allowance") {
+      if (!number(i + 1, &n)) return absl::StrCat(f, " takes a number");
+      if (f == "seat") out->set_seat(static_cast<int32_t>(n));
+      if (f == "card-count") out->set_card_count(static_cast<int32_t>(n));
+      if (f == "allowance") out->set_allowance_remaining(static_cast<int32_t>(n));
+      if (f == "street") {
+        if (n < 3 || n > 7) return "street: 3..7";
+        out->set_street(static_cast<v1::Street>(n));
+      }
+      i += 2;
+    } else if (f == "card" || f == "kept-card") {
+      if (i + 1 >= w.size()) return absl::StrCat(f, " takes a card");
+      if (f == "card") out->add_cards(w[i + 1]);
+      if (f == "kept-card") out->set_kept_card(w[i + 1]);
+      i += 2;
+    } else if (f == "cards" || f == "kept-seats") {
+      ++i;
+      const size_t first = i;
+      for (; i < w.size() && !is_field(w[i]); ++i) {
+        if (f == "cards") {
+          out->add_cards(w[i]);
+        } else if (absl::SimpleAtoi(w[i], &n)) {
+          out->add_kept_seats(static_cast<int32_t>(n));
+        } else {
+          return "kept-seats takes seat numbers";
+        }
+      }
+      if (i == first) return absl::StrCat(f, " takes at least one value");
+    } else if (f == "action") {
+      std::optional<v1::ActionKind> k = i + 1 < w.size() ? ParseKind(w[i + 1]) : std::nullopt;
+      if (!k) return "action takes an action kind (bring-in, complete, bet, ...) and an optional amount";
+      out->set_action(*k);
+      i += 2;
+      if (number(i, &n)) {
+        out->set_amount_to(n);
+        ++i;
+      }
+    } else if (f == "burn-delta") {
+      if (!number(i + 1, &n) || (n != 1 && n != -1)) return "burn-delta: +1 (two cards burned) or -1 (no burn)";
+      out->set_burn_delta(static_cast<int32_t>(n));
+      i += 2;
+    } else if (f == "move") {
+      if (!number(i + 1, &m) || i + 2 >= w.size()) return "move takes a seat and a card";
+      v1::CardMove* mv = out->add_moves();
+      mv->set_seat(static_cast<int32_t>(m));
+      mv->set_card(w[i + 2]);
+      i += 3;
+    } else if (f == "next-acted" || f == "declare-live" || f == "disconnect") {
+      if (f == "next-acted") out->set_next_acted(true);
+      if (f == "declare-live") out->set_declare_live(true);
+      if (f == "disconnect") out->set_disconnect(true);
+      ++i;
+    } else if (f == "note") {
+      out->set_note(absl::StrJoin(w.begin() + static_cast<std::ptrdiff_t>(i + 1), w.end(), " "));
+      i = w.size();
+    } else {
+      return absl::StrCat("unknown field `", f, "`; fields: ", absl::StrJoin(kFields, " "));
+    }
+  }
+  return "";
 }
 
 // ---------------------------------------------------------------------------
@@ -443,6 +669,38 @@ class Client {
     auto err = Call(&v1::StudService::Stub::ApplyAction, req, &resp);
     if (!err) *out = resp.update();
     return err;
+  }
+
+  // A LIVE deal report; `ruling` is set when the report was ruled.
+  std::optional<CallError> Deal(const v1::HandUpdate& current, const v1::Action& action, v1::HandUpdate* out,
+                                std::optional<v1::Ruling>* ruling) {
+    v1::ApplyActionRequest req;
+    req.set_token(current.token());
+    req.set_expected_version(current.version());
+    *req.mutable_action() = action;
+    for (const v1::SeatView& s : current.public_view().seats()) req.add_private_view_seats(s.seat());
+    v1::ApplyActionResponse resp;
+    auto err = Call(&v1::StudService::Stub::ApplyAction, req, &resp);
+    if (err) return err;
+    *out = resp.update();
+    ruling->reset();
+    if (resp.has_ruling()) *ruling = resp.ruling();
+    return std::nullopt;
+  }
+
+  std::optional<CallError> Rule(const v1::HandUpdate& current, const v1::IrregularityReport& report,
+                                v1::HandUpdate* out, std::optional<v1::Ruling>* ruling) {
+    v1::RuleIrregularityRequest req;
+    req.set_token(current.token());
+    req.set_expected_version(current.version());
+    *req.mutable_report() = report;
+    for (const v1::SeatView& s : current.public_view().seats()) req.add_private_view_seats(s.seat());
+    v1::RuleIrregularityResponse resp;
+    auto err = Call(&v1::StudService::Stub::RuleIrregularity, req, &resp);
+    if (err) return err;
+    *out = resp.update();
+    *ruling = resp.ruling();
+    return std::nullopt;
   }
 
   std::optional<CallError> Resolve(const v1::HandUpdate& current, v1::Locale locale,
@@ -561,7 +819,8 @@ void PrintTurn(const v1::HandUpdate& u) {
 
 int Play() {
   const std::optional<v1::Variant> variant = ParseVariant(absl::GetFlag(FLAGS_variant));
-  const std::optional<v1::Locale> locale = ParseLocale(absl::GetFlag(FLAGS_locale));
+  const std::string locale_flag = absl::GetFlag(FLAGS_locale);
+  const std::optional<v1::Locale> locale = ParseLocale(locale_flag.empty() ? "en" : locale_flag);
   const std::optional<v1::Stakes> stakes = ParseStakes(absl::GetFlag(FLAGS_stakes));
   const int seats = absl::GetFlag(FLAGS_seats);
   if (!variant) return std::fprintf(stderr, "stud_cli: --variant must be stud, hilo or razz\n"), 2;
@@ -628,6 +887,24 @@ int Play() {
       show_board = true;
       continue;
     }
+    if (w == "irregularity") {  // the floor reports an error; the ruling changes the hand
+      v1::IrregularityReport report;
+      if (std::string bad = ParseIrregularity(words, 0, &report); !bad.empty()) {
+        std::printf("Not understood: %s\n", bad.c_str());
+        continue;
+      }
+      v1::HandUpdate next;
+      std::optional<v1::Ruling> ruling;
+      if (auto err = client.Rule(u, report, &next, &ruling)) {
+        std::printf("Refused: %s\n", DescribeError(*err).c_str());
+        continue;
+      }
+      u = std::move(next);
+      PrintEvents(u);
+      PrintRuling(*ruling, *locale);
+      show_board = true;
+      continue;
+    }
     v1::ActionKind kind;
     int64_t amount = 0;
     int pick = 0;
@@ -684,7 +961,8 @@ struct Line {
 
 class Runner {
  public:
-  explicit Runner(Client* client) : client_(client) {}
+  // `locale`: from --locale, overriding the file's `locale` line; nullopt: the file decides.
+  Runner(Client* client, std::optional<v1::Locale> locale) : client_(client), forced_locale_(locale) {}
 
   // Returns the exit code.
   int Run(const std::string& path) {
@@ -768,11 +1046,15 @@ class Runner {
     } else if (key == "deal") {
       if (w[1] == "service") {
         preset_ = false;
+        live_ = false;
         explicit_service_ = true;
       } else if (w[1] == "preset") {
         preset_ = true;
+        live_ = false;
+      } else if (w[1] == "live") {
+        live_ = true;
       } else {
-        return Usage("deal: service or preset");
+        return Usage("deal: service, preset or live");
       }
     } else if (key == "profile") {
       std::optional<v1::Profile> p = ParseProfile(w[1]);
@@ -827,6 +1109,7 @@ class Runner {
     if (!stakes_) return Usage("the hand needs a `stakes` line before the first step");
     if (stacks_.size() < 2) return Usage("the hand needs a `seats` line with 2..8 stacks before the first step");
     if (preset_ && explicit_service_) return Usage("`deal service` cannot be used with deck or cards lines");
+    if (live_ && preset_) return Usage("`deal live` cannot be used with deck or cards lines: report each card");
     if (!deck_.empty() && !seat_cards_.empty()) return Usage("use either deck lines or cards lines, not both");
     if (preset_ && deck_.empty() && seat_cards_.empty()) return Usage("`deal preset` needs deck or cards lines");
     const int n = static_cast<int>(stacks_.size());
@@ -836,6 +1119,7 @@ class Runner {
     v1::NewHandRequest req;
     req.set_variant(*variant_);
     *req.mutable_stakes() = *stakes_;
+    if (forced_locale_) locale_ = *forced_locale_;
     req.set_profile(profile_);
     req.set_locale(locale_);
     for (int i = 1; i <= n; ++i) {
@@ -844,14 +1128,17 @@ class Runner {
       s->set_stack(stacks_[static_cast<size_t>(i - 1)]);
       req.add_private_view_seats(i);
     }
-    if (preset_) {
+    if (live_) {
+      req.set_dealing_mode(v1::DEALING_MODE_LIVE);
+    } else if (preset_) {
       req.set_dealing_mode(v1::DEALING_MODE_PRESET);
       const std::vector<std::string> deck = deck_.empty() ? DeckFromSeatCards(n) : deck_;
       for (const std::string& c : deck) req.add_preset_deck(c);
     } else {
       req.set_dealing_mode(v1::DEALING_MODE_SERVICE);
     }
-    std::printf("%s, %s dealing, %d seats: %s\n", VariantName(*variant_), preset_ ? "PRESET" : "SERVICE", n,
+    std::printf("%s, %s dealing, %s profile, %d seats: %s\n", VariantName(*variant_),
+                live_ ? "LIVE" : (preset_ ? "PRESET" : "SERVICE"), ProfileName(profile_), n,
                 absl::StrJoin(stacks_, " ").c_str());
     if (preset_) std::printf("Deck: %s\n", absl::StrJoin(req.preset_deck(), " ").c_str());
     if (auto err = client_->NewHand(req, &u_)) {
@@ -872,6 +1159,40 @@ class Runner {
 
   void PrintNext() {
     if (u_.to_act() != 0) std::printf("   next: seat %d: %s\n", u_.to_act(), LegalList(u_).c_str());
+    if (u_.public_view().phase() == v1::PHASE_AWAITING_DEAL && u_.has_expected_deal()) {
+      std::printf("   next card: %s\n", DescribeExpectedDeal(u_.expected_deal()).c_str());
+    }
+  }
+
+  // One state-changing step from w[at]: `seat N KIND [AMOUNT]`, `card ...` or
+  // `irregularity ...`. Returns a usage message when malformed, else "" with
+  // the outcome of the call in *err / *next / *ruling.
+  std::string Call(const std::vector<std::string>& w, size_t at, std::optional<CallError>* err, v1::HandUpdate* next,
+                   std::optional<v1::Ruling>* ruling) {
+    ruling->reset();
+    const std::string& key = w.size() > at ? w[at] : "";
+    if (key == "card") {
+      v1::Action action;
+      if (!ParseCardReport(w, at, &action)) return "expected: card SEAT|board up|down CARD";
+      *err = client_->Deal(u_, action, next, ruling);
+      return "";
+    }
+    if (key == "irregularity") {
+      v1::IrregularityReport report;
+      if (std::string bad = ParseIrregularity(w, at, &report); !bad.empty()) return bad;
+      *err = client_->Rule(u_, report, next, ruling);
+      return "";
+    }
+    int seat = 0;
+    v1::ActionKind kind;
+    int64_t amount = 0;
+    if (!ParseAction(w, at, &seat, &kind, &amount)) {
+      return "expected: seat N KIND [AMOUNT] (fold check call bring-in complete bet raise show muck "
+             "declare-all-in decline-option)";
+    }
+    if (amount < 0) amount = DefaultAmount(seat, kind);
+    *err = client_->Apply(u_, kind, seat, amount, next);
+    return "";
   }
 
   // Parses "seat N KIND [AMOUNT]" from w[at]; amount -1 when left out.
@@ -904,21 +1225,19 @@ class Runner {
     const std::string& key = w[0];
     if (IsSetup(key)) return Usage(absl::StrCat("`", key, "` must come before the first step"));
     std::printf("[%d] %s\n", l.number, l.text.c_str());
-    if (key == "seat" || key == "expect-error") {
+    if (key == "seat" || key == "card" || key == "irregularity" || key == "expect-error") {
       const bool expect_error = key == "expect-error";
-      int seat = 0;
-      v1::ActionKind kind;
-      int64_t amount = 0;
-      if (expect_error && w.size() < 2) return Usage("expected: expect-error RULE-ID seat N KIND [AMOUNT]");
-      if (!ParseAction(w, expect_error ? 2 : 0, &seat, &kind, &amount)) {
-        return Usage(expect_error ? "expected: expect-error RULE-ID seat N KIND [AMOUNT]"
-                                  : "expected: seat N KIND [AMOUNT] (fold check call bring-in complete bet raise show muck)");
+      if (expect_error && w.size() < 3) {
+        return Usage("expected: expect-error RULE-ID seat N KIND [AMOUNT] | card ... | irregularity ...");
       }
-      if (amount < 0) amount = DefaultAmount(seat, kind);
+      std::optional<CallError> err;
       v1::HandUpdate next;
-      std::optional<CallError> err = client_->Apply(u_, kind, seat, amount, &next);
+      std::optional<v1::Ruling> ruling;
+      if (std::string bad = Call(w, expect_error ? 2 : 0, &err, &next, &ruling); !bad.empty()) {
+        return Usage(expect_error ? absl::StrCat("expect-error RULE-ID then a step: ", bad) : bad);
+      }
       if (expect_error) {
-        if (!err) return Fail(absl::StrCat("expected refusal ", w[1], " but the action was accepted"));
+        if (!err) return Fail(absl::StrCat("expected refusal ", w[1], " but the step was accepted"));
         if (err->reason != w[1]) {
           return Fail(absl::StrCat("expected refusal ", w[1], " but got ", DescribeError(*err)));
         }
@@ -927,10 +1246,14 @@ class Runner {
       }
       if (err) return Fail(absl::StrCat("refused: ", DescribeError(*err)));
       u_ = std::move(next);
+      last_ruling_ = std::move(ruling);
+      for (const v1::Operation& op : u_.operations()) misdeal_ |= op.type() == v1::OPERATION_TYPE_MISDEAL;
       PrintEvents(u_);
-      // The board again when a street is dealt or the showdown begins (End prints the last one).
+      if (last_ruling_) PrintRuling(*last_ruling_, locale_);
+      // The board again when a street is dealt, a ruling changed it or the showdown
+      // begins (End prints the last one).
       if (u_.public_view().phase() != v1::PHASE_COMPLETE &&
-          (u_.public_view().street() != street_ || u_.public_view().phase() != phase_)) {
+          (u_.public_view().street() != street_ || u_.public_view().phase() != phase_ || last_ruling_)) {
         PrintBoard(u_, /*omniscient=*/true);
       }
       street_ = u_.public_view().street();
@@ -960,9 +1283,34 @@ class Runner {
                                  StreetName(static_cast<v1::Street>(a))));
       }
     } else if (key == "expect-phase") {
-      if (w.size() != 2) return Usage("expected: expect-phase betting|showdown|complete");
-      if (w[1] != PhaseName(u_.public_view().phase())) {
-        return Fail(absl::StrCat("the phase is ", PhaseName(u_.public_view().phase()), ", expected ", w[1]));
+      if (w.size() != 2) return Usage("expected: expect-phase betting|awaiting-deal|showdown|complete");
+      if (w[1] != PhaseKey(u_.public_view().phase())) {
+        return Fail(absl::StrCat("the phase is ", PhaseKey(u_.public_view().phase()), ", expected ", w[1]));
+      }
+    } else if (key == "expect-ruling") {
+      if (w.size() < 2 || w.size() > 3 || (w[1] == "none" && w.size() != 2)) {
+        return Usage("expected: expect-ruling RULE-ID [DECISION], or expect-ruling none");
+      }
+      const std::string got =
+          last_ruling_ ? absl::StrCat(last_ruling_->rule_id(), " ", last_ruling_->decision()) : "no ruling";
+      if (w[1] == "none") {
+        if (last_ruling_) return Fail(absl::StrCat("the previous step was ruled: ", got));
+      } else if (!last_ruling_ || last_ruling_->rule_id() != w[1] ||
+                 (w.size() == 3 && last_ruling_->decision() != w[2])) {
+        return Fail(absl::StrCat("the previous step got ", got, ", expected ", absl::StrJoin(w.begin() + 1, w.end(), " ")));
+      }
+    } else if (key == "expect-deal") {
+      int seat = 0;
+      if (w.size() != 3 || !ParseDealSeat(w[1], &seat) || (w[2] != "up" && w[2] != "down")) {
+        return Usage("expected: expect-deal SEAT|board up|down");
+      }
+      if (u_.public_view().phase() != v1::PHASE_AWAITING_DEAL) {
+        return Fail(absl::StrCat("no card is due: the phase is ", PhaseKey(u_.public_view().phase())));
+      }
+      const v1::ExpectedDeal& d = u_.expected_deal();
+      if (d.seat() != seat || d.face_up() != (w[2] == "up")) {
+        return Fail(absl::StrCat("the next card goes to ", DescribeExpectedDeal(d), ", expected ",
+                                 SeatOrBoard(seat), w[2] == "up" ? " face up" : " face down"));
       }
     } else if (key == "expect-legal") {
       const std::string want = absl::StrJoin(w.begin() + 1, w.end(), " ");
@@ -990,6 +1338,16 @@ class Runner {
 
   int End() {
     std::printf("\n");
+    if (misdeal_) {
+      PrintBoard(u_, /*omniscient=*/true);
+      std::vector<std::string> stacks;
+      for (const v1::SeatView& s : u_.public_view().seats()) {
+        stacks.push_back(absl::StrCat("seat ", s.seat(), " ", s.stack()));
+      }
+      std::printf("Misdeal: the hand is void, no showdown. Stacks: %s\n", absl::StrJoin(stacks, ", ").c_str());
+      std::printf("PASS: every step and expectation held\n");
+      return 0;
+    }
     if (u_.public_view().phase() != v1::PHASE_COMPLETE) {
       std::printf("End of file; the hand is not complete (%s, %s).\n", StreetName(u_.public_view().street()),
                   PhaseName(u_.public_view().phase()));
@@ -1013,8 +1371,12 @@ class Runner {
   std::optional<v1::Variant> variant_;
   std::optional<v1::Stakes> stakes_;
   std::vector<int64_t> stacks_;
+  std::optional<v1::Locale> forced_locale_;
   bool preset_ = false;
+  bool live_ = false;
   bool explicit_service_ = false;
+  bool misdeal_ = false;
+  std::optional<v1::Ruling> last_ruling_;
   std::vector<std::string> deck_;
   std::map<int, std::vector<std::string>> seat_cards_;
   v1::Profile profile_ = v1::PROFILE_CASH;
@@ -1040,7 +1402,12 @@ int main(int argc, char** argv) {
   if (command == "run" && args.size() == 3) {
     Client client(absl::GetFlag(FLAGS_server), absl::GetFlag(FLAGS_timeout));
     if (!client.Connect()) return 1;
-    return Runner(&client).Run(args[2]);
+    std::optional<v1::Locale> locale;
+    if (!absl::GetFlag(FLAGS_locale).empty()) {
+      locale = ParseLocale(absl::GetFlag(FLAGS_locale));
+      if (!locale) return std::fprintf(stderr, "stud_cli: --locale must be en or es\n"), 2;
+    }
+    return Runner(&client, locale).Run(args[2]);
   }
   std::fprintf(stderr, "stud_cli: %s\nFlags: stud_cli --help\n", kUsage);
   return 2;
