@@ -1,17 +1,17 @@
 // Replays real televised hands (2023 WSOP Event #43, $50,000 Poker Players
 // Championship, day 5) recorded in PHH format through the engine with reported
-// dealing (DealSource::kReported), and checks that:
-//   * every action of the record is accepted, mapped to the engine's action
-//     kinds with the exact amounts LegalActions lists;
-//   * the seat the engine designates to open each street is the seat that
-//     acted first at the real table: the bring-in by lowest door card and suit
-//     (Razz: highest, ace low) [STUD-BRING-1, STUD-BRING-2, STUD-BRING-3] and
-//     the best board on 4th to 7th street [STUD-ORDER-1, STUD-ORDER-2];
-//   * chips are conserved after every action and the hand reaches kComplete
-//     exactly when the record ends;
+// dealing, using the hand-history library (history/phh.h), and checks that:
+//   * the library reports every action of the record legal, in order: each
+//     action maps to exactly one of the acting seat's legal actions with the
+//     exact amount, so the seat that brings in is the one that did at the real
+//     table [STUD-BRING-1, STUD-BRING-2, STUD-BRING-3] and the seat that opens
+//     4th to 7th street is the one that did [STUD-ORDER-1, STUD-ORDER-2];
+//   * chips are conserved and the hand reaches kComplete exactly when the
+//     record ends;
 //   * the seats the engine pays are the ones the test computes independently
 //     from the cards shown in the record [STUD-SHOW-1, STUD-HILO-1,
-//     STUD-HILO-2, STUD-HILO-3], or the last seat left after folds.
+//     STUD-HILO-2, STUD-HILO-3], or the last seat left after folds;
+//   * exporting the replayed hand gives back the record's actions exactly.
 //
 // The files live in tests/data/phh (copied verbatim). Seats p1..pN are seats
 // 1..N. The engine runs with the catalogue's default options: none of these
@@ -32,8 +32,8 @@
 #include "engine/hand_eval.h"
 #include "engine/hand_state.h"
 #include "gtest/gtest.h"
+#include "history/phh.h"
 #include "tests/testing/hands.h"
-#include "tests/testing/phh.h"
 
 #ifndef STUD_SOURCE_DIR
 #error "STUD_SOURCE_DIR must point at the source tree"
@@ -43,9 +43,10 @@ namespace stud {
 namespace {
 
 using ::stud::testing::TotalChips;
-using ::stud::testing::phh::ActionType;
-using ::stud::testing::phh::PhhAction;
-using ::stud::testing::phh::PhhHand;
+using ::stud::history::PhhAction;
+using ::stud::history::PhhActionType;
+using ::stud::history::PhhHand;
+using ::stud::history::ReplayReport;
 
 // All 30 hands of the data set replay; none is left out.
 const char* const kFiles[] = {
@@ -72,70 +73,6 @@ std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   }
   return name;
-}
-
-std::optional<Variant> VariantOf(const std::string& phh_variant) {
-  if (phh_variant == "F7S") return Variant::kStud;
-  if (phh_variant == "F7S/8") return Variant::kStudHiLo;
-  if (phh_variant == "FR") return Variant::kRazz;
-  return std::nullopt;
-}
-
-std::string Describe(const std::vector<LegalAction>& legal) {
-  std::string out;
-  for (const LegalAction& a : legal) {
-    absl::StrAppend(&out, out.empty() ? "" : ", ", ActionKindName(a.kind));
-    if (a.amount_to != 0) absl::StrAppend(&out, " ", a.amount_to);
-  }
-  return out.empty() ? "(none)" : out;
-}
-
-// The cards of every player in deal order, with unknown ("??") cards replaced
-// by cards used nowhere in the hand. A card the record shows at showdown fills
-// the matching unknown slot first. Unknown door cards must not change who
-// brings in (the record says who did), so they get the unused cards that bring
-// in last (high and hi-lo: the highest cards, ace high; Razz: the lowest, ace
-// low) [STUD-BRING-2, STUD-BRING-3]; down cards take what is left.
-std::map<int, std::vector<Card>> ResolveDeals(const PhhHand& hand, Variant variant) {
-  std::map<int, std::vector<std::optional<Card>>> dealt;
-  std::map<int, std::vector<std::optional<Card>>> shown;
-  CardSet used;
-  for (const PhhAction& a : hand.actions) {
-    if (a.type == ActionType::kDeal) {
-      for (const auto& c : a.cards) dealt[a.player].push_back(c);
-    } else if (a.type == ActionType::kShowMuck && !a.cards.empty()) {
-      shown[a.player] = a.cards;
-    }
-    for (const auto& c : a.cards) {
-      if (c) used.Add(*c);
-    }
-  }
-  for (auto& [player, cards] : dealt) {
-    auto it = shown.find(player);
-    if (it == shown.end()) continue;
-    for (size_t i = 0; i < cards.size() && i < it->second.size(); ++i) {
-      if (!cards[i] && it->second[i]) cards[i] = it->second[i];
-    }
-  }
-  const bool razz = variant == Variant::kRazz;
-  std::vector<Card> pool;  // unused cards, the ones that bring in last first
-  for (int i = 0; i < kDeckSize; ++i) {
-    if (!used.Contains(Card::FromIndex(i))) pool.push_back(Card::FromIndex(i));
-  }
-  std::sort(pool.begin(), pool.end(),
-            [razz](Card a, Card b) { return BringsInBefore(b, a, razz); });
-  size_t next = 0;
-  for (auto& [player, cards] : dealt) {
-    if (cards.size() > 2 && !cards[2]) cards[2] = pool.at(next++);  // door card
-  }
-  std::map<int, std::vector<Card>> out;
-  for (auto& [player, cards] : dealt) {
-    for (auto& c : cards) {
-      if (!c) c = pool.at(next++);
-      out[player].push_back(*c);
-    }
-  }
-  return out;
 }
 
 // Seats that win each half of the pot, computed from the shown cards alone.
@@ -200,168 +137,71 @@ class PhhReplayTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PhhReplayTest, ReplaysExactly) {
   const std::string path = absl::StrCat(STUD_SOURCE_DIR, "/tests/data/phh/", GetParam());
-  absl::StatusOr<PhhHand> parsed = stud::testing::phh::ReadFile(path);
+  absl::StatusOr<PhhHand> parsed = ::stud::history::ReadPhhFile(path);
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   const PhhHand& hand = *parsed;
-
-  const std::optional<Variant> variant = VariantOf(hand.variant);
+  const std::optional<Variant> variant = ::stud::history::VariantFromPhhCode(hand.variant);
   ASSERT_TRUE(variant.has_value()) << "variant " << hand.variant;
   const int num_seats = static_cast<int>(hand.starting_stacks.size());
-  ASSERT_GE(num_seats, kMinSeats);
-  ASSERT_LE(num_seats, kMaxSeats);
-  ASSERT_EQ(hand.antes.size(), hand.starting_stacks.size());
-  // The engine has one ante for the table [STUD-SETUP-2]; the record lists it per seat.
-  for (int64_t ante : hand.antes) ASSERT_EQ(ante, hand.antes[0]) << "uneven antes";
-
-  HandConfig config;
-  config.variant = *variant;
-  config.stakes = {.ante = hand.antes[0], .bring_in = hand.bring_in,
-                   .small_bet = hand.small_bet, .big_bet = hand.big_bet};
-  config.num_seats = num_seats;
   Chips total = 0;
-  for (int i = 0; i < num_seats; ++i) {
-    config.starting_stacks[i + 1] = hand.starting_stacks[i];
-    total += hand.starting_stacks[i];
-  }
-  config.deal_source = DealSource::kReported;
+  for (int64_t s : hand.starting_stacks) total += s;
 
-  absl::StatusOr<HandState> started = NewHand(config);
-  ASSERT_TRUE(started.ok()) << started.status();
-  HandState st = *started;
+  absl::StatusOr<ReplayReport> report = ::stud::history::ReplayPhh(hand);
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_TRUE(report->ok()) << ::stud::history::DescribeReport(hand, *report);
+  EXPECT_TRUE(report->legal);
+  EXPECT_EQ(report->actions_applied, static_cast<int>(hand.actions.size()));
+  ASSERT_TRUE(report->complete) << "the record ended before the hand did";
+  const HandState& st = report->state;
+  EXPECT_EQ(st.phase, Phase::kComplete);
+  EXPECT_EQ(PotTotal(st), 0);
+  EXPECT_EQ(TotalChips(st), total);
 
-  const std::map<int, std::vector<Card>> cards = ResolveDeals(hand, *variant);
-  std::map<int, size_t> dealt_so_far;                  // cards of `cards` already read
-  std::map<int, std::vector<Card>> pending;            // read from the record, not yet reported
-  std::map<int, std::vector<std::optional<Card>>> final_show;  // last "sm" of each player
-  std::set<int> folded;
-
-  // Reports the buffered cards in the order the engine asks for them: 3rd
-  // street in three passes (down, down, door) seat by seat, then one card a
-  // street [STUD-DEAL-1, STUD-DEAL-2].
-  auto flush_deals = [&](const std::string& where) -> bool {
-    while (st.phase == Phase::kAwaitingDeal) {
-      const ExpectedDeal next = NextDeal(st);
-      std::vector<Card>& queue = pending[next.seat];
-      if (queue.empty()) {
-        ADD_FAILURE() << where << ": the engine expects a card for seat " << next.seat << " on "
-                      << StreetName(next.street) << " but the record has dealt none";
-        return false;
-      }
-      const Card c = queue.front();
-      queue.erase(queue.begin());
-      const absl::Status s = Apply(st, {.kind = ActionKind::kDeal, .seat = next.seat, .card = c,
-                                        .face_up = next.face_up});
-      if (!s.ok()) {
-        ADD_FAILURE() << where << ": deal " << c.ToString() << " to seat " << next.seat
-                      << " refused [" << RuleIdOf(s) << "]: " << s;
-        return false;
-      }
+  // Exporting the replayed hand gives back the record's actions.
+  absl::StatusOr<PhhHand> again = ::stud::history::ParsePhh(::stud::history::ExportPhh(st, {.reveal_all = true}));
+  ASSERT_TRUE(again.ok()) << again.status();
+  std::vector<std::string> want, got;
+  for (const PhhAction& a : hand.actions) want.push_back(a.text);
+  for (const PhhAction& a : again->actions) got.push_back(a.text);
+  // The record writes an all-in player's show where it happened (and again at
+  // showdown); the export once, at showdown. Compare each player's last show,
+  // and the rest in order.
+  auto split = [](const std::vector<std::string>& v, bool shows) {
+    std::vector<std::string> out;
+    std::map<std::string, std::string> last_show;
+    for (const std::string& a : v) {
+      const bool show = a.find(" sm") != std::string::npos;
+      if (show) last_show[a.substr(0, a.find(' '))] = a;
+      if (!show && !shows) out.push_back(a);
+    }
+    if (shows) {
+      for (const auto& [player, a] : last_show) out.push_back(a);
+    }
+    return out;
+  };
+  // A card the record does not know ("??") matches the card the replay filled in.
+  auto same = [](const std::string& record, const std::string& exported) {
+    if (record.size() != exported.size()) return false;
+    for (size_t i = 0; i < record.size(); ++i) {
+      if (record[i] == '?' || record[i] == exported[i]) continue;
+      return false;
     }
     return true;
   };
-
-  int last_street_checked = 0;
-  for (size_t idx = 0; idx < hand.actions.size(); ++idx) {
-    const PhhAction& a = hand.actions[idx];
-    const std::string where = absl::StrCat("action #", idx, " '", a.text, "'");
-    ASSERT_GE(a.player, 1) << where;
-    ASSERT_LE(a.player, num_seats) << where;
-
-    if (a.type == ActionType::kDeal) {
-      const std::vector<Card>& all = cards.at(a.player);
-      for (size_t k = 0; k < a.cards.size(); ++k) {
-        pending[a.player].push_back(all.at(dealt_so_far[a.player]++));
-      }
-      continue;
-    }
-    if (a.type == ActionType::kShowMuck) {
-      // Applied at showdown in the order the engine asks [STUD-SHOW-1]; the
-      // record may list shows in another order, or show before the last card
-      // when a player is all-in, so only each player's last show counts.
-      final_show[a.player] = a.cards;
-      continue;
-    }
-
-    ASSERT_TRUE(flush_deals(where));
-    ASSERT_EQ(st.phase, Phase::kBetting)
-        << where << ": the record bets but the engine is in phase " << static_cast<int>(st.phase);
-
-    // The first actor of each street must match the real table.
-    if (static_cast<int>(st.street) != last_street_checked) {
-      last_street_checked = static_cast<int>(st.street);
-      if (st.street == Street::kThird) {
-        // STUD-BRING-1, STUD-BRING-2 (suit order), STUD-BRING-3 (Razz: highest, ace low).
-        ASSERT_EQ(a.type, ActionType::kBringIn) << where << ": 3rd street opens with the bring-in";
-        EXPECT_EQ(st.bring_in_seat, a.player) << where << ": STUD-BRING-1/2/3 bring-in seat";
-      }
-      // STUD-ORDER-1, STUD-ORDER-2: the best board (Razz: the lowest) opens 4th to 7th.
-      ASSERT_EQ(ToAct(st), a.player)
-          << where << ": first to act on " << StreetName(st.street) << " ("
-          << (st.street == Street::kThird ? "STUD-BRING-1" : "STUD-ORDER-1") << ")";
-    }
-
-    const std::vector<LegalAction> legal = LegalActions(st, a.player);
-    std::optional<LegalAction> chosen;
-    auto find = [&](std::initializer_list<ActionKind> kinds,
-                    std::optional<Chips> amount) -> std::optional<LegalAction> {
-      for (const LegalAction& l : legal) {
-        if (std::find(kinds.begin(), kinds.end(), l.kind) == kinds.end()) continue;
-        if (amount && l.amount_to != *amount) continue;
-        return l;
-      }
-      return std::nullopt;
-    };
-    switch (a.type) {
-      case ActionType::kBringIn:
-        chosen = find({ActionKind::kBringIn}, std::nullopt);
-        // STUD-BRING-4: the bring-in is the stakes' amount unless the seat is short.
-        if (chosen && !chosen->all_in) {
-          EXPECT_EQ(chosen->amount_to, hand.bring_in) << where;
-        }
-        break;
-      case ActionType::kCompleteBetRaise:
-        chosen = find({ActionKind::kComplete, ActionKind::kBet, ActionKind::kRaise}, a.amount);
-        break;
-      case ActionType::kCheckCall:
-        chosen = find({ActionKind::kCheck, ActionKind::kCall}, std::nullopt);
-        break;
-      case ActionType::kFold:
-        chosen = find({ActionKind::kFold}, std::nullopt);
-        folded.insert(a.player);
-        break;
-      default:
-        break;
-    }
-    ASSERT_TRUE(chosen.has_value())
-        << where << ": not among the legal actions of seat " << a.player << " on "
-        << StreetName(st.street) << ": " << Describe(legal);
-    const absl::Status s =
-        Apply(st, {.kind = chosen->kind, .seat = a.player, .amount_to = chosen->amount_to});
-    ASSERT_TRUE(s.ok()) << where << " as " << ActionKindName(chosen->kind) << " "
-                        << chosen->amount_to << " refused [" << RuleIdOf(s) << "]: " << s;
-    ASSERT_EQ(TotalChips(st), total) << where << ": chips not conserved";
+  const std::vector<std::string> want_plays = split(want, false), got_plays = split(got, false);
+  ASSERT_EQ(got_plays.size(), want_plays.size());
+  for (size_t i = 0; i < want_plays.size(); ++i) {
+    EXPECT_TRUE(same(want_plays[i], got_plays[i])) << "action " << i << ": record '" << want_plays[i]
+                                                   << "', export '" << got_plays[i] << "'";
   }
+  EXPECT_EQ(split(got, true), split(want, true));
 
-  // Cards dealt after the last bet (all-in run-outs) and then the showdown.
-  ASSERT_TRUE(flush_deals("end of record"));
-  for (const auto& [player, queue] : pending) {
-    EXPECT_TRUE(queue.empty()) << "seat " << player << " was dealt " << queue.size()
-                               << " card(s) the engine never asked for";
+  std::set<int> folded;
+  std::map<int, std::vector<std::optional<Card>>> final_show;
+  for (const PhhAction& a : hand.actions) {
+    if (a.type == PhhActionType::kFold) folded.insert(a.player);
+    if (a.type == PhhActionType::kShowMuck) final_show[a.player] = a.cards;
   }
-  while (st.phase == Phase::kShowdown) {
-    const int seat = ToAct(st);
-    auto it = final_show.find(seat);
-    ASSERT_NE(it, final_show.end())
-        << "STUD-SHOW-1: the engine asks seat " << seat << " to show, the record has no show";
-    const ActionKind kind = it->second.empty() ? ActionKind::kMuck : ActionKind::kShow;
-    const absl::Status s = Apply(st, {.kind = kind, .seat = seat});
-    ASSERT_TRUE(s.ok()) << "seat " << seat << " " << ActionKindName(kind) << " refused ["
-                        << RuleIdOf(s) << "]: " << s;
-  }
-
-  ASSERT_EQ(st.phase, Phase::kComplete) << "the record ended before the hand did";
-  EXPECT_EQ(PotTotal(st), 0);
-  EXPECT_EQ(TotalChips(st), total);
 
   // Who the engine paid, by half.
   std::set<int> paid_whole, paid_high, paid_low;

@@ -1,0 +1,258 @@
+// Export -> parse -> replay over many random engine hands (history/phh.h).
+//
+// Each hand is played with random legal actions from a shuffled deck (every
+// variant, 2 to 8 seats, short and deep stacks so that all-ins, side pots and
+// common cards happen), then:
+//   * exported with every card revealed, parsed and replayed: every action is
+//     legal, the result stated in the export matches, and exporting the
+//     replayed hand gives back the same text;
+//   * exported in the public redaction ("??" for down cards nobody showed):
+//     still legal with the same result, since hidden cards never decide a pot
+//     that nobody showed;
+//   * exported in progress at a random point: legal, not complete, and the
+//     replayed hand waits for the same seat with the same legal actions;
+//   * one betting action corrupted: the replay stops at exactly that action
+//     and names a rule.
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine/engine.h"
+#include "engine/view.h"
+#include "gtest/gtest.h"
+#include "history/phh.h"
+
+namespace stud {
+namespace {
+
+using history::ExportPhh;
+using history::ParsePhh;
+using history::PhhHand;
+using history::ReplayPhh;
+using history::ReplayReport;
+
+constexpr int kHandsPerVariant = 2000;
+
+HandConfig RandomConfig(Variant variant, std::mt19937_64& rng) {
+  HandConfig c;
+  c.variant = variant;
+  const auto presets = StakesPresets();
+  c.stakes = presets[rng() % presets.size()].stakes;
+  c.num_seats = 2 + static_cast<int>(rng() % 7);
+  if (rng() % 4 == 0) c.num_seats = 8;  // full tables run out of cards
+  for (int i = 1; i <= c.num_seats; ++i) {
+    const Chips big = c.stakes.big_bet;
+    switch (rng() % 4) {
+      case 0: c.starting_stacks[i] = 1 + static_cast<Chips>(rng() % (2 * c.stakes.ante + 2)); break;
+      case 1: c.starting_stacks[i] = 1 + static_cast<Chips>(rng() % (3 * big)); break;
+      default: c.starting_stacks[i] = big + static_cast<Chips>(rng() % (40 * big)); break;
+    }
+  }
+  std::vector<Card> deck;
+  for (int i = 0; i < kDeckSize; ++i) deck.push_back(Card::FromIndex(i));
+  std::shuffle(deck.begin(), deck.end(), rng);
+  c.deck = deck;
+  std::shuffle(deck.begin(), deck.end(), rng);
+  c.recycle_order = deck;
+  return c;
+}
+
+Action RandomLegal(const HandState& st, std::mt19937_64& rng) {
+  const int seat = ToAct(st);
+  const std::vector<LegalAction> legal = LegalActions(st, seat);
+  std::vector<double> weights;
+  for (const LegalAction& l : legal) {
+    double w = 1.0;
+    if (l.kind == ActionKind::kFold) w = 0.3;
+    if (l.kind == ActionKind::kRaise || l.kind == ActionKind::kBet) w = 1.5;
+    weights.push_back(w);
+  }
+  std::discrete_distribution<size_t> pick(weights.begin(), weights.end());
+  const LegalAction& l = legal.at(pick(rng));
+  return {.kind = l.kind, .seat = seat, .amount_to = l.amount_to};
+}
+
+// Plays `steps` random actions (all of them when negative).
+HandState Play(const HandConfig& config, std::mt19937_64& rng, int steps) {
+  absl::StatusOr<HandState> st = NewHand(config);
+  EXPECT_TRUE(st.ok()) << st.status();
+  for (int i = 0; st->phase != Phase::kComplete && i != steps; ++i) {
+    const absl::Status s = Apply(*st, RandomLegal(*st, rng));
+    EXPECT_TRUE(s.ok()) << s;
+    if (!s.ok()) break;
+  }
+  return *st;
+}
+
+ReplayReport MustReplay(const std::string& text) {
+  absl::StatusOr<PhhHand> hand = ParsePhh(text);
+  EXPECT_TRUE(hand.ok()) << hand.status() << "\n" << text;
+  if (!hand.ok()) return {};
+  absl::StatusOr<ReplayReport> r = ReplayPhh(*hand);
+  EXPECT_TRUE(r.ok()) << r.status() << "\n" << text;
+  if (!r.ok()) return {};
+  EXPECT_TRUE(r->ok()) << history::DescribeReport(*hand, *r) << "\n" << text;
+  return *r;
+}
+
+std::vector<Chips> Stacks(const HandState& st) {
+  std::vector<Chips> out;
+  for (int i = 1; i <= st.config.num_seats; ++i) out.push_back(st.seats[i].stack);
+  return out;
+}
+
+class PhhRoundTrip : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(PhhRoundTrip, CompleteHandsRevealedAndPublic) {
+  std::mt19937_64 rng(0x5eed + static_cast<int>(GetParam()));
+  int showdowns = 0, commons = 0;
+  for (int h = 0; h < kHandsPerVariant; ++h) {
+    const HandConfig config = RandomConfig(GetParam(), rng);
+    const HandState original = Play(config, rng, -1);
+    ASSERT_EQ(original.phase, Phase::kComplete);
+    const std::string all = ExportPhh(original, {.reveal_all = true});
+    const ReplayReport r = MustReplay(all);
+    ASSERT_TRUE(r.ok()) << "hand " << h;
+    EXPECT_TRUE(r.legal);
+    EXPECT_TRUE(r.complete) << all;
+    EXPECT_TRUE(r.result_checked);
+    EXPECT_EQ(r.final_stacks, Stacks(original));
+    EXPECT_EQ(ExportPhh(r.state, {.reveal_all = true}), all) << "hand " << h;
+
+    const std::string pub = ExportPhh(original);
+    const ReplayReport p = MustReplay(pub);
+    ASSERT_TRUE(p.ok()) << "hand " << h << "\n" << pub;
+    EXPECT_TRUE(p.complete);
+    EXPECT_TRUE(p.result_checked);
+    EXPECT_EQ(p.final_stacks, Stacks(original));
+    // The public export of the replay shows no more than the original's.
+    EXPECT_EQ(ExportPhh(p.state), pub) << "hand " << h;
+
+    for (const Operation& op : original.log) {
+      showdowns += op.type == OpType::kShow;
+      commons += op.type == OpType::kCommonCard;
+    }
+  }
+  EXPECT_GT(showdowns, 0);
+  if (GetParam() == Variant::kStud) {
+    EXPECT_GT(commons, 0) << "no hand ran out of cards";
+  }
+}
+
+TEST_P(PhhRoundTrip, HandsInProgress) {
+  std::mt19937_64 rng(0xab5eed + static_cast<int>(GetParam()));
+  for (int h = 0; h < kHandsPerVariant; ++h) {
+    const HandConfig config = RandomConfig(GetParam(), rng);
+    const HandState original = Play(config, rng, static_cast<int>(rng() % 20));
+    if (original.phase == Phase::kComplete) continue;
+    const int viewer = static_cast<int>(rng() % (config.num_seats + 1));
+    const std::string text = ExportPhh(original, {.viewer = viewer});
+    const ReplayReport r = MustReplay(text);
+    ASSERT_TRUE(r.ok()) << text;
+    EXPECT_FALSE(r.complete);
+    EXPECT_FALSE(r.result_checked);
+    EXPECT_EQ(r.state.phase, original.phase);
+    EXPECT_EQ(r.state.street, original.street);
+    EXPECT_EQ(ToAct(r.state), ToAct(original));
+    EXPECT_EQ(LegalActions(r.state, ToAct(r.state)), LegalActions(original, ToAct(original)));
+    EXPECT_EQ(Stacks(r.state), Stacks(original));
+    EXPECT_EQ(ExportPhh(r.state, {.viewer = viewer}), text);
+  }
+}
+
+TEST_P(PhhRoundTrip, CorruptedActionIsTheFirstDifference) {
+  std::mt19937_64 rng(0xbad5eed + static_cast<int>(GetParam()));
+  int checked = 0;
+  for (int h = 0; h < kHandsPerVariant / 4; ++h) {
+    const HandConfig config = RandomConfig(GetParam(), rng);
+    const HandState original = Play(config, rng, -1);
+    absl::StatusOr<PhhHand> hand = ParsePhh(ExportPhh(original, {.reveal_all = true}));
+    ASSERT_TRUE(hand.ok());
+    // Pick a bet, raise or completion and change its amount by one big bet.
+    std::vector<size_t> bets;
+    for (size_t i = 0; i < hand->actions.size(); ++i) {
+      if (hand->actions[i].type == history::PhhActionType::kCompleteBetRaise) bets.push_back(i);
+    }
+    if (bets.empty()) continue;
+    const size_t at = bets[rng() % bets.size()];
+    history::PhhAction& a = hand->actions[at];
+    a.amount += config.stakes.big_bet;
+    a.text = absl::StrCat("p", a.player, " cbr ", a.amount);
+    absl::StatusOr<ReplayReport> r = ReplayPhh(*hand);
+    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_FALSE(r->ok()) << a.text;
+    EXPECT_EQ(r->divergence->action_index, static_cast<int>(at)) << history::DescribeReport(*hand, *r);
+    EXPECT_EQ(r->divergence->action, a.text);
+    EXPECT_FALSE(r->divergence->rule_id.empty()) << history::DescribeReport(*hand, *r);
+    EXPECT_FALSE(r->legal);
+    EXPECT_EQ(r->actions_applied, static_cast<int>(at));
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, PhhRoundTrip,
+                         ::testing::Values(Variant::kStud, Variant::kStudHiLo, Variant::kRazz),
+                         [](const ::testing::TestParamInfo<Variant>& p) {
+                           return std::string(p.param == Variant::kStud       ? "Stud"
+                                              : p.param == Variant::kStudHiLo ? "StudHiLo"
+                                                                              : "Razz");
+                         });
+
+// The parser: comments, multi-line arrays, commentary in actions, unknown
+// fields, a common card, and loud failures.
+TEST(PhhParse, AcceptsTheSpecificationsShapes) {
+  const char* text = R"(# a hand
+variant = "F7S"  # seven card stud
+antes = [10, 10]
+bring_in = 20
+small_bet = 50
+big_bet = 100
+starting_stacks = [1_000, 1000]
+actions = [
+  "d dh p1 AcAd2c",  # Alice
+  "d dh p2 ????Kh",
+  "p1 pb # short",
+  "d db 7h",
+]
+time_limit = 1.5
+_sponsor = ['x', 'y']
+finishing_stacks = [990, 990]
+)";
+  absl::StatusOr<PhhHand> h = ParsePhh(text);
+  ASSERT_TRUE(h.ok()) << h.status();
+  EXPECT_EQ(h->variant, "F7S");
+  EXPECT_EQ(h->starting_stacks, (std::vector<int64_t>{1000, 1000}));
+  ASSERT_EQ(h->actions.size(), 4u);
+  EXPECT_EQ(h->actions[1].cards.size(), 3u);
+  EXPECT_FALSE(h->actions[1].cards[0].has_value());
+  EXPECT_EQ(h->actions[2].text, "p1 pb");
+  EXPECT_EQ(h->actions[3].type, history::PhhActionType::kDealBoard);
+  ASSERT_TRUE(h->finishing_stacks.has_value());
+  EXPECT_EQ(h->fields.at("time_limit").type, history::PhhValue::Type::kFloat);
+
+  EXPECT_FALSE(ParsePhh("variant = 'F7S'\n[table]\n").ok());
+  EXPECT_FALSE(ParsePhh(absl::StrCat(text, "actions = ['p1 zz']\n")).ok());
+  EXPECT_FALSE(ParsePhh("variant = 'F7S'\nactions = ['p1 f',\n").ok());
+}
+
+TEST(PhhReplaySetup, RefusesWhatIsNotAStudHand) {
+  absl::StatusOr<PhhHand> h = ParsePhh(
+      "variant = 'NT'\nantes = [0, 0]\nbring_in = 0\nsmall_bet = 1\nbig_bet = 2\n"
+      "starting_stacks = [100, 100]\nactions = []\n");
+  ASSERT_TRUE(h.ok()) << h.status();
+  EXPECT_EQ(ReplayPhh(*h).status().code(), absl::StatusCode::kInvalidArgument);
+  h->variant = "F7S";
+  h->antes = {5, 10};
+  h->bring_in = 1;
+  absl::StatusOr<ReplayReport> r = ReplayPhh(*h);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_FALSE(r->ok());
+  EXPECT_EQ(r->divergence->action_index, -1);
+  EXPECT_EQ(r->divergence->rule_id, "STUD-SETUP-2");
+}
+
+}  // namespace
+}  // namespace stud
