@@ -14,8 +14,6 @@ namespace stud {
 namespace internal {
 namespace {
 
-std::string Seat(int seat) { return absl::StrCat("seat ", seat); }
-std::string Asiento(int seat) { return absl::StrCat("asiento ", seat); }
 
 absl::Status NotNow(absl::string_view rule, absl::string_view why) {
   return RuleViolation(rule, why);

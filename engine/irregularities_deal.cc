@@ -12,8 +12,6 @@ namespace stud {
 namespace internal {
 namespace {
 
-std::string Seat(int seat) { return absl::StrCat("seat ", seat); }
-std::string Asiento(int seat) { return absl::StrCat("asiento ", seat); }
 
 // Index of `card` among the seat's cards, or -1.
 int IndexOf(const HandState& st, int seat, Card card) {
@@ -163,8 +161,8 @@ Outcome FinalUp(HandState& st, int seat, absl::string_view rule) {
   const std::string otros = LiveSeatCount(st) > 2 ? "Los demás reciben la última carta tapada. "
                                                   : "";
   o.en = absl::StrCat("The final card of ", Seat(seat), " was dealt face up. ", others,
-                      act_first ? absl::StrCat(Seat(seat), " may act before the betting starts.")
-                                : absl::StrCat(Seat(seat), " may declare all-in before the betting: "
+                      act_first ? absl::StrCat(SeatCap(seat), " may act before the betting starts.")
+                                : absl::StrCat(SeatCap(seat), " may declare all-in before the betting: "
                                                "no more chips from it, later bets go to a side pot. "
                                                "Then the high hand on board acts first."));
   o.es = absl::StrCat("La última carta del ", Asiento(seat), " se repartió descubierta. ", otros,

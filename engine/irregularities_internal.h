@@ -7,9 +7,15 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "engine/irregularities.h"
 
 namespace stud::internal {
+
+// "seat 3" / "asiento 3" inside a ruling's explanation; SeatCap starts a sentence.
+inline std::string Seat(int seat) { return absl::StrCat("seat ", seat); }
+inline std::string SeatCap(int seat) { return absl::StrCat("Seat ", seat); }
+inline std::string Asiento(int seat) { return absl::StrCat("asiento ", seat); }
 
 // What a ruling decided, before the state change is measured.
 struct Outcome {
