@@ -3,17 +3,18 @@
 # side by side: same hands, same process, same run; prints evaluations/s and
 # the ratios (see tools/bench/ompeval_compare.cc).
 #
-# OMPEval is a comparison only. Its source is extracted from a local mirror
+# OMPEval is a comparison only. Its source is extracted from a git clone
 # into a temporary directory, compiled there with the same flags as our
 # Release engine (-O3 -DNDEBUG, no -march), and deleted afterwards; nothing of
 # it is committed or installed. Not run by CI.
 #
 # Usage: tools/bench/compare_ompeval.sh [hands] [rounds] [round_ms]
-#   OMPEVAL_GIT   bare git dir or clone of OMPEval (default ../.mirror/zekyll+OMPEval/repo)
+#   OMPEVAL_GIT   bare git dir or clone of OMPEval (default: ../OMPEval beside the project,
+#                 e.g. git clone https://github.com/zekyll/OMPEval ../OMPEval)
 #   CXXFLAGS_CMP  compile flags for both sides (default "-O3 -DNDEBUG")
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-src="${OMPEVAL_GIT:-$root/../.mirror/zekyll+OMPEval/repo}"
+src="${OMPEVAL_GIT:-$root/../OMPEval}"
 flags=${CXXFLAGS_CMP:-"-O3 -DNDEBUG"}
 if [ ! -e "$src" ]; then
   echo "OMPEval source not found at $src (set OMPEVAL_GIT)" >&2

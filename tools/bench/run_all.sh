@@ -37,7 +37,7 @@ for b in tests/eval_bench tests/engine_bench tests/service/service_bench; do
 done
 
 echo "== evaluator vs OMPEval"
-if [ -e "${OMPEVAL_GIT:-$root/../.mirror/zekyll+OMPEval/repo}" ]; then
+if [ -e "${OMPEVAL_GIT:-$root/../OMPEval}" ]; then
   tools/bench/compare_ompeval.sh | tee "$OUT/ompeval.txt"
 else
   echo "OMPEval source not present: skipped (set OMPEVAL_GIT)" | tee "$OUT/ompeval.txt"
