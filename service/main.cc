@@ -57,6 +57,9 @@ ABSL_FLAG(std::string, key_file, "",
           "Sealing key ring file (\"<id>:<64 hex>\" entries; the largest id seals). "
           "Without it, env STUD_KEYS is read; without both, an ephemeral key is made.");
 ABSL_FLAG(bool, allow_preset, false, "Accept DEALING_MODE_PRESET (caller-chosen deck order)");
+ABSL_FLAG(bool, allow_history_reveal, false,
+          "ExportHandHistory honours reveal_hidden_cards (every seat's down cards in the PHH record); "
+          "without it such a request is PERMISSION_DENIED");
 ABSL_FLAG(std::string, tls_cert, "", "PEM certificate chain; with --tls_key enables TLS");
 ABSL_FLAG(std::string, tls_key, "", "PEM private key; with --tls_cert enables TLS");
 ABSL_FLAG(int, max_message_bytes, 1 << 20, "Largest request or response message, in bytes");
@@ -183,6 +186,7 @@ int main(int argc, char** argv) {
 
   stud::service::ServiceOptions options;
   options.allow_preset = absl::GetFlag(FLAGS_allow_preset);
+  options.allow_history_reveal = absl::GetFlag(FLAGS_allow_history_reveal);
   options.observability = &observability;
   stud::service::StudServiceImpl service(&*sealer, options);
 
@@ -212,6 +216,7 @@ int main(int argc, char** argv) {
       .Num("trace_sampling_ratio", sampling_ratio)
       .Str("log_level", stud::service::LogLevelName(log_level))
       .Bool("allow_preset", options.allow_preset)
+      .Bool("allow_history_reveal", options.allow_history_reveal)
       .Str("key_ids", key_ids)
       .Int("sealing_key_id", sealer->sealing_key_id())
       .Str("key_source", !absl::GetFlag(FLAGS_key_file).empty() ? "key_file" : "env_or_ephemeral")

@@ -45,6 +45,8 @@ absl::string_view RpcMethodName(RpcMethod m) {
     case RpcMethod::kResolveShowdown: return "ResolveShowdown";
     case RpcMethod::kRuleIrregularity: return "RuleIrregularity";
     case RpcMethod::kGetView: return "GetView";
+    case RpcMethod::kExportHandHistory: return "ExportHandHistory";
+    case RpcMethod::kReplayHandHistory: return "ReplayHandHistory";
   }
   return "unknown";
 }

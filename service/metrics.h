@@ -32,8 +32,11 @@ class Exposer;
 
 namespace stud::service {
 
-enum class RpcMethod { kNewHand, kApplyAction, kLegalActions, kResolveShowdown, kRuleIrregularity, kGetView };
-inline constexpr int kRpcMethodCount = 6;
+enum class RpcMethod {
+  kNewHand, kApplyAction, kLegalActions, kResolveShowdown, kRuleIrregularity, kGetView,
+  kExportHandHistory, kReplayHandHistory
+};
+inline constexpr int kRpcMethodCount = 8;
 absl::string_view RpcMethodName(RpcMethod m);
 
 // Rule IDs of the irregularity kinds (label values pre-created at zero).

@@ -101,6 +101,17 @@ RpcFacts Describe(const v1::GetViewRequest&, const v1::GetViewResponse& resp, bo
   return f;
 }
 
+RpcFacts Describe(const v1::ExportHandHistoryRequest&, const v1::ExportHandHistoryResponse&, bool) { return {}; }
+
+RpcFacts Describe(const v1::ReplayHandHistoryRequest&, const v1::ReplayHandHistoryResponse& resp, bool ok) {
+  RpcFacts f;
+  if (ok) {
+    f.variant = EnumLabel(v1::Variant_descriptor(), resp.variant(), "VARIANT_");
+    AddRule(resp.divergence().rule_id(), &f);  // the rule a replayed record broke
+  }
+  return f;
+}
+
 RpcObservation::RpcObservation(const Observability* obs, grpc::CallbackServerContext* ctx, RpcMethod method)
     : obs_(obs), method_(method) {
   if (obs_ == nullptr) return;

@@ -48,6 +48,10 @@ RpcFacts Describe(const stud::v1::ResolveShowdownRequest& req, const stud::v1::R
 RpcFacts Describe(const stud::v1::RuleIrregularityRequest& req, const stud::v1::RuleIrregularityResponse& resp,
                   bool ok);
 RpcFacts Describe(const stud::v1::GetViewRequest& req, const stud::v1::GetViewResponse& resp, bool ok);
+RpcFacts Describe(const stud::v1::ExportHandHistoryRequest& req, const stud::v1::ExportHandHistoryResponse& resp,
+                  bool ok);
+RpcFacts Describe(const stud::v1::ReplayHandHistoryRequest& req, const stud::v1::ReplayHandHistoryResponse& resp,
+                  bool ok);
 
 // Per-call bookkeeping used by ServeUnary.
 class RpcObservation {

@@ -28,6 +28,8 @@ struct Observability;  // observability.h
 
 struct ServiceOptions {
   bool allow_preset = false;  // --allow_preset: accept DEALING_MODE_PRESET
+  // --allow_history_reveal: ExportHandHistory may write every seat's down cards.
+  bool allow_history_reveal = false;
   // Metrics, traces and logs of each call (null: none). Must outlive the service.
   const Observability* observability = nullptr;
 };
@@ -47,6 +49,11 @@ class HandService {
   absl::Status RuleIrregularity(const stud::v1::RuleIrregularityRequest& req,
                                 stud::v1::RuleIrregularityResponse* resp) const;
   absl::Status GetView(const stud::v1::GetViewRequest& req, stud::v1::GetViewResponse* resp) const;
+  // Hand histories (history_service.cc).
+  absl::Status ExportHandHistory(const stud::v1::ExportHandHistoryRequest& req,
+                                 stud::v1::ExportHandHistoryResponse* resp) const;
+  absl::Status ReplayHandHistory(const stud::v1::ReplayHandHistoryRequest& req,
+                                 stud::v1::ReplayHandHistoryResponse* resp) const;
 
  private:
   absl::StatusOr<SealedHand> Unseal(const std::string& token) const;
@@ -80,6 +87,12 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
                                              stud::v1::RuleIrregularityResponse* resp) override;
   grpc::ServerUnaryReactor* GetView(grpc::CallbackServerContext* ctx, const stud::v1::GetViewRequest* req,
                                     stud::v1::GetViewResponse* resp) override;
+  grpc::ServerUnaryReactor* ExportHandHistory(grpc::CallbackServerContext* ctx,
+                                              const stud::v1::ExportHandHistoryRequest* req,
+                                              stud::v1::ExportHandHistoryResponse* resp) override;
+  grpc::ServerUnaryReactor* ReplayHandHistory(grpc::CallbackServerContext* ctx,
+                                              const stud::v1::ReplayHandHistoryRequest* req,
+                                              stud::v1::ReplayHandHistoryResponse* resp) override;
 
  private:
   HandService hands_;

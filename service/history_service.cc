@@ -1,0 +1,143 @@
+// Hand histories over the API: ExportHandHistory and ReplayHandHistory, thin
+// adapters around the PHH library (history/phh.h). No rules live here.
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "history/phh.h"
+#include "service/convert.h"
+#include "service/observability.h"
+#include "service/service_impl.h"
+#include "service/state_codec.h"
+#include "service/tracing.h"
+
+namespace stud::service {
+namespace v1 = stud::v1;
+namespace {
+
+// A PHH hand is a few kilobytes; this bounds the work one call can ask for.
+constexpr size_t kMaxPhhBytes = 64 * 1024;
+
+std::string Hex(absl::string_view bytes) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out.push_back(kHex[c >> 4]);
+    out.push_back(kHex[c & 15]);
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::Status HandService::ExportHandHistory(const v1::ExportHandHistoryRequest& req,
+                                            v1::ExportHandHistoryResponse* resp) const {
+  absl::StatusOr<SealedHand> hand = Unseal(req.token());
+  if (!hand.ok()) return hand.status();
+  const HandState& state = hand->state;
+  if (req.viewer_seat() < 0 || req.viewer_seat() > state.config.num_seats) {
+    return absl::InvalidArgumentError(absl::StrCat("viewer_seat: ", req.viewer_seat(), " is not 1..",
+                                                   state.config.num_seats, " (0 = the public record)"));
+  }
+  if (req.reveal_hidden_cards() && !options_.allow_history_reveal) {
+    return absl::PermissionDeniedError(
+        "reveal_hidden_cards: this server does not reveal hidden cards in hand histories "
+        "(it runs without --allow_history_reveal); ask for the public record or a seat's view");
+  }
+  history::ExportOptions options;
+  options.viewer = req.viewer_seat();
+  options.reveal_all = req.reveal_hidden_cards();
+  options.extra_fields.emplace_back("_hand_version", absl::StrCat(state.version));
+  const v1::DealingMode mode = static_cast<v1::DealingMode>(hand->service.dealing_mode);
+  std::string mode_name = v1::DealingMode_Name(mode);
+  if (mode_name.rfind("DEALING_MODE_", 0) == 0) mode_name = mode_name.substr(13);
+  options.extra_fields.emplace_back("_dealing_mode", absl::StrCat("'", mode_name, "'"));
+  if (!hand->service.commitment.empty()) {
+    options.extra_fields.emplace_back("_deck_commitment", absl::StrCat("'", Hex(hand->service.commitment), "'"));
+  }
+  std::string text = [&] {
+    ChildSpan span("engine");
+    return history::ExportPhh(state, options);
+  }();
+  int hidden = 0;
+  for (size_t at = text.find("??"); at != std::string::npos; at = text.find("??", at + 2)) ++hidden;
+  resp->set_phh(std::move(text));
+  resp->set_complete(state.phase == Phase::kComplete);
+  resp->set_version(state.version);
+  resp->set_hidden_cards(hidden);
+  return absl::OkStatus();
+}
+
+absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& req,
+                                            v1::ReplayHandHistoryResponse* resp) const {
+  if (req.phh().empty()) return absl::InvalidArgumentError("phh: required (the text of a PHH hand history)");
+  if (req.phh().size() > kMaxPhhBytes) {
+    return absl::InvalidArgumentError(absl::StrCat("phh: at most ", kMaxPhhBytes, " bytes (one hand)"));
+  }
+  absl::StatusOr<Options> rules = DecodeOptions(req.profile(), req.option_overrides(), "option_overrides");
+  if (!rules.ok()) return rules.status();
+  absl::StatusOr<history::PhhHand> hand = history::ParsePhh(req.phh());
+  if (!hand.ok()) return absl::InvalidArgumentError(absl::StrCat("phh: ", hand.status().message()));
+  absl::StatusOr<history::ReplayReport> report = [&] {
+    ChildSpan span("engine");
+    return history::ReplayPhh(*hand, {.rules = *rules});
+  }();
+  if (!report.ok()) return absl::InvalidArgumentError(absl::StrCat("phh: ", report.status().message()));
+
+  resp->set_matches(report->ok());
+  resp->set_legal(report->legal);
+  resp->set_complete(report->complete);
+  resp->set_result_checked(report->result_checked);
+  resp->set_actions_applied(report->actions_applied);
+  resp->set_action_count(static_cast<int32_t>(hand->actions.size()));
+  if (report->divergence) {
+    const history::ReplayDivergence& d = *report->divergence;
+    v1::ReplayDivergence* out = resp->mutable_divergence();
+    const bool result = static_cast<size_t>(std::max(d.action_index, 0)) >= hand->actions.size();
+    out->set_point(d.action_index < 0 ? v1::REPLAY_POINT_SETUP
+                   : result           ? v1::REPLAY_POINT_RESULT
+                                      : v1::REPLAY_POINT_ACTION);
+    if (out->point() == v1::REPLAY_POINT_ACTION) {
+      out->set_action_index(d.action_index);
+      out->set_action(d.action);
+    }
+    out->set_rule_id(d.rule_id);
+    out->set_message(d.message);
+    out->set_expected(d.expected);
+  }
+  for (size_t i = 0; i < report->final_stacks.size(); ++i) {
+    v1::ReplaySeat* s = resp->add_seats();
+    s->set_seat(static_cast<int32_t>(i + 1));
+    s->set_stack(report->final_stacks[i]);
+    s->set_won(report->won[i]);
+  }
+  resp->set_summary(history::DescribeReport(*hand, *report));
+  resp->set_variant(static_cast<v1::Variant>(static_cast<int>(report->state.config.variant)));
+  if (report->state.config.num_seats > 0) {
+    SealedHand sealed;
+    sealed.state = std::move(report->state);
+    sealed.service.dealing_mode = v1::DEALING_MODE_LIVE;
+    sealed.service.locale = v1::LOCALE_EN;
+    ChildSpan span("seal");
+    resp->set_token(sealer_->Seal(SerializeSealedHand(sealed)));
+  }
+  return absl::OkStatus();
+}
+
+// Every handler goes through ServeUnary (observability.h), as in service_impl.cc.
+grpc::ServerUnaryReactor* StudServiceImpl::ExportHandHistory(grpc::CallbackServerContext* ctx,
+                                                             const v1::ExportHandHistoryRequest* req,
+                                                             v1::ExportHandHistoryResponse* resp) {
+  return ServeUnary(observability_, ctx, RpcMethod::kExportHandHistory, *req, resp,
+                    [&] { return hands_.ExportHandHistory(*req, resp); });
+}
+
+grpc::ServerUnaryReactor* StudServiceImpl::ReplayHandHistory(grpc::CallbackServerContext* ctx,
+                                                             const v1::ReplayHandHistoryRequest* req,
+                                                             v1::ReplayHandHistoryResponse* resp) {
+  return ServeUnary(observability_, ctx, RpcMethod::kReplayHandHistory, *req, resp,
+                    [&] { return hands_.ReplayHandHistory(*req, resp); });
+}
+
+}  // namespace stud::service
