@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/hand_eval.h"
@@ -558,8 +559,11 @@ class Replayer {
     r_.divergence = d;
   }
   void DivergeOn(int index, const absl::Status& s) {
-    std::string rule = RuleIdOf(s);
-    Diverge(index, rule, s.message());
+    const std::string rule = RuleIdOf(s);
+    absl::string_view message = s.message();
+    // Engine messages start with their rule ID; the report carries it apart.
+    if (!rule.empty() && absl::StartsWith(message, rule + ": ")) message.remove_prefix(rule.size() + 2);
+    Diverge(index, rule, message);
   }
 
   // Reports the buffered cards in the order the engine asks for them. Returns

@@ -2,7 +2,10 @@
 //
 //   stud_cli [--server HOST:PORT] play [--variant stud|hilo|razz] [--seats N]
 //            [--stakes '$4-$8'] [--stack CHIPS] [--locale en|es]
-//   stud_cli [--server HOST:PORT] [--locale en|es] run FILE
+//   stud_cli [--server HOST:PORT] [--locale en|es] [--token_out TOKENFILE] run FILE
+//   stud_cli [--server HOST:PORT] [--viewer N] [--reveal] [--phh_out OUT.phh] export TOKENFILE
+//   stud_cli [--server HOST:PORT] [--viewer N] [--reveal] [--phh_out OUT.phh] export --from-run FILE
+//   stud_cli [--server HOST:PORT] [--profile cash] replay FILE.phh
 //
 // `play` is a hot-seat game on one terminal: the service deals (SERVICE mode),
 // and each turn shows the public board, the acting seat's own cards, the dealer
@@ -21,8 +24,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -57,6 +62,16 @@ ABSL_FLAG(std::string, locale, "",
           "language of the dealer announcements and rulings, en or es (play: default en; run: overrides the "
           "hand file's locale line)");
 
+ABSL_FLAG(std::string, token_out, "",
+          "run: write the hand's last token to this file (base64) for `export`");
+ABSL_FLAG(int, viewer, 0, "export: whose down cards to write (0 = nobody's, the public record; N = seat N's own)");
+ABSL_FLAG(bool, reveal, false,
+          "export: write every seat's down cards (the server must run with --allow_history_reveal)");
+ABSL_FLAG(std::string, from_run, "",
+          "export: play this hand file first and export its hand (also spelled --from-run)");
+ABSL_FLAG(std::string, phh_out, "", "export: write the PHH text to this file instead of stdout");
+ABSL_FLAG(std::string, profile, "cash", "replay: the rule profile the record is judged by (cash, tournament, online)");
+
 namespace {
 
 namespace v1 = stud::v1;
@@ -66,7 +81,10 @@ constexpr const char* kUsage = R"(a command-line client of the Seven Card Stud r
 Usage:
   stud_cli [--server HOST:PORT] play [--variant stud|hilo|razz] [--seats 3] [--stakes '$4-$8']
                                      [--stack 2000] [--locale en|es]
-  stud_cli [--server HOST:PORT] [--locale en|es] run FILE
+  stud_cli [--server HOST:PORT] [--locale en|es] [--token_out TOKENFILE] run FILE
+  stud_cli [--server HOST:PORT] [--viewer N] [--reveal] [--phh_out OUT.phh] export TOKENFILE
+  stud_cli [--server HOST:PORT] [--viewer N] [--reveal] [--phh_out OUT.phh] export --from-run FILE
+  stud_cli [--server HOST:PORT] [--profile cash] replay FILE.phh
   (--timeout 10: seconds allowed for connecting and for each call)
 
 play: a hot-seat hand on one terminal; the service shuffles and deals. Each turn shows the
@@ -79,6 +97,15 @@ play: a hot-seat hand on one terminal; the service shuffles and deals. Each turn
 run: plays a hand file and checks its expectations. Exit code 0 when every step and
   expectation holds, 1 at the first one that does not, 2 for a usage or file error.
   --locale es prints the rulings' explanations and the announcements in Spanish.
+
+export: the hand as a PHH hand history (docs/api.md, ExportHandHistory), from a token saved
+  by `run --token_out` (base64 or raw bytes) or by playing a hand file first (--from-run; its
+  output goes to stderr). Other seats' down cards are written ?? unless --reveal (the server must
+  run with --allow_history_reveal) or they were shown at showdown.
+
+replay: checks a PHH hand history against the rules (ReplayHandHistory) and prints the verdict:
+  exit 0 when every action is legal and the stated result matches, 1 at the first difference
+  (printed with its rule ID and what the rules allow there), 2 for a usage or file error.
 
 Hand file: one statement a line; '#' starts a comment; amounts in chips (cents).
   Setup (before the first action):
@@ -625,6 +652,23 @@ std::string DescribeError(const CallError& e) {
 
 class Client {
  public:
+  std::optional<CallError> ExportHistory(const std::string& token, int viewer, bool reveal,
+                                         v1::ExportHandHistoryResponse* out) {
+    v1::ExportHandHistoryRequest req;
+    req.set_token(token);
+    req.set_viewer_seat(viewer);
+    req.set_reveal_hidden_cards(reveal);
+    return Call(&v1::StudService::Stub::ExportHandHistory, req, out);
+  }
+
+  std::optional<CallError> ReplayHistory(const std::string& phh, v1::Profile profile,
+                                         v1::ReplayHandHistoryResponse* out) {
+    v1::ReplayHandHistoryRequest req;
+    req.set_phh(phh);
+    req.set_profile(profile);
+    return Call(&v1::StudService::Stub::ReplayHandHistory, req, out);
+  }
+
   Client(const std::string& address, int timeout_seconds)
       : channel_(grpc::CreateChannel(address, grpc::InsecureChannelCredentials())),
         stub_(v1::StudService::NewStub(channel_)),
@@ -963,6 +1007,9 @@ class Runner {
  public:
   // `locale`: from --locale, overriding the file's `locale` line; nullopt: the file decides.
   Runner(Client* client, std::optional<v1::Locale> locale) : client_(client), forced_locale_(locale) {}
+
+  // The hand's latest state (empty before the hand starts).
+  const v1::HandUpdate& update() const { return u_; }
 
   // Returns the exit code.
   int Run(const std::string& path) {
@@ -1388,11 +1435,140 @@ class Runner {
   v1::ResolveShowdownResponse settlement_;
 };
 
+// ---------------------------------------------------------------------------
+// export and replay: PHH hand histories.
+
+bool WriteTokenFile(const std::string& path, const std::string& token) {
+  std::string b64(sodium_base64_ENCODED_LEN(token.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
+  sodium_bin2base64(b64.data(), b64.size(), reinterpret_cast<const unsigned char*>(token.data()), token.size(),
+                    sodium_base64_VARIANT_ORIGINAL);
+  b64.resize(std::strlen(b64.c_str()));
+  std::ofstream out(path, std::ios::binary);
+  out << b64 << "\n";
+  if (!out) std::fprintf(stderr, "stud_cli: cannot write %s\n", path.c_str());
+  return static_cast<bool>(out);
+}
+
+// A token file: base64 text (as --token_out writes it) or the raw token bytes.
+std::optional<std::string> ReadTokenFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text(absl::StripAsciiWhitespace(bytes));
+  std::string bin(text.size(), '\0');
+  size_t len = 0;
+  if (!text.empty() &&
+      sodium_base642bin(reinterpret_cast<unsigned char*>(bin.data()), bin.size(), text.data(), text.size(), nullptr,
+                        &len, nullptr, sodium_base64_VARIANT_ORIGINAL) == 0) {
+    bin.resize(len);
+    return bin;
+  }
+  return bytes;
+}
+
+int Export(const std::string& source, bool from_run) {
+  Client client(absl::GetFlag(FLAGS_server), absl::GetFlag(FLAGS_timeout));
+  if (!client.Connect()) return 1;
+  std::string token;
+  if (from_run) {
+    // The hand file's output goes to stderr so that stdout is the PHH text alone.
+    std::fflush(stdout);
+    const int saved = dup(1);
+    dup2(2, 1);
+    Runner runner(&client, std::nullopt);
+    const int rc = runner.Run(source);
+    std::fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    if (runner.update().token().empty()) {
+      std::fprintf(stderr, "stud_cli: %s did not start a hand\n", source.c_str());
+      return rc != 0 ? rc : 2;
+    }
+    if (rc != 0) std::fprintf(stderr, "stud_cli: %s stopped early (exit %d); exporting the hand so far\n", source.c_str(), rc);
+    token = runner.update().token();
+  } else {
+    std::optional<std::string> t = ReadTokenFile(source);
+    if (!t) {
+      std::fprintf(stderr, "stud_cli: cannot read %s\n", source.c_str());
+      return 2;
+    }
+    token = *t;
+  }
+  v1::ExportHandHistoryResponse resp;
+  if (auto err = client.ExportHistory(token, absl::GetFlag(FLAGS_viewer), absl::GetFlag(FLAGS_reveal), &resp)) {
+    std::fprintf(stderr, "stud_cli: ExportHandHistory refused: %s\n", DescribeError(*err).c_str());
+    return 1;
+  }
+  const std::string out_path = absl::GetFlag(FLAGS_phh_out);
+  if (out_path.empty()) {
+    std::fwrite(resp.phh().data(), 1, resp.phh().size(), stdout);
+  } else {
+    std::ofstream out(out_path, std::ios::binary);
+    out << resp.phh();
+    if (!out) {
+      std::fprintf(stderr, "stud_cli: cannot write %s\n", out_path.c_str());
+      return 2;
+    }
+  }
+  std::fprintf(stderr, "Exported version %llu (%s), %d hidden card(s)%s\n",
+               static_cast<unsigned long long>(resp.version()), resp.complete() ? "complete" : "in progress",
+               resp.hidden_cards(), out_path.empty() ? "" : absl::StrCat(" to ", out_path).c_str());
+  return 0;
+}
+
+int ReplayFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "stud_cli: cannot read %s\n", path.c_str());
+    return 2;
+  }
+  const std::string phh((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::optional<v1::Profile> profile = ParseProfile(absl::GetFlag(FLAGS_profile));
+  if (!profile) {
+    std::fprintf(stderr, "stud_cli: --profile must be cash, tournament or online\n");
+    return 2;
+  }
+  Client client(absl::GetFlag(FLAGS_server), absl::GetFlag(FLAGS_timeout));
+  if (!client.Connect()) return 1;
+  v1::ReplayHandHistoryResponse r;
+  if (auto err = client.ReplayHistory(phh, *profile, &r)) {
+    std::printf("Replay of %s refused: %s\n", path.c_str(), DescribeError(*err).c_str());
+    return 2;
+  }
+  std::printf("Replay of %s: %s\n", path.c_str(), VariantName(r.variant()));
+  std::printf("  %d of %d actions applied; legal: %s; complete: %s; stated result checked: %s\n",
+              r.actions_applied(), r.action_count(), r.legal() ? "yes" : "no", r.complete() ? "yes" : "no",
+              r.result_checked() ? "yes" : "no");
+  for (const v1::ReplaySeat& s : r.seats()) {
+    std::printf("  seat %d (p%d): stack %lld, won %lld\n", s.seat(), s.seat(), static_cast<long long>(s.stack()),
+                static_cast<long long>(s.won()));
+  }
+  if (r.has_divergence()) {
+    const v1::ReplayDivergence& d = r.divergence();
+    if (d.point() == v1::REPLAY_POINT_ACTION) {
+      std::printf("DIFFERS at action #%d '%s'\n", d.action_index(), d.action().c_str());
+    } else {
+      std::printf("DIFFERS in the %s\n", d.point() == v1::REPLAY_POINT_SETUP ? "setup" : "stated result");
+    }
+    std::printf("  rule %s: %s\n", d.rule_id().empty() ? "(none)" : d.rule_id().c_str(), d.message().c_str());
+    if (!d.expected().empty()) std::printf("  the rules allow: %s\n", d.expected().c_str());
+  }
+  std::printf("%s\n", r.summary().c_str());
+  return r.matches() ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(kUsage);
-  std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  // `export --from-run FILE` is the documented spelling; absl flags use underscores.
+  std::vector<std::string> spelled(argv, argv + argc);
+  std::vector<char*> argv_fixed;
+  for (std::string& a : spelled) {
+    if (a == "--from-run" || a.rfind("--from-run=", 0) == 0) a.replace(0, 10, "--from_run");
+    argv_fixed.push_back(a.data());
+  }
+  std::vector<char*> args = absl::ParseCommandLine(argc, argv_fixed.data());
   if (sodium_init() < 0) {
     std::fprintf(stderr, "stud_cli: libsodium failed to initialise\n");
     return 2;
@@ -1407,8 +1583,21 @@ int main(int argc, char** argv) {
       locale = ParseLocale(absl::GetFlag(FLAGS_locale));
       if (!locale) return std::fprintf(stderr, "stud_cli: --locale must be en or es\n"), 2;
     }
-    return Runner(&client, locale).Run(args[2]);
+    Runner runner(&client, locale);
+    const int rc = runner.Run(args[2]);
+    if (!absl::GetFlag(FLAGS_token_out).empty() && !runner.update().token().empty() &&
+        !WriteTokenFile(absl::GetFlag(FLAGS_token_out), runner.update().token())) {
+      return 2;
+    }
+    return rc;
   }
+  if (command == "export" && !absl::GetFlag(FLAGS_from_run).empty() && args.size() == 2) {
+    return Export(absl::GetFlag(FLAGS_from_run), /*from_run=*/true);
+  }
+  if (command == "export" && absl::GetFlag(FLAGS_from_run).empty() && args.size() == 3) {
+    return Export(args[2], /*from_run=*/false);
+  }
+  if (command == "replay" && args.size() == 3) return ReplayFile(args[2]);
   std::fprintf(stderr, "stud_cli: %s\nFlags: stud_cli --help\n", kUsage);
   return 2;
 }
