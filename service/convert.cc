@@ -12,6 +12,29 @@ absl::Status Invalid(absl::string_view field, absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": ", why));
 }
 
+// Caller text quoted in an error message: at most 16 bytes, printable ASCII,
+// anything else as \xNN. A hostile value of any size or encoding then gives a
+// short message that is valid UTF-8 (google.rpc.Status.message is a proto3
+// string) and safe to log.
+std::string Quoted(absl::string_view text) {
+  constexpr size_t kMaxQuoted = 16;
+  std::string out = "\"";
+  for (size_t i = 0; i < text.size() && i < kMaxQuoted; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      static const char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  if (text.size() > kMaxQuoted) absl::StrAppend(&out, "...(", text.size(), " bytes)");
+  out += "\"";
+  return out;
+}
+
 // Maps a proto enum override onto the engine enum; the proto value is the
 // engine value (both start at 1), 0 means "not set" and is rejected when the
 // field is present.
@@ -28,7 +51,7 @@ absl::Status Override(bool has, P value, int max, E* out, absl::string_view fiel
 
 absl::StatusOr<Card> DecodeCard(absl::string_view text, absl::string_view field) {
   absl::StatusOr<Card> card = ParseCard(text);
-  if (!card.ok()) return Invalid(field, absl::StrCat("\"", text, "\" is not a card like \"As\" or \"Td\""));
+  if (!card.ok()) return Invalid(field, absl::StrCat(Quoted(text), " is not a card like \"As\" or \"Td\""));
   return card;
 }
 
@@ -59,7 +82,7 @@ absl::StatusOr<Stakes> DecodeStakes(const v1::Stakes& stakes, absl::string_view 
       std::optional<Stakes> found = FindStakesPreset(stakes.preset());
       if (!found) {
         return Invalid(absl::StrCat(field, ".preset"),
-                       absl::StrCat("\"", stakes.preset(), "\" is not in the stakes table (e.g. \"$15-$30\")"));
+                       absl::StrCat(Quoted(stakes.preset()), " is not in the stakes table (e.g. \"$15-$30\")"));
       }
       return *found;
     }

@@ -19,6 +19,8 @@ namespace v1 = stud::v1;
 namespace {
 
 constexpr size_t kMaxNoteBytes = 500;
+// Largest stack or contribution (the engine's bound): sums stay far from overflow.
+constexpr int64_t kMaxChips = int64_t{1} << 40;
 
 absl::Status CheckVersion(bool has_expected, uint64_t expected, const HandState& state) {
   if (has_expected && expected != state.version) return VersionMismatch(expected, state.version);
@@ -241,8 +243,9 @@ absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResp
       return absl::InvalidArgumentError(absl::StrCat(
           "seats[", i, "].seat: ", s.seat(), " is out of range or repeated; seats must be exactly 1..", n));
     }
-    if (s.stack() <= 0) {
-      return absl::InvalidArgumentError(absl::StrCat("seats[", i, "].stack: must be positive"));
+    if (s.stack() <= 0 || s.stack() > kMaxChips) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("seats[", i, "].stack: must be positive and at most 2^40 chips"));
     }
     given[static_cast<size_t>(s.seat())] = true;
     config.starting_stacks[static_cast<size_t>(s.seat())] = s.stack();
@@ -379,6 +382,9 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
       }
       if (s.contribution() < 0) {
         return absl::InvalidArgumentError(absl::StrCat(field, ".contribution: must not be negative"));
+      }
+      if (s.contribution() > kMaxChips) {  // eight of them must sum without overflow
+        return absl::InvalidArgumentError(absl::StrCat(field, ".contribution: at most 2^40 chips"));
       }
       absl::StatusOr<std::vector<Card>> cards = DecodeCards(s.cards(), absl::StrCat(field, ".cards"));
       if (!cards.ok()) return cards.status();
