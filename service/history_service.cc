@@ -120,7 +120,7 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
     sealed.service.dealing_mode = v1::DEALING_MODE_LIVE;
     sealed.service.locale = v1::LOCALE_EN;
     ChildSpan span("seal");
-    resp->set_token(sealer_->Seal(SerializeSealedHand(sealed)));
+    resp->set_token(sealer_->Seal(SerializeSealedHand(sealed), CurrentTenant()));
   }
   return absl::OkStatus();
 }
@@ -130,14 +130,14 @@ grpc::ServerUnaryReactor* StudServiceImpl::ExportHandHistory(grpc::CallbackServe
                                                              const v1::ExportHandHistoryRequest* req,
                                                              v1::ExportHandHistoryResponse* resp) {
   return ServeUnary(observability_, ctx, RpcMethod::kExportHandHistory, *req, resp,
-                    [&] { return hands_.ExportHandHistory(*req, resp); });
+                    [&] { return Authorized(ctx, [&] { return hands_.ExportHandHistory(*req, resp); }); });
 }
 
 grpc::ServerUnaryReactor* StudServiceImpl::ReplayHandHistory(grpc::CallbackServerContext* ctx,
                                                              const v1::ReplayHandHistoryRequest* req,
                                                              v1::ReplayHandHistoryResponse* resp) {
   return ServeUnary(observability_, ctx, RpcMethod::kReplayHandHistory, *req, resp,
-                    [&] { return hands_.ReplayHandHistory(*req, resp); });
+                    [&] { return Authorized(ctx, [&] { return hands_.ReplayHandHistory(*req, resp); }); });
 }
 
 }  // namespace stud::service

@@ -30,6 +30,7 @@
 #include "service/observability.h"
 #include "service/sealer.h"
 #include "service/service_impl.h"
+#include "service/tenants.h"
 #include "service/tracing.h"
 
 #ifndef STUD_VERSION
@@ -62,6 +63,12 @@ ABSL_FLAG(bool, allow_history_reveal, false,
           "without it such a request is PERMISSION_DENIED");
 ABSL_FLAG(std::string, tls_cert, "", "PEM certificate chain; with --tls_key enables TLS");
 ABSL_FLAG(std::string, tls_key, "", "PEM private key; with --tls_cert enables TLS");
+ABSL_FLAG(std::string, tls_client_ca, "",
+          "PEM CA bundle: with TLS, require a client certificate signed by it (mutual TLS)");
+ABSL_FLAG(std::string, tenant_keys_file, "",
+          "Caller authentication: \"<tenant>:<64 hex>\" entries; calls must send x-stud-tenant and "
+          "x-stud-api-key, and tokens are bound to their tenant. Without it, env STUD_TENANT_KEYS is "
+          "read; without both, callers are not authenticated.");
 ABSL_FLAG(int, max_message_bytes, 1 << 20, "Largest request or response message, in bytes");
 ABSL_FLAG(int, drain_seconds, 10, "Grace period for in-flight calls on SIGTERM/SIGINT");
 
@@ -129,7 +136,24 @@ int main(int argc, char** argv) {
     if (!ReadFile(cert_file, &pair.cert_chain)) return Fail("--tls_cert: cannot read " + cert_file);
     if (!ReadFile(key_file, &pair.private_key)) return Fail("--tls_key: cannot read " + key_file);
     ssl.pem_key_cert_pairs.push_back(std::move(pair));
+    if (const std::string ca = absl::GetFlag(FLAGS_tls_client_ca); !ca.empty()) {
+      if (!ReadFile(ca, &ssl.pem_root_certs)) return Fail("--tls_client_ca: cannot read " + ca);
+      ssl.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+    }
     creds = grpc::SslServerCredentials(ssl);
+  } else if (!absl::GetFlag(FLAGS_tls_client_ca).empty()) {
+    return Fail("--tls_client_ca needs --tls_cert and --tls_key");
+  }
+
+  // Caller authentication (tenants.h). Key bytes are never logged.
+  std::unique_ptr<stud::service::TenantAuth> tenants;
+  absl::StatusOr<std::vector<stud::service::TenantKey>> tenant_keys =
+      stud::service::LoadTenantKeys(absl::GetFlag(FLAGS_tenant_keys_file));
+  if (!tenant_keys.ok()) return Fail(std::string(tenant_keys.status().message()));
+  if (!tenant_keys->empty()) {
+    absl::StatusOr<stud::service::TenantAuth> auth = stud::service::TenantAuth::Create(*std::move(tenant_keys));
+    if (!auth.ok()) return Fail(std::string(auth.status().message()));
+    tenants = std::make_unique<stud::service::TenantAuth>(*std::move(auth));
   }
 
   // Metrics: on by default on loopback. A port taken at the default address
@@ -188,6 +212,7 @@ int main(int argc, char** argv) {
   options.allow_preset = absl::GetFlag(FLAGS_allow_preset);
   options.allow_history_reveal = absl::GetFlag(FLAGS_allow_history_reveal);
   options.observability = &observability;
+  options.tenants = tenants.get();
   stud::service::StudServiceImpl service(&*sealer, options);
 
   grpc::EnableDefaultHealthCheckService(true);
@@ -211,6 +236,8 @@ int main(int argc, char** argv) {
       .Str("commit", STUD_GIT_COMMIT)
       .Str("listen", absl::StrCat(host, ":", bound_port))
       .Bool("tls", !cert_file.empty())
+      .Bool("mutual_tls", !absl::GetFlag(FLAGS_tls_client_ca).empty())
+      .Int("tenants", tenants != nullptr ? static_cast<int64_t>(tenants->tenants().size()) : 0)
       .Str("metrics_listen", metrics != nullptr ? metrics_listen : "")
       .Str("otlp_endpoint", otlp_endpoint)
       .Num("trace_sampling_ratio", sampling_ratio)

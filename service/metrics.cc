@@ -139,7 +139,8 @@ Metrics::Metrics(const BuildInfo& build) : registry_(std::make_shared<prometheus
   }
   for (const std::string& rule : IrregularityRuleIds()) rulings_->Add({{"rule_id", rule}});
   for (const char* reason :
-       {"TOKEN_MALFORMED", "TOKEN_VERSION_UNSUPPORTED", "TOKEN_UNKNOWN_KEY", "TOKEN_AUTHENTICATION_FAILED"}) {
+       {"TOKEN_MALFORMED", "TOKEN_VERSION_UNSUPPORTED", "TOKEN_UNKNOWN_KEY", "TOKEN_AUTHENTICATION_FAILED",
+        "TOKEN_TENANT_MISMATCH"}) {
     token_rejections_->Add({{"reason", reason}});
   }
   for (const char* reason : {"queue_full", "export_failed"}) spans_dropped_->Add({{"reason", reason}});

@@ -22,14 +22,23 @@ constexpr absl::string_view kPayloadUrl = "type.stud/token_error";
 // Context of the nonce subkey (crypto_kdf contexts are exactly 8 bytes).
 constexpr char kNonceContext[crypto_kdf_CONTEXTBYTES + 1] = "studnonc";
 
-void PutHeader(uint8_t* out, uint32_t key_id) {
+// Writes the header (format 1 without a tenant, 2 with one); returns its size.
+size_t PutHeader(uint8_t* out, uint32_t key_id, absl::string_view tenant) {
   out[0] = static_cast<uint8_t>(kMagic[0]);
   out[1] = static_cast<uint8_t>(kMagic[1]);
-  out[2] = kTokenFormat;
+  out[2] = tenant.empty() ? kTokenFormat : kTenantTokenFormat;
   out[3] = static_cast<uint8_t>(key_id >> 24);
   out[4] = static_cast<uint8_t>(key_id >> 16);
   out[5] = static_cast<uint8_t>(key_id >> 8);
   out[6] = static_cast<uint8_t>(key_id);
+  if (tenant.empty()) return kTokenHeaderBytes;
+  out[7] = static_cast<uint8_t>(tenant.size());
+  std::memcpy(out + 8, tenant.data(), tenant.size());
+  return kTokenHeaderBytes + 1 + tenant.size();
+}
+
+size_t HeaderBytes(absl::string_view tenant) {
+  return tenant.empty() ? kTokenHeaderBytes : kTokenHeaderBytes + 1 + tenant.size();
 }
 
 }  // namespace
@@ -44,12 +53,15 @@ absl::string_view TokenErrorReason(TokenError e) {
     case TokenError::kVersion: return "TOKEN_VERSION_UNSUPPORTED";
     case TokenError::kUnknownKey: return "TOKEN_UNKNOWN_KEY";
     case TokenError::kAuthFailed: return "TOKEN_AUTHENTICATION_FAILED";
+    case TokenError::kTenantMismatch: return "TOKEN_TENANT_MISMATCH";
   }
   return "TOKEN_MALFORMED";
 }
 
 absl::Status TokenErrorStatus(TokenError e, absl::string_view message) {
-  absl::Status s(absl::StatusCode::kUnauthenticated, message);
+  absl::Status s(e == TokenError::kTenantMismatch ? absl::StatusCode::kPermissionDenied
+                                                  : absl::StatusCode::kUnauthenticated,
+                 message);
   s.SetPayload(kPayloadUrl, absl::Cord(TokenErrorReason(e)));
   return s;
 }
@@ -146,32 +158,34 @@ const Key* Sealer::Find(uint32_t id) const {
   return nullptr;
 }
 
-std::string Sealer::Seal(absl::string_view plaintext) const {
+std::string Sealer::Seal(absl::string_view plaintext, absl::string_view tenant) const {
   const Key& key = keys_.back();
-  std::string token(kTokenOverhead + plaintext.size(), '\0');
+  tenant = tenant.substr(0, 64);  // callers pass validated ids (tenants.h); never overflow the length byte
+  const size_t header = HeaderBytes(tenant);
+  std::string token(header + kTokenNonceBytes + kTokenTagBytes + plaintext.size(), '\0');
   auto* out = reinterpret_cast<uint8_t*>(token.data());
-  PutHeader(out, key.id);
+  PutHeader(out, key.id, tenant);
 
   // Deterministic nonce (see header): keyed BLAKE2b over header || plaintext.
   uint8_t subkey[crypto_generichash_KEYBYTES];
   crypto_kdf_derive_from_key(subkey, sizeof(subkey), 1, kNonceContext, key.bytes.data());
   crypto_generichash_state h;
   crypto_generichash_init(&h, subkey, sizeof(subkey), kTokenNonceBytes);
-  crypto_generichash_update(&h, out, kTokenHeaderBytes);
+  crypto_generichash_update(&h, out, header);
   crypto_generichash_update(&h, reinterpret_cast<const uint8_t*>(plaintext.data()),
                             plaintext.size());
-  uint8_t* nonce = out + kTokenHeaderBytes;
+  uint8_t* nonce = out + header;
   crypto_generichash_final(&h, nonce, kTokenNonceBytes);
   sodium_memzero(subkey, sizeof(subkey));
 
   unsigned long long clen = 0;
   crypto_aead_xchacha20poly1305_ietf_encrypt(
       nonce + kTokenNonceBytes, &clen, reinterpret_cast<const uint8_t*>(plaintext.data()),
-      plaintext.size(), out, kTokenHeaderBytes, nullptr, nonce, key.bytes.data());
+      plaintext.size(), out, header, nullptr, nonce, key.bytes.data());
   return token;
 }
 
-absl::StatusOr<std::string> Sealer::Open(absl::string_view token) const {
+absl::StatusOr<std::string> Sealer::Open(absl::string_view token, absl::string_view tenant) const {
   if (token.size() < kTokenOverhead) {
     return TokenErrorStatus(TokenError::kMalformed,
                             absl::StrCat("token: malformed (", token.size(), " bytes; at least ",
@@ -181,11 +195,21 @@ absl::StatusOr<std::string> Sealer::Open(absl::string_view token) const {
   if (in[0] != kMagic[0] || in[1] != kMagic[1]) {
     return TokenErrorStatus(TokenError::kMalformed, "token: malformed (bad magic): not a stud token");
   }
-  if (in[2] != kTokenFormat) {
+  if (in[2] != kTokenFormat && in[2] != kTenantTokenFormat) {
     return TokenErrorStatus(TokenError::kVersion,
                             absl::StrCat("token: format version ", in[2],
-                                         " is not supported (this server reads version ",
-                                         kTokenFormat, ")"));
+                                         " is not supported (this server reads versions ",
+                                         kTokenFormat, " and ", kTenantTokenFormat, ")"));
+  }
+  size_t header = kTokenHeaderBytes;
+  absl::string_view token_tenant;
+  if (in[2] == kTenantTokenFormat) {
+    const size_t len = in[7];
+    header = kTokenHeaderBytes + 1 + len;
+    if (len == 0 || len > 64 || token.size() < header + kTokenNonceBytes + kTokenTagBytes) {
+      return TokenErrorStatus(TokenError::kMalformed, "token: malformed (tenant header): truncated or not a token");
+    }
+    token_tenant = token.substr(kTokenHeaderBytes + 1, len);
   }
   const uint32_t id = (uint32_t{in[3]} << 24) | (uint32_t{in[4]} << 16) | (uint32_t{in[5]} << 8) |
                       uint32_t{in[6]};
@@ -196,15 +220,22 @@ absl::StatusOr<std::string> Sealer::Open(absl::string_view token) const {
                                          ", which this server does not hold (another deployment, "
                                          "a retired key, or a restarted server with an ephemeral key)"));
   }
-  const size_t clen = token.size() - kTokenHeaderBytes - kTokenNonceBytes;
+  const size_t clen = token.size() - header - kTokenNonceBytes;
   std::string plain(clen - kTokenTagBytes, '\0');
   unsigned long long plen = 0;
   if (crypto_aead_xchacha20poly1305_ietf_decrypt(
           reinterpret_cast<uint8_t*>(plain.data()), &plen, nullptr,
-          in + kTokenHeaderBytes + kTokenNonceBytes, clen, in, kTokenHeaderBytes,
-          in + kTokenHeaderBytes, key->bytes.data()) != 0) {
+          in + header + kTokenNonceBytes, clen, in, header,
+          in + header, key->bytes.data()) != 0) {
     return TokenErrorStatus(TokenError::kAuthFailed,
                             "token: authentication failed: the token was altered or truncated");
+  }
+  // Authentic: now whose is it. The message names neither tenant.
+  if (token_tenant != tenant) {
+    sodium_memzero(plain.data(), plain.size());
+    return TokenErrorStatus(TokenError::kTenantMismatch,
+                            tenant.empty() ? "token: sealed for a tenant; this call has no tenant"
+                                           : "token: sealed for another tenant (or for none): not yours to play");
   }
   plain.resize(static_cast<size_t>(plen));
   return plain;

@@ -23,7 +23,17 @@
 // chars>" separated by whitespace, newlines or commas; '#' starts a comment.
 // Ids are 1..4294967295.
 //
-// Errors from Open (all UNAUTHENTICATED, each with a distinct TokenError
+// Format 2 binds a token to a tenant (caller authentication, tenants.h): the
+// header grows by the tenant id, which is part of the associated data:
+//   offset 0  2 bytes  magic "SK"
+//   offset 2  1 byte   2
+//   offset 3  4 bytes  key id
+//   offset 7  1 byte   tenant id length L (1..64)
+//   offset 8  L bytes  tenant id
+//   then nonce, ciphertext + tag as in format 1.
+// Tokens sealed without a tenant stay format 1, byte for byte.
+//
+// Errors from Open (UNAUTHENTICATED unless noted, each with a distinct TokenError
 // payload that status_mapping turns into ErrorInfo.reason):
 //   TOKEN_MALFORMED            shorter than header + nonce + tag, or bad magic
 //   TOKEN_VERSION_UNSUPPORTED  format byte is not kTokenFormat
@@ -31,6 +41,9 @@
 //   TOKEN_AUTHENTICATION_FAILED  tag check failed: altered, truncated inside
 //                              the ciphertext, or sealed by a different key
 //                              that reused this id
+//   TOKEN_TENANT_MISMATCH      PERMISSION_DENIED: an authentic token sealed for
+//                              another tenant (or for none / for one, when the
+//                              call has none / another)
 #ifndef STUD_SERVICE_SEALER_H_
 #define STUD_SERVICE_SEALER_H_
 
@@ -47,16 +60,18 @@
 namespace stud::service {
 
 inline constexpr uint8_t kTokenFormat = 1;
+inline constexpr uint8_t kTenantTokenFormat = 2;
 inline constexpr size_t kKeyBytes = 32;
 inline constexpr size_t kTokenHeaderBytes = 7;
 inline constexpr size_t kTokenNonceBytes = 24;
 inline constexpr size_t kTokenTagBytes = 16;
 inline constexpr size_t kTokenOverhead = kTokenHeaderBytes + kTokenNonceBytes + kTokenTagBytes;
 
-enum class TokenError { kMalformed, kVersion, kUnknownKey, kAuthFailed };
+enum class TokenError { kMalformed, kVersion, kUnknownKey, kAuthFailed, kTenantMismatch };
 // "TOKEN_MALFORMED", ...: the ErrorInfo reason of each class.
 absl::string_view TokenErrorReason(TokenError e);
-// UNAUTHENTICATED with the reason attached as a payload.
+// UNAUTHENTICATED (PERMISSION_DENIED for kTenantMismatch) with the reason
+// attached as a payload.
 absl::Status TokenErrorStatus(TokenError e, absl::string_view message);
 // The reason attached by TokenErrorStatus, or "".
 std::string TokenErrorReasonOf(const absl::Status& status);
@@ -83,8 +98,10 @@ class Sealer {
   // A fresh random key with a random id, for servers started without keys.
   static Key EphemeralKey();
 
-  std::string Seal(absl::string_view plaintext) const;
-  absl::StatusOr<std::string> Open(absl::string_view token) const;
+  // `tenant` empty: format 1; else format 2 bound to that tenant (1..64 bytes).
+  std::string Seal(absl::string_view plaintext, absl::string_view tenant = {}) const;
+  // Opens a token sealed for `tenant` ("" = for no tenant).
+  absl::StatusOr<std::string> Open(absl::string_view token, absl::string_view tenant = {}) const;
 
   uint32_t sealing_key_id() const { return keys_.back().id; }
 

@@ -12,6 +12,7 @@
 #include "service/dealing.h"
 #include "service/observability.h"
 #include "service/status_mapping.h"
+#include "service/tenants.h"
 #include "service/tracing.h"
 
 namespace stud::service {
@@ -169,7 +170,7 @@ absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
 absl::StatusOr<SealedHand> HandService::Unseal(const std::string& token) const {
   if (token.empty()) return absl::InvalidArgumentError("token: required");
   ChildSpan span("unseal");
-  absl::StatusOr<std::string> plain = sealer_->Open(token);
+  absl::StatusOr<std::string> plain = sealer_->Open(token, CurrentTenant());
   if (!plain.ok()) return plain.status();
   return ParseSealedHand(*plain);
 }
@@ -179,7 +180,7 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op, const std:
   const HandState& state = hand.state;
   if (token.empty()) {
     ChildSpan span("seal");
-    out->set_token(sealer_->Seal(SerializeSealedHand(hand)));
+    out->set_token(sealer_->Seal(SerializeSealedHand(hand), CurrentTenant()));
   } else {
     out->set_token(std::move(token));
   }
@@ -466,6 +467,25 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
   return absl::OkStatus();
 }
 
+// ---- tenants ----
+
+namespace {
+thread_local absl::string_view current_tenant;
+}  // namespace
+
+absl::string_view CurrentTenant() { return current_tenant; }
+TenantScope::TenantScope(absl::string_view tenant) : previous_(current_tenant) { current_tenant = tenant; }
+TenantScope::~TenantScope() { current_tenant = previous_; }
+
+absl::Status StudServiceImpl::Authorized(grpc::CallbackServerContext* ctx,
+                                         absl::FunctionRef<absl::Status()> handler) const {
+  if (tenants_ == nullptr) return handler();
+  absl::StatusOr<std::string> tenant = tenants_->Authenticate(ctx->client_metadata());
+  if (!tenant.ok()) return tenant.status();
+  TenantScope scope(*tenant);
+  return handler();
+}
+
 // ---- gRPC adapter ----
 
 // Every handler goes through ServeUnary (observability.h): metrics, the
@@ -473,8 +493,9 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
 #define STUD_RPC(Name, Req, Resp)                                                             \
   grpc::ServerUnaryReactor* StudServiceImpl::Name(grpc::CallbackServerContext* ctx,           \
                                                   const v1::Req* req, v1::Resp* resp) {       \
-    return ServeUnary(observability_, ctx, RpcMethod::k##Name, *req, resp,                    \
-                      [&] { return hands_.Name(*req, resp); });                               \
+    return ServeUnary(observability_, ctx, RpcMethod::k##Name, *req, resp, [&] {              \
+      return Authorized(ctx, [&] { return hands_.Name(*req, resp); });                        \
+    });                                                                                       \
   }
 STUD_RPC(NewHand, NewHandRequest, NewHandResponse)
 STUD_RPC(ApplyAction, ApplyActionRequest, ApplyActionResponse)

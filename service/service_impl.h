@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "service/sealer.h"
@@ -25,6 +26,7 @@
 namespace stud::service {
 
 struct Observability;  // observability.h
+class TenantAuth;      // tenants.h
 
 struct ServiceOptions {
   bool allow_preset = false;  // --allow_preset: accept DEALING_MODE_PRESET
@@ -32,6 +34,24 @@ struct ServiceOptions {
   bool allow_history_reveal = false;
   // Metrics, traces and logs of each call (null: none). Must outlive the service.
   const Observability* observability = nullptr;
+  // Caller authentication (null: off). Must outlive the service.
+  const TenantAuth* tenants = nullptr;
+};
+
+// The tenant of the call being handled on this thread ("" when caller
+// authentication is off). Handlers run synchronously in the gRPC adapter,
+// which sets it for the duration of the call; every token the call seals is
+// bound to it and every token it opens must be.
+absl::string_view CurrentTenant();
+class TenantScope {
+ public:
+  explicit TenantScope(absl::string_view tenant);
+  ~TenantScope();
+  TenantScope(const TenantScope&) = delete;
+  TenantScope& operator=(const TenantScope&) = delete;
+
+ private:
+  absl::string_view previous_;
 };
 
 class HandService {
@@ -69,7 +89,7 @@ class HandService {
 class StudServiceImpl final : public stud::v1::StudService::CallbackService {
  public:
   StudServiceImpl(const Sealer* sealer, ServiceOptions options)
-      : hands_(sealer, options), observability_(options.observability) {}
+      : hands_(sealer, options), observability_(options.observability), tenants_(options.tenants) {}
 
   grpc::ServerUnaryReactor* NewHand(grpc::CallbackServerContext* ctx, const stud::v1::NewHandRequest* req,
                                     stud::v1::NewHandResponse* resp) override;
@@ -95,8 +115,13 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
                                               stud::v1::ReplayHandHistoryResponse* resp) override;
 
  private:
+  // Authenticates the caller (when tenants_ is set) and runs `handler` with
+  // its tenant as CurrentTenant(); an unauthenticated call never reaches it.
+  absl::Status Authorized(grpc::CallbackServerContext* ctx, absl::FunctionRef<absl::Status()> handler) const;
+
   HandService hands_;
   const Observability* observability_;
+  const TenantAuth* tenants_;
 };
 
 }  // namespace stud::service

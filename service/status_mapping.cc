@@ -6,6 +6,7 @@
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "service/sealer.h"
+#include "service/tenants.h"
 
 namespace stud::service {
 namespace {
@@ -23,6 +24,7 @@ absl::Status VersionMismatch(uint64_t expected, uint64_t actual) {
 
 std::string ErrorReason(const absl::Status& status) {
   if (std::string token = TokenErrorReasonOf(status); !token.empty()) return token;
+  if (std::string caller = CallerErrorReasonOf(status); !caller.empty()) return caller;
   if (status.GetPayload(kVersionPayload)) return "VERSION_MISMATCH";
   if (std::string rule = RuleIdOf(status); !rule.empty()) return rule;
   return absl::StatusCodeToString(status.code());

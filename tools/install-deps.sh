@@ -15,6 +15,9 @@ PACKAGES=(
   # Real components the tests start: Prometheus (and promtool), gRPC-aware load
   # balancers, YAML lint for manifests, h2load.
   prometheus nginx haproxy yamllint nghttp2-client
+  # Reliability and security: certificates for the TLS tests; clang and its
+  # runtimes for libFuzzer and the sanitizer builds.
+  openssl clang libclang-rt-14-dev
 )
 
 missing=()

@@ -1,0 +1,245 @@
+// Caller authentication and tenant-bound tokens (service/tenants.h,
+// sealer.h format 2): through a real gRPC server with two tenants, every RPC
+// refuses a caller without valid credentials, and a hand started by one
+// tenant cannot be read or played with another's credentials.
+#include <functional>
+
+#include "service/tenants.h"
+#include "service_fixture.h"
+
+namespace stud::service::testing {
+namespace {
+namespace v1 = stud::v1;
+
+TenantKey TK(const std::string& tenant, uint8_t fill) {
+  TenantKey k;
+  k.tenant = tenant;
+  k.key.fill(fill);
+  return k;
+}
+
+std::string Hex(const TenantKey& k) { return FormatTenantKey(k).substr(k.tenant.size() + 1); }
+
+TEST(TenantKeysTest, ParsesAndRefusesBadEntriesWithoutEchoingKeys) {
+  ASSERT_TRUE(InitSodium().ok());
+  const std::string a = FormatTenantKey(TK("acme", 1)), b = FormatTenantKey(TK("bet.co_2-x", 2));
+  absl::StatusOr<std::vector<TenantKey>> keys = ParseTenantKeys("# tenants\n" + a + "\n" + b + " # second\n");
+  ASSERT_TRUE(keys.ok()) << keys.status();
+  ASSERT_EQ(keys->size(), 2u);
+  EXPECT_EQ((*keys)[1].tenant, "bet.co_2-x");
+  EXPECT_FALSE(ParseTenantKeys("").ok());
+  EXPECT_FALSE(ParseTenantKeys("acme:abcd").ok());
+  EXPECT_FALSE(ParseTenantKeys("bad tenant!:" + Hex(TK("x", 1))).ok());
+  EXPECT_FALSE(ParseTenantKeys(std::string(65, 'a') + ":" + Hex(TK("x", 1))).ok());
+  const absl::Status bad = ParseTenantKeys("acme:" + std::string(63, 'f') + "g").status();
+  EXPECT_EQ(bad.message().find("fff"), std::string::npos) << "the key text must not be echoed: " << bad;
+  EXPECT_FALSE(TenantAuth::Create({TK("acme", 1), TK("acme", 2)}).ok());
+}
+
+TEST(TenantTokensTest, FormatTwoBindsTheTenant) {
+  ASSERT_TRUE(InitSodium().ok());
+  Sealer sealer = *Sealer::Create({TestKey(1, 7)});
+  const std::string plain = "hand state";
+  const std::string v1_token = sealer.Seal(plain);
+  EXPECT_EQ(v1_token[2], 1);
+  EXPECT_EQ(v1_token, sealer.Seal(plain, ""));  // no tenant: format 1, byte for byte
+  const std::string acme = sealer.Seal(plain, "acme");
+  EXPECT_EQ(acme[2], 2);
+  EXPECT_EQ(acme.substr(7, 5), std::string("\x04" "acme"));
+  EXPECT_EQ(*sealer.Open(acme, "acme"), plain);
+  EXPECT_EQ(*sealer.Open(v1_token, ""), plain);
+
+  auto reason = [&](const std::string& token, const std::string& tenant) {
+    absl::StatusOr<std::string> r = sealer.Open(token, tenant);
+    return r.ok() ? std::string("OK") : TokenErrorReasonOf(r.status());
+  };
+  EXPECT_EQ(reason(acme, "bet"), "TOKEN_TENANT_MISMATCH");
+  EXPECT_EQ(sealer.Open(acme, "bet").status().code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(reason(acme, ""), "TOKEN_TENANT_MISMATCH");
+  EXPECT_EQ(reason(v1_token, "acme"), "TOKEN_TENANT_MISMATCH");
+  // Rewriting the tenant in the header breaks authentication: it is associated data.
+  std::string forged = acme;
+  forged.replace(8, 4, "bett");
+  EXPECT_EQ(reason(forged, "bett"), "TOKEN_AUTHENTICATION_FAILED");
+  // A format-1 token relabelled as format 2 (and back) does not open.
+  std::string relabel = v1_token;
+  relabel[2] = 2;
+  EXPECT_NE(reason(relabel, ""), "OK");
+  std::string truncated = acme.substr(0, 9);
+  EXPECT_EQ(reason(truncated, "acme"), "TOKEN_MALFORMED");
+  std::string zero_len = acme;
+  zero_len[7] = 0;
+  EXPECT_EQ(reason(zero_len, "acme"), "TOKEN_MALFORMED");
+  std::string long_len = acme;
+  long_len[7] = static_cast<char>(200);
+  EXPECT_EQ(reason(long_len, "acme"), "TOKEN_MALFORMED");
+  // The refusal names neither tenant.
+  EXPECT_EQ(std::string(sealer.Open(acme, "bet").status().message()).find("acme"), std::string::npos);
+}
+
+class TenantServer {
+ public:
+  TenantServer() {
+    EXPECT_TRUE(InitSodium().ok());
+    sealer_ = std::make_unique<Sealer>(*Sealer::Create({TestKey(1, 7)}));
+    auth_ = std::make_unique<TenantAuth>(*TenantAuth::Create({TK("acme", 1), TK("bet", 2)}));
+    ServiceOptions options;
+    options.allow_preset = true;
+    options.tenants = auth_.get();
+    service_ = std::make_unique<StudServiceImpl>(sealer_.get(), options);
+    grpc::ServerBuilder builder;
+    int port = 0;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+    builder.RegisterService(service_.get());
+    server_ = builder.BuildAndStart();
+    stub_ = v1::StudService::NewStub(
+        grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+  }
+  ~TenantServer() { server_->Shutdown(); }
+
+  // A context with `tenant`'s credentials ("" = none; key_fill 0 = its own key).
+  std::unique_ptr<grpc::ClientContext> As(const std::string& tenant, uint8_t key_fill = 0) {
+    auto ctx = std::make_unique<grpc::ClientContext>();
+    SetDeadline(ctx.get());
+    if (!tenant.empty()) {
+      const uint8_t fill = key_fill != 0 ? key_fill : tenant == "acme" ? 1 : tenant == "bet" ? 2 : 9;
+      ctx->AddMetadata(kTenantHeader, tenant);
+      ctx->AddMetadata(kApiKeyHeader, Hex(TK(tenant, fill)));
+    }
+    return ctx;
+  }
+  v1::StudService::Stub& stub() { return *stub_; }
+  const Sealer& sealer() const { return *sealer_; }
+
+ private:
+  std::unique_ptr<Sealer> sealer_;
+  std::unique_ptr<TenantAuth> auth_;
+  std::unique_ptr<StudServiceImpl> service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<v1::StudService::Stub> stub_;
+};
+
+// Every RPC with a token, called as `tenant` on `token`.
+std::vector<std::pair<std::string, std::function<grpc::Status(TenantServer&, grpc::ClientContext*, const std::string&)>>>
+TokenCalls(const v1::HandUpdate& hand) {
+  const v1::Action action = ChooseAction(hand, false);
+  return {
+      {"ApplyAction",
+       [action](TenantServer& s, grpc::ClientContext* ctx, const std::string& token) {
+         v1::ApplyActionRequest r;
+         r.set_token(token);
+         *r.mutable_action() = action;
+         v1::ApplyActionResponse resp;
+         return s.stub().ApplyAction(ctx, r, &resp);
+       }},
+      {"LegalActions",
+       [](TenantServer& s, grpc::ClientContext* ctx, const std::string& token) {
+         v1::LegalActionsRequest r;
+         r.set_token(token);
+         r.set_seat(1);
+         v1::LegalActionsResponse resp;
+         return s.stub().LegalActions(ctx, r, &resp);
+       }},
+      {"GetView",
+       [](TenantServer& s, grpc::ClientContext* ctx, const std::string& token) {
+         v1::GetViewRequest r;
+         r.set_token(token);
+         r.add_private_view_seats(1);
+         v1::GetViewResponse resp;
+         return s.stub().GetView(ctx, r, &resp);
+       }},
+      {"RuleIrregularity",
+       [seat = hand.to_act()](TenantServer& s, grpc::ClientContext* ctx, const std::string& token) {
+         v1::RuleIrregularityRequest r;
+         r.set_token(token);
+         r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_ABSENT_PLAYER);
+         r.mutable_report()->set_seat(seat);
+         v1::RuleIrregularityResponse resp;
+         return s.stub().RuleIrregularity(ctx, r, &resp);
+       }},
+      {"ResolveShowdown",
+       [](TenantServer& s, grpc::ClientContext* ctx, const std::string& token) {
+         v1::ResolveShowdownRequest r;
+         r.set_token(token);
+         v1::ResolveShowdownResponse resp;
+         return s.stub().ResolveShowdown(ctx, r, &resp);
+       }},
+      {"ExportHandHistory",
+       [](TenantServer& s, grpc::ClientContext* ctx, const std::string& token) {
+         v1::ExportHandHistoryRequest r;
+         r.set_token(token);
+         v1::ExportHandHistoryResponse resp;
+         return s.stub().ExportHandHistory(ctx, r, &resp);
+       }},
+  };
+}
+
+TEST(TenantServiceTest, CallersMustAuthenticateAndTokensStayWithTheirTenant) {
+  TenantServer s;
+  // NewHand as acme: the token is bound to acme.
+  v1::NewHandResponse started;
+  ASSERT_TRUE(s.stub().NewHand(s.As("acme").get(), BasicHand(3, v1::DEALING_MODE_SERVICE), &started).ok());
+  const v1::HandUpdate hand = started.update();
+  EXPECT_EQ(hand.token()[2], 2);
+  EXPECT_EQ(hand.token().substr(8, 4), "acme");
+
+  // Callers without valid credentials never reach the service.
+  struct Caller {
+    std::string what, tenant;
+    uint8_t fill;
+  };
+  for (const Caller& c : {Caller{"no metadata", "", 0}, Caller{"unknown tenant", "mallory", 0},
+                          Caller{"acme with bet's key", "acme", 2}, Caller{"acme with a wrong key", "acme", 5}}) {
+    SCOPED_TRACE(c.what);
+    v1::NewHandResponse resp;
+    const grpc::Status st = s.stub().NewHand(s.As(c.tenant, c.fill).get(), BasicHand(3, v1::DEALING_MODE_SERVICE), &resp);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    EXPECT_EQ(ErrorInfoOf(st).reason(), "CALLER_UNAUTHENTICATED");
+    EXPECT_EQ(st.error_message().rfind("caller:", 0), 0u) << st.error_message();
+    for (const auto& [rpc, call] : TokenCalls(hand)) {
+      const grpc::Status t = call(s, s.As(c.tenant, c.fill).get(), hand.token());
+      EXPECT_EQ(t.error_code(), grpc::StatusCode::UNAUTHENTICATED) << rpc;
+      EXPECT_EQ(ErrorInfoOf(t).reason(), "CALLER_UNAUTHENTICATED") << rpc;
+    }
+  }
+  // Both wrong-credential messages are the same: they do not tell which tenants exist.
+  v1::NewHandResponse r1, r2;
+  const grpc::Status unknown = s.stub().NewHand(s.As("mallory").get(), BasicHand(3, v1::DEALING_MODE_SERVICE), &r1);
+  const grpc::Status wrong = s.stub().NewHand(s.As("acme", 5).get(), BasicHand(3, v1::DEALING_MODE_SERVICE), &r2);
+  EXPECT_EQ(unknown.error_message(), wrong.error_message());
+
+  // acme's hand with bet's (valid) credentials: PERMISSION_DENIED on every RPC;
+  // with acme's: accepted.
+  for (const auto& [rpc, call] : TokenCalls(hand)) {
+    SCOPED_TRACE(rpc);
+    const grpc::Status other = call(s, s.As("bet").get(), hand.token());
+    EXPECT_EQ(other.error_code(), grpc::StatusCode::PERMISSION_DENIED) << other.error_message();
+    EXPECT_EQ(ErrorInfoOf(other).reason(), "TOKEN_TENANT_MISMATCH");
+    EXPECT_EQ(other.error_message().find("acme"), std::string::npos);
+    const grpc::Status own = call(s, s.As("acme").get(), hand.token());
+    EXPECT_NE(own.error_code(), grpc::StatusCode::PERMISSION_DENIED) << own.error_message();
+    EXPECT_NE(own.error_code(), grpc::StatusCode::UNAUTHENTICATED) << own.error_message();
+  }
+  // Tokens returned to acme stay acme's.
+  v1::ApplyActionRequest a;
+  a.set_token(hand.token());
+  *a.mutable_action() = ChooseAction(hand, false);
+  v1::ApplyActionResponse next;
+  ASSERT_TRUE(s.stub().ApplyAction(s.As("acme").get(), a, &next).ok());
+  EXPECT_EQ(next.update().token().substr(8, 4), "acme");
+  // A token sealed with no tenant (e.g. before authentication was turned on) is nobody's.
+  const std::string untenanted = s.sealer().Seal(*s.sealer().Open(hand.token(), "acme"));
+  v1::GetViewRequest g;
+  g.set_token(untenanted);
+  v1::GetViewResponse gr;
+  const grpc::Status none = s.stub().GetView(s.As("acme").get(), g, &gr);
+  EXPECT_EQ(none.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  // The stateless showdown needs no token but still an authenticated caller.
+  v1::ResolveShowdownRequest sd;
+  sd.mutable_stateless()->set_variant(v1::VARIANT_STUD);
+  v1::ResolveShowdownResponse sdr;
+  EXPECT_EQ(s.stub().ResolveShowdown(s.As("").get(), sd, &sdr).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+}
+
+}  // namespace
+}  // namespace stud::service::testing
