@@ -100,7 +100,7 @@ TEST(Exposed, STUD_IRR_EXP_1_TournamentMisdealReturnsEverything) {
   ExpectReplays(t.st);
 }
 
-// STUD-IRR-EXP-2
+// STUD-IRR-EXP-2, STUD-BRING-10 (a dead low card: the player to its left opens)
 TEST(Exposed, STUD_IRR_EXP_2_DeadLowCardLeftPlayerMayFoldBringInOrComplete) {
   LiveTable t = Table();
   ASSERT_TRUE(t.DealAs(true).ok());  // 2d up: EXP-1

@@ -56,7 +56,7 @@ TEST(Table, STUD_IRR_WRONG_1_NextPlayerActedActionStandsNoObligation) {
   ExpectReplays(t.st);
 }
 
-// STUD-IRR-ABS-1
+// STUD-IRR-ABS-1, STUD-BRING-10 (an absent low card still posts the bring-in; the next seat faces it)
 TEST(Table, STUD_IRR_ABS_1_CashAbsentLowCardPostsBringInThenKilled) {
   LiveTable t = Live();
   // Cash: only when the action reaches the seat.
