@@ -129,15 +129,31 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
 grpc::ServerUnaryReactor* StudServiceImpl::ExportHandHistory(grpc::CallbackServerContext* ctx,
                                                              const v1::ExportHandHistoryRequest* req,
                                                              v1::ExportHandHistoryResponse* resp) {
-  return ServeUnary(observability_, ctx, RpcMethod::kExportHandHistory, *req, resp,
-                    [&] { return Authorized(ctx, [&] { return hands_.ExportHandHistory(*req, resp); }); });
+  return Dispatch(
+      ctx,
+      [this, ctx, req, resp](grpc::ServerUnaryReactor* reactor) {
+        ServeUnary(
+            observability_, ctx, RpcMethod::kExportHandHistory, *req, resp,
+            [&] { return Authorized(ctx, [&] { return hands_.ExportHandHistory(*req, resp); }); }, reactor);
+      },
+      [&](grpc::ServerUnaryReactor* reactor) {
+        ServeUnary(observability_, ctx, RpcMethod::kExportHandHistory, *req, resp, [this] { return Overloaded(); }, reactor);
+      });
 }
 
 grpc::ServerUnaryReactor* StudServiceImpl::ReplayHandHistory(grpc::CallbackServerContext* ctx,
                                                              const v1::ReplayHandHistoryRequest* req,
                                                              v1::ReplayHandHistoryResponse* resp) {
-  return ServeUnary(observability_, ctx, RpcMethod::kReplayHandHistory, *req, resp,
-                    [&] { return Authorized(ctx, [&] { return hands_.ReplayHandHistory(*req, resp); }); });
+  return Dispatch(
+      ctx,
+      [this, ctx, req, resp](grpc::ServerUnaryReactor* reactor) {
+        ServeUnary(
+            observability_, ctx, RpcMethod::kReplayHandHistory, *req, resp,
+            [&] { return Authorized(ctx, [&] { return hands_.ReplayHandHistory(*req, resp); }); }, reactor);
+      },
+      [&](grpc::ServerUnaryReactor* reactor) {
+        ServeUnary(observability_, ctx, RpcMethod::kReplayHandHistory, *req, resp, [this] { return Overloaded(); }, reactor);
+      });
 }
 
 }  // namespace stud::service

@@ -71,6 +71,10 @@ ABSL_FLAG(std::string, tenant_keys_file, "",
           "read; without both, callers are not authenticated.");
 ABSL_FLAG(int, max_message_bytes, 1 << 20, "Largest request or response message, in bytes");
 ABSL_FLAG(int, drain_seconds, 10, "Grace period for in-flight calls on SIGTERM/SIGINT");
+ABSL_FLAG(int, max_in_flight, 0,
+          "Load shedding: 0 = off; N = calls are queued for --workers threads and a call arriving while N "
+          "are queued or running is refused with RESOURCE_EXHAUSTED");
+ABSL_FLAG(int, workers, 0, "Threads serving calls when --max_in_flight is set (0 = one per core)");
 
 namespace {
 
@@ -213,6 +217,8 @@ int main(int argc, char** argv) {
   options.allow_history_reveal = absl::GetFlag(FLAGS_allow_history_reveal);
   options.observability = &observability;
   options.tenants = tenants.get();
+  options.max_in_flight = std::max(0, absl::GetFlag(FLAGS_max_in_flight));
+  options.workers = std::max(0, absl::GetFlag(FLAGS_workers));
   stud::service::StudServiceImpl service(&*sealer, options);
 
   grpc::EnableDefaultHealthCheckService(true);
@@ -248,7 +254,9 @@ int main(int argc, char** argv) {
       .Int("sealing_key_id", sealer->sealing_key_id())
       .Str("key_source", !absl::GetFlag(FLAGS_key_file).empty() ? "key_file" : "env_or_ephemeral")
       .Int("max_message_bytes", absl::GetFlag(FLAGS_max_message_bytes))
-      .Int("drain_seconds", absl::GetFlag(FLAGS_drain_seconds));
+      .Int("drain_seconds", absl::GetFlag(FLAGS_drain_seconds))
+      .Int("max_in_flight", options.max_in_flight)
+      .Int("workers", options.workers);
   if (options.allow_preset) {
     stud::service::LogLine(stud::service::LogLevel::kWarn, "preset_allowed")
         .Str("msg", "PRESET dealing is allowed (--allow_preset)");

@@ -67,10 +67,14 @@ class RpcObservation {
   std::optional<RpcTraceScope> scope_;
 };
 
+// `reactor`: the call's ctx->DefaultReactor() when the caller already took it
+// (it may be taken only once per call: load shedding takes it on the gRPC
+// thread and serves the call on a worker); null = take it here.
 template <typename Req, typename Resp, typename Handler>
 grpc::ServerUnaryReactor* ServeUnary(const Observability* obs, grpc::CallbackServerContext* ctx, RpcMethod method,
-                                     const Req& req, Resp* resp, Handler&& handler) {
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+                                     const Req& req, Resp* resp, Handler&& handler,
+                                     grpc::ServerUnaryReactor* reactor = nullptr) {
+  if (reactor == nullptr) reactor = ctx->DefaultReactor();
   RpcObservation observation(obs, ctx, method);
   absl::Status st = handler();
   grpc::Status status = ToGrpcStatus(st);

@@ -486,16 +486,87 @@ absl::Status StudServiceImpl::Authorized(grpc::CallbackServerContext* ctx,
   return handler();
 }
 
+// ---- load shedding ----
+
+Admission::Admission(int max_in_flight, int workers) : max_in_flight_(max_in_flight) {
+  if (workers <= 0) workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { Run(); });
+}
+
+Admission::~Admission() {
+  {
+    absl::MutexLock lock(&mu_);
+    stop_ = true;
+  }
+  for (std::thread& t : threads_) t.join();
+}
+
+bool Admission::TrySubmit(absl::AnyInvocable<void() &&> work) {
+  absl::MutexLock lock(&mu_);
+  if (in_flight_ >= max_in_flight_) return false;
+  ++in_flight_;
+  queue_.push_back(std::move(work));
+  return true;
+}
+
+void Admission::Run() {
+  for (;;) {
+    absl::AnyInvocable<void() &&> work;
+    {
+      absl::MutexLock lock(&mu_);
+      mu_.Await(absl::Condition(
+          +[](Admission* a) ABSL_EXCLUSIVE_LOCKS_REQUIRED(a->mu_) { return a->stop_ || !a->queue_.empty(); }, this));
+      if (queue_.empty()) return;  // stopping, nothing left
+      work = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    std::move(work)();
+    absl::MutexLock lock(&mu_);
+    --in_flight_;
+  }
+}
+
+absl::Status StudServiceImpl::Overloaded() const {
+  return absl::ResourceExhaustedError(absl::StrCat("server overloaded: ", admission_->max_in_flight(),
+                                                   " calls are queued or running (--max_in_flight); retry "
+                                                   "with backoff"));
+}
+
+StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
+    : hands_(sealer, options), observability_(options.observability), tenants_(options.tenants) {
+  if (options.max_in_flight > 0) admission_ = std::make_unique<Admission>(options.max_in_flight, options.workers);
+}
+
+grpc::ServerUnaryReactor* StudServiceImpl::Dispatch(grpc::CallbackServerContext* ctx,
+                                                   absl::AnyInvocable<void(grpc::ServerUnaryReactor*) &&> serve,
+                                                   absl::FunctionRef<void(grpc::ServerUnaryReactor*)> refuse) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();  // once per call
+  if (admission_ == nullptr) {
+    std::move(serve)(reactor);
+  } else if (!admission_->TrySubmit([serve = std::move(serve), reactor]() mutable { std::move(serve)(reactor); })) {
+    refuse(reactor);
+  }
+  return reactor;
+}
+
 // ---- gRPC adapter ----
 
 // Every handler goes through ServeUnary (observability.h): metrics, the
 // server span and logs are recorded there, once per call.
-#define STUD_RPC(Name, Req, Resp)                                                             \
-  grpc::ServerUnaryReactor* StudServiceImpl::Name(grpc::CallbackServerContext* ctx,           \
-                                                  const v1::Req* req, v1::Resp* resp) {       \
-    return ServeUnary(observability_, ctx, RpcMethod::k##Name, *req, resp, [&] {              \
-      return Authorized(ctx, [&] { return hands_.Name(*req, resp); });                        \
-    });                                                                                       \
+#define STUD_RPC(Name, Req, Resp)                                                                  \
+  grpc::ServerUnaryReactor* StudServiceImpl::Name(grpc::CallbackServerContext* ctx,                \
+                                                  const v1::Req* req, v1::Resp* resp) {            \
+    return Dispatch(                                                                               \
+        ctx,                                                                                       \
+        [this, ctx, req, resp](grpc::ServerUnaryReactor* reactor) {                                \
+          ServeUnary(                                                                              \
+              observability_, ctx, RpcMethod::k##Name, *req, resp,                                 \
+              [&] { return Authorized(ctx, [&] { return hands_.Name(*req, resp); }); }, reactor); \
+        },                                                                                         \
+        [&](grpc::ServerUnaryReactor* reactor) {                                                   \
+          ServeUnary(observability_, ctx, RpcMethod::k##Name, *req, resp,                          \
+                     [this] { return Overloaded(); }, reactor);                                    \
+        });                                                                                        \
   }
 STUD_RPC(NewHand, NewHandRequest, NewHandResponse)
 STUD_RPC(ApplyAction, ApplyActionRequest, ApplyActionResponse)

@@ -15,7 +15,13 @@
 #include <string>
 #include <vector>
 
+#include <deque>
+#include <memory>
+#include <thread>
+
+#include "absl/functional/any_invocable.h"
 #include "absl/functional/function_ref.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "service/sealer.h"
@@ -36,6 +42,34 @@ struct ServiceOptions {
   const Observability* observability = nullptr;
   // Caller authentication (null: off). Must outlive the service.
   const TenantAuth* tenants = nullptr;
+  // Load shedding (--max_in_flight): 0 = handlers run on gRPC's threads as
+  // calls arrive. N > 0 = calls go to a queue served by `workers` threads; a
+  // call arriving while N are queued or running is refused at once with
+  // RESOURCE_EXHAUSTED, so memory and queueing delay stay bounded above
+  // capacity and the server recovers as soon as the load drops.
+  int max_in_flight = 0;
+  int workers = 0;  // 0 = one per core
+};
+
+// The bounded queue and workers behind ServiceOptions::max_in_flight.
+class Admission {
+ public:
+  Admission(int max_in_flight, int workers);
+  ~Admission();  // runs what is queued, then joins the workers
+  Admission(const Admission&) = delete;
+  Admission& operator=(const Admission&) = delete;
+  // Queues `work` unless max_in_flight calls are queued or running.
+  bool TrySubmit(absl::AnyInvocable<void() &&> work);
+  int max_in_flight() const { return max_in_flight_; }
+
+ private:
+  void Run();
+  const int max_in_flight_;
+  absl::Mutex mu_;
+  std::deque<absl::AnyInvocable<void() &&>> queue_ ABSL_GUARDED_BY(mu_);
+  int in_flight_ ABSL_GUARDED_BY(mu_) = 0;
+  bool stop_ ABSL_GUARDED_BY(mu_) = false;
+  std::vector<std::thread> threads_;
 };
 
 // The tenant of the call being handled on this thread ("" when caller
@@ -88,8 +122,7 @@ class HandService {
 
 class StudServiceImpl final : public stud::v1::StudService::CallbackService {
  public:
-  StudServiceImpl(const Sealer* sealer, ServiceOptions options)
-      : hands_(sealer, options), observability_(options.observability), tenants_(options.tenants) {}
+  StudServiceImpl(const Sealer* sealer, ServiceOptions options);
 
   grpc::ServerUnaryReactor* NewHand(grpc::CallbackServerContext* ctx, const stud::v1::NewHandRequest* req,
                                     stud::v1::NewHandResponse* resp) override;
@@ -118,10 +151,18 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
   // Authenticates the caller (when tenants_ is set) and runs `handler` with
   // its tenant as CurrentTenant(); an unauthenticated call never reaches it.
   absl::Status Authorized(grpc::CallbackServerContext* ctx, absl::FunctionRef<absl::Status()> handler) const;
+  absl::Status Overloaded() const;
+
+  // Runs `serve` (which finishes the call) now, or on a worker when load
+  // shedding is on; `refuse` answers instead when the queue is full.
+  grpc::ServerUnaryReactor* Dispatch(grpc::CallbackServerContext* ctx,
+                                     absl::AnyInvocable<void(grpc::ServerUnaryReactor*) &&> serve,
+                                     absl::FunctionRef<void(grpc::ServerUnaryReactor*)> refuse);
 
   HandService hands_;
   const Observability* observability_;
   const TenantAuth* tenants_;
+  std::unique_ptr<Admission> admission_;  // null: no load shedding
 };
 
 }  // namespace stud::service
