@@ -495,17 +495,21 @@ Admission::Admission(int max_in_flight, int workers) : max_in_flight_(max_in_fli
 
 Admission::~Admission() {
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
   }
+  work_.notify_all();
   for (std::thread& t : threads_) t.join();
 }
 
 bool Admission::TrySubmit(absl::AnyInvocable<void() &&> work) {
-  absl::MutexLock lock(&mu_);
-  if (in_flight_ >= max_in_flight_) return false;
-  ++in_flight_;
-  queue_.push_back(std::move(work));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (in_flight_ >= max_in_flight_) return false;
+    ++in_flight_;
+    queue_.push_back(std::move(work));
+  }
+  work_.notify_one();
   return true;
 }
 
@@ -513,15 +517,14 @@ void Admission::Run() {
   for (;;) {
     absl::AnyInvocable<void() &&> work;
     {
-      absl::MutexLock lock(&mu_);
-      mu_.Await(absl::Condition(
-          +[](Admission* a) ABSL_EXCLUSIVE_LOCKS_REQUIRED(a->mu_) { return a->stop_ || !a->queue_.empty(); }, this));
+      std::unique_lock<std::mutex> lock(mu_);
+      work_.wait(lock, [this] { return stop_ || !queue_.empty(); });
       if (queue_.empty()) return;  // stopping, nothing left
       work = std::move(queue_.front());
       queue_.pop_front();
     }
     std::move(work)();
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     --in_flight_;
   }
 }

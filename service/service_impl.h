@@ -15,13 +15,14 @@
 #include <string>
 #include <vector>
 
+#include <condition_variable>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include "absl/functional/any_invocable.h"
 #include "absl/functional/function_ref.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "service/sealer.h"
@@ -65,10 +66,13 @@ class Admission {
  private:
   void Run();
   const int max_in_flight_;
-  absl::Mutex mu_;
-  std::deque<absl::AnyInvocable<void() &&>> queue_ ABSL_GUARDED_BY(mu_);
-  int in_flight_ ABSL_GUARDED_BY(mu_) = 0;
-  bool stop_ ABSL_GUARDED_BY(mu_) = false;
+  // std::mutex rather than absl::Mutex: pthread-based, so ThreadSanitizer sees
+  // it (Debian's Abseil is not instrumented).
+  std::mutex mu_;
+  std::condition_variable work_;
+  std::deque<absl::AnyInvocable<void() &&>> queue_;  // guarded by mu_
+  int in_flight_ = 0;                                 // queued + running; guarded by mu_
+  bool stop_ = false;                                 // guarded by mu_
   std::vector<std::thread> threads_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "absl/base/thread_annotations.h"
@@ -348,9 +349,11 @@ absl::Status DecodeReport(const pb::IrregularityReport& p, int num_seats, Irregu
 
 absl::StatusOr<absl::string_view> InternRuleId(absl::string_view id) {
   if (id.empty()) return absl::string_view();
-  static absl::Mutex mu(absl::kConstInit);
-  static auto* ids ABSL_GUARDED_BY(mu) = new absl::node_hash_set<std::string>();
-  absl::MutexLock lock(&mu);
+  // std::mutex: pthread-based, so ThreadSanitizer sees it (Debian's Abseil,
+  // absl::Mutex included, is not instrumented).
+  static std::mutex mu;
+  static auto* ids = new absl::node_hash_set<std::string>();  // guarded by mu
+  std::lock_guard<std::mutex> lock(mu);
   auto it = ids->find(id);
   if (it != ids->end()) return absl::string_view(*it);
   if (ids->size() >= kMaxInternedRuleIds || id.size() > 64) return Bad("log.rule_id");

@@ -2,7 +2,8 @@
 # The one command that installs every dependency, builds everything and runs
 # every test (engine, sweeps, service, end-to-end clients):
 #   tools/test.sh
-# Environment: BUILD_DIR (default build), JOBS (default: number of cores).
+# Environment: BUILD_DIR (default build), JOBS (default: number of cores);
+# CI=true or STUD_RELIABILITY=1 adds the sanitizer and fuzzing runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
@@ -16,5 +17,17 @@ BUILD_DIR="${BUILD_DIR:-build}"
 JOBS="${JOBS:-$(nproc)}"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$BUILD_DIR" -j "$JOBS"
-cd "$BUILD_DIR"
-ctest --output-on-failure -j "$JOBS" --timeout 900
+(cd "$BUILD_DIR" && ctest --output-on-failure -j "$JOBS" --timeout 900)
+
+# Reliability (docs/reliability.md), in CI (CI=true) or when STUD_RELIABILITY=1:
+# the engine, history and service tests under ASan+UBSan, the concurrent
+# service tests under TSan (tools/sanitize.sh: build-asan, build-tsan), then
+# every fuzz harness's committed findings and seeds once and FUZZ_SECONDS
+# (default 20) of fuzzing each, in the ASan build.
+if [ "${CI:-}" = true ] || [ "${STUD_RELIABILITY:-}" = 1 ]; then
+  t0=$SECONDS
+  JOBS="$JOBS" tools/sanitize.sh all
+  (cd "${ASAN_BUILD_DIR:-build-asan}" && FUZZ_SECONDS="${FUZZ_SECONDS:-20}" \
+     ctest -L fuzz -V --timeout 900)
+  echo "reliability: sanitizers and fuzzing took $((SECONDS - t0)) s"
+fi

@@ -131,8 +131,8 @@ TEST(ShuffleFairnessTest, ServiceShufflePassesAndBiasedShufflesFail) {
   ASSERT_TRUE(InitSodium().ok());
   const int decks = Decks();
   ASSERT_GE(decks, 1000);
-  std::printf("decks per shuffle: %d; a fair shuffle fails a statistic with probability 1e-6 (3e-6 per run)\n",
-              decks);
+  std::printf("decks per shuffle: %d; a fair shuffle fails a statistic with probability %g (%g per run)\n", decks,
+              kTail, 3 * kTail);
 
   const std::vector<Statistic> fair = Measure(Service, decks);
   Report("service", fair);
