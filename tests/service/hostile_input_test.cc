@@ -115,6 +115,12 @@ class Matrix {
     SetDeadline(&ctx);
     return stub_->RuleIrregularity(&ctx, req, &resp);
   }
+  grpc::Status Call(const v1::ExportHandHistoryRequest& req) {
+    v1::ExportHandHistoryResponse resp;
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    return stub_->ExportHandHistory(&ctx, req, &resp);
+  }
   grpc::Status Call(const v1::GetViewRequest& req) {
     v1::GetViewResponse resp;
     grpc::ClientContext ctx;
@@ -258,6 +264,12 @@ std::vector<std::pair<std::string, std::function<grpc::Status(Matrix&, const std
          r.set_token(t);
          return m.Call(r);
        }},
+      {"ExportHandHistory",
+       [](Matrix& m, const std::string& t) {
+         v1::ExportHandHistoryRequest r;
+         r.set_token(t);
+         return m.Call(r);
+       }},
   };
 }
 
@@ -382,12 +394,18 @@ std::vector<Row> Rows() {
       {"token sealed by another deployment's key id",
        [foreign_other_id](Matrix& m) { return SealedBy(foreign_other_id, m.token()); },
        StatusCode::UNAUTHENTICATED, "token: sealed with key id 2", "TOKEN_UNKNOWN_KEY"},
+      {"token sealed for a tenant (this call has none; see tenants_test for tenant against tenant)",
+       [](Matrix& m) {
+         Sealer same = *Sealer::Create({TestKey(1, 7)});
+         return same.Seal(*same.Open(m.token()), "acme");
+       },
+       StatusCode::PERMISSION_DENIED, "token: sealed for a tenant", "TOKEN_TENANT_MISMATCH"},
       {"token of 2 MiB (> --max_message_bytes)", [](Matrix& m) { return m.token() + std::string(2 << 20, 'x'); },
        StatusCode::RESOURCE_EXHAUSTED, "", ""},
   };
   for (const auto& [rpc, call] : TokenRpcs()) {
     for (const TokenAttack& a : attacks) {
-      // Printed once for the five RPCs (they share Unseal).
+      // Printed once for the six RPCs (they share Unseal).
       rows.push_back({rpc, a.input, [call = call, token = a.token](Matrix& m) { return call(m, token(m)); }, a.code,
                       a.prefix, a.reason, rpc == "ApplyAction" ? "every RPC with a token" : "-"});
     }
