@@ -21,18 +21,23 @@ supp="$root/tests/sanitizers"
 asan() {
   local dir="${ASAN_BUILD_DIR:-build-asan}"
   local t0=$SECONDS
-  cmake -S . -B "$dir" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  cmake -S . -B "$dir" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release \
     -DSTUD_SANITIZE=address,undefined -DSTUD_FUZZ=ON -DSTUD_BUILD_BENCHMARKS=OFF >/dev/null
-  cmake --build "$dir" -j "$JOBS"
+  # Only the test binaries and the fuzzers (not the server, CLI and load generator).
+  local targets
+  mapfile -t targets < <(cmake --build "$dir" --target help | sed -n 's/^\.\.\. \([A-Za-z0-9_]*_test\|fuzz_[a-z_]*\)$/\1/p')
+  cmake --build "$dir" -j "$JOBS" --target "${targets[@]}"
   echo "sanitize: asan build $((SECONDS - t0)) s"
   t0=$SECONDS
-  # gtest binaries only: the e2e, lint and docs tests exercise other programs.
+  # gtest binaries only: the e2e, lint, docs and measuring tests exercise other programs.
+  local not_gtest='^(Proto|Docs|Examples|Loadgen|EnginePurity|Fuzz|Reliability)\.|^Observability\.(MetricsE2E|TraceE2E|Promtool|GrafanaDashboard|OtlpSchema)'
+
   (cd "$dir" && \
     ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1" \
     LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
     STUD_SHUFFLES=200000 \
-    ctest -j "$JOBS" -L "engine|service|history" -LE "e2e" -E "^(Proto|Docs|Examples|Loadgen|Observability|EnginePurity|Fuzz|Reliability)\." \
+    ctest -j "$JOBS" -L "engine|service|history" -LE "e2e" -E "$not_gtest" \
       --output-on-failure --timeout 900)
   echo "sanitize: asan tests $((SECONDS - t0)) s"
 }
@@ -40,7 +45,7 @@ asan() {
 tsan() {
   local dir="${TSAN_BUILD_DIR:-build-tsan}"
   local t0=$SECONDS
-  cmake -S . -B "$dir" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  cmake -S . -B "$dir" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release \
     -DSTUD_SANITIZE=thread -DSTUD_BUILD_BENCHMARKS=OFF >/dev/null
   local tests=(concurrency_test observability_test service_test tenants_test)
   cmake --build "$dir" -j "$JOBS" --target "${tests[@]}"
