@@ -425,6 +425,31 @@ void EncodeState(const HandState& s, pb::HandState* p) {
   PackLog(s.log, p);
 }
 
+// Defence in depth behind the AEAD: a decoded state never carries amounts the
+// engine could not have produced, so no sum over it can overflow.
+static absl::Status CheckAmounts(const HandState& s) {
+  constexpr Chips kMaxChips = Chips{1} << 44;  // 8 seats x the 2^40 stack limit, with room
+  auto ok = [](Chips v) { return v >= 0 && v <= kMaxChips; };
+  const HandConfig& c = s.config;
+  if (!ValidateStakes(c.stakes).ok()) return Bad("stakes");
+  if (!ValidateOptions(c.options).ok()) return Bad("options");
+  if (!ok(s.bet_to) || !ok(s.full_level) || !ok(s.paid_out)) return Bad("amounts");
+  if (s.raises < 0 || s.raises > 100) return Bad("raises");
+  for (int i = 1; i <= c.num_seats; ++i) {
+    const Seat& seat = s.seats[i];
+    if (!ok(c.starting_stacks[i]) || !ok(seat.stack) || !ok(seat.committed) ||
+        !ok(seat.street_bet) || !ok(seat.acted_to)) {
+      return Bad("seats.amounts");
+    }
+  }
+  for (const Operation& op : s.log) {
+    if (op.amount < -kMaxChips || op.amount > kMaxChips || !ok(op.amount_to)) {
+      return Bad("log.amount");
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
   HandState s;
   HandConfig& c = s.config;
@@ -532,6 +557,7 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
     if (p.log_size() != 0) return Bad("log");
     s.log.reserve(p.packed_log().size() / 2 + kLogHeadroom);
     if (absl::Status st = UnpackLog(p, c.num_seats, &s.log); !st.ok()) return st;
+    if (absl::Status st = CheckAmounts(s); !st.ok()) return st;
     return s;
   }
   // Schema 1.
@@ -556,6 +582,7 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
     op.rule_id = *rule;
     s.log.push_back(op);
   }
+  if (absl::Status st = CheckAmounts(s); !st.ok()) return st;
   return s;
 }
 
