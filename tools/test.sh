@@ -27,7 +27,7 @@ cmake --build "$BUILD_DIR" -j "$JOBS"
 if [ "${CI:-}" = true ] || [ "${STUD_RELIABILITY:-}" = 1 ]; then
   t0=$SECONDS
   JOBS="$JOBS" tools/sanitize.sh all
-  (cd "${ASAN_BUILD_DIR:-build-asan}" && FUZZ_SECONDS="${FUZZ_SECONDS:-20}" \
+  (cd "${ASAN_BUILD_DIR:-build-asan}" && FUZZ_SECONDS="${FUZZ_SECONDS:-20}" FUZZ_SEED="${FUZZ_SEED:-1}" \
      ctest -L fuzz -V --timeout 900)
   echo "reliability: sanitizers and fuzzing took $((SECONDS - t0)) s"
 fi

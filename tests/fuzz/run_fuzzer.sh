@@ -38,8 +38,12 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/corpus"
 for f in "${inputs[@]}"; do cp "$f" "$work/corpus/"; done
 set +e
-"$bin" "${common[@]}" -max_total_time="$seconds" -print_final_stats=1 -max_len=4096 \
-  "$work/corpus" >"$work/log" 2>&1
+# FUZZ_SEED fixes libFuzzer's random choices (CI sets it, so two runs of the
+# same code explore the same inputs and a red run can be reproduced).
+seed_arg=()
+if [ -n "${FUZZ_SEED:-}" ]; then seed_arg=(-seed="$FUZZ_SEED"); fi
+"$bin" "${common[@]}" "${seed_arg[@]}" -max_total_time="$seconds" -print_final_stats=1 \
+  -max_len=4096 "$work/corpus" >"$work/log" 2>&1
 rc=$?
 set -e
 if [ $rc -ne 0 ]; then
