@@ -133,28 +133,7 @@ void BM_RazzLow7Enumerate(benchmark::State& state) {
 BENCHMARK(BM_RazzLow7Enumerate)->Unit(benchmark::kMillisecond);
 
 void BM_EvaluateHigh7Enumerate(benchmark::State& state) {
-  std::array<uint64_t, kDeckSize> bit{};
-  for (int i = 0; i < kDeckSize; ++i) bit[i] = Card::FromIndex(i).bit();
-  uint64_t sum = 0;
-  int64_t hands = 0;
-  for (auto _ : state) {
-    for (int a = 0; a < kDeckSize; ++a)
-      for (int b = a + 1; b < kDeckSize; ++b)
-        for (int c = b + 1; c < kDeckSize; ++c)
-          for (int d = c + 1; d < kDeckSize; ++d)
-            for (int e = d + 1; e < kDeckSize; ++e) {
-              const uint64_t five = bit[a] | bit[b] | bit[c] | bit[d] | bit[e];
-              for (int f = e + 1; f < kDeckSize; ++f) {
-                const uint64_t six = five | bit[f];
-                for (int g = f + 1; g < kDeckSize; ++g) {
-                  sum += EvaluateHigh(CardSet(six | bit[g]));
-                  ++hands;
-                }
-              }
-            }
-    benchmark::DoNotOptimize(sum);
-  }
-  state.SetItemsProcessed(hands);
+  RunEnumerate(state, [](CardSet s) { return EvaluateHigh(s); });
 }
 BENCHMARK(BM_EvaluateHigh7Enumerate)->Unit(benchmark::kMillisecond);
 
