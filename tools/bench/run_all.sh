@@ -6,7 +6,9 @@
 #   3. stud_server against the do-nothing baseline (loadgen_echo_server) with
 #      stud_loadgen, for ApplyAction, NewHand, LegalActions and ResolveShowdown
 #      (by token and stateless): closed loop, then open loop at half load;
-#   4. an h2load cross-check of ApplyAction on the server side.
+#   4. an h2load cross-check of ApplyAction on the server side;
+#   5. ApplyAction and NewHand through nginx in front of two replicas, against
+#      echo servers behind the same nginx (tools/bench/lb_bench.sh).
 # Output: stdout, plus $OUT (default $BUILD_DIR/bench-results) with one file per step.
 #
 #   BUILD_DIR   build directory (default build-perf), configured in Release
@@ -79,5 +81,11 @@ if command -v h2load >/dev/null; then
     "http://$server_addr/stud.v1.StudService/ApplyAction" | tee "$OUT/h2load.txt"
 else
   echo "h2load missing (apt-get install nghttp2-client): skipped" | tee "$OUT/h2load.txt"
+fi
+echo "== through the load balancer"
+if command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; then
+  BUILD_DIR="$BUILD_DIR" DURATION="$DURATION" OUT="$OUT" tools/bench/lb_bench.sh apply_action new_hand
+else
+  echo "nginx missing: skipped" | tee "$OUT/lb.txt"
 fi
 echo "results in $OUT"

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The service through the load balancer of the deployment (nginx grpc_pass,
+# round robin per call) against the do-nothing baseline through the SAME
+# nginx: REPLICAS stud_server replicas sharing one key ring behind one nginx
+# listener, REPLICAS loadgen_echo_server instances behind a second listener of
+# the same nginx process, and stud_loadgen driving both with twin requests of
+# identical sizes (closed loop, then open loop at half load). Every process
+# listens on loopback, on ports the kernel picks; everything stops on exit.
+#
+#   tools/bench/lb_bench.sh [rpc ...]     default: apply_action new_hand
+#   BUILD_DIR   Release build directory (default build-perf)
+#   REPLICAS    replicas behind each listener (default 2)
+#   DURATION    seconds per load phase (default 10), CONCURRENCY (32), CHANNELS (4)
+#   OUT         results directory (default $BUILD_DIR/bench-results)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+BUILD_DIR="${BUILD_DIR:-build-perf}"
+REPLICAS="${REPLICAS:-2}"
+DURATION="${DURATION:-10}"
+CONCURRENCY="${CONCURRENCY:-32}"
+CHANNELS="${CHANNELS:-4}"
+OUT="${OUT:-$BUILD_DIR/bench-results}"
+rpcs=("$@")
+[ ${#rpcs[@]} -gt 0 ] || rpcs=(apply_action new_hand)
+NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+[ -x "$NGINX" ] || { echo "nginx missing (tools/install-deps.sh installs it)" >&2; exit 2; }
+mkdir -p "$OUT"
+
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$BUILD_DIR" -j2 --target stud_server loadgen_echo_server stud_loadgen >/dev/null
+
+tmp="$(mktemp -d)"
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+start() {  # start NAME BINARY ARGS...: sets $addr (the "listening on" line's address)
+  local name="$1"; shift
+  "$@" --listen 127.0.0.1:0 >"$tmp/$name.out" 2>"$tmp/$name.err" &
+  pids+=("$!")
+  for _ in $(seq 200); do grep -q "listening on" "$tmp/$name.out" && break; sleep 0.05; done
+  addr=$(sed -n 's/.* listening on //p' "$tmp/$name.out")
+  [ -n "$addr" ] || { echo "$name did not start"; cat "$tmp/$name.err"; exit 1; }
+}
+
+(umask 077; printf '1:%s\n' "$(head -c32 /dev/urandom | od -An -tx1 | tr -d ' \n')" >"$tmp/keys")
+stud_upstreams="" echo_upstreams=""
+for i in $(seq 1 "$REPLICAS"); do
+  start "stud$i" "$BUILD_DIR/service/stud_server" --key_file "$tmp/keys" --metrics_listen 127.0.0.1:0
+  stud_upstreams+="    server $addr max_fails=0;"$'\n'
+  start "echo$i" "$BUILD_DIR/tools/loadgen/loadgen_echo_server"
+  echo_upstreams+="    server $addr max_fails=0;"$'\n'
+done
+
+read -r stud_port echo_port < <(/usr/bin/python3 -c '
+import socket
+a, b = socket.socket(), socket.socket()
+a.bind(("127.0.0.1", 0)); b.bind(("127.0.0.1", 0))
+print(a.getsockname()[1], b.getsockname()[1])')
+# The same proxy settings as deploy/local-stack.sh, one listener per upstream group.
+mkdir -p "$tmp/nginx"
+cat >"$tmp/nginx/nginx.conf" <<EOF
+worker_processes 1;
+daemon off;
+pid $tmp/nginx/nginx.pid;
+error_log $tmp/nginx/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $tmp/nginx/body; proxy_temp_path $tmp/nginx/proxy;
+  fastcgi_temp_path $tmp/nginx/fastcgi; uwsgi_temp_path $tmp/nginx/uwsgi; scgi_temp_path $tmp/nginx/scgi;
+  upstream stud { ${stud_upstreams}    keepalive 32; }
+  upstream echo { ${echo_upstreams}    keepalive 32; }
+  server {
+    listen 127.0.0.1:$stud_port http2;
+    keepalive_requests 1000000;
+    location / { grpc_pass grpc://stud; grpc_next_upstream error timeout non_idempotent; }
+  }
+  server {
+    listen 127.0.0.1:$echo_port http2;
+    keepalive_requests 1000000;
+    location / { grpc_pass grpc://echo; grpc_next_upstream error timeout non_idempotent; }
+  }
+}
+EOF
+"$NGINX" -c "$tmp/nginx/nginx.conf" -p "$tmp/nginx/" -e "$tmp/nginx/error.log" &
+nginx_pid=$!
+pids+=("$nginx_pid")
+for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$echo_port") 2>/dev/null && break; sleep 0.1; done
+
+# "server" CPU and memory in the output are nginx's (the same process for both).
+echo "== through nginx (1 worker) to $REPLICAS replicas; baseline: $REPLICAS echo servers behind the same nginx" |
+  tee "$OUT/lb.txt"
+for rpc in "${rpcs[@]}"; do
+  "$BUILD_DIR/tools/loadgen/stud_loadgen" --target="127.0.0.1:$stud_port" \
+    --server_pid="$nginx_pid" --baseline_target="127.0.0.1:$echo_port" --baseline_pid="$nginx_pid" --rpc="$rpc" --duration="$DURATION" \
+    --concurrency="$CONCURRENCY" --channels="$CHANNELS" | tee -a "$OUT/lb.txt"
+done
