@@ -300,17 +300,19 @@ void DesignateOpener(HandState& st) {
     rule = "STUD-ORDER-4";
   }
   if (st.has_common) rule = "STUD-ORDER-6";
-  Log(st, {.type = OpType::kFirstToAct, .seat = static_cast<uint8_t>(st.actor),
-           .street = st.street, .rule_id = rule});
   // [STUD-IRR-EXP-5] a face-up final card: that player's option comes first.
+  // The board's opener is logged once, after the option is answered (this
+  // function runs again then), so the log never names two openers at once.
   const int opt = st.allin_option_seat;
   if (opt != 0 && st.seats[opt].can_act()) {
     st.actor = opt;
     Log(st, {.type = OpType::kFirstToAct, .seat = static_cast<uint8_t>(opt), .street = st.street,
              .rule_id = "STUD-IRR-EXP-5"});
-  } else {
-    st.allin_option_seat = 0;
+    return;
   }
+  st.allin_option_seat = 0;
+  Log(st, {.type = OpType::kFirstToAct, .seat = static_cast<uint8_t>(st.actor),
+           .street = st.street, .rule_id = rule});
 }
 
 }  // namespace stud::internal

@@ -221,10 +221,24 @@ TEST(Exposed, STUD_IRR_EXP_5_MultiwayFaceUpPlayerMayDeclareAllIn) {
   EXPECT_FALSE(t.st.seats[2].cards[6].face_up);
   EXPECT_FALSE(t.st.seats[3].cards[6].face_up);
   ASSERT_EQ(ToAct(t.st), 1);
+  // The log names one first actor at a time: the option holder now, the
+  // board's opener only once the option is answered.
+  auto seventh_openers = [&t] {
+    std::vector<std::pair<int, std::string>> out;
+    for (const Operation& op : t.st.log) {
+      if (op.type == OpType::kFirstToAct && op.street == Street::kSeventh) {
+        out.emplace_back(op.seat, std::string(op.rule_id));
+      }
+    }
+    return out;
+  };
+  EXPECT_EQ(seventh_openers(), (std::vector<std::pair<int, std::string>>{{1, "STUD-IRR-EXP-5"}}));
   EXPECT_EQ(LegalActions(t.st, 1),
             (std::vector<LegalAction>{{K::kDeclareAllIn, 0, 0, true}, {K::kDeclineOption, 0, 0, false}}));
   Refused(t.st, 1, K::kBet, 800, "STUD-IRR-EXP-5");
   Act(t.st, 1, K::kDeclareAllIn);
+  EXPECT_EQ(seventh_openers(), (std::vector<std::pair<int, std::string>>{{1, "STUD-IRR-EXP-5"},
+                                                                         {2, "STUD-ORDER-4"}}));
   EXPECT_TRUE(t.st.seats[1].all_in);
   EXPECT_EQ(t.st.seats[1].stack, 9800) << "no more chips from the all-in player";
   // Seat 1 (9s 9d) is high on board but all-in: seat 2 to its left opens.
