@@ -89,7 +89,15 @@ absl::StatusOr<std::vector<Key>> ParseKeys(absl::string_view text) {
         return absl::InvalidArgumentError(
             absl::StrCat("keys: entry ", keys.size() + 1, " must be <id>:<64 hex chars> with id >= 1"));
       }
-      const absl::string_view hex = entry.substr(colon + 1);
+      absl::string_view hex = entry.substr(colon + 1);
+      if (const size_t mark = hex.find(':'); mark != absl::string_view::npos) {
+        if (hex.substr(mark + 1) != "open") {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "keys: key ", key.id, " has an unknown mark (only \":open\", a key that opens but never seals)"));
+        }
+        key.seals = false;
+        hex = hex.substr(0, mark);
+      }
       size_t bin_len = 0;
       if (hex.size() != 2 * kKeyBytes ||
           sodium_hex2bin(key.bytes.data(), key.bytes.size(), hex.data(), hex.size(), nullptr,
@@ -126,7 +134,7 @@ absl::StatusOr<std::vector<Key>> LoadKeys(const std::string& key_file) {
 std::string FormatKey(const Key& key) {
   char hex[2 * kKeyBytes + 1];
   sodium_bin2hex(hex, sizeof(hex), key.bytes.data(), key.bytes.size());
-  return absl::StrCat(key.id, ":", hex);
+  return absl::StrCat(key.id, ":", hex, key.seals ? "" : ":open");
 }
 
 absl::StatusOr<Sealer> Sealer::Create(std::vector<Key> keys) {
@@ -137,7 +145,15 @@ absl::StatusOr<Sealer> Sealer::Create(std::vector<Key> keys) {
       return absl::InvalidArgumentError(absl::StrCat("keys: key id ", keys[i].id, " appears twice"));
     }
   }
-  return Sealer(std::move(keys));
+  size_t sealing = keys.size();
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i].seals) sealing = i;
+  }
+  if (sealing == keys.size()) {
+    return absl::InvalidArgumentError(
+        "keys: every key is marked \":open\" (opens only); at least one key must seal");
+  }
+  return Sealer(std::move(keys), sealing);
 }
 
 Key Sealer::EphemeralKey() {
@@ -159,7 +175,7 @@ const Key* Sealer::Find(uint32_t id) const {
 }
 
 std::string Sealer::Seal(absl::string_view plaintext, absl::string_view tenant) const {
-  const Key& key = keys_.back();
+  const Key& key = keys_[sealing_];
   tenant = tenant.substr(0, 64);  // callers pass validated ids (tenants.h); never overflow the length byte
   const size_t header = HeaderBytes(tenant);
   std::string token(header + kTokenNonceBytes + kTokenTagBytes + plaintext.size(), '\0');

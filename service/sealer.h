@@ -17,11 +17,14 @@
 // (a client already knows that), and a nonce repeats only for an identical
 // plaintext, which is harmless for XChaCha20-Poly1305.
 //
-// Key ring: every key opens; the newest (largest id) seals, so keys rotate by
-// adding a new key, waiting for old hands to finish, then dropping the old one.
-// Key text format (file --key_file or env STUD_KEYS): entries "<id>:<64 hex
-// chars>" separated by whitespace, newlines or commas; '#' starts a comment.
-// Ids are 1..4294967295.
+// Key ring: every key opens; the newest (largest id) key not marked open-only
+// seals. Key text format (file --key_file or env STUD_KEYS): entries
+// "<id>:<64 hex chars>" or "<id>:<64 hex chars>:open" (opens, never seals),
+// separated by whitespace, newlines or commas; '#' starts a comment. Ids are
+// 1..4294967295. Rotation without a refused call across replicas: (1) add the
+// new key as open-only everywhere, (2) drop the mark everywhere (replicas then
+// seal with it, and every replica already opens it), (3) once no hand can
+// still hold the old key, remove it (deploy/rotate-keys.sh add/promote/retire).
 //
 // Format 2 binds a token to a tenant (caller authentication, tenants.h): the
 // header grows by the tenant id, which is part of the associated data:
@@ -79,6 +82,7 @@ std::string TokenErrorReasonOf(const absl::Status& status);
 struct Key {
   uint32_t id = 0;
   std::array<uint8_t, kKeyBytes> bytes{};
+  bool seals = true;  // false: ":open" in the key text, the key only opens
 };
 
 // Parses the key text format above; INVALID_ARGUMENT naming the bad entry.
@@ -92,8 +96,8 @@ std::string FormatKey(const Key& key);
 
 class Sealer {
  public:
-  // Requires sodium_init() to have succeeded (InitSodium) and a non-empty ring
-  // with distinct ids.
+  // Requires sodium_init() to have succeeded (InitSodium) and a ring with
+  // distinct ids and at least one key that seals.
   static absl::StatusOr<Sealer> Create(std::vector<Key> keys);
   // A fresh random key with a random id, for servers started without keys.
   static Key EphemeralKey();
@@ -103,12 +107,13 @@ class Sealer {
   // Opens a token sealed for `tenant` ("" = for no tenant).
   absl::StatusOr<std::string> Open(absl::string_view token, absl::string_view tenant = {}) const;
 
-  uint32_t sealing_key_id() const { return keys_.back().id; }
+  uint32_t sealing_key_id() const { return keys_[sealing_].id; }
 
  private:
-  explicit Sealer(std::vector<Key> keys) : keys_(std::move(keys)) {}
+  Sealer(std::vector<Key> keys, size_t sealing) : keys_(std::move(keys)), sealing_(sealing) {}
   const Key* Find(uint32_t id) const;
-  std::vector<Key> keys_;  // sorted by id; back() seals
+  std::vector<Key> keys_;  // sorted by id
+  size_t sealing_ = 0;     // index of the newest key that seals
 };
 
 // sodium_init once; INTERNAL if libsodium cannot start.

@@ -108,6 +108,26 @@ TEST_F(SealerTest, RotationOldKeysOpenNewestSeals) {
   EXPECT_EQ(TokenErrorReasonOf(retired.Open(old_token).status()), "TOKEN_UNKNOWN_KEY");
 }
 
+// Three-step rotation: while the new key is open-only, a replica that already
+// holds it opens its tokens but keeps sealing with the old key; after the
+// promotion every replica (promoted or not yet) opens what any other seals.
+TEST_F(SealerTest, OpenOnlyKeyOpensButNeverSeals) {
+  Key incoming = K(2, 2);
+  incoming.seals = false;
+  Sealer before = *Sealer::Create({K(1, 1)});
+  Sealer added = *Sealer::Create({K(1, 1), incoming});
+  Sealer promoted = *Sealer::Create({K(1, 1), K(2, 2)});
+  EXPECT_EQ(added.sealing_key_id(), 1u);
+  EXPECT_EQ(added.Seal(plain_), before.Seal(plain_)) << "an open-only key changes nothing sealed";
+  const std::string new_token = promoted.Seal(plain_);
+  EXPECT_EQ(static_cast<uint8_t>(new_token[6]), 2);
+  absl::StatusOr<std::string> opened = added.Open(new_token);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  EXPECT_EQ(*opened, plain_);
+  ASSERT_TRUE(promoted.Open(added.Seal(plain_)).ok());
+  EXPECT_FALSE(Sealer::Create({incoming}).ok()) << "a ring must hold a key that seals";
+}
+
 TEST_F(SealerTest, KeyRingRejectsDuplicatesAndEmpty) {
   EXPECT_FALSE(Sealer::Create({}).ok());
   EXPECT_FALSE(Sealer::Create({K(3, 1), K(3, 2)}).ok());
@@ -125,6 +145,13 @@ TEST_F(SealerTest, ParsesKeyTextAndNamesBadEntries) {
   EXPECT_FALSE(ParseKeys("0:" + std::string(64, 'a')).ok());
   EXPECT_FALSE(ParseKeys("x:" + std::string(64, 'a')).ok());
   EXPECT_FALSE(ParseKeys("1:" + std::string(64, 'g')).ok());
+  absl::StatusOr<std::vector<Key>> marked = ParseKeys("3:" + std::string(64, 'a') + ":open");
+  ASSERT_TRUE(marked.ok()) << marked.status();
+  EXPECT_FALSE((*marked)[0].seals);
+  EXPECT_EQ(FormatKey((*marked)[0]), "3:" + std::string(64, 'a') + ":open");
+  EXPECT_TRUE((*ParseKeys(FormatKey(K(4, 4))))[0].seals);
+  EXPECT_EQ(ParseKeys("3:" + std::string(64, 'a') + ":seal").status().message(),
+            "keys: key 3 has an unknown mark (only \":open\", a key that opens but never seals)");
 }
 
 TEST_F(SealerTest, LoadsKeysFromFileThenEnvironment) {
