@@ -31,20 +31,11 @@ import threading
 import time
 import unittest
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testing"))
+from server_process import generate_stubs  # noqa: E402
+
 ARGS = None
-HEALTH_DIR = "/usr/share/grpc-proto/grpc/health/v1"
 CALL_TIMEOUT = 10
-
-
-def generate_stubs(proto_dir, out_dir):
-    files = ["stud/v1/stud.proto", "stud/v1/options.proto", "google/rpc/status.proto",
-             "google/rpc/error_details.proto"]
-    plugin = "--plugin=protoc-gen-grpc=/usr/bin/grpc_python_plugin"
-    subprocess.run(["protoc", "-I", proto_dir, "--python_out", out_dir, "--grpc_out", out_dir, plugin] + files,
-                   check=True)
-    subprocess.run(["protoc", "-I", HEALTH_DIR, "--python_out", out_dir, "--grpc_out", out_dir, plugin,
-                    "health.proto"], check=True)
-    sys.path.insert(0, out_dir)
 
 
 def error_reason(err):
@@ -497,7 +488,7 @@ def main():
         TMP = tmp
         gen = os.path.join(tmp, "gen")
         os.mkdir(gen)
-        generate_stubs(ARGS.proto_dir, gen)
+        generate_stubs(ARGS.proto_dir, gen, health=True)
         unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
 
 

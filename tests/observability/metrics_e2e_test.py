@@ -24,6 +24,9 @@ import unittest
 import urllib.parse
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testing"))
+from server_process import generate_stubs  # noqa: E402
+
 ARGS = None
 
 
@@ -51,14 +54,6 @@ def wait_for(what, fn, timeout=30.0, interval=0.2):
             last = e
         time.sleep(interval)
     raise AssertionError("timed out waiting for %s (last: %r)" % (what, last))
-
-
-def generate_stubs(proto_dir, out_dir):
-    files = ["stud/v1/stud.proto", "stud/v1/options.proto", "google/rpc/status.proto",
-             "google/rpc/error_details.proto"]
-    subprocess.run(["protoc", "-I", proto_dir, "--python_out", out_dir, "--grpc_out", out_dir,
-                    "--plugin=protoc-gen-grpc=/usr/bin/grpc_python_plugin"] + files, check=True)
-    sys.path.insert(0, out_dir)
 
 
 class Procs:

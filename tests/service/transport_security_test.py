@@ -13,23 +13,16 @@ Usage: transport_security_test.py --server PATH/stud_server --proto_dir PATH/pro
 """
 import argparse
 import os
-import signal
 import subprocess
 import sys
 import tempfile
 import unittest
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testing"))
+from server_process import generate_stubs, start_server, stop_server  # noqa: E402
+
 ARGS = None
 CERTS = None
-
-
-def generate_stubs(proto_dir, out_dir):
-    files = ["stud/v1/stud.proto", "stud/v1/options.proto", "google/rpc/status.proto",
-             "google/rpc/error_details.proto"]
-    plugin = "--plugin=protoc-gen-grpc=/usr/bin/grpc_python_plugin"
-    subprocess.run(["protoc", "-I", proto_dir, "--python_out", out_dir, "--grpc_out", out_dir, plugin] + files,
-                   check=True)
-    sys.path.insert(0, out_dir)
 
 
 def openssl(*args):
@@ -75,21 +68,13 @@ def read(path):
 
 class Server:
     def __init__(self, extra=(), env=None):
-        self.proc = subprocess.Popen([ARGS.server, "--listen", "127.0.0.1:0", "--metrics_listen=",
-                                      "--log_level=debug"] + list(extra),
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     env=dict(os.environ, **(env or {})))
-        line = self.proc.stdout.readline().strip()
-        if not line.startswith("stud_server listening on "):
-            self.proc.kill()
-            raise RuntimeError("server did not start: %r %s" % (line, self.proc.stderr.read()))
-        self.port = int(line.rsplit(":", 1)[1])
+        self.proc, address = start_server(ARGS.server, ["--metrics_listen=", "--log_level=debug"] + list(extra),
+                                          stderr=subprocess.PIPE, env=dict(os.environ, **(env or {})))
+        self.port = int(address.rsplit(":", 1)[1])
 
     def stop(self):
         """SIGTERM; returns (exit code, everything written on stdout and stderr)."""
-        self.proc.send_signal(signal.SIGTERM)
-        out, err = self.proc.communicate(timeout=20)
-        return self.proc.returncode, out + err
+        return stop_server(self.proc)
 
 
 def stub(port, root=None, client=None, plaintext=False):

@@ -13,37 +13,12 @@ own PID). Every wait is bounded.
 import argparse
 import glob
 import os
-import select
-import signal
 import subprocess
 import sys
 import tempfile
 
-READY = "stud_server listening on "
-
-
-def start_server(path):
-    proc = subprocess.Popen([path, "--listen", "127.0.0.1:0", "--allow_preset"], stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
-    ready, _, _ = select.select([proc.stdout], [], [], 20)
-    line = proc.stdout.readline().strip() if ready else ""
-    if not line.startswith(READY):
-        proc.kill()
-        proc.wait(timeout=10)
-        raise RuntimeError("stud_server did not print its ready line within 20 s: %r" % line)
-    return proc, line[len(READY):]
-
-
-def stop_server(proc):
-    proc.stdout.close()
-    proc.send_signal(signal.SIGTERM)
-    try:
-        return proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=10)
-        return None
-
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "testing"))
+from server_process import start_server, stop_server  # noqa: E402
 
 def cli(args, address, command, stdin=None):
     return subprocess.run([args.cli, "--server", address, "--timeout", "10"] + command, input=stdin,
@@ -74,7 +49,7 @@ def main():
     args = parser.parse_args()
 
     c = Checker()
-    proc, address = start_server(args.server)
+    proc, address = start_server(args.server, ["--allow_preset"])
     try:
         # 1. The example hand files replay and every expectation holds.
         files = sorted(glob.glob(os.path.join(args.examples, "*.hand")))
@@ -222,7 +197,7 @@ def main():
                 "the acting seat's private view is shown every turn", r.stdout)
         c.check("[xx] [xx]" in r.stdout, "the public board hides down cards")
     finally:
-        code = stop_server(proc)
+        code = stop_server(proc)[0]
         c.check(code == 0, "stud_server exits 0 on SIGTERM (got %r)" % code)
 
     if c.failures:

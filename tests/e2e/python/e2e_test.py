@@ -13,47 +13,28 @@ import hashlib
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import unittest
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "testing"))
+from server_process import generate_stubs, start_server, stop_server  # noqa: E402
+
 ARGS = None
 GEN = None
-
-
-HEALTH_DIR = "/usr/share/grpc-proto/grpc/health/v1"
-
-
-def generate_stubs(proto_dir, out_dir):
-    files = ["stud/v1/stud.proto", "stud/v1/options.proto", "google/rpc/status.proto",
-             "google/rpc/error_details.proto"]
-    plugin = "--plugin=protoc-gen-grpc=/usr/bin/grpc_python_plugin"
-    subprocess.run(["protoc", "-I", proto_dir, "--python_out", out_dir, "--grpc_out", out_dir, plugin] + files,
-                   check=True)
-    # health.proto as a top-level module: a grpc/ package here would shadow grpcio.
-    subprocess.run(["protoc", "-I", HEALTH_DIR, "--python_out", out_dir, "--grpc_out", out_dir, plugin,
-                    "health.proto"], check=True)
-    sys.path.insert(0, out_dir)
 
 
 class ServerProcess:
     """A stud_server child on an ephemeral loopback port."""
 
     def __init__(self, key_file=None, allow_preset=True, extra=(), tls_root=None, stderr=None):
-        cmd = [ARGS.server, "--listen", "127.0.0.1:0"] + list(extra)
+        args = list(extra)
         if key_file:
-            cmd += ["--key_file", key_file]
+            args += ["--key_file", key_file]
         if allow_preset:
-            cmd.append("--allow_preset")
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=stderr or subprocess.DEVNULL,
-                                     text=True)
-        line = self.proc.stdout.readline().strip()  # the single "ready" line
-        if not line.startswith("stud_server listening on "):
-            self.proc.kill()
-            raise RuntimeError("server did not start: %r" % line)
-        self.address = line.rsplit(" ", 1)[1]
+            args.append("--allow_preset")
+        self.proc, self.address = start_server(ARGS.server, args, stderr=stderr or subprocess.DEVNULL)
         import grpc
         from stud.v1 import stud_pb2_grpc
         if tls_root:
@@ -65,16 +46,9 @@ class ServerProcess:
         self.stub = stud_pb2_grpc.StudServiceStub(self.channel)
 
     def stop(self):
-        """SIGTERM (graceful drain); returns the exit code."""
+        """SIGTERM (graceful drain); returns the exit code (None if it had to be killed)."""
         self.channel.close()
-        self.proc.stdout.close()
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            return None
+        return stop_server(self.proc, timeout=15)[0]
 
 
 def error_reason(err):
@@ -357,7 +331,7 @@ def main():
     parser.add_argument("--proto_dir", required=True)
     ARGS, rest = parser.parse_known_args()
     with tempfile.TemporaryDirectory() as gen:
-        generate_stubs(ARGS.proto_dir, gen)
+        generate_stubs(ARGS.proto_dir, gen, health=True)
         unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
 
 
