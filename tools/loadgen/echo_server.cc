@@ -11,6 +11,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/synchronization/mutex.h"
 #include "grpcpp/grpcpp.h"
 #include "echo.grpc.pb.h"
 
@@ -41,6 +42,9 @@ class EchoServiceImpl final : public stud::loadgen::v1::EchoService::CallbackSer
 }  // namespace
 
 int main(int argc, char** argv) {
+  // As stud_server does (service/main.cc): no absl::Mutex deadlock detection,
+  // so both servers pay the same transport costs.
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   absl::ParseCommandLine(argc, argv);
   sigset_t signals;
   sigemptyset(&signals);
