@@ -1,13 +1,9 @@
 #include "engine/view.h"
 
 namespace stud {
-namespace {
-
-bool SeatCardVisible(const HandState& st, int owner, const SeatCard& c, int viewer) {
+bool SeatCardVisibleTo(const HandState& st, int owner, const SeatCard& c, int viewer) {
   return c.face_up || owner == viewer || st.seats[owner].shown;
 }
-
-}  // namespace
 
 TableView ViewFor(const HandState& st, int viewer) {
   TableView v;
@@ -20,14 +16,16 @@ TableView ViewFor(const HandState& st, int viewer) {
   v.pot = PotTotal(st);
   v.bet_to = st.bet_to;
   if (st.has_common) v.common_card = st.common_card;
+  v.seats.reserve(static_cast<size_t>(st.config.num_seats));
   for (int i = 1; i <= st.config.num_seats; ++i) {
     const Seat& s = st.seats[i];
     SeatView sv{.seat = i, .stack = s.stack, .committed = s.committed, .street_bet = s.street_bet,
                 .folded = s.folded, .all_in = s.all_in, .mucked = s.mucked, .shown = s.shown};
+    sv.cards.reserve(s.num_cards);
     for (int k = 0; k < s.num_cards; ++k) {
       const SeatCard& c = s.cards[k];
       SeatView::VisibleCard vc{.face_up = c.face_up, .street = c.street};
-      if (SeatCardVisible(st, i, c, viewer)) {
+      if (SeatCardVisibleTo(st, i, c, viewer)) {
         vc.card = c.card;
       } else {
         vc.hidden = true;

@@ -51,6 +51,11 @@ struct TableView {
 
 TableView ViewFor(const HandState& state, int viewer);
 
+// True when `viewer` may see card `c` of seat `owner` (the rule ViewFor
+// applies to each seat card; for callers that need one seat's cards without
+// building the whole table view).
+bool SeatCardVisibleTo(const HandState& state, int owner, const SeatCard& c, int viewer);
+
 // True when `viewer` may see the card of this operation. Down cards dealt to
 // another seat and every burn stay hidden until shown [views contract].
 bool CardVisibleTo(const HandState& state, const Operation& op, int viewer);

@@ -264,10 +264,14 @@ void EncodeOperation(const HandState& state, const Operation& op, uint32_t index
 
 void EncodeSeatCards(const HandState& state, int seat, int viewer,
                      google::protobuf::RepeatedPtrField<v1::SeatCard>* out) {
-  const TableView view = ViewFor(state, viewer);
-  for (const SeatView::VisibleCard& c : view.seats[static_cast<size_t>(seat - 1)].cards) {
+  // The engine's visibility rule (ViewFor's, per card) on this seat only:
+  // building the whole TableView per seat made the public view quadratic.
+  const Seat& s = state.seats[seat];
+  out->Reserve(out->size() + s.num_cards);
+  for (int k = 0; k < s.num_cards; ++k) {
+    const SeatCard& c = s.cards[static_cast<size_t>(k)];
     v1::SeatCard* pc = out->Add();
-    if (!c.hidden) pc->set_card(c.card.ToString());
+    if (SeatCardVisibleTo(state, seat, c, viewer)) pc->set_card(c.card.ToString());
     pc->set_face_up(c.face_up);
     pc->set_street(EncodeStreet(c.street));
   }
