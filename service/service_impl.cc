@@ -538,6 +538,14 @@ absl::Status StudServiceImpl::Overloaded() const {
 StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
     : hands_(sealer, options), observability_(options.observability), tenants_(options.tenants) {
   if (options.max_in_flight > 0) admission_ = std::make_unique<Admission>(options.max_in_flight, options.workers);
+  SetMessageAllocatorFor_NewHand(&new_hand_alloc_);
+  SetMessageAllocatorFor_ApplyAction(&apply_action_alloc_);
+  SetMessageAllocatorFor_LegalActions(&legal_actions_alloc_);
+  SetMessageAllocatorFor_ResolveShowdown(&resolve_showdown_alloc_);
+  SetMessageAllocatorFor_RuleIrregularity(&rule_irregularity_alloc_);
+  SetMessageAllocatorFor_GetView(&get_view_alloc_);
+  SetMessageAllocatorFor_ExportHandHistory(&export_history_alloc_);
+  SetMessageAllocatorFor_ReplayHandHistory(&replay_history_alloc_);
 }
 
 grpc::ServerUnaryReactor* StudServiceImpl::Dispatch(grpc::CallbackServerContext* ctx,

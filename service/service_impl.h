@@ -25,6 +25,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "service/arena_allocator.h"
 #include "service/sealer.h"
 #include "service/state_codec.h"
 #include "stud/v1/stud.grpc.pb.h"
@@ -165,6 +166,17 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
 
   HandService hands_;
   const Observability* observability_;
+  // Each method's request and response on one arena per call (arena_allocator.h).
+  template <typename Req, typename Resp>
+  using Alloc = ArenaMessageAllocator<Req, Resp>;
+  Alloc<stud::v1::NewHandRequest, stud::v1::NewHandResponse> new_hand_alloc_;
+  Alloc<stud::v1::ApplyActionRequest, stud::v1::ApplyActionResponse> apply_action_alloc_;
+  Alloc<stud::v1::LegalActionsRequest, stud::v1::LegalActionsResponse> legal_actions_alloc_;
+  Alloc<stud::v1::ResolveShowdownRequest, stud::v1::ResolveShowdownResponse> resolve_showdown_alloc_;
+  Alloc<stud::v1::RuleIrregularityRequest, stud::v1::RuleIrregularityResponse> rule_irregularity_alloc_;
+  Alloc<stud::v1::GetViewRequest, stud::v1::GetViewResponse> get_view_alloc_;
+  Alloc<stud::v1::ExportHandHistoryRequest, stud::v1::ExportHandHistoryResponse> export_history_alloc_;
+  Alloc<stud::v1::ReplayHandHistoryRequest, stud::v1::ReplayHandHistoryResponse> replay_history_alloc_;
   const TenantAuth* tenants_;
   std::unique_ptr<Admission> admission_;  // null: no load shedding
 };

@@ -1,6 +1,7 @@
 #include "service/state_codec.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -9,6 +10,7 @@
 #include "absl/container/node_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "google/protobuf/arena.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 
@@ -586,8 +588,31 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
   return s;
 }
 
+// The internal message of one encode or parse lives on a per-thread arena
+// that is reset before each use: its first block is thread-local storage, so
+// a typical state is built or parsed without a malloc or a destructor per
+// submessage (a heap message's Clear() still deletes its submessages).
+namespace {
+constexpr size_t kScratchBytes = 32 * 1024;
+struct Scratch {
+  alignas(std::max_align_t) char block[kScratchBytes];
+  google::protobuf::Arena arena{[this] {
+    google::protobuf::ArenaOptions o;
+    o.initial_block = block;
+    o.initial_block_size = sizeof(block);
+    return o;
+  }()};
+};
+}  // namespace
+
+static pb::SealedHand* ScratchMessage() {
+  thread_local Scratch scratch;
+  scratch.arena.Reset();  // frees what a previous use added beyond the first block
+  return google::protobuf::Arena::CreateMessage<pb::SealedHand>(&scratch.arena);
+}
+
 std::string SerializeSealedHand(const SealedHand& hand) {
-  pb::SealedHand msg;
+  pb::SealedHand& msg = *ScratchMessage();
   msg.set_schema(kSealedSchema);
   EncodeState(hand.state, msg.mutable_state());
   pb::ServiceData* sd = msg.mutable_service();
@@ -596,18 +621,18 @@ std::string SerializeSealedHand(const SealedHand& hand) {
   sd->set_commitment(hand.service.commitment);
   sd->set_salt(hand.service.salt);
   // Deterministic serialization keeps "same state => same token bytes".
-  std::string out;
+  std::string out(msg.ByteSizeLong(), '\0');
   {
-    google::protobuf::io::StringOutputStream sos(&out);
-    google::protobuf::io::CodedOutputStream cos(&sos);
+    google::protobuf::io::ArrayOutputStream aos(out.data(), static_cast<int>(out.size()));
+    google::protobuf::io::CodedOutputStream cos(&aos);
     cos.SetSerializationDeterministic(true);
-    msg.SerializeToCodedStream(&cos);
+    msg.SerializeWithCachedSizes(&cos);
   }
   return out;
 }
 
 absl::StatusOr<SealedHand> ParseSealedHand(absl::string_view plaintext) {
-  pb::SealedHand msg;
+  pb::SealedHand& msg = *ScratchMessage();
   if (!msg.ParseFromArray(plaintext.data(), static_cast<int>(plaintext.size()))) {
     return absl::InternalError("sealed state: cannot parse");
   }

@@ -238,14 +238,16 @@ BENCHMARK(BM_ApplyAction_6_Seal);
 
 // The whole call in process: parse the request, HandService::ApplyAction
 // (open, decode, engine, views, legal actions, announcements, encode, seal),
-// serialize the response.
+// serialize the response. Request and response live on one arena per call,
+// as the server's message allocator (service/arena_allocator.h) puts them.
 void BM_ApplyAction_9_Total(benchmark::State& st) {
   HandService service(&TheSealer(), ServiceOptions{});
   size_t response_bytes = 0;
   OverCases(st, [&](const ApplyCase& c) {
-    stud::v1::ApplyActionRequest req;
+    google::protobuf::Arena arena;
+    auto& req = *google::protobuf::Arena::CreateMessage<stud::v1::ApplyActionRequest>(&arena);
     req.ParseFromString(c.request);
-    stud::v1::ApplyActionResponse resp;
+    auto& resp = *google::protobuf::Arena::CreateMessage<stud::v1::ApplyActionResponse>(&arena);
     if (!service.ApplyAction(req, &resp).ok()) std::abort();
     std::string out = resp.SerializeAsString();
     response_bytes += out.size();
