@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "engine/hand_key.h"
 
 // Value layout (shared by high values, lows and boards):
 //
@@ -244,7 +245,7 @@ std::array<Card, 5> BestFive(CardSet cards, bool low) {
 
 }  // namespace
 
-HighValue EvaluateHigh(CardSet cards) {
+HighValue EvaluateHighByMasks(CardSet cards) {
   const uint64_t m = cards.mask();
   // Per-lane card counts; bit 3 of (count + 3) is set for counts 5..12.
   uint64_t x = m - ((m >> 1) & 0x5555555555555555ull);
@@ -261,6 +262,8 @@ HighValue EvaluateHigh(CardSet cards) {
   }
   return RankValue<true>(Masks(m));
 }
+
+HighValue EvaluateHigh(CardSet cards) { return EvaluateHigh(HandKey(cards)); }
 
 HandCategory CategoryOf(HighValue value) {
   return static_cast<HandCategory>(value >> kCategoryShift);
@@ -320,7 +323,7 @@ std::string DescribeHigh(HighValue value) {
   return "Invalid hand value";
 }
 
-LowValue EvaluateLow(CardSet cards) {
+LowValue EvaluateLowByMasks(CardSet cards) {
   const uint64_t m = cards.mask();
   const uint32_t any_high = Lane(m, 0) | Lane(m, 1) | Lane(m, 2) | Lane(m, 3);
   const uint32_t any = ((any_high << 1) | (any_high >> 12)) & kLaneBits;  // ace low
@@ -345,6 +348,8 @@ LowValue EvaluateLow(CardSet cards) {
   }
   return kLowBase - badness;
 }
+
+LowValue EvaluateLow(CardSet cards) { return EvaluateLow(HandKey(cards)); }
 
 bool QualifiesEightOrBetter(LowValue value) {
   return value <= kLowBase && kLowBase - value < kEightOrBetterLimit;

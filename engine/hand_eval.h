@@ -14,6 +14,11 @@
 //     five or more visible cards as a full poker hand. Razz ranks boards by
 //     lowness instead (ace low, pairs worst): RazzBoardValue.
 //
+// EvaluateHigh/EvaluateLow(CardSet) go through the incremental key evaluator
+// (engine/hand_key.h: lookup tables built once on first use, about twice as
+// fast here); the table-free evaluators they replaced remain as
+// EvaluateHighByMasks/EvaluateLowByMasks, which build and check those tables.
+//
 // Everything here is pure and allocation-free on the hot path.
 #ifndef STUD_ENGINE_HAND_EVAL_H_
 #define STUD_ENGINE_HAND_EVAL_H_
@@ -60,6 +65,12 @@ bool QualifiesEightOrBetter(LowValue value);
 std::array<Card, 5> BestFiveLow(CardSet cards);
 // "8-6-4-2-A", "7-5-4-3-2"; for a paired low: "Pair of sixes, 9-7-3 (low)".
 std::string DescribeLow(LowValue value);
+
+// The table-free evaluators (bit operations on the four suit lanes). They
+// build the tables of the incremental evaluator (engine/hand_key.h) and are
+// the reference its tests compare with; same contract as above.
+HighValue EvaluateHighByMasks(CardSet cards);
+LowValue EvaluateLowByMasks(CardSet cards);
 
 // High-game board value of 1..7 visible cards [STUD-ORDER-2].
 BoardValue HighBoardValue(CardSet up_cards);
