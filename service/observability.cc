@@ -1,6 +1,7 @@
 #include "service/observability.h"
 
 #include <algorithm>
+#include <array>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -26,14 +27,19 @@ void AddRule(const std::string& rule, RpcFacts* f) {
   if (std::find(f->rule_ids.begin(), f->rule_ids.end(), rule) == f->rule_ids.end()) f->rule_ids.push_back(rule);
 }
 
-// From an update: game, street, rules named by this call's operations.
-void FromUpdate(const v1::HandUpdate& u, bool changed, RpcFacts* f) {
+// From an update: game, street, rules named by this call's operations. Not
+// `detailed`: the game only when a metric or log will use it (a hand started
+// or finished, or `need_game`), and neither street nor rules.
+void FromUpdate(const v1::HandUpdate& u, bool changed, bool detailed, bool need_game, RpcFacts* f) {
   const v1::PublicView& pv = u.public_view();
-  f->variant = EnumLabel(v1::Variant_descriptor(), pv.variant(), "VARIANT_");
-  f->dealing_mode = EnumLabel(v1::DealingMode_descriptor(), pv.dealing_mode(), "DEALING_MODE_");
+  f->hand_finished = changed && pv.phase() == v1::PHASE_COMPLETE;
+  if (detailed || need_game || f->hand_finished) {
+    f->variant = EnumLabel(v1::Variant_descriptor(), pv.variant(), "VARIANT_");
+    f->dealing_mode = EnumLabel(v1::DealingMode_descriptor(), pv.dealing_mode(), "DEALING_MODE_");
+  }
+  if (!detailed) return;
   f->street = EnumLabel(v1::Street_descriptor(), pv.street(), "STREET_");
   for (const v1::Operation& op : u.operations()) AddRule(op.rule_id(), f);
-  f->hand_finished = changed && pv.phase() == v1::PHASE_COMPLETE;
 }
 
 std::optional<SpanContext> ParentFromMetadata(grpc::CallbackServerContext* ctx) {
@@ -48,12 +54,26 @@ std::optional<SpanContext> ParentFromMetadata(grpc::CallbackServerContext* ctx) 
   return parent;
 }
 
+// "stud.v1.StudService/<Method>", built once per method.
+absl::string_view SpanName(RpcMethod m) {
+  constexpr int kMethods = static_cast<int>(RpcMethod::kReplayHandHistory) + 1;
+  static const auto* names = [] {
+    auto* out = new std::array<std::string, kMethods>();
+    for (int i = 0; i < kMethods; ++i) {
+      (*out)[static_cast<size_t>(i)] =
+          absl::StrCat("stud.v1.StudService/", RpcMethodName(static_cast<RpcMethod>(i)));
+    }
+    return out;
+  }();
+  return (*names)[static_cast<size_t>(m)];
+}
+
 }  // namespace
 
-RpcFacts Describe(const v1::NewHandRequest& req, const v1::NewHandResponse& resp, bool ok) {
+RpcFacts Describe(const v1::NewHandRequest& req, const v1::NewHandResponse& resp, bool ok, bool detailed) {
   RpcFacts f;
   if (ok) {
-    FromUpdate(resp.update(), /*changed=*/true, &f);
+    FromUpdate(resp.update(), /*changed=*/true, detailed, /*need_game=*/true, &f);
     f.hand_started = true;
   } else {
     f.variant = EnumLabel(v1::Variant_descriptor(), req.variant(), "VARIANT_");
@@ -64,29 +84,31 @@ RpcFacts Describe(const v1::NewHandRequest& req, const v1::NewHandResponse& resp
   return f;
 }
 
-RpcFacts Describe(const v1::ApplyActionRequest&, const v1::ApplyActionResponse& resp, bool ok) {
+RpcFacts Describe(const v1::ApplyActionRequest&, const v1::ApplyActionResponse& resp, bool ok, bool detailed) {
   RpcFacts f;
-  if (ok) FromUpdate(resp.update(), /*changed=*/true, &f);
+  if (ok) FromUpdate(resp.update(), /*changed=*/true, detailed, /*need_game=*/false, &f);
   return f;
 }
 
-RpcFacts Describe(const v1::LegalActionsRequest&, const v1::LegalActionsResponse&, bool) { return {}; }
+RpcFacts Describe(const v1::LegalActionsRequest&, const v1::LegalActionsResponse&, bool, bool) { return {}; }
 
-RpcFacts Describe(const v1::ResolveShowdownRequest& req, const v1::ResolveShowdownResponse& resp, bool ok) {
+RpcFacts Describe(const v1::ResolveShowdownRequest& req, const v1::ResolveShowdownResponse& resp, bool ok,
+                  bool detailed) {
   RpcFacts f;
   if (req.hand_case() == v1::ResolveShowdownRequest::kStateless) {
     f.variant = EnumLabel(v1::Variant_descriptor(), req.stateless().variant(), "VARIANT_");
   }
-  if (ok) {
+  if (ok && detailed) {
     for (const v1::PotResult& p : resp.pots()) AddRule(p.rule_id(), &f);
   }
   return f;
 }
 
-RpcFacts Describe(const v1::RuleIrregularityRequest&, const v1::RuleIrregularityResponse& resp, bool ok) {
+RpcFacts Describe(const v1::RuleIrregularityRequest&, const v1::RuleIrregularityResponse& resp, bool ok,
+                  bool detailed) {
   RpcFacts f;
   if (ok) {
-    FromUpdate(resp.update(), /*changed=*/resp.update().operations_size() > 0, &f);
+    FromUpdate(resp.update(), /*changed=*/resp.update().operations_size() > 0, detailed, /*need_game=*/true, &f);
     f.ruling_rule_id = resp.ruling().rule_id();
     f.ruling_decision = resp.ruling().decision();
     AddRule(f.ruling_rule_id, &f);
@@ -94,16 +116,17 @@ RpcFacts Describe(const v1::RuleIrregularityRequest&, const v1::RuleIrregularity
   return f;
 }
 
-RpcFacts Describe(const v1::GetViewRequest&, const v1::GetViewResponse& resp, bool ok) {
+RpcFacts Describe(const v1::GetViewRequest&, const v1::GetViewResponse& resp, bool ok, bool detailed) {
   RpcFacts f;
-  if (ok) FromUpdate(resp.update(), /*changed=*/false, &f);
+  if (ok) FromUpdate(resp.update(), /*changed=*/false, detailed, /*need_game=*/false, &f);
   f.rule_ids.clear();  // GetView returns the whole log: its rules are history, not this call's
   return f;
 }
 
-RpcFacts Describe(const v1::ExportHandHistoryRequest&, const v1::ExportHandHistoryResponse&, bool) { return {}; }
+RpcFacts Describe(const v1::ExportHandHistoryRequest&, const v1::ExportHandHistoryResponse&, bool, bool) { return {}; }
 
-RpcFacts Describe(const v1::ReplayHandHistoryRequest&, const v1::ReplayHandHistoryResponse& resp, bool ok) {
+RpcFacts Describe(const v1::ReplayHandHistoryRequest&, const v1::ReplayHandHistoryResponse& resp, bool ok,
+                  bool /*detailed*/) {
   RpcFacts f;
   if (ok) {
     f.variant = EnumLabel(v1::Variant_descriptor(), resp.variant(), "VARIANT_");
@@ -118,9 +141,7 @@ RpcObservation::RpcObservation(const Observability* obs, grpc::CallbackServerCon
   start_ = std::chrono::steady_clock::now();
   if (obs_->metrics != nullptr) obs_->metrics->RpcStarted(method_);
   if (obs_->tracer != nullptr) {
-    scope_.emplace(obs_->tracer, obs_->tracer->StartServerSpan(
-                                     absl::StrCat("stud.v1.StudService/", RpcMethodName(method_)),
-                                     ParentFromMetadata(ctx)));
+    scope_.emplace(obs_->tracer, obs_->tracer->StartServerSpan(SpanName(method_), ParentFromMetadata(ctx)));
   }
 }
 

@@ -29,6 +29,9 @@ struct Observability {
 };
 
 // What one call was about, read from its request, response and status.
+// `detailed` false (the call's span is not sampled): only what metrics and
+// logs use is filled (hand_started/hand_finished with variant and dealing
+// mode, the ruling); street and rule_ids are left empty.
 struct RpcFacts {
   std::string variant;       // "STUD", "STUD_HI_LO", "RAZZ" or ""
   std::string dealing_mode;  // "SERVICE", "PRESET", "LIVE" or ""
@@ -40,24 +43,34 @@ struct RpcFacts {
   std::string ruling_decision;
 };
 
-RpcFacts Describe(const stud::v1::NewHandRequest& req, const stud::v1::NewHandResponse& resp, bool ok);
-RpcFacts Describe(const stud::v1::ApplyActionRequest& req, const stud::v1::ApplyActionResponse& resp, bool ok);
-RpcFacts Describe(const stud::v1::LegalActionsRequest& req, const stud::v1::LegalActionsResponse& resp, bool ok);
+RpcFacts Describe(const stud::v1::NewHandRequest& req, const stud::v1::NewHandResponse& resp, bool ok,
+                  bool detailed = true);
+RpcFacts Describe(const stud::v1::ApplyActionRequest& req, const stud::v1::ApplyActionResponse& resp, bool ok,
+                  bool detailed = true);
+RpcFacts Describe(const stud::v1::LegalActionsRequest& req, const stud::v1::LegalActionsResponse& resp, bool ok,
+                  bool detailed = true);
 RpcFacts Describe(const stud::v1::ResolveShowdownRequest& req, const stud::v1::ResolveShowdownResponse& resp,
-                  bool ok);
+                  bool ok,
+                  bool detailed = true);
 RpcFacts Describe(const stud::v1::RuleIrregularityRequest& req, const stud::v1::RuleIrregularityResponse& resp,
-                  bool ok);
-RpcFacts Describe(const stud::v1::GetViewRequest& req, const stud::v1::GetViewResponse& resp, bool ok);
+                  bool ok,
+                  bool detailed = true);
+RpcFacts Describe(const stud::v1::GetViewRequest& req, const stud::v1::GetViewResponse& resp, bool ok,
+                  bool detailed = true);
 RpcFacts Describe(const stud::v1::ExportHandHistoryRequest& req, const stud::v1::ExportHandHistoryResponse& resp,
-                  bool ok);
+                  bool ok,
+                  bool detailed = true);
 RpcFacts Describe(const stud::v1::ReplayHandHistoryRequest& req, const stud::v1::ReplayHandHistoryResponse& resp,
-                  bool ok);
+                  bool ok,
+                  bool detailed = true);
 
 // Per-call bookkeeping used by ServeUnary.
 class RpcObservation {
  public:
   RpcObservation(const Observability* obs, grpc::CallbackServerContext* ctx, RpcMethod method);
   bool active() const { return obs_ != nullptr; }
+  // True when the call's span is sampled (its attributes need every fact).
+  bool detailed() const { return scope_.has_value() && scope_->sampled(); }
   void Finish(const absl::Status& status, int grpc_code, const RpcFacts& facts);
 
  private:
@@ -78,7 +91,7 @@ grpc::ServerUnaryReactor* ServeUnary(const Observability* obs, grpc::CallbackSer
   RpcObservation observation(obs, ctx, method);
   absl::Status st = handler();
   grpc::Status status = ToGrpcStatus(st);
-  if (observation.active()) observation.Finish(st, static_cast<int>(status.error_code()), Describe(req, *resp, st.ok()));
+  if (observation.active()) observation.Finish(st, static_cast<int>(status.error_code()), Describe(req, *resp, st.ok(), observation.detailed()));
   if (!st.ok()) resp->Clear();
   reactor->Finish(status);
   return reactor;

@@ -276,7 +276,6 @@ bool Tracer::SampleRoot(const TraceId& id) const {
 
 SpanData Tracer::StartServerSpan(absl::string_view name, const std::optional<SpanContext>& parent) const {
   SpanData s;
-  s.name = std::string(name);
   s.kind = SpanKind::kServer;
   s.start_unix_nanos = NowUnixNanos();
   s.span_id = NewSpanId();
@@ -292,6 +291,8 @@ SpanData Tracer::StartServerSpan(absl::string_view name, const std::optional<Spa
     sampled = SampleRoot(s.trace_id);
   }
   s.flags = (sampled && processor_ != nullptr) ? 1 : 0;
+  // Only an exported span needs its name (the ids serve log lines either way).
+  if (s.flags != 0) s.name = std::string(name);
   return s;
 }
 
