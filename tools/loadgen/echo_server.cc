@@ -14,6 +14,7 @@
 #include "absl/synchronization/mutex.h"
 #include "grpcpp/grpcpp.h"
 #include "echo.grpc.pb.h"
+#include "service/arena_allocator.h"
 
 ABSL_FLAG(std::string, listen, "127.0.0.1:0", "listen address (port 0 = any free port)");
 ABSL_FLAG(int, max_message_bytes, 1 << 20, "largest request or response message, in bytes");
@@ -22,7 +23,8 @@ namespace {
 
 class EchoServiceImpl final : public stud::loadgen::v1::EchoService::CallbackService {
  public:
-  explicit EchoServiceImpl(size_t max_bytes) : zeros_(max_bytes, '\0') {}
+  // Messages on a per-call arena, as stud_server's are (same transport treatment).
+  explicit EchoServiceImpl(size_t max_bytes) : zeros_(max_bytes, '\0') { SetMessageAllocatorFor_Echo(&alloc_); }
   grpc::ServerUnaryReactor* Echo(grpc::CallbackServerContext* ctx, const stud::loadgen::v1::EchoRequest* req,
                                  stud::loadgen::v1::EchoResponse* resp) override {
     grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
@@ -37,6 +39,7 @@ class EchoServiceImpl final : public stud::loadgen::v1::EchoService::CallbackSer
 
  private:
   const std::string zeros_;
+  stud::service::ArenaMessageAllocator<stud::loadgen::v1::EchoRequest, stud::loadgen::v1::EchoResponse> alloc_;
 };
 
 }  // namespace
