@@ -1,5 +1,9 @@
 // Hand evaluator throughput. Random benchmarks evaluate a fixed array of 1<<16
 // card sets drawn from a fixed seed; items_per_second is evaluations/second.
+// EvaluateHigh/EvaluateLow(CardSet) go through the incremental key
+// (engine/hand_key.h); BM_Key* time the key evaluator itself and
+// BM_*ByMasks the table-free evaluators it replaced at showdown.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <random>
@@ -8,6 +12,7 @@
 #include "benchmark/benchmark.h"
 #include "engine/card.h"
 #include "engine/hand_eval.h"
+#include "engine/hand_key.h"
 
 namespace stud {
 namespace {
@@ -90,6 +95,96 @@ void BM_RazzBoardValueRandom(benchmark::State& state) {
   RunRandom(state, static_cast<int>(state.range(0)), [](CardSet s) { return RazzBoardValue(s); });
 }
 BENCHMARK(BM_RazzBoardValueRandom)->DenseRange(1, 4);
+
+// The incremental-key evaluator (engine/hand_key.h) on the same hands: keys
+// prepared before timing, and straight from 7 cards (building the key is timed).
+const std::vector<HandKey>& RandomKeys(int cards) {
+  static std::array<std::vector<HandKey>, 8> cache;
+  std::vector<HandKey>& keys = cache[static_cast<size_t>(cards)];
+  if (keys.empty()) {
+    for (const CardSet s : RandomSets(cards)) keys.emplace_back(s);
+  }
+  return keys;
+}
+
+const std::vector<std::array<Card, 7>>& RandomCardArrays() {
+  static std::vector<std::array<Card, 7>> arrays;
+  if (arrays.empty()) {
+    for (const CardSet s : RandomSets(7)) {
+      std::array<Card, 7> a{};
+      const std::vector<Card> cards = s.Cards();
+      std::copy(cards.begin(), cards.end(), a.begin());
+      arrays.push_back(a);
+    }
+  }
+  return arrays;
+}
+
+template <typename Eval>
+void RunKeys(benchmark::State& state, int cards, Eval eval) {
+  const std::vector<HandKey>& keys = RandomKeys(cards);
+  const KeyEvaluator evaluator;
+  uint64_t sum = 0;
+  for (auto _ : state) {
+    for (const HandKey& k : keys) sum += eval(evaluator, k);
+    benchmark::DoNotOptimize(sum);
+  }
+  state.SetItemsProcessed(state.iterations() * kSetCount);
+}
+
+void BM_KeyHigh7Random(benchmark::State& state) {
+  RunKeys(state, 7, [](const KeyEvaluator& e, HandKey k) { return e.High(k); });
+}
+BENCHMARK(BM_KeyHigh7Random);
+
+void BM_KeyHigh5Random(benchmark::State& state) {
+  RunKeys(state, 5, [](const KeyEvaluator& e, HandKey k) { return e.High(k); });
+}
+BENCHMARK(BM_KeyHigh5Random);
+
+void BM_KeyLow7Random(benchmark::State& state) {
+  RunKeys(state, 7, [](const KeyEvaluator& e, HandKey k) { return e.Low(k); });
+}
+BENCHMARK(BM_KeyLow7Random);
+
+// The free function: fetches the tables on every call.
+void BM_KeyHigh7RandomFreeFunction(benchmark::State& state) {
+  RunKeys(state, 7, [](const KeyEvaluator&, HandKey k) { return EvaluateHigh(k); });
+}
+BENCHMARK(BM_KeyHigh7RandomFreeFunction);
+
+template <typename Eval>
+void RunCardArrays(benchmark::State& state, Eval eval) {
+  const std::vector<std::array<Card, 7>>& arrays = RandomCardArrays();
+  const KeyEvaluator evaluator;
+  uint64_t sum = 0;
+  for (auto _ : state) {
+    for (const std::array<Card, 7>& a : arrays) sum += eval(evaluator, a);
+    benchmark::DoNotOptimize(sum);
+  }
+  state.SetItemsProcessed(state.iterations() * kSetCount);
+}
+
+void BM_KeyHigh7FromCards(benchmark::State& state) {
+  RunCardArrays(state, [](const KeyEvaluator& e, const std::array<Card, 7>& a) { return e.High(a); });
+}
+BENCHMARK(BM_KeyHigh7FromCards);
+
+void BM_KeyLow7FromCards(benchmark::State& state) {
+  RunCardArrays(state, [](const KeyEvaluator& e, const std::array<Card, 7>& a) { return e.Low(a); });
+}
+BENCHMARK(BM_KeyLow7FromCards);
+
+// The table-free evaluators EvaluateHigh/EvaluateLow(CardSet) used before the keys.
+void BM_EvaluateHighByMasks7Random(benchmark::State& state) {
+  RunRandom(state, 7, [](CardSet s) { return EvaluateHighByMasks(s); });
+}
+BENCHMARK(BM_EvaluateHighByMasks7Random);
+
+void BM_EvaluateLowByMasks7Random(benchmark::State& state) {
+  RunRandom(state, 7, [](CardSet s) { return EvaluateLowByMasks(s); });
+}
+BENCHMARK(BM_EvaluateLowByMasks7Random);
 
 // Every seven-card hand once per iteration (133,784,560 evaluations), built
 // incrementally the way an enumerator would.

@@ -27,7 +27,8 @@ git -C "$src" archive HEAD | tar -x -C "$tmp/ompeval"
 echo "OMPEval commit $(git -C "$src" rev-parse --short HEAD); flags: $flags; $(g++ --version | head -1)"
 # shellcheck disable=SC2086
 g++ -std=c++20 $flags -I"$root" -I"$tmp/ompeval" -o "$tmp/ompeval_compare" \
-  "$root/tools/bench/ompeval_compare.cc" "$root/engine/hand_eval.cc" "$root/engine/card.cc" \
+  "$root/tools/bench/ompeval_compare.cc" "$root/engine/hand_eval.cc" "$root/engine/hand_key.cc" \
+  "$root/engine/card.cc" \
   "$tmp/ompeval/omp/HandEvaluator.cpp" \
   $(pkg-config --libs absl_strings absl_str_format absl_status absl_statusor)
 "$tmp/ompeval_compare" "$@"
