@@ -174,6 +174,20 @@ const Key* Sealer::Find(uint32_t id) const {
   return nullptr;
 }
 
+static_assert(sizeof(crypto_generichash_state) == 384);
+
+Sealer::Sealer(std::vector<Key> keys, size_t sealing) : keys_(std::move(keys)), sealing_(sealing) {
+  // Deterministic nonce (see header): BLAKE2b-192 keyed with a subkey of the
+  // sealing key. Keying is the same for every token, so it is done once here.
+  uint8_t subkey[crypto_generichash_KEYBYTES];
+  crypto_kdf_derive_from_key(subkey, sizeof(subkey), 1, kNonceContext, keys_[sealing_].bytes.data());
+  crypto_generichash_state h;
+  crypto_generichash_init(&h, subkey, sizeof(subkey), kTokenNonceBytes);
+  std::memcpy(nonce_hash_.data(), &h, sizeof(h));
+  sodium_memzero(subkey, sizeof(subkey));
+  sodium_memzero(&h, sizeof(h));
+}
+
 std::string Sealer::Seal(absl::string_view plaintext, absl::string_view tenant) const {
   const Key& key = keys_[sealing_];
   tenant = tenant.substr(0, 64);  // callers pass validated ids (tenants.h); never overflow the length byte
@@ -182,17 +196,15 @@ std::string Sealer::Seal(absl::string_view plaintext, absl::string_view tenant) 
   auto* out = reinterpret_cast<uint8_t*>(token.data());
   PutHeader(out, key.id, tenant);
 
-  // Deterministic nonce (see header): keyed BLAKE2b over header || plaintext.
-  uint8_t subkey[crypto_generichash_KEYBYTES];
-  crypto_kdf_derive_from_key(subkey, sizeof(subkey), 1, kNonceContext, key.bytes.data());
+  // Deterministic nonce (see header): keyed BLAKE2b over header || plaintext,
+  // continuing from the state keyed once in the constructor.
   crypto_generichash_state h;
-  crypto_generichash_init(&h, subkey, sizeof(subkey), kTokenNonceBytes);
+  std::memcpy(&h, nonce_hash_.data(), sizeof(h));
   crypto_generichash_update(&h, out, header);
   crypto_generichash_update(&h, reinterpret_cast<const uint8_t*>(plaintext.data()),
                             plaintext.size());
   uint8_t* nonce = out + header;
   crypto_generichash_final(&h, nonce, kTokenNonceBytes);
-  sodium_memzero(subkey, sizeof(subkey));
 
   unsigned long long clen = 0;
   crypto_aead_xchacha20poly1305_ietf_encrypt(

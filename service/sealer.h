@@ -110,10 +110,14 @@ class Sealer {
   uint32_t sealing_key_id() const { return keys_[sealing_].id; }
 
  private:
-  Sealer(std::vector<Key> keys, size_t sealing) : keys_(std::move(keys)), sealing_(sealing) {}
+  Sealer(std::vector<Key> keys, size_t sealing);
   const Key* Find(uint32_t id) const;
   std::vector<Key> keys_;  // sorted by id
   size_t sealing_ = 0;     // index of the newest key that seals
+  // The sealing key's nonce hash already keyed (a libsodium
+  // crypto_generichash_state after the key block), so a seal copies it
+  // instead of deriving the subkey and hashing the key block again.
+  alignas(64) std::array<unsigned char, 384> nonce_hash_{};
 };
 
 // sodium_init once; INTERNAL if libsodium cannot start.
