@@ -13,6 +13,7 @@
 #include "google/protobuf/arena.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "service/packed_log.h"
 
 namespace stud::service {
 namespace pb = stud::internal::v1;
@@ -58,61 +59,9 @@ bool ToCard(uint32_t v, Card* out) {
   return true;
 }
 
-// ---- Packed seat cards and log (schema 2) ----
+// ---- Packed seat cards (schema 2; the packed log is in packed_log.h) ----
 //
 // Seat cards: two bytes per card, the card index then (street - 3) | face_up << 3.
-//
-// Packed log: per operation
-//   byte 0  type (1..19) | (street - 3) << 5
-//   byte 1  seat (0..8) | face_up << 4 | all_in << 5 | odd_chip << 6 | more << 7
-//   when more: byte 2, a presence mask of the fields that differ from their
-//   defaults, each following in this order when present:
-//     1 card (1 byte), 2 pot (1 byte), 4 half (1 byte), 8 amount (zigzag
-//     varint), 16 amount_to (zigzag varint), 32 rule ID (varint index into
-//     HandState.rule_ids).
-// Every value is range-checked when decoding; a truncated or overlong entry
-// is refused.
-constexpr uint8_t kHasCard = 1, kHasPot = 2, kHasHalf = 4, kHasAmount = 8, kHasAmountTo = 16,
-                  kHasRule = 32;
-
-void PutVarint(uint64_t v, std::string* out) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>((v & 0x7F) | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-uint64_t ZigZag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
-int64_t UnZigZag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
-
-// Reads from a byte string; every Get fails (returns false) past the end.
-class Reader {
- public:
-  explicit Reader(const std::string& bytes) : p_(bytes.data()), end_(bytes.data() + bytes.size()) {}
-  bool done() const { return p_ == end_; }
-  bool Byte(uint8_t* out) {
-    if (p_ == end_) return false;
-    *out = static_cast<uint8_t>(*p_++);
-    return true;
-  }
-  bool Varint(uint64_t* out) {
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      uint8_t b = 0;
-      if (!Byte(&b)) return false;
-      v |= static_cast<uint64_t>(b & 0x7F) << shift;
-      if ((b & 0x80) == 0) {
-        *out = v;
-        return true;
-      }
-    }
-    return false;
-  }
-
- private:
-  const char* p_;
-  const char* end_;
-};
 
 std::string PackSeatCards(const Seat& seat) {
   std::string out;
@@ -136,94 +85,6 @@ bool UnpackSeatCards(const std::string& bytes, Seat* seat) {
     sc.face_up = (meta & 8u) != 0;
   }
   return true;
-}
-
-void PackLog(const std::vector<Operation>& log, pb::HandState* p) {
-  std::string out;
-  out.reserve(log.size() * 4);
-  std::vector<absl::string_view> rules;  // a handful per hand: linear search is fine
-  for (const Operation& op : log) {
-    uint8_t mask = 0;
-    if (op.card != Card()) mask |= kHasCard;
-    if (op.pot != 0) mask |= kHasPot;
-    if (op.half != 0) mask |= kHasHalf;
-    if (op.amount != 0) mask |= kHasAmount;
-    if (op.amount_to != 0) mask |= kHasAmountTo;
-    if (!op.rule_id.empty()) mask |= kHasRule;
-    out.push_back(static_cast<char>(U(op.type) | (U(op.street) - 3) << 5));
-    out.push_back(static_cast<char>(op.seat | (op.face_up ? 0x10u : 0u) | (op.all_in ? 0x20u : 0u) |
-                                    (op.odd_chip ? 0x40u : 0u) | (mask != 0 ? 0x80u : 0u)));
-    if (mask == 0) continue;
-    out.push_back(static_cast<char>(mask));
-    if (mask & kHasCard) out.push_back(static_cast<char>(op.card.index()));
-    if (mask & kHasPot) out.push_back(static_cast<char>(op.pot));
-    if (mask & kHasHalf) out.push_back(static_cast<char>(op.half));
-    if (mask & kHasAmount) PutVarint(ZigZag(op.amount), &out);
-    if (mask & kHasAmountTo) PutVarint(ZigZag(op.amount_to), &out);
-    if (mask & kHasRule) {
-      size_t i = std::find(rules.begin(), rules.end(), op.rule_id) - rules.begin();
-      if (i == rules.size()) {
-        rules.push_back(op.rule_id);
-        p->add_rule_ids(std::string(op.rule_id));
-      }
-      PutVarint(i, &out);
-    }
-  }
-  p->set_packed_log(std::move(out));
-}
-
-absl::Status UnpackLog(const pb::HandState& p, int num_seats, std::vector<Operation>* log) {
-  std::vector<absl::string_view> rules;
-  rules.reserve(static_cast<size_t>(p.rule_ids_size()));
-  for (const std::string& id : p.rule_ids()) {
-    absl::StatusOr<absl::string_view> rule = InternRuleId(id);
-    if (!rule.ok()) return rule.status();
-    if (rule->empty()) return Bad("rule_ids");
-    rules.push_back(*rule);
-  }
-  Reader in(p.packed_log());
-  while (!in.done()) {
-    Operation op;
-    uint8_t b0 = 0, b1 = 0, mask = 0;
-    if (!in.Byte(&b0) || !in.Byte(&b1)) return Bad("packed_log");
-    if (!ToEnum(b0 & 0x1Fu, OpType::kAnte, OpType::kTimeoutAllIn, &op.type)) return Bad("packed_log.type");
-    if (!ToEnum((b0 >> 5) + 3u, Street::kThird, Street::kSeventh, &op.street)) return Bad("packed_log.street");
-    if ((b1 & 0x0F) > num_seats) return Bad("packed_log.seat");
-    op.seat = static_cast<uint8_t>(b1 & 0x0F);
-    op.face_up = (b1 & 0x10) != 0;
-    op.all_in = (b1 & 0x20) != 0;
-    op.odd_chip = (b1 & 0x40) != 0;
-    if ((b1 & 0x80) != 0) {
-      if (!in.Byte(&mask) || mask == 0 || mask >= 64) return Bad("packed_log");
-      uint8_t byte = 0;
-      uint64_t v = 0;
-      if (mask & kHasCard) {
-        if (!in.Byte(&byte) || !ToCard(byte, &op.card)) return Bad("packed_log.card");
-      }
-      if (mask & kHasPot) {
-        if (!in.Byte(&byte)) return Bad("packed_log.pot");
-        op.pot = byte;
-      }
-      if (mask & kHasHalf) {
-        if (!in.Byte(&byte) || byte > 2) return Bad("packed_log.half");
-        op.half = byte;
-      }
-      if (mask & kHasAmount) {
-        if (!in.Varint(&v)) return Bad("packed_log.amount");
-        op.amount = UnZigZag(v);
-      }
-      if (mask & kHasAmountTo) {
-        if (!in.Varint(&v)) return Bad("packed_log.amount_to");
-        op.amount_to = UnZigZag(v);
-      }
-      if (mask & kHasRule) {
-        if (!in.Varint(&v) || v >= rules.size()) return Bad("packed_log.rule_id");
-        op.rule_id = rules[v];
-      }
-    }
-    log->push_back(op);
-  }
-  return absl::OkStatus();
 }
 
 void EncodeOptions(const Options& o, pb::Options* p) {
@@ -424,7 +285,7 @@ void EncodeState(const HandState& s, pb::HandState* p) {
   p->set_allin_option_seat(s.allin_option_seat);
   p->set_premature_seat(s.premature_seat);
   p->set_premature_pending(s.premature_pending);
-  PackLog(s.log, p);
+  PackLog(s.log, p->mutable_packed_log(), p->mutable_rule_ids());
 }
 
 // Defence in depth behind the AEAD: a decoded state never carries amounts the
@@ -558,7 +419,7 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
   if (!p.packed_log().empty()) {  // schema 2
     if (p.log_size() != 0) return Bad("log");
     s.log.reserve(p.packed_log().size() / 2 + kLogHeadroom);
-    if (absl::Status st = UnpackLog(p, c.num_seats, &s.log); !st.ok()) return st;
+    if (absl::Status st = UnpackLog(p.packed_log(), p.rule_ids(), c.num_seats, &s.log); !st.ok()) return st;
     if (absl::Status st = CheckAmounts(s); !st.ok()) return st;
     return s;
   }

@@ -1,0 +1,168 @@
+#include "service/packed_log.h"
+
+#include <cstdint>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+#include "service/state_codec.h"
+
+namespace stud::service {
+namespace {
+
+constexpr uint8_t kHasCard = 1, kHasPot = 2, kHasHalf = 4, kHasAmount = 8, kHasAmountTo = 16,
+                  kHasRule = 32;
+// Longest entry: two fixed bytes, the mask, card, pot, half, and three
+// varints of at most 10 bytes.
+constexpr size_t kMaxEntryBytes = 6 + 3 * 10;
+
+absl::Status Bad(absl::string_view field) {
+  return absl::InternalError(absl::StrCat("sealed state: field ", field, " is out of range"));
+}
+
+uint8_t* PutVarint(uint64_t v, uint8_t* w) {
+  while (v >= 0x80) {
+    *w++ = static_cast<uint8_t>((v & 0x7F) | 0x80);
+    v >>= 7;
+  }
+  *w++ = static_cast<uint8_t>(v);
+  return w;
+}
+uint64_t ZigZag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
+int64_t UnZigZag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
+
+// At most 10 bytes; bits past the 64th are dropped (as protobuf does).
+bool GetVarint(const uint8_t*& p, const uint8_t* end, uint64_t* out) {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (p == end) return false;
+    const uint8_t b = *p++;
+    v |= static_cast<uint64_t>(b & 0x7F) << shift;
+    if ((b & 0x80) == 0) {
+      *out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+// InternRuleId takes a process-wide lock; a thread remembers what it has
+// interned (bounded by InternRuleId's own bound on distinct IDs).
+absl::StatusOr<absl::string_view> InternCached(const std::string& id) {
+  thread_local absl::flat_hash_map<std::string, absl::string_view> cache;
+  auto it = cache.find(id);
+  if (it != cache.end()) return it->second;
+  absl::StatusOr<absl::string_view> rule = InternRuleId(id);
+  if (rule.ok()) cache.emplace(id, *rule);
+  return rule;
+}
+
+}  // namespace
+
+void PackLog(const std::vector<Operation>& log, std::string* packed,
+             google::protobuf::RepeatedPtrField<std::string>* rule_ids) {
+  rule_ids->Clear();
+  packed->resize(log.size() * kMaxEntryBytes);
+  auto* const begin = reinterpret_cast<uint8_t*>(packed->data());
+  uint8_t* w = begin;
+  // Distinct rule IDs in order of first use. The same ID almost always comes
+  // from the same storage (an engine constant or an interned decoded ID), so
+  // pointers are compared first and contents only when no pointer matches.
+  absl::InlinedVector<absl::string_view, 16> rules;
+  auto rule_index = [&](absl::string_view id) -> size_t {
+    for (size_t i = 0; i < rules.size(); ++i) {
+      if (rules[i].data() == id.data() && rules[i].size() == id.size()) return i;
+    }
+    for (size_t i = 0; i < rules.size(); ++i) {
+      if (rules[i] == id) return i;
+    }
+    rules.push_back(id);
+    rule_ids->Add(std::string(id));
+    return rules.size() - 1;
+  };
+  for (const Operation& op : log) {
+    uint8_t mask = 0;
+    if (op.card != Card()) mask |= kHasCard;
+    if (op.pot != 0) mask |= kHasPot;
+    if (op.half != 0) mask |= kHasHalf;
+    if (op.amount != 0) mask |= kHasAmount;
+    if (op.amount_to != 0) mask |= kHasAmountTo;
+    if (!op.rule_id.empty()) mask |= kHasRule;
+    *w++ = static_cast<uint8_t>(static_cast<uint32_t>(op.type) | (static_cast<uint32_t>(op.street) - 3) << 5);
+    *w++ = static_cast<uint8_t>(op.seat | (op.face_up ? 0x10u : 0u) | (op.all_in ? 0x20u : 0u) |
+                                (op.odd_chip ? 0x40u : 0u) | (mask != 0 ? 0x80u : 0u));
+    if (mask == 0) continue;
+    *w++ = mask;
+    if (mask & kHasCard) *w++ = static_cast<uint8_t>(op.card.index());
+    if (mask & kHasPot) *w++ = op.pot;
+    if (mask & kHasHalf) *w++ = op.half;
+    if (mask & kHasAmount) w = PutVarint(ZigZag(op.amount), w);
+    if (mask & kHasAmountTo) w = PutVarint(ZigZag(op.amount_to), w);
+    if (mask & kHasRule) w = PutVarint(rule_index(op.rule_id), w);
+  }
+  packed->resize(static_cast<size_t>(w - begin));
+}
+
+absl::Status UnpackLog(absl::string_view packed, const google::protobuf::RepeatedPtrField<std::string>& rule_ids,
+                       int num_seats, std::vector<Operation>* log) {
+  absl::InlinedVector<absl::string_view, 16> rules;
+  rules.reserve(static_cast<size_t>(rule_ids.size()));
+  for (const std::string& id : rule_ids) {
+    absl::StatusOr<absl::string_view> rule = InternCached(id);
+    if (!rule.ok()) return rule.status();
+    if (rule->empty()) return Bad("rule_ids");
+    rules.push_back(*rule);
+  }
+  const auto* p = reinterpret_cast<const uint8_t*>(packed.data());
+  const uint8_t* const end = p + packed.size();
+  while (p != end) {
+    if (end - p < 2) return Bad("packed_log");
+    const uint8_t b0 = p[0], b1 = p[1];
+    p += 2;
+    Operation& op = log->emplace_back();
+    const uint32_t type = b0 & 0x1Fu;
+    if (type < static_cast<uint32_t>(OpType::kAnte) || type > static_cast<uint32_t>(OpType::kTimeoutAllIn)) {
+      return Bad("packed_log.type");
+    }
+    op.type = static_cast<OpType>(type);
+    // (b0 >> 5) + 3 is at least kThird; at most kSeventh.
+    if ((b0 >> 5) + 3u > static_cast<uint32_t>(Street::kSeventh)) return Bad("packed_log.street");
+    op.street = static_cast<Street>((b0 >> 5) + 3u);
+    if ((b1 & 0x0F) > num_seats) return Bad("packed_log.seat");
+    op.seat = static_cast<uint8_t>(b1 & 0x0F);
+    op.face_up = (b1 & 0x10) != 0;
+    op.all_in = (b1 & 0x20) != 0;
+    op.odd_chip = (b1 & 0x40) != 0;
+    if ((b1 & 0x80) == 0) continue;
+    if (p == end || *p == 0 || *p >= 64) return Bad("packed_log");
+    const uint8_t mask = *p++;
+    uint64_t v = 0;
+    if (mask & kHasCard) {
+      if (p == end || *p >= kDeckSize) return Bad("packed_log.card");
+      op.card = Card::FromIndex(*p++);
+    }
+    if (mask & kHasPot) {
+      if (p == end) return Bad("packed_log.pot");
+      op.pot = *p++;
+    }
+    if (mask & kHasHalf) {
+      if (p == end || *p > 2) return Bad("packed_log.half");
+      op.half = *p++;
+    }
+    if (mask & kHasAmount) {
+      if (!GetVarint(p, end, &v)) return Bad("packed_log.amount");
+      op.amount = UnZigZag(v);
+    }
+    if (mask & kHasAmountTo) {
+      if (!GetVarint(p, end, &v)) return Bad("packed_log.amount_to");
+      op.amount_to = UnZigZag(v);
+    }
+    if (mask & kHasRule) {
+      if (!GetVarint(p, end, &v) || v >= rules.size()) return Bad("packed_log.rule_id");
+      op.rule_id = rules[v];
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace stud::service
