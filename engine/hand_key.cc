@@ -109,18 +109,47 @@ void Build(Tables& b) {
   // inside the tables. The packing is deterministic, so this never fails
   // unless the constants change (the tests would then fail at once).
   if (size_t{end} + row_size > kSlots) __builtin_trap();
-  std::fill(std::begin(b.high), std::end(b.high), 0u);
-  std::fill(std::begin(b.low), std::end(b.low), 0u);
+  std::fill(std::begin(b.high_value_by_index), std::end(b.high_value_by_index), 0u);
+  std::fill(std::begin(b.low_value_by_index), std::end(b.low_value_by_index), 0u);
   for (const Sample& s : samples) {
     const uint32_t index = (s.rank_key >> kRowShift) + b.row_offset[s.rank_key & kRowMask];
-    b.high[index] = EvaluateHighByMasks(s.cards);
-    b.low[index] = EvaluateLowByMasks(s.cards);
+    b.high_value_by_index[index] = EvaluateHighByMasks(s.cards);
+    b.low_value_by_index[index] = EvaluateLowByMasks(s.cards);
+  }
+  for (uint32_t ranks = 0; ranks < std::size(b.flush_value); ++ranks) {
+    const int n = std::popcount(ranks);
+    b.flush_value[ranks] = n >= 5 && n <= 7 ? EvaluateHighByMasks(CardSet(ranks)) : 0;  // all clubs
   }
 
-  for (uint32_t ranks = 0; ranks < std::size(b.flush); ++ranks) {
-    const int n = std::popcount(ranks);
-    b.flush[ranks] = n >= 5 && n <= 7 ? EvaluateHighByMasks(CardSet(ranks)) : 0;  // all clubs
+  // The ranks: every distinct value of a real hand by its place in sorted
+  // order. Holes and impossible flush masks hold 0 and get rank 0 (never
+  // read for a hand of 5..7 cards).
+  std::vector<uint32_t> highs, lows;
+  for (const Sample& s : samples) {
+    const uint32_t index = (s.rank_key >> kRowShift) + b.row_offset[s.rank_key & kRowMask];
+    highs.push_back(b.high_value_by_index[index]);
+    lows.push_back(b.low_value_by_index[index]);
   }
+  for (uint32_t ranks = 0; ranks < std::size(b.flush_value); ++ranks) {
+    const int n = std::popcount(ranks);
+    if (n >= 5 && n <= 7) highs.push_back(b.flush_value[ranks]);
+  }
+  for (std::vector<uint32_t>* v : {&highs, &lows}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+  if (highs.size() != kHighRanks || lows.size() > kMaxLowRanks) __builtin_trap();
+  const auto rank_of = [](const std::vector<uint32_t>& sorted, uint32_t value) {
+    return static_cast<uint16_t>(std::lower_bound(sorted.begin(), sorted.end(), value) - sorted.begin());
+  };
+  std::copy(highs.begin(), highs.end(), b.high_value);
+  std::fill(std::begin(b.low_value), std::end(b.low_value), 0u);
+  std::copy(lows.begin(), lows.end(), b.low_value);
+  for (size_t i = 0; i < kSlots; ++i) {
+    b.high[i] = rank_of(highs, b.high_value_by_index[i]);
+    b.low[i] = rank_of(lows, b.low_value_by_index[i]);
+  }
+  for (size_t i = 0; i < std::size(b.flush); ++i) b.flush[i] = rank_of(highs, b.flush_value[i]);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // The incremental-key evaluator (engine/hand_key.h) against the table-free
 // CardSet evaluators: every 5-, 6- and 7-card hand must get exactly the same
 // HighValue [STUD-GAME-3, STUD-GAME-4] and LowValue [STUD-HILO-2, STUD-HILO-5],
-// through a HandKey and straight from the cards.
+// through a HandKey, straight from the cards and from raw card indices, and
+// the compact HighRank / LowRank must decode to those values.
 //
 // Sanitizer builds run about ten times slower; there the 7-card sweep keeps
 // the hands whose lowest card is 20 or higher (3.4 M hands) and the 5- and
@@ -40,8 +41,13 @@ struct Mismatches {
   int64_t high = 0;
   int64_t low = 0;
   int64_t from_cards = 0;
+  int64_t from_indices = 0;
+  int64_t ranks = 0;
 };
 
+// Every way in (key, Cards, raw indices) and out (value, rank decoded back to
+// the value). Ranks decode to the values and the decode tables increase
+// strictly (DecodeTablesIncrease), so rank order is value order on every hand.
 void Check(const KeyEvaluator& eval, const HandKey& key, const std::array<Card, 7>& cards, int n,
            Mismatches& m) {
   ++m.hands;
@@ -51,6 +57,25 @@ void Check(const KeyEvaluator& eval, const HandKey& key, const std::array<Card, 
   m.low += eval.Low(key) != low ? 1 : 0;
   const absl::Span<const Card> span(cards.data(), static_cast<size_t>(n));
   m.from_cards += (eval.High(span) != high || eval.Low(span) != low) ? 1 : 0;
+  std::array<uint8_t, 7> idx{};
+  for (int i = 0; i < n; ++i) idx[i] = static_cast<uint8_t>(cards[i].index());
+  const size_t count = static_cast<size_t>(n);
+  const HighRank high_rank = eval.HighRankOf(key);
+  const LowRank low_rank = eval.LowRankOf(key);
+  m.from_indices += (eval.High(idx.data(), count) != high || eval.Low(idx.data(), count) != low ||
+                     eval.HighRankOf(idx.data(), count) != high_rank ||
+                     eval.LowRankOf(idx.data(), count) != low_rank)
+                        ? 1
+                        : 0;
+  m.ranks += (eval.ToHighValue(high_rank) != high || eval.ToLowValue(low_rank) != low) ? 1 : 0;
+}
+
+void ExpectNone(const Mismatches& m) {
+  EXPECT_EQ(m.high, 0);
+  EXPECT_EQ(m.low, 0);
+  EXPECT_EQ(m.from_cards, 0);
+  EXPECT_EQ(m.from_indices, 0);
+  EXPECT_EQ(m.ranks, 0);
 }
 
 TEST(HandKeyEval, STUD_GAME_3_STUD_HILO_5_EverySevenCardHandMatchesCardSetEvaluator) {
@@ -95,9 +120,7 @@ TEST(HandKeyEval, STUD_GAME_3_STUD_HILO_5_EverySevenCardHandMatchesCardSetEvalua
     }
   }
   EXPECT_EQ(m.hands, kFirstCard == 0 ? 133'784'560 : 3'365'856);
-  EXPECT_EQ(m.high, 0);
-  EXPECT_EQ(m.low, 0);
-  EXPECT_EQ(m.from_cards, 0);
+  ExpectNone(m);
 }
 
 TEST(HandKeyEval, STUD_GAME_4_STUD_HILO_2_EveryFiveAndSixCardHandMatchesCardSetEvaluator) {
@@ -130,11 +153,31 @@ TEST(HandKeyEval, STUD_GAME_4_STUD_HILO_2_EveryFiveAndSixCardHandMatchesCardSetE
   }
   EXPECT_EQ(five.hands, 2'598'960);
   EXPECT_EQ(six.hands, 20'358'520);
-  for (const Mismatches& m : {five, six}) {
-    EXPECT_EQ(m.high, 0);
-    EXPECT_EQ(m.low, 0);
-    EXPECT_EQ(m.from_cards, 0);
+  ExpectNone(five);
+  ExpectNone(six);
+}
+
+// The ranks are dense indexes of the values in increasing order: the decode
+// tables increase strictly, so comparing ranks is comparing values, and every
+// one of the 7,462 high ranks is the rank of some hand's value.
+TEST(HandKeyEval, STUD_GAME_3_STUD_HILO_5_DecodeTablesIncrease) {
+  const KeyEvaluator eval;
+  for (size_t r = 1; r < hand_key_internal::kHighRanks; ++r) {
+    ASSERT_LT(eval.ToHighValue(static_cast<HighRank>(r - 1)), eval.ToHighValue(static_cast<HighRank>(r)))
+        << r;
   }
+  // Lows: increasing up to the last used rank (the unused tail holds 0).
+  size_t lows = 1;
+  while (lows < hand_key_internal::kMaxLowRanks &&
+         eval.ToLowValue(static_cast<LowRank>(lows)) > eval.ToLowValue(static_cast<LowRank>(lows - 1))) {
+    ++lows;
+  }
+  for (size_t r = lows; r < hand_key_internal::kMaxLowRanks; ++r) {
+    ASSERT_EQ(eval.ToLowValue(static_cast<LowRank>(r)), 0u) << r;
+  }
+  EXPECT_GT(lows, 1000u);
+  EXPECT_EQ(CategoryOf(eval.ToHighValue(0)), HandCategory::kHighCard);
+  EXPECT_EQ(CategoryOf(eval.ToHighValue(hand_key_internal::kHighRanks - 1)), HandCategory::kStraightFlush);
 }
 
 // The public entry points: the free functions, keys built from a CardSet and
