@@ -1,7 +1,8 @@
 // Hand evaluator throughput. Random benchmarks evaluate a fixed array of 1<<16
 // card sets drawn from a fixed seed; items_per_second is evaluations/second.
 // EvaluateHigh/EvaluateLow(CardSet) go through the incremental key
-// (engine/hand_key.h); BM_Key* time the key evaluator itself and
+// (engine/hand_key.h); BM_Key* time the key evaluator itself (values and
+// compact ranks; prepared keys, Cards and raw card indices) and
 // BM_*ByMasks the table-free evaluators it replaced at showdown.
 #include <algorithm>
 #include <array>
@@ -147,6 +148,17 @@ void BM_KeyLow7Random(benchmark::State& state) {
 }
 BENCHMARK(BM_KeyLow7Random);
 
+// The compact rank (16-bit tables; the same order as the values).
+void BM_KeyHighRank7Random(benchmark::State& state) {
+  RunKeys(state, 7, [](const KeyEvaluator& e, HandKey k) { return e.HighRankOf(k); });
+}
+BENCHMARK(BM_KeyHighRank7Random);
+
+void BM_KeyLowRank7Random(benchmark::State& state) {
+  RunKeys(state, 7, [](const KeyEvaluator& e, HandKey k) { return e.LowRankOf(k); });
+}
+BENCHMARK(BM_KeyLowRank7Random);
+
 // The free function: fetches the tables on every call.
 void BM_KeyHigh7RandomFreeFunction(benchmark::State& state) {
   RunKeys(state, 7, [](const KeyEvaluator&, HandKey k) { return EvaluateHigh(k); });
@@ -174,6 +186,42 @@ void BM_KeyLow7FromCards(benchmark::State& state) {
   RunCardArrays(state, [](const KeyEvaluator& e, const std::array<Card, 7>& a) { return e.Low(a); });
 }
 BENCHMARK(BM_KeyLow7FromCards);
+
+// From 7 raw card indices (uint8_t[7], 4 * rank + suit): building the key is timed.
+template <typename Eval>
+void RunIndices(benchmark::State& state, Eval eval) {
+  static const std::vector<std::array<uint8_t, 7>> indices = [] {
+    std::vector<std::array<uint8_t, 7>> out;
+    for (const std::array<Card, 7>& a : RandomCardArrays()) {
+      std::array<uint8_t, 7> idx{};
+      for (size_t i = 0; i < 7; ++i) idx[i] = static_cast<uint8_t>(a[i].index());
+      out.push_back(idx);
+    }
+    return out;
+  }();
+  const KeyEvaluator evaluator;
+  uint64_t sum = 0;
+  for (auto _ : state) {
+    for (const std::array<uint8_t, 7>& a : indices) sum += eval(evaluator, a.data());
+    benchmark::DoNotOptimize(sum);
+  }
+  state.SetItemsProcessed(state.iterations() * kSetCount);
+}
+
+void BM_KeyHigh7FromIndices(benchmark::State& state) {
+  RunIndices(state, [](const KeyEvaluator& e, const uint8_t* idx) { return e.High(idx, 7); });
+}
+BENCHMARK(BM_KeyHigh7FromIndices);
+
+void BM_KeyHighRank7FromIndices(benchmark::State& state) {
+  RunIndices(state, [](const KeyEvaluator& e, const uint8_t* idx) { return e.HighRankOf(idx, 7); });
+}
+BENCHMARK(BM_KeyHighRank7FromIndices);
+
+void BM_KeyLow7FromIndices(benchmark::State& state) {
+  RunIndices(state, [](const KeyEvaluator& e, const uint8_t* idx) { return e.Low(idx, 7); });
+}
+BENCHMARK(BM_KeyLow7FromIndices);
 
 // The table-free evaluators EvaluateHigh/EvaluateLow(CardSet) used before the keys.
 void BM_EvaluateHighByMasks7Random(benchmark::State& state) {
