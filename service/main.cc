@@ -58,6 +58,10 @@ ABSL_FLAG(std::string, log_level, "info", "Lowest log level written: debug, info
 ABSL_FLAG(std::string, key_file, "",
           "Sealing key ring file (\"<id>:<64 hex>\" entries; the largest id seals). "
           "Without it, env STUD_KEYS is read; without both, an ephemeral key is made.");
+ABSL_FLAG(int, token_format, 3,
+          "Format of the tokens this server seals: 3 (SipHash-derived nonce, service/sealer.h), or 1 "
+          "(formats 1 and 2) while a rolling upgrade still has replicas that cannot open format 3. "
+          "Every format opens either way");
 ABSL_FLAG(bool, allow_preset, false, "Accept DEALING_MODE_PRESET (caller-chosen deck order)");
 ABSL_FLAG(bool, allow_history_reveal, false,
           "ExportHandHistory honours reveal_hidden_cards (every seat's down cards in the PHH record); "
@@ -133,7 +137,8 @@ int main(int argc, char** argv) {
   }
   std::string key_ids;
   for (const stud::service::Key& k : *keys) absl::StrAppend(&key_ids, key_ids.empty() ? "" : ",", k.id);
-  absl::StatusOr<stud::service::Sealer> sealer = stud::service::Sealer::Create(*std::move(keys));
+  absl::StatusOr<stud::service::Sealer> sealer = stud::service::Sealer::Create(
+      *std::move(keys), static_cast<uint8_t>(std::clamp(absl::GetFlag(FLAGS_token_format), 0, 255)));
   if (!sealer.ok()) return Fail(std::string(sealer.status().message()));
 
   std::shared_ptr<grpc::ServerCredentials> creds = grpc::InsecureServerCredentials();
@@ -258,6 +263,7 @@ int main(int argc, char** argv) {
       .Bool("allow_history_reveal", options.allow_history_reveal)
       .Str("key_ids", key_ids)
       .Int("sealing_key_id", sealer->sealing_key_id())
+      .Int("token_format", absl::GetFlag(FLAGS_token_format))
       .Str("key_source", !absl::GetFlag(FLAGS_key_file).empty() ? "key_file" : "env_or_ephemeral")
       .Int("max_message_bytes", absl::GetFlag(FLAGS_max_message_bytes))
       .Int("drain_seconds", absl::GetFlag(FLAGS_drain_seconds))

@@ -137,7 +137,7 @@ std::string FormatKey(const Key& key) {
   return absl::StrCat(key.id, ":", hex, key.seals ? "" : ":open");
 }
 
-absl::StatusOr<Sealer> Sealer::Create(std::vector<Key> keys) {
+absl::StatusOr<Sealer> Sealer::Create(std::vector<Key> keys, uint8_t seal_format) {
   if (keys.empty()) return absl::InvalidArgumentError("keys: the key ring is empty");
   std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) { return a.id < b.id; });
   for (size_t i = 1; i < keys.size(); ++i) {
@@ -153,7 +153,10 @@ absl::StatusOr<Sealer> Sealer::Create(std::vector<Key> keys) {
     return absl::InvalidArgumentError(
         "keys: every key is marked \":open\" (opens only); at least one key must seal");
   }
-  return Sealer(std::move(keys), sealing);
+  if (seal_format != kTokenFormat && seal_format != kSipTokenFormat) {
+    return absl::InvalidArgumentError(absl::StrCat("token format ", seal_format, ": must be 1 or 3"));
+  }
+  return Sealer(std::move(keys), sealing, seal_format);
 }
 
 Key Sealer::EphemeralKey() {
@@ -176,7 +179,10 @@ const Key* Sealer::Find(uint32_t id) const {
 
 static_assert(sizeof(crypto_generichash_state) == 384);
 
-Sealer::Sealer(std::vector<Key> keys, size_t sealing) : keys_(std::move(keys)), sealing_(sealing) {
+Sealer::Sealer(std::vector<Key> keys, size_t sealing, uint8_t seal_format)
+    : keys_(std::move(keys)), sealing_(sealing), seal_format_(seal_format) {
+  static_assert(crypto_shorthash_siphashx24_KEYBYTES == 16 && crypto_shorthash_siphashx24_BYTES == 16);
+  crypto_kdf_derive_from_key(sip_key_.data(), sip_key_.size(), 2, kNonceContext, keys_[sealing_].bytes.data());
   // Deterministic nonce (see header): BLAKE2b-192 keyed with a subkey of the
   // sealing key. Keying is the same for every token, so it is done once here.
   uint8_t subkey[crypto_generichash_KEYBYTES];
@@ -188,9 +194,33 @@ Sealer::Sealer(std::vector<Key> keys, size_t sealing) : keys_(std::move(keys)), 
   sodium_memzero(&h, sizeof(h));
 }
 
+std::string Sealer::SealSip(absl::string_view plaintext, absl::string_view tenant) const {
+  const Key& key = keys_[sealing_];
+  const size_t header = kTokenHeaderBytes + 1 + tenant.size();
+  std::string token(header + kSipTokenNonceBytes + kTokenTagBytes + plaintext.size(), '\0');
+  auto* out = reinterpret_cast<uint8_t*>(token.data());
+  PutHeader(out, key.id, "");
+  out[2] = kSipTokenFormat;
+  out[7] = static_cast<uint8_t>(tenant.size());
+  std::memcpy(out + kTokenHeaderBytes + 1, tenant.data(), tenant.size());
+  // SipHash has no streaming interface: the plaintext is copied after the
+  // header so that header || plaintext is contiguous (the nonce and the
+  // ciphertext, written from the caller's plaintext, then overwrite it).
+  std::memcpy(out + header, plaintext.data(), plaintext.size());
+  uint8_t nonce[kTokenNonceBytes] = {};  // N || 8 zero bytes
+  crypto_shorthash_siphashx24(nonce, out, header + plaintext.size(), sip_key_.data());
+  std::memcpy(out + header, nonce, kSipTokenNonceBytes);
+  unsigned long long clen = 0;
+  crypto_aead_xchacha20poly1305_ietf_encrypt(
+      out + header + kSipTokenNonceBytes, &clen, reinterpret_cast<const uint8_t*>(plaintext.data()),
+      plaintext.size(), out, header, nullptr, nonce, key.bytes.data());
+  return token;
+}
+
 std::string Sealer::Seal(absl::string_view plaintext, absl::string_view tenant) const {
   const Key& key = keys_[sealing_];
   tenant = tenant.substr(0, 64);  // callers pass validated ids (tenants.h); never overflow the length byte
+  if (seal_format_ == kSipTokenFormat) return SealSip(plaintext, tenant);
   const size_t header = HeaderBytes(tenant);
   std::string token(header + kTokenNonceBytes + kTokenTagBytes + plaintext.size(), '\0');
   auto* out = reinterpret_cast<uint8_t*>(token.data());
@@ -223,15 +253,24 @@ absl::StatusOr<std::string> Sealer::Open(absl::string_view token, absl::string_v
   if (in[0] != kMagic[0] || in[1] != kMagic[1]) {
     return TokenErrorStatus(TokenError::kMalformed, "token: malformed (bad magic): not a stud token");
   }
-  if (in[2] != kTokenFormat && in[2] != kTenantTokenFormat) {
+  if (in[2] != kTokenFormat && in[2] != kTenantTokenFormat && in[2] != kSipTokenFormat) {
     return TokenErrorStatus(TokenError::kVersion,
                             absl::StrCat("token: format version ", in[2],
                                          " is not supported (this server reads versions ",
-                                         kTokenFormat, " and ", kTenantTokenFormat, ")"));
+                                         kTokenFormat, " to ", kSipTokenFormat, ")"));
   }
   size_t header = kTokenHeaderBytes;
+  size_t nonce_bytes = kTokenNonceBytes;
   absl::string_view token_tenant;
-  if (in[2] == kTenantTokenFormat) {
+  if (in[2] == kSipTokenFormat) {
+    const size_t len = in[7];
+    header = kTokenHeaderBytes + 1 + len;
+    nonce_bytes = kSipTokenNonceBytes;
+    if (len > 64 || token.size() < header + kSipTokenNonceBytes + kTokenTagBytes) {
+      return TokenErrorStatus(TokenError::kMalformed, "token: malformed (tenant header): truncated or not a token");
+    }
+    token_tenant = token.substr(kTokenHeaderBytes + 1, len);
+  } else if (in[2] == kTenantTokenFormat) {
     const size_t len = in[7];
     header = kTokenHeaderBytes + 1 + len;
     if (len == 0 || len > 64 || token.size() < header + kTokenNonceBytes + kTokenTagBytes) {
@@ -248,13 +287,15 @@ absl::StatusOr<std::string> Sealer::Open(absl::string_view token, absl::string_v
                                          ", which this server does not hold (another deployment, "
                                          "a retired key, or a restarted server with an ephemeral key)"));
   }
-  const size_t clen = token.size() - header - kTokenNonceBytes;
+  const size_t clen = token.size() - header - nonce_bytes;
   std::string plain(clen - kTokenTagBytes, '\0');
+  uint8_t nonce[kTokenNonceBytes] = {};  // format 3: N || 8 zero bytes
+  std::memcpy(nonce, in + header, nonce_bytes);
   unsigned long long plen = 0;
   if (crypto_aead_xchacha20poly1305_ietf_decrypt(
           reinterpret_cast<uint8_t*>(plain.data()), &plen, nullptr,
-          in + header + kTokenNonceBytes, clen, in, header,
-          in + header, key->bytes.data()) != 0) {
+          in + header + nonce_bytes, clen, in, header,
+          nonce, key->bytes.data()) != 0) {
     return TokenErrorStatus(TokenError::kAuthFailed,
                             "token: authentication failed: the token was altered or truncated");
   }

@@ -36,6 +36,30 @@
 //   then nonce, ciphertext + tag as in format 1.
 // Tokens sealed without a tenant stay format 1, byte for byte.
 //
+// Format 3 (stud_server's default, --token_format) is formats 1 and 2 with a
+// cheaper nonce derivation and a shorter nonce; the cipher is unchanged:
+//   offset 0  2 bytes  magic "SK"
+//   offset 2  1 byte   3
+//   offset 3  4 bytes  key id
+//   offset 7  1 byte   tenant id length L (0 = no tenant, else 1..64)
+//   offset 8  L bytes  tenant id
+//   then a 16-byte nonce N, ciphertext + 16-byte tag.
+// The 8 + L header bytes are the associated data. N = SipHash-2-4 with
+// 128-bit output (crypto_shorthash_siphashx24) keyed with a 16-byte subkey of
+// the sealing key (crypto_kdf id 2, context "studnonc"; BLAKE2b uses id 1)
+// over (header || plaintext); the XChaCha20-Poly1305 nonce is N followed by 8
+// zero bytes. Security argument, as for format 1: XChaCha20-Poly1305 stays
+// secure as long as no nonce repeats for two different plaintexts under one
+// key. N is a PRF of the whole input (SipHash is a PRF under its 128-bit key),
+// so equal inputs give equal tokens (the determinism retries rely on) and
+// different inputs collide with probability about q^2 / 2^129 for q tokens
+// per key: below 2^-49 after 2^40 (a trillion) tokens, where the 96-bit
+// nonce of AES-GCM would already be at 2^-17. Distinguishing N from random
+// is SipHash's PRF bound, which is far below that at these volumes. What an
+// observer learns is unchanged: only whether two tokens hold identical
+// states. The saving is the nonce: about 0.3 us of SipHash instead of 1.3 us
+// of BLAKE2b for a 1 KB state.
+//
 // Errors from Open (UNAUTHENTICATED unless noted, each with a distinct TokenError
 // payload that status_mapping turns into ErrorInfo.reason):
 //   TOKEN_MALFORMED            shorter than header + nonce + tag, or bad magic
@@ -64,6 +88,9 @@ namespace stud::service {
 
 inline constexpr uint8_t kTokenFormat = 1;
 inline constexpr uint8_t kTenantTokenFormat = 2;
+// Format 3 (see the header comment): SipHash-derived 128-bit nonce, optional tenant.
+inline constexpr uint8_t kSipTokenFormat = 3;
+inline constexpr size_t kSipTokenNonceBytes = 16;
 inline constexpr size_t kKeyBytes = 32;
 inline constexpr size_t kTokenHeaderBytes = 7;
 inline constexpr size_t kTokenNonceBytes = 24;
@@ -98,11 +125,16 @@ class Sealer {
  public:
   // Requires sodium_init() to have succeeded (InitSodium) and a ring with
   // distinct ids and at least one key that seals.
-  static absl::StatusOr<Sealer> Create(std::vector<Key> keys);
+  // `seal_format`: kSipTokenFormat, or kTokenFormat for the older formats
+  // (1, or 2 with a tenant) while replicas that cannot open format 3 remain.
+  // Every format opens either way.
+  static absl::StatusOr<Sealer> Create(std::vector<Key> keys, uint8_t seal_format = kTokenFormat);
   // A fresh random key with a random id, for servers started without keys.
   static Key EphemeralKey();
 
-  // `tenant` empty: format 1; else format 2 bound to that tenant (1..64 bytes).
+  // Format 3 when the sealer was made for it (bound to `tenant` when not
+  // empty); else format 1 when `tenant` is empty, format 2 bound to it when
+  // not (1..64 bytes).
   std::string Seal(absl::string_view plaintext, absl::string_view tenant = {}) const;
   // Opens a token sealed for `tenant` ("" = for no tenant).
   absl::StatusOr<std::string> Open(absl::string_view token, absl::string_view tenant = {}) const;
@@ -110,7 +142,8 @@ class Sealer {
   uint32_t sealing_key_id() const { return keys_[sealing_].id; }
 
  private:
-  Sealer(std::vector<Key> keys, size_t sealing);
+  Sealer(std::vector<Key> keys, size_t sealing, uint8_t seal_format);
+  std::string SealSip(absl::string_view plaintext, absl::string_view tenant) const;
   const Key* Find(uint32_t id) const;
   std::vector<Key> keys_;  // sorted by id
   size_t sealing_ = 0;     // index of the newest key that seals
@@ -118,6 +151,9 @@ class Sealer {
   // crypto_generichash_state after the key block), so a seal copies it
   // instead of deriving the subkey and hashing the key block again.
   alignas(64) std::array<unsigned char, 384> nonce_hash_{};
+  uint8_t seal_format_ = kTokenFormat;
+  // Format 3: the SipHash key of the sealing key's nonces (a subkey).
+  std::array<uint8_t, 16> sip_key_{};
 };
 
 // sodium_init once; INTERNAL if libsodium cannot start.

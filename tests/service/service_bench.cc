@@ -60,7 +60,7 @@ SealedHand MakeHand(int64_t kind) {
 const Sealer& TheSealer() {
   static Sealer* s = [] {
     (void)InitSodium();
-    return new Sealer(*Sealer::Create({Sealer::EphemeralKey()}));
+    return new Sealer(*Sealer::Create({Sealer::EphemeralKey()}, kSipTokenFormat));  // as stud_server seals
   }();
   return *s;
 }
@@ -256,6 +256,36 @@ void BM_ApplyAction_9_Total(benchmark::State& st) {
   st.counters["response_bytes"] = static_cast<double>(response_bytes) / static_cast<double>(st.iterations());
 }
 BENCHMARK(BM_ApplyAction_9_Total);
+
+// A whole NewHand in process (8 seats, SERVICE dealing: shuffle, deck
+// commitment, seal, the first update), messages on an arena as in the server.
+void BM_NewHand_Total(benchmark::State& st) {
+  HandService service(&TheSealer(), ServiceOptions{});
+  stud::v1::NewHandRequest nh;
+  nh.set_variant(stud::v1::VARIANT_STUD);
+  nh.mutable_stakes()->set_preset("$15-$30");
+  nh.set_dealing_mode(stud::v1::DEALING_MODE_SERVICE);
+  nh.set_profile(stud::v1::PROFILE_CASH);
+  for (int i = 1; i <= 8; ++i) {
+    stud::v1::SeatConfig* seat = nh.add_seats();
+    seat->set_seat(i);
+    seat->set_stack(100000);
+  }
+  const std::string request = nh.SerializeAsString();
+  size_t response_bytes = 0;
+  for (auto _ : st) {
+    google::protobuf::Arena arena;
+    auto& req = *google::protobuf::Arena::CreateMessage<stud::v1::NewHandRequest>(&arena);
+    req.ParseFromString(request);
+    auto& resp = *google::protobuf::Arena::CreateMessage<stud::v1::NewHandResponse>(&arena);
+    if (!service.NewHand(req, &resp).ok()) std::abort();
+    std::string out = resp.SerializeAsString();
+    response_bytes += out.size();
+    benchmark::DoNotOptimize(out);
+  }
+  st.counters["response_bytes"] = static_cast<double>(response_bytes) / static_cast<double>(st.iterations());
+}
+BENCHMARK(BM_NewHand_Total);
 
 // Response encoding alone: serializing a typical ApplyActionResponse.
 void BM_ApplyAction_7_EncodeResponse(benchmark::State& st) {

@@ -200,7 +200,7 @@ TEST_F(ErrorsTest, EachTokenProblemHasItsOwnReason) {
   expect(token.substr(0, token.size() - 1), "TOKEN_AUTHENTICATION_FAILED");
   expect("definitely not a token at all, but long enough to pass the size check", "TOKEN_MALFORMED");
   std::string version = token;
-  version[2] = 3;  // 1 and 2 (tenant-bound) are the formats this server reads
+  version[2] = 4;  // 1, 2 (tenant-bound) and 3 (SipHash nonce) are the formats this server reads
   expect(version, "TOKEN_VERSION_UNSUPPORTED");
 
   Server other({TestKey(99, 3)});
