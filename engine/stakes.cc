@@ -42,9 +42,15 @@ std::string Canonical(absl::string_view name) {
 std::span<const StakesPreset> StakesPresets() { return kPresets; }
 
 std::optional<Stakes> FindStakesPreset(absl::string_view name) {
+  // The table's canonical labels, computed once (every NewHand looks one up).
+  static const auto* canonical = [] {
+    auto* out = new std::array<std::string, kPresets.size()>();
+    for (size_t i = 0; i < kPresets.size(); ++i) (*out)[i] = Canonical(kPresets[i].name);
+    return out;
+  }();
   const std::string wanted = Canonical(name);
-  for (const StakesPreset& p : kPresets) {
-    if (Canonical(p.name) == wanted) return p.stakes;
+  for (size_t i = 0; i < kPresets.size(); ++i) {
+    if ((*canonical)[i] == wanted) return kPresets[i].stakes;
   }
   return std::nullopt;
 }
