@@ -1,9 +1,10 @@
 // Hidden information never leaks: over many random SERVICE-dealt hands and
 // every RPC (NewHand, ApplyAction, LegalActions, GetView, ResolveShowdown,
-// RuleIrregularity), legal and illegal requests alike, no response a seat
-// receives (public view, its own private view, operations, announcements,
-// rulings, legal actions) and no error (message and google.rpc.Status
-// details) contains another seat's down card, a burn or an undealt card.
+// RuleIrregularity, ExportHandHistory), legal and illegal requests alike, no
+// response a seat receives (public view, its own private view, operations,
+// announcements, rulings, legal actions, its hand history) and no error
+// (message and google.rpc.Status details) contains another seat's down card,
+// a burn or an undealt card.
 //
 // The forbidden cards come from the hand's true state (the token opened with
 // the key), computed here independently of the service's redaction code: a
@@ -18,7 +19,9 @@
 // unpacked) is searched for two-character card codes standing alone (no
 // letter or digit before, no letter after). The only bytes fields are the
 // token (ciphertext), the commitment digest and the revealed salt: random
-// bytes, not text; the walk fails on any other bytes field.
+// bytes, not text; the walk fails on any other bytes field. A hand history
+// writes cards back to back ("d dh p1 ????7c"), so its PHH text is also read
+// with the PHH parser and every card it names is checked.
 #include <cstring>
 #include <random>
 #include <set>
@@ -29,6 +32,7 @@
 #include "engine/card.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
+#include "history/phh.h"
 #include "service/state_codec.h"
 #include "service/status_mapping.h"
 #include "service_fixture.h"
@@ -54,6 +58,20 @@ std::set<int> CardsIn(const std::string& bytes) {
     const char* suit = std::strchr("cdhs", bytes[i + 1]);
     if (bytes[i] == '\0' || bytes[i + 1] == '\0' || rank == nullptr || suit == nullptr) continue;
     out.insert(ParseCard(bytes.substr(i, 2))->index());
+  }
+  return out;
+}
+
+// Every card a PHH record names (dealt, shown, board); "??" names none.
+std::set<int> CardsInPhh(const std::string& phh) {
+  std::set<int> out;
+  absl::StatusOr<history::PhhHand> hand = history::ParsePhh(phh);
+  EXPECT_TRUE(hand.ok()) << hand.status() << "\n" << phh;
+  if (!hand.ok()) return out;
+  for (const history::PhhAction& a : hand->actions) {
+    for (const std::optional<Card>& c : a.cards) {
+      if (c.has_value()) out.insert(c->index());
+    }
   }
   return out;
 }
@@ -163,7 +181,17 @@ class HiddenInfo {
         const std::set<int> after = Visible(StateOf(token), viewer);
         visible.insert(after.begin(), after.end());
       }
+      if constexpr (requires { resp.mutable_phh(); }) {
+        // The deck commitment is a digest in hex ("4d07..."), like the
+        // commitment bytes above: not text.
+        std::string& phh = *resp.mutable_phh();
+        const size_t at = phh.find("_deck_commitment = '");
+        if (at != std::string::npos) phh.erase(at, phh.find('\'', at + 20) + 1 - at);
+      }
       Strings(resp, &text);
+      if constexpr (requires { resp.phh(); }) {
+        for (int card : CardsInPhh(resp.phh())) absl::StrAppend(&text, " ", Card::FromIndex(card).ToString());
+      }
     } else {
       ++errors_;
       text = ErrorText(st);
@@ -206,7 +234,7 @@ class HiddenInfo {
         named->insert(c);
         return Card::FromIndex(c).ToString();
       };
-      switch (rng() % 6) {
+      switch (rng() % 7) {
         case 0: {
           v1::GetViewRequest r;
           r.set_token(u.token());
@@ -252,6 +280,19 @@ class HiddenInfo {
           if (st.ok()) u = resp.update();
           break;
         }
+        case 5: {  // the hand history as the viewer (or the public) may read it
+          v1::ExportHandHistoryRequest r;
+          r.set_token(u.token());
+          const int reader = rng() % 4 == 0 ? kPublicViewer : viewer;
+          r.set_viewer_seat(reader);
+          // Refused: this server runs without --allow_history_reveal.
+          if (rng() % 8 == 0) r.set_reveal_hidden_cards(true);
+          v1::ExportHandHistoryResponse resp;
+          st = service_.ExportHandHistory(r, &resp);
+          Check("ExportHandHistory", reader, &state, st, resp, {});
+          ++exports_;
+          break;
+        }
         default: {
           v1::ApplyActionRequest r;
           r.set_token(u.token());
@@ -282,7 +323,7 @@ class HiddenInfo {
     }
   }
 
-  int checks_ = 0, errors_ = 0, leaks_ = 0;
+  int checks_ = 0, errors_ = 0, leaks_ = 0, exports_ = 0;
 
  private:
   static bool HasFatalFailure() { return ::testing::Test::HasFatalFailure(); }
@@ -298,8 +339,10 @@ TEST(HiddenInfoTest, NoAnswerOrErrorShowsAnotherSeatsDownCardOrTheDeck) {
     h.PlayHand(rng);
     ASSERT_FALSE(::testing::Test::HasFatalFailure());
   }
-  std::printf("hidden-info: %d answers checked (%d errors), %d leaks\n", h.checks_, h.errors_, h.leaks_);
+  std::printf("hidden-info: %d answers checked (%d errors, %d hand histories), %d leaks\n", h.checks_,
+              h.errors_, h.exports_, h.leaks_);
   EXPECT_EQ(h.leaks_, 0);
+  EXPECT_GT(h.exports_, 1000);
   EXPECT_GT(h.checks_, 10000);
   EXPECT_GT(h.errors_, 1000);
 }
@@ -335,6 +378,19 @@ TEST(HiddenInfoTest, TheCheckCatchesALeak) {
   EXPECT_EQ(CardsIn("The Ts; (As)").size(), 2u);
   EXPECT_EQ(CardsIn("such as; 2 as; aS").size(), 0u);
   EXPECT_EQ(CardsIn("Ah\xc3\xad est\xc3\xa1").size(), 0u);  // Spanish "Ahí está"
+  // Hand histories: the public record hides seat 2's down card; a record
+  // with it written back to back is caught by the PHH reading.
+  v1::ExportHandHistoryRequest er;
+  er.set_token(start.update().token());
+  v1::ExportHandHistoryResponse exported;
+  ASSERT_TRUE(service.ExportHandHistory(er, &exported).ok());
+  EXPECT_EQ(CardsInPhh(exported.phh()).count(hidden.index()), 0u);
+  const std::string other = hidden.ToString() == "2c" ? "3c" : "2c";
+  const std::string planted = "variant = 'F7S'\nantes = [1, 1]\nbring_in = 1\nsmall_bet = 2\nbig_bet = 4\n"
+                              "starting_stacks = [100, 100]\nactions = ['d dh p1 ?\??\??\?', 'd dh p2 " +
+                              other + hidden.ToString() + "?\?']\n";
+  EXPECT_EQ(CardsIn(planted).count(hidden.index()), 0u) << "back to back, the plain scan misses it";
+  EXPECT_EQ(CardsInPhh(planted).count(hidden.index()), 1u);
 }
 
 }  // namespace
