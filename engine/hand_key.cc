@@ -14,14 +14,14 @@
 // Every rank multiset of 5, 6 and 7 cards (73,775 of them) is turned into a
 // sample hand with its suits dealt round-robin (at most two cards of a suit
 // in seven, so never a flush), evaluated once by the table-free evaluators,
-// and its rank key placed by a row-displacement perfect hash: the key space
-// is cut into rows of 2^kRowShift keys, rows are placed fullest first at the
-// smallest displacement where all their keys land on free slots, and
-// offset[row] = displacement - row * 2^kRowShift, so that the lookup is
-// key + offset[key >> kRowShift] with no masking. Every row of the whole key
-// range (any number of cards up to 52) gets an offset, and the value tables
-// end a full row past the last displacement, so no key can index outside
-// them. Building takes a few milliseconds.
+// and its rank key placed by a row-displacement perfect hash: row = the key's
+// low kRowShift bits, column = the rest; rows are placed fullest first at the
+// smallest displacement where all their columns land on free slots, and the
+// lookup is column + row_offset[row]. Every row gets an offset and the tables
+// end a full row (of the whole key range, any number of cards up to 52) past
+// the last displacement, so no key can index outside them. The 32-bit value
+// tables are then recoded as 16-bit ranks: each distinct value's place in
+// sorted order. Building takes a few tens of milliseconds.
 namespace stud {
 namespace hand_key_internal {
 namespace {

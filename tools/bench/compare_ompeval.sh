@@ -8,7 +8,9 @@
 # Release engine (-O3 -DNDEBUG, no -march), and deleted afterwards; nothing of
 # it is committed or installed. Not run by CI.
 #
-# Usage: tools/bench/compare_ompeval.sh [hands] [rounds] [round_ms]
+# Usage: tools/bench/compare_ompeval.sh [hands] [rounds] [round_ms] [modes]
+#   modes         optional comma-separated mode numbers to time besides OMPEval's
+#                 (e.g. 1,2 for the prepared HighRank/HighValue); default all
 #   OMPEVAL_GIT   bare git dir or clone of OMPEval (default: ../OMPEval beside the project,
 #                 e.g. git clone https://github.com/zekyll/OMPEval ../OMPEval)
 #   CXXFLAGS_CMP  compile flags for both sides (default "-O3 -DNDEBUG")
