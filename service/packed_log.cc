@@ -12,9 +12,6 @@ namespace {
 
 constexpr uint8_t kHasCard = 1, kHasPot = 2, kHasHalf = 4, kHasAmount = 8, kHasAmountTo = 16,
                   kHasRule = 32;
-// Longest entry: two fixed bytes, the mask, card, pot, half, and three
-// varints of at most 10 bytes.
-constexpr size_t kMaxEntryBytes = 6 + 3 * 10;
 
 absl::Status Bad(absl::string_view field) {
   return absl::InternalError(absl::StrCat("sealed state: field ", field, " is out of range"));
@@ -59,26 +56,19 @@ absl::StatusOr<absl::string_view> InternCached(const std::string& id) {
 
 }  // namespace
 
-void PackLog(const std::vector<Operation>& log, std::string* packed,
-             google::protobuf::RepeatedPtrField<std::string>* rule_ids) {
-  rule_ids->Clear();
-  packed->resize(log.size() * kMaxEntryBytes);
-  auto* const begin = reinterpret_cast<uint8_t*>(packed->data());
-  uint8_t* w = begin;
+uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w, std::vector<absl::string_view>* rules) {
   // Distinct rule IDs in order of first use. The same ID almost always comes
   // from the same storage (an engine constant or an interned decoded ID), so
   // pointers are compared first and contents only when no pointer matches.
-  absl::InlinedVector<absl::string_view, 16> rules;
-  auto rule_index = [&](absl::string_view id) -> size_t {
-    for (size_t i = 0; i < rules.size(); ++i) {
-      if (rules[i].data() == id.data() && rules[i].size() == id.size()) return i;
+  auto rule_index = [rules](absl::string_view id) -> size_t {
+    for (size_t i = 0; i < rules->size(); ++i) {
+      if ((*rules)[i].data() == id.data() && (*rules)[i].size() == id.size()) return i;
     }
-    for (size_t i = 0; i < rules.size(); ++i) {
-      if (rules[i] == id) return i;
+    for (size_t i = 0; i < rules->size(); ++i) {
+      if ((*rules)[i] == id) return i;
     }
-    rules.push_back(id);
-    rule_ids->Add(std::string(id));
-    return rules.size() - 1;
+    rules->push_back(id);
+    return rules->size() - 1;
   };
   for (const Operation& op : log) {
     uint8_t mask = 0;
@@ -100,7 +90,17 @@ void PackLog(const std::vector<Operation>& log, std::string* packed,
     if (mask & kHasAmountTo) w = PutVarint(ZigZag(op.amount_to), w);
     if (mask & kHasRule) w = PutVarint(rule_index(op.rule_id), w);
   }
-  packed->resize(static_cast<size_t>(w - begin));
+  return w;
+}
+
+void PackLog(const std::vector<Operation>& log, std::string* packed,
+             google::protobuf::RepeatedPtrField<std::string>* rule_ids) {
+  packed->resize(log.size() * kMaxPackedLogEntryBytes);
+  auto* const begin = reinterpret_cast<uint8_t*>(packed->data());
+  std::vector<absl::string_view> rules;
+  packed->resize(static_cast<size_t>(PackLogTo(log, begin, &rules) - begin));
+  rule_ids->Clear();
+  for (absl::string_view id : rules) rule_ids->Add(std::string(id));
 }
 
 absl::Status UnpackLog(absl::string_view packed, const google::protobuf::RepeatedPtrField<std::string>& rule_ids,

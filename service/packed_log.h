@@ -18,6 +18,7 @@
 #ifndef STUD_SERVICE_PACKED_LOG_H_
 #define STUD_SERVICE_PACKED_LOG_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,12 @@ namespace stud::service {
 // the same log always gives the same bytes.
 void PackLog(const std::vector<Operation>& log, std::string* packed,
              google::protobuf::RepeatedPtrField<std::string>* rule_ids);
+
+// The same bytes written at `w`, which must have room for
+// kMaxPackedLogEntryBytes per operation; returns the end. `rules` receives
+// the distinct rule IDs in order of first use (the rule_ids field).
+inline constexpr size_t kMaxPackedLogEntryBytes = 6 + 3 * 10;
+uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w, std::vector<absl::string_view>* rules);
 
 // Appends the operations of `packed` to *log. INTERNAL ("sealed state: field
 // packed_log... is out of range") on any malformed or out-of-range entry.

@@ -14,6 +14,7 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "service/packed_log.h"
+#include "service/state_wire.h"
 
 namespace stud::service {
 namespace pb = stud::internal::v1;
@@ -473,22 +474,11 @@ static pb::SealedHand* ScratchMessage() {
 }
 
 std::string SerializeSealedHand(const SealedHand& hand) {
-  pb::SealedHand& msg = *ScratchMessage();
-  msg.set_schema(kSealedSchema);
-  EncodeState(hand.state, msg.mutable_state());
-  pb::ServiceData* sd = msg.mutable_service();
-  sd->set_dealing_mode(hand.service.dealing_mode);
-  sd->set_locale(hand.service.locale);
-  sd->set_commitment(hand.service.commitment);
-  sd->set_salt(hand.service.salt);
-  // Deterministic serialization keeps "same state => same token bytes".
-  std::string out(msg.ByteSizeLong(), '\0');
-  {
-    google::protobuf::io::ArrayOutputStream aos(out.data(), static_cast<int>(out.size()));
-    google::protobuf::io::CodedOutputStream cos(&aos);
-    cos.SetSerializationDeterministic(true);
-    msg.SerializeWithCachedSizes(&cos);
-  }
+  // Written straight from the state (state_wire.h): the same bytes as
+  // EncodeState + deterministic serialization of the message, without the
+  // message.
+  std::string out;
+  WriteSealedHand(hand, &out);
   return out;
 }
 
