@@ -45,12 +45,12 @@ bool GetVarint(const uint8_t*& p, const uint8_t* end, uint64_t* out) {
 
 // InternRuleId takes a process-wide lock; a thread remembers what it has
 // interned (bounded by InternRuleId's own bound on distinct IDs).
-absl::StatusOr<absl::string_view> InternCached(const std::string& id) {
+absl::StatusOr<absl::string_view> InternCached(absl::string_view id) {
   thread_local absl::flat_hash_map<std::string, absl::string_view> cache;
   auto it = cache.find(id);
   if (it != cache.end()) return it->second;
   absl::StatusOr<absl::string_view> rule = InternRuleId(id);
-  if (rule.ok()) cache.emplace(id, *rule);
+  if (rule.ok()) cache.emplace(std::string(id), *rule);
   return rule;
 }
 
@@ -103,11 +103,11 @@ void PackLog(const std::vector<Operation>& log, std::string* packed,
   for (absl::string_view id : rules) rule_ids->Add(std::string(id));
 }
 
-absl::Status UnpackLog(absl::string_view packed, const google::protobuf::RepeatedPtrField<std::string>& rule_ids,
-                       int num_seats, std::vector<Operation>* log) {
+absl::Status UnpackLog(absl::string_view packed, absl::Span<const absl::string_view> rule_ids, int num_seats,
+                       std::vector<Operation>* log) {
   absl::InlinedVector<absl::string_view, 16> rules;
-  rules.reserve(static_cast<size_t>(rule_ids.size()));
-  for (const std::string& id : rule_ids) {
+  rules.reserve(rule_ids.size());
+  for (absl::string_view id : rule_ids) {
     absl::StatusOr<absl::string_view> rule = InternCached(id);
     if (!rule.ok()) return rule.status();
     if (rule->empty()) return Bad("rule_ids");

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/types/span.h"
 #include "absl/strings/string_view.h"
 #include "engine/hand_state.h"
 #include "google/protobuf/repeated_ptr_field.h"
@@ -42,8 +43,8 @@ uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w, std::vector<ab
 
 // Appends the operations of `packed` to *log. INTERNAL ("sealed state: field
 // packed_log... is out of range") on any malformed or out-of-range entry.
-absl::Status UnpackLog(absl::string_view packed, const google::protobuf::RepeatedPtrField<std::string>& rule_ids,
-                       int num_seats, std::vector<Operation>* log);
+absl::Status UnpackLog(absl::string_view packed, absl::Span<const absl::string_view> rule_ids, int num_seats,
+                       std::vector<Operation>* log);
 
 }  // namespace stud::service
 

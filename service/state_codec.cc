@@ -5,8 +5,10 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/container/node_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
@@ -14,6 +16,7 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "service/packed_log.h"
+#include "service/state_view.h"
 #include "service/state_wire.h"
 
 namespace stud::service {
@@ -33,18 +36,8 @@ bool ToEnum(uint32_t v, E lo, E hi, E* out) {
   *out = static_cast<E>(v);
   return true;
 }
-template <typename E>
-uint32_t U(E e) {
-  return static_cast<uint32_t>(e);
-}
 
-std::string PackCards(const std::vector<Card>& cards) {
-  std::string out;
-  out.reserve(cards.size());
-  for (Card c : cards) out.push_back(static_cast<char>(c.index()));
-  return out;
-}
-bool UnpackCards(const std::string& bytes, std::vector<Card>* out) {
+bool UnpackCards(absl::string_view bytes, std::vector<Card>* out) {
   out->clear();
   out->reserve(bytes.size());
   for (char ch : bytes) {
@@ -64,18 +57,7 @@ bool ToCard(uint32_t v, Card* out) {
 //
 // Seat cards: two bytes per card, the card index then (street - 3) | face_up << 3.
 
-std::string PackSeatCards(const Seat& seat) {
-  std::string out;
-  out.reserve(static_cast<size_t>(seat.num_cards) * 2);
-  for (int k = 0; k < seat.num_cards; ++k) {
-    const SeatCard& c = seat.cards[static_cast<size_t>(k)];
-    out.push_back(static_cast<char>(c.card.index()));
-    out.push_back(static_cast<char>((U(c.street) - 3) | (c.face_up ? 8u : 0u)));
-  }
-  return out;
-}
-
-bool UnpackSeatCards(const std::string& bytes, Seat* seat) {
+bool UnpackSeatCards(absl::string_view bytes, Seat* seat) {
   if (bytes.size() % 2 != 0 || bytes.size() / 2 > seat->cards.size()) return false;
   seat->num_cards = static_cast<uint8_t>(bytes.size() / 2);
   for (size_t k = 0; k < bytes.size() / 2; ++k) {
@@ -88,36 +70,9 @@ bool UnpackSeatCards(const std::string& bytes, Seat* seat) {
   return true;
 }
 
-void EncodeOptions(const Options& o, pb::Options* p) {
-  p->set_profile(U(o.profile));
-  p->set_bring_in_source(U(o.bring_in_source));
-  p->set_burn_before_third(o.burn_before_third);
-  p->set_third_street_opener(U(o.third_street_opener));
-  p->set_bring_in_option(o.bring_in_option);
-  p->set_max_raises_per_round(o.max_raises_per_round);
-  p->set_uncapped_heads_up(o.uncapped_heads_up);
-  p->set_short_allin_rule(U(o.short_allin_rule));
-  p->set_open_pair_scope(U(o.open_pair_scope));
-  p->set_hilo_open_pair_double(o.hilo_open_pair_double);
-  p->set_deck_exhaustion(U(o.deck_exhaustion));
-  p->set_odd_chip_cards(U(o.odd_chip_cards));
-  p->set_odd_chip_low_ace_low(o.odd_chip_low_ace_low);
-  p->set_odd_chip_unit(o.odd_chip_unit);
-  p->set_short_hand(U(o.short_hand));
-  p->set_exposed_holecard(U(o.exposed_holecard));
-  p->set_dead_hand_low_opener(U(o.dead_hand_low_opener));
-  p->set_absent_kill(U(o.absent_kill));
-  p->set_fold_when_check(U(o.fold_when_check));
-  p->set_allow_fold_when_check(o.allow_fold_when_check);
-  p->set_final_burn_error(U(o.final_burn_error));
-  p->set_premature_seventh(U(o.premature_seventh));
-  p->set_faceup_final_option(U(o.faceup_final_option));
-  p->set_disconnect_allins_per_period(o.disconnect_allins_per_period);
-  p->set_exhausted_timeout_action(U(o.exhausted_timeout_action));
-  p->set_announce_draws(o.announce_draws);
-}
-
-absl::Status DecodeOptions(const pb::Options& p, Options* o) {
+// P: pb::Options or view::Options (state_view.h), as for DecodeStateT.
+template <typename P>
+absl::Status DecodeOptions(const P& p, Options* o) {
 #define STUD_ENUM(field, lo, hi) \
   if (!ToEnum(p.field(), lo, hi, &o->field)) return Bad("options." #field)
   STUD_ENUM(profile, Profile::kCash, Profile::kOnline);
@@ -153,31 +108,8 @@ absl::Status DecodeOptions(const pb::Options& p, Options* o) {
   return absl::OkStatus();
 }
 
-void EncodeReport(const IrregularityReport& r, pb::IrregularityReport* p) {
-  p->set_kind(U(r.kind));
-  p->set_seat(r.seat);
-  p->set_street(U(r.street));
-  p->set_has_card(r.has_card);
-  p->set_card(static_cast<uint32_t>(r.card.index()));
-  p->set_cards(PackCards(r.cards));
-  p->set_action(U(r.action));
-  p->set_amount_to(r.amount_to);
-  p->set_next_acted(r.next_acted);
-  p->set_burn_delta(r.burn_delta);
-  for (const CardMove& m : r.moves) {
-    pb::CardMove* pm = p->add_moves();
-    pm->set_seat(m.seat);
-    pm->set_card(static_cast<uint32_t>(m.card.index()));
-  }
-  for (int seat : r.seats) p->add_seats(seat);
-  p->set_card_count(r.card_count);
-  p->set_declare_live(r.declare_live);
-  p->set_allowance_remaining(r.allowance_remaining);
-  p->set_disconnect(r.disconnect);
-  p->set_from_deal(r.from_deal);
-}
-
-absl::Status DecodeReport(const pb::IrregularityReport& p, int num_seats, IrregularityReport* r) {
+template <typename P>
+absl::Status DecodeReport(const P& p, int num_seats, IrregularityReport* r) {
   if (!ToEnum(p.kind(), IrregularityKind::kHolecardExposed, IrregularityKind::kTimeout, &r->kind)) {
     return Bad("reports.kind");
   }
@@ -194,7 +126,7 @@ absl::Status DecodeReport(const pb::IrregularityReport& p, int num_seats, Irregu
   r->next_acted = p.next_acted();
   r->burn_delta = p.burn_delta();
   if (p.moves_size() > kMaxSeats || p.seats_size() > kMaxSeats) return Bad("reports.moves");
-  for (const pb::CardMove& pm : p.moves()) {
+  for (const auto& pm : p.moves()) {
     CardMove m;
     m.seat = pm.seat();
     if (!ToCard(pm.card(), &m.card)) return Bad("reports.moves.card");
@@ -224,71 +156,6 @@ absl::StatusOr<absl::string_view> InternRuleId(absl::string_view id) {
   return absl::string_view(*ids->emplace(id).first);
 }
 
-void EncodeState(const HandState& s, pb::HandState* p) {
-  const HandConfig& c = s.config;
-  pb::HandConfig* pc = p->mutable_config();
-  pc->set_variant(U(c.variant));
-  pc->mutable_stakes()->set_ante(c.stakes.ante);
-  pc->mutable_stakes()->set_bring_in(c.stakes.bring_in);
-  pc->mutable_stakes()->set_small_bet(c.stakes.small_bet);
-  pc->mutable_stakes()->set_big_bet(c.stakes.big_bet);
-  EncodeOptions(c.options, pc->mutable_options());
-  pc->set_num_seats(c.num_seats);
-  for (int i = 1; i <= c.num_seats; ++i) pc->add_starting_stacks(c.starting_stacks[i]);
-  pc->set_deal_source(U(c.deal_source));
-  pc->set_deck(PackCards(c.deck));
-  pc->set_recycle_order(PackCards(c.recycle_order));
-
-  p->set_version(s.version);
-  p->set_phase(U(s.phase));
-  p->set_street(U(s.street));
-  for (int i = 1; i <= c.num_seats; ++i) {
-    const Seat& seat = s.seats[i];
-    pb::Seat* ps = p->add_seats();
-    ps->set_stack(seat.stack);
-    ps->set_committed(seat.committed);
-    ps->set_street_bet(seat.street_bet);
-    ps->set_flags((seat.folded ? 1u : 0u) | (seat.all_in ? 2u : 0u) | (seat.mucked ? 4u : 0u) |
-                  (seat.shown ? 8u : 0u) | (seat.acted ? 16u : 0u) |
-                  (seat.checked_out ? 32u : 0u) | (seat.door_down ? 64u : 0u) |
-                  (seat.final_up ? 128u : 0u) | (seat.has_seventh ? 256u : 0u));
-    ps->set_acted_to(seat.acted_to);
-    ps->set_packed_cards(PackSeatCards(seat));
-  }
-  p->set_actor(s.actor);
-  p->set_bet_to(s.bet_to);
-  p->set_full_level(s.full_level);
-  p->set_raises(s.raises);
-  p->set_bring_in_due(s.bring_in_due);
-  p->set_bring_in_seat(s.bring_in_seat);
-  p->set_open_pair(s.open_pair);
-  p->set_big_bet_made(s.big_bet_made);
-  p->set_last_aggressor(s.last_aggressor);
-  p->set_paid_out(s.paid_out);
-  p->set_deck_pos(s.deck_pos);
-  p->set_recycled(PackCards(s.recycled));
-  p->set_burns(PackCards(s.burns));
-  p->set_aside(PackCards(s.aside));
-  p->set_burn_count(s.burn_count);
-  p->set_has_common(s.has_common);
-  p->set_common_card(static_cast<uint32_t>(s.common_card.index()));
-  p->set_seen(s.seen.mask());
-  uint32_t pending = 0;
-  for (int i = 0; i <= kMaxSeats; ++i) pending |= s.pending_deal[i] ? (1u << i) : 0u;
-  p->set_pending_deal(pending);
-  p->set_deal_pass(s.deal_pass);
-  p->set_cap_locked(s.cap_locked);
-  p->set_street_uses_common(s.street_uses_common);
-  for (const IrregularityReport& r : s.reports) EncodeReport(r, p->add_reports());
-  p->set_misdeal(s.misdeal);
-  p->set_dead_low_seat(s.dead_low_seat);
-  p->set_forced_opener(s.forced_opener);
-  p->set_allin_option_seat(s.allin_option_seat);
-  p->set_premature_seat(s.premature_seat);
-  p->set_premature_pending(s.premature_pending);
-  PackLog(s.log, p->mutable_packed_log(), p->mutable_rule_ids());
-}
-
 // Defence in depth behind the AEAD: a decoded state never carries amounts the
 // engine could not have produced, so no sum over it can overflow.
 static absl::Status CheckAmounts(const HandState& s) {
@@ -314,10 +181,15 @@ static absl::Status CheckAmounts(const HandState& s) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
+// One decoder for both parsers: P is pb::HandState (the protobuf parser; any
+// schema) or view::HandState (the narrow wire parser; schema 2 only, so the
+// schema-1 branches are compiled for pb::HandState alone).
+template <typename P>
+absl::StatusOr<HandState> DecodeStateT(const P& p) {
+  constexpr bool kProto = std::is_same_v<P, pb::HandState>;
   HandState s;
   HandConfig& c = s.config;
-  const pb::HandConfig& pc = p.config();
+  const auto& pc = p.config();
   if (!ToEnum(pc.variant(), Variant::kStud, Variant::kRazz, &c.variant)) return Bad("variant");
   c.stakes = {pc.stakes().ante(), pc.stakes().bring_in(), pc.stakes().small_bet(),
               pc.stakes().big_bet()};
@@ -337,7 +209,7 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
   if (!ToEnum(p.street(), Street::kThird, Street::kSeventh, &s.street)) return Bad("street");
   if (p.seats_size() != c.num_seats) return Bad("seats");
   for (int i = 1; i <= c.num_seats; ++i) {
-    const pb::Seat& ps = p.seats(i - 1);
+    const auto& ps = p.seats(i - 1);
     Seat& seat = s.seats[i];
     seat.stack = ps.stack();
     seat.committed = ps.committed();
@@ -357,15 +229,17 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
       continue;
     }
     // Schema 1.
-    if (ps.cards_size() > static_cast<int>(seat.cards.size())) return Bad("seats.cards");
-    seat.num_cards = static_cast<uint8_t>(ps.cards_size());
-    for (int k = 0; k < ps.cards_size(); ++k) {
-      const pb::SeatCard& pcard = ps.cards(k);
-      SeatCard& sc = seat.cards[static_cast<size_t>(k)];
-      if (!ToCard(pcard.card(), &sc.card)) return Bad("seats.cards.card");
-      sc.face_up = pcard.face_up();
-      if (!ToEnum(pcard.street(), Street::kThird, Street::kSeventh, &sc.street)) {
-        return Bad("seats.cards.street");
+    if constexpr (kProto) {
+      if (ps.cards_size() > static_cast<int>(seat.cards.size())) return Bad("seats.cards");
+      seat.num_cards = static_cast<uint8_t>(ps.cards_size());
+      for (int k = 0; k < ps.cards_size(); ++k) {
+        const pb::SeatCard& pcard = ps.cards(k);
+        SeatCard& sc = seat.cards[static_cast<size_t>(k)];
+        if (!ToCard(pcard.card(), &sc.card)) return Bad("seats.cards.card");
+        sc.face_up = pcard.face_up();
+        if (!ToEnum(pcard.street(), Street::kThird, Street::kSeventh, &sc.street)) {
+          return Bad("seats.cards.street");
+        }
       }
     }
   }
@@ -399,7 +273,7 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
   s.deal_pass = static_cast<uint8_t>(p.deal_pass());
   s.street_uses_common = p.street_uses_common();
   // Irregularities [engine/irregularities.h].
-  for (const pb::IrregularityReport& pr : p.reports()) {
+  for (const auto& pr : p.reports()) {
     IrregularityReport r;
     if (absl::Status st = DecodeReport(pr, c.num_seats, &r); !st.ok()) return st;
     s.reports.push_back(std::move(r));
@@ -420,12 +294,14 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
   if (!p.packed_log().empty()) {  // schema 2
     if (p.log_size() != 0) return Bad("log");
     s.log.reserve(p.packed_log().size() / 2 + kLogHeadroom);
-    if (absl::Status st = UnpackLog(p.packed_log(), p.rule_ids(), c.num_seats, &s.log); !st.ok()) return st;
+    absl::InlinedVector<absl::string_view, 16> rule_ids(p.rule_ids().begin(), p.rule_ids().end());
+    if (absl::Status st = UnpackLog(p.packed_log(), rule_ids, c.num_seats, &s.log); !st.ok()) return st;
     if (absl::Status st = CheckAmounts(s); !st.ok()) return st;
     return s;
   }
   // Schema 1.
   s.log.reserve(static_cast<size_t>(p.log_size()) + kLogHeadroom);
+  if constexpr (kProto) {
   for (const pb::Operation& po : p.log()) {
     Operation op;
     if (!ToEnum(po.type(), OpType::kAnte, OpType::kTimeoutAllIn, &op.type)) return Bad("log.type");
@@ -446,9 +322,12 @@ absl::StatusOr<HandState> DecodeState(const pb::HandState& p) {
     op.rule_id = *rule;
     s.log.push_back(op);
   }
+  }
   if (absl::Status st = CheckAmounts(s); !st.ok()) return st;
   return s;
 }
+
+absl::StatusOr<HandState> DecodeState(const pb::HandState& p) { return DecodeStateT(p); }
 
 // The internal message of one encode or parse lives on a per-thread arena
 // that is reset before each use: its first block is thread-local storage, so
@@ -483,6 +362,28 @@ std::string SerializeSealedHand(const SealedHand& hand) {
 }
 
 absl::StatusOr<SealedHand> ParseSealedHand(absl::string_view plaintext) {
+  // The narrow wire parser first (state_view.h); anything it does not take,
+  // and any state it would refuse, goes through the protobuf parser, which
+  // decides (and words the error) exactly as before.
+  {
+    view::SealedHand v;
+    if (view::ParseSealedHandView(plaintext, &v)) {
+      absl::StatusOr<HandState> state = DecodeStateT(v.state());
+      if (state.ok()) {
+        SealedHand hand;
+        hand.state = *std::move(state);
+        hand.service.dealing_mode = v.service().dealing_mode();
+        hand.service.locale = v.service().locale();
+        hand.service.commitment = std::string(v.service().commitment());
+        hand.service.salt = std::string(v.service().salt());
+        return hand;
+      }
+    }
+  }
+  return ParseSealedHandViaProtobuf(plaintext);
+}
+
+absl::StatusOr<SealedHand> ParseSealedHandViaProtobuf(absl::string_view plaintext) {
   pb::SealedHand& msg = *ScratchMessage();
   if (!msg.ParseFromArray(plaintext.data(), static_cast<int>(plaintext.size()))) {
     return absl::InternalError("sealed state: cannot parse");

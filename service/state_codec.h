@@ -45,6 +45,9 @@ absl::StatusOr<HandState> DecodeState(const stud::internal::v1::HandState& in);
 // Token plaintext (serialized SealedHand message) and back.
 std::string SerializeSealedHand(const SealedHand& hand);
 absl::StatusOr<SealedHand> ParseSealedHand(absl::string_view plaintext);
+// The same through the protobuf parser only (ParseSealedHand tries a faster
+// wire parser first, state_view.h); for tests that compare the two.
+absl::StatusOr<SealedHand> ParseSealedHandViaProtobuf(absl::string_view plaintext);
 
 // Operation::rule_id is a string_view into static storage; decoded IDs are
 // interned here (bounded: authenticated tokens only carry IDs the engine made).
