@@ -57,6 +57,7 @@ absl::StatusOr<absl::string_view> InternCached(absl::string_view id) {
 }  // namespace
 
 uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w, std::vector<absl::string_view>* rules) {
+  rules->reserve(16);  // a hand names a handful of rules: no regrowth
   // Distinct rule IDs in order of first use. The same ID almost always comes
   // from the same storage (an engine constant or an interned decoded ID), so
   // pointers are compared first and contents only when no pointer matches.

@@ -14,8 +14,9 @@ enum WireType : uint32_t { kVarint = 0, kFixed64 = 1, kLen = 2 };
 // write first makes room for its largest possible size.
 class Writer {
  public:
-  explicit Writer(std::string* out) : out_(out) {
-    out_->resize(4096);
+  // `estimate`: the expected size; Room() grows past it when needed.
+  Writer(std::string* out, size_t estimate) : out_(out) {
+    out_->resize(estimate);
     p_ = Begin();
   }
   void Finish() { out_->resize(Pos()); }
@@ -288,7 +289,11 @@ void WriteState(const HandState& s, Writer& w) {
 }  // namespace
 
 void WriteSealedHand(const SealedHand& hand, std::string* out) {
-  Writer w(out);
+  // Typical sizes with room to spare, so that the buffer rarely grows and the
+  // zero-filling of an oversized one is not paid on every call.
+  const HandState& s = hand.state;
+  Writer w(out, 384 + 48 * static_cast<size_t>(s.config.num_seats) + 6 * s.log.size() + 160 * s.reports.size() +
+                    s.config.deck.size() + s.config.recycle_order.size() + s.recycled.size());
   w.U64(1, kSealedSchema);
   size_t at = w.Open(2);  // state: always present
   WriteState(hand.state, w);
