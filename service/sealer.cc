@@ -202,11 +202,11 @@ std::string Sealer::SealSip(absl::string_view plaintext, absl::string_view tenan
   PutHeader(out, key.id, "");
   out[2] = kSipTokenFormat;
   out[7] = static_cast<uint8_t>(tenant.size());
-  std::memcpy(out + kTokenHeaderBytes + 1, tenant.data(), tenant.size());
+  if (!tenant.empty()) std::memcpy(out + kTokenHeaderBytes + 1, tenant.data(), tenant.size());
   // SipHash has no streaming interface: the plaintext is copied after the
   // header so that header || plaintext is contiguous (the nonce and the
   // ciphertext, written from the caller's plaintext, then overwrite it).
-  std::memcpy(out + header, plaintext.data(), plaintext.size());
+  if (!plaintext.empty()) std::memcpy(out + header, plaintext.data(), plaintext.size());
   uint8_t nonce[kTokenNonceBytes] = {};  // N || 8 zero bytes
   crypto_shorthash_siphashx24(nonce, out, header + plaintext.size(), sip_key_.data());
   std::memcpy(out + header, nonce, kSipTokenNonceBytes);

@@ -1,5 +1,6 @@
 #include "service/state_wire.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
