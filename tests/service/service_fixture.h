@@ -28,10 +28,12 @@ inline Key TestKey(uint32_t id, uint8_t fill) {
 
 class Server {
  public:
+  // `token_format`: the format the server seals (stud_server's default is
+  // kSipTokenFormat; most tests keep format 1/2, whose layout they inspect).
   explicit Server(std::vector<Key> keys = {TestKey(1, 7)}, bool allow_preset = true,
-                  const Observability* observability = nullptr) {
+                  const Observability* observability = nullptr, uint8_t token_format = kTokenFormat) {
     EXPECT_TRUE(InitSodium().ok());
-    sealer_ = std::make_unique<Sealer>(*Sealer::Create(std::move(keys)));
+    sealer_ = std::make_unique<Sealer>(*Sealer::Create(std::move(keys), token_format));
     ServiceOptions options;
     options.allow_preset = allow_preset;
     options.observability = observability;

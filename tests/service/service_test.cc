@@ -183,8 +183,7 @@ TEST(ServiceTest, EveryVariantPlaysToCompletionConservingChips) {
   }
 }
 
-TEST(ServiceTest, SameRequestOnSameTokenGivesTheSameAnswer) {
-  Server server;
+void ExpectSameAnswers(Server& server) {
   v1::HandUpdate u = Start(server, BasicHand(3, v1::DEALING_MODE_SERVICE));
   v1::ApplyActionRequest req;
   req.set_token(u.token());
@@ -206,6 +205,17 @@ TEST(ServiceTest, SameRequestOnSameTokenGivesTheSameAnswer) {
     if (i == 0) first = bytes;
     EXPECT_EQ(bytes, first) << "call " << i;
   }
+}
+
+TEST(ServiceTest, SameRequestOnSameTokenGivesTheSameAnswer) {
+  Server server;
+  ExpectSameAnswers(server);
+}
+
+// The same with token format 3 (what stud_server seals by default).
+TEST(ServiceTest, SameRequestOnSameTokenGivesTheSameAnswerWithTokenFormat3) {
+  Server server({TestKey(1, 7)}, true, nullptr, kSipTokenFormat);
+  ExpectSameAnswers(server);
 }
 
 TEST(ServiceTest, PresetDeckDealsInTheDocumentedOrder) {
