@@ -244,6 +244,12 @@ std::string Sealer::Seal(absl::string_view plaintext, absl::string_view tenant) 
 }
 
 absl::StatusOr<std::string> Sealer::Open(absl::string_view token, absl::string_view tenant) const {
+  std::string plain;
+  if (absl::Status st = OpenInto(token, tenant, &plain); !st.ok()) return st;
+  return plain;
+}
+
+absl::Status Sealer::OpenInto(absl::string_view token, absl::string_view tenant, std::string* out) const {
   if (token.size() < kTokenOverhead) {
     return TokenErrorStatus(TokenError::kMalformed,
                             absl::StrCat("token: malformed (", token.size(), " bytes; at least ",
@@ -288,7 +294,8 @@ absl::StatusOr<std::string> Sealer::Open(absl::string_view token, absl::string_v
                                          "a retired key, or a restarted server with an ephemeral key)"));
   }
   const size_t clen = token.size() - header - nonce_bytes;
-  std::string plain(clen - kTokenTagBytes, '\0');
+  std::string& plain = *out;
+  plain.resize(clen - kTokenTagBytes);
   uint8_t nonce[kTokenNonceBytes] = {};  // format 3: N || 8 zero bytes
   std::memcpy(nonce, in + header, nonce_bytes);
   unsigned long long plen = 0;
@@ -307,7 +314,7 @@ absl::StatusOr<std::string> Sealer::Open(absl::string_view token, absl::string_v
                                            : "token: sealed for another tenant (or for none): not yours to play");
   }
   plain.resize(static_cast<size_t>(plen));
-  return plain;
+  return absl::OkStatus();
 }
 
 }  // namespace stud::service

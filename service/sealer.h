@@ -138,6 +138,9 @@ class Sealer {
   std::string Seal(absl::string_view plaintext, absl::string_view tenant = {}) const;
   // Opens a token sealed for `tenant` ("" = for no tenant).
   absl::StatusOr<std::string> Open(absl::string_view token, absl::string_view tenant = {}) const;
+  // The same into *out, whose capacity is reused (a per-thread buffer on the
+  // hot path); *out is meaningful only when the result is OK.
+  absl::Status OpenInto(absl::string_view token, absl::string_view tenant, std::string* out) const;
 
   uint32_t sealing_key_id() const { return keys_[sealing_].id; }
 

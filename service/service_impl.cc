@@ -11,6 +11,7 @@
 #include "service/convert.h"
 #include "service/dealing.h"
 #include "service/observability.h"
+#include "service/state_wire.h"
 #include "service/status_mapping.h"
 #include "service/tenants.h"
 #include "service/tracing.h"
@@ -170,9 +171,10 @@ absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
 absl::StatusOr<SealedHand> HandService::Unseal(const std::string& token) const {
   if (token.empty()) return absl::InvalidArgumentError("token: required");
   ChildSpan span("unseal");
-  absl::StatusOr<std::string> plain = sealer_->Open(token, CurrentTenant());
-  if (!plain.ok()) return plain.status();
-  return ParseSealedHand(*plain);
+  // A per-thread plaintext buffer: its capacity is kept from call to call.
+  thread_local std::string plain;
+  if (absl::Status st = sealer_->OpenInto(token, CurrentTenant(), &plain); !st.ok()) return st;
+  return ParseSealedHand(plain);
 }
 
 void HandService::FillUpdate(const SealedHand& hand, size_t first_op, const std::vector<int>& view_seats,
@@ -180,7 +182,9 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op, const std:
   const HandState& state = hand.state;
   if (token.empty()) {
     ChildSpan span("seal");
-    out->set_token(sealer_->Seal(SerializeSealedHand(hand), CurrentTenant()));
+    thread_local std::string plain;  // per-thread, its capacity kept from call to call
+    WriteSealedHand(hand, &plain);
+    out->set_token(sealer_->Seal(plain, CurrentTenant()));
   } else {
     out->set_token(std::move(token));
   }
