@@ -74,8 +74,12 @@ http {
   access_log off;
   client_body_temp_path $tmp/nginx/body; proxy_temp_path $tmp/nginx/proxy;
   fastcgi_temp_path $tmp/nginx/fastcgi; uwsgi_temp_path $tmp/nginx/uwsgi; scgi_temp_path $tmp/nginx/scgi;
-  upstream stud { ${stud_upstreams}    keepalive 32; }
-  upstream echo { ${echo_upstreams}    keepalive 32; }
+  # nginx proxies one call per upstream connection (no multiplexing towards
+  # the replicas): keep enough idle connections that a burst of calls does
+  # not open new ones (keepalive 32, as in deploy/local-stack.sh, collapsed
+  # under open-loop load here).
+  upstream stud { ${stud_upstreams}    keepalive 256; }
+  upstream echo { ${echo_upstreams}    keepalive 256; }
   server {
     listen 127.0.0.1:$stud_port http2;
     keepalive_requests 1000000;
@@ -89,11 +93,11 @@ http {
 }
 EOF
 "$NGINX" -c "$tmp/nginx/nginx.conf" -p "$tmp/nginx/" -e "$tmp/nginx/error.log" &
-nginx_pid=$!
-pids+=("$nginx_pid")
+pids+=("$!")
 for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$echo_port") 2>/dev/null && break; sleep 0.1; done
+nginx_pid=$(pgrep -P "$!" nginx | head -1)  # the worker, which does the proxying
 
-# "server" CPU and memory in the output are nginx's (the same process for both).
+# "server" CPU and memory in the output are nginx's worker's (the same process for both).
 echo "== through nginx (1 worker) to $REPLICAS replicas; baseline: $REPLICAS echo servers behind the same nginx" |
   tee "$OUT/lb.txt"
 for rpc in "${rpcs[@]}"; do
