@@ -9,16 +9,12 @@
 
 #include "gtest/gtest.h"
 #include "service/sealer.h"
+#include "service_fixture.h"
 
 namespace stud::service {
 namespace {
 
-Key K(uint32_t id, uint8_t fill) {
-  Key k;
-  k.id = id;
-  k.bytes.fill(fill);
-  return k;
-}
+using testing::TestKey;
 
 class SealerFormat3Test : public ::testing::Test {
  protected:
@@ -27,7 +23,7 @@ class SealerFormat3Test : public ::testing::Test {
 };
 
 TEST_F(SealerFormat3Test, LayoutAndRoundTrip) {
-  Sealer s = *Sealer::Create({K(0x01020304, 1)}, kSipTokenFormat);
+  Sealer s = *Sealer::Create({TestKey(0x01020304, 1)}, kSipTokenFormat);
   for (const std::string tenant : {"", "acme"}) {
     const std::string token = s.Seal(plain_, tenant);
     ASSERT_EQ(token.size(), 8 + tenant.size() + kSipTokenNonceBytes + kTokenTagBytes + plain_.size());
@@ -42,7 +38,7 @@ TEST_F(SealerFormat3Test, LayoutAndRoundTrip) {
 }
 
 TEST_F(SealerFormat3Test, NonceIsSipHashOfHeaderAndPlaintextUnderTheKdfSubkey) {
-  const Key key = K(7, 9);
+  const Key key = TestKey(7, 9);
   Sealer s = *Sealer::Create({key}, kSipTokenFormat);
   const std::string token = s.Seal(plain_, "t1");
   uint8_t subkey[16];
@@ -54,14 +50,14 @@ TEST_F(SealerFormat3Test, NonceIsSipHashOfHeaderAndPlaintextUnderTheKdfSubkey) {
 }
 
 TEST_F(SealerFormat3Test, DeterministicAndDistinct) {
-  Sealer s = *Sealer::Create({K(1, 1)}, kSipTokenFormat);
+  Sealer s = *Sealer::Create({TestKey(1, 1)}, kSipTokenFormat);
   EXPECT_EQ(s.Seal(plain_), s.Seal(plain_));
   EXPECT_NE(s.Seal(plain_).substr(8, 16), s.Seal(plain_ + ".").substr(8, 16));
   EXPECT_NE(s.Seal(plain_, "a").substr(9, 16), s.Seal(plain_, "b").substr(9, 16));
 }
 
 TEST_F(SealerFormat3Test, EveryAlteredByteAndEveryTruncationIsRefused) {
-  Sealer s = *Sealer::Create({K(1, 1)}, kSipTokenFormat);
+  Sealer s = *Sealer::Create({TestKey(1, 1)}, kSipTokenFormat);
   for (const std::string tenant : {"", "acme"}) {
     const std::string token = s.Seal(plain_, tenant);
     for (size_t byte = 0; byte < token.size(); ++byte) {
@@ -76,7 +72,7 @@ TEST_F(SealerFormat3Test, EveryAlteredByteAndEveryTruncationIsRefused) {
 }
 
 TEST_F(SealerFormat3Test, BoundToItsTenant) {
-  Sealer s = *Sealer::Create({K(1, 1)}, kSipTokenFormat);
+  Sealer s = *Sealer::Create({TestKey(1, 1)}, kSipTokenFormat);
   absl::StatusOr<std::string> other = s.Open(s.Seal(plain_, "acme"), "globex");
   ASSERT_FALSE(other.ok());
   EXPECT_EQ(TokenErrorReasonOf(other.status()), "TOKEN_TENANT_MISMATCH");
@@ -85,8 +81,8 @@ TEST_F(SealerFormat3Test, BoundToItsTenant) {
 }
 
 TEST_F(SealerFormat3Test, EveryFormatOpensWhicheverFormatSeals) {
-  Sealer legacy = *Sealer::Create({K(1, 1)}, kTokenFormat);
-  Sealer fast = *Sealer::Create({K(1, 1)}, kSipTokenFormat);
+  Sealer legacy = *Sealer::Create({TestKey(1, 1)}, kTokenFormat);
+  Sealer fast = *Sealer::Create({TestKey(1, 1)}, kSipTokenFormat);
   for (const std::string tenant : {"", "acme"}) {
     const std::string old_token = legacy.Seal(plain_, tenant);
     EXPECT_EQ(old_token[2], tenant.empty() ? kTokenFormat : kTenantTokenFormat);
@@ -96,8 +92,8 @@ TEST_F(SealerFormat3Test, EveryFormatOpensWhicheverFormatSeals) {
 }
 
 TEST_F(SealerFormat3Test, OnlyFormatsOneAndThreeSeal) {
-  EXPECT_FALSE(Sealer::Create({K(1, 1)}, kTenantTokenFormat).ok());
-  EXPECT_FALSE(Sealer::Create({K(1, 1)}, 4).ok());
+  EXPECT_FALSE(Sealer::Create({TestKey(1, 1)}, kTenantTokenFormat).ok());
+  EXPECT_FALSE(Sealer::Create({TestKey(1, 1)}, 4).ok());
 }
 
 }  // namespace

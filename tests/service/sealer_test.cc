@@ -7,16 +7,12 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "service_fixture.h"
 
 namespace stud::service {
 namespace {
 
-Key K(uint32_t id, uint8_t fill) {
-  Key k;
-  k.id = id;
-  k.bytes.fill(fill);
-  return k;
-}
+using testing::TestKey;
 
 class SealerTest : public ::testing::Test {
  protected:
@@ -25,7 +21,7 @@ class SealerTest : public ::testing::Test {
 };
 
 TEST_F(SealerTest, RoundTripsAndHidesThePlaintext) {
-  Sealer s = *Sealer::Create({K(1, 1)});
+  Sealer s = *Sealer::Create({TestKey(1, 1)});
   const std::string token = s.Seal(plain_);
   EXPECT_EQ(token.size(), plain_.size() + kTokenOverhead);
   EXPECT_EQ(token.find("As Kd"), std::string::npos);
@@ -35,15 +31,15 @@ TEST_F(SealerTest, RoundTripsAndHidesThePlaintext) {
 }
 
 TEST_F(SealerTest, SealingIsDeterministicPerKeyAndPlaintext) {
-  Sealer s = *Sealer::Create({K(1, 1)});
+  Sealer s = *Sealer::Create({TestKey(1, 1)});
   EXPECT_EQ(s.Seal(plain_), s.Seal(plain_));
   EXPECT_NE(s.Seal(plain_), s.Seal(plain_ + "x"));
-  Sealer other = *Sealer::Create({K(1, 2)});
+  Sealer other = *Sealer::Create({TestKey(1, 2)});
   EXPECT_NE(s.Seal(plain_).substr(kTokenHeaderBytes), other.Seal(plain_).substr(kTokenHeaderBytes));
 }
 
 TEST_F(SealerTest, EveryFlippedBitOutsideTheHeaderFailsAuthentication) {
-  Sealer s = *Sealer::Create({K(1, 1)});
+  Sealer s = *Sealer::Create({TestKey(1, 1)});
   const std::string token = s.Seal(plain_);
   for (size_t byte = kTokenHeaderBytes; byte < token.size(); ++byte) {
     for (int bit = 0; bit < 8; ++bit) {
@@ -57,7 +53,7 @@ TEST_F(SealerTest, EveryFlippedBitOutsideTheHeaderFailsAuthentication) {
 }
 
 TEST_F(SealerTest, HeaderDamageHasItsOwnErrors) {
-  Sealer s = *Sealer::Create({K(1, 1)});
+  Sealer s = *Sealer::Create({TestKey(1, 1)});
   const std::string token = s.Seal(plain_);
   std::string bad_magic = token;
   bad_magic[0] = 'X';
@@ -73,7 +69,7 @@ TEST_F(SealerTest, HeaderDamageHasItsOwnErrors) {
 }
 
 TEST_F(SealerTest, TruncationIsMalformedOrUnauthenticated) {
-  Sealer s = *Sealer::Create({K(1, 1)});
+  Sealer s = *Sealer::Create({TestKey(1, 1)});
   const std::string token = s.Seal(plain_);
   for (size_t len = 0; len < token.size(); ++len) {
     absl::Status st = s.Open(token.substr(0, len)).status();
@@ -87,24 +83,24 @@ TEST_F(SealerTest, TruncationIsMalformedOrUnauthenticated) {
 }
 
 TEST_F(SealerTest, UnknownKeyIsDistinctFromForgery) {
-  Sealer a = *Sealer::Create({K(1, 1)});
-  Sealer b = *Sealer::Create({K(5, 1)});
+  Sealer a = *Sealer::Create({TestKey(1, 1)});
+  Sealer b = *Sealer::Create({TestKey(5, 1)});
   EXPECT_EQ(TokenErrorReasonOf(b.Open(a.Seal(plain_)).status()), "TOKEN_UNKNOWN_KEY");
   // Same id, different secret: the server cannot tell, so it is an auth failure.
-  Sealer c = *Sealer::Create({K(1, 2)});
+  Sealer c = *Sealer::Create({TestKey(1, 2)});
   EXPECT_EQ(TokenErrorReasonOf(c.Open(a.Seal(plain_)).status()), "TOKEN_AUTHENTICATION_FAILED");
 }
 
 TEST_F(SealerTest, RotationOldKeysOpenNewestSeals) {
-  Sealer old_ring = *Sealer::Create({K(1, 1)});
-  Sealer rotated = *Sealer::Create({K(2, 2), K(1, 1)});  // any order; newest = largest id
+  Sealer old_ring = *Sealer::Create({TestKey(1, 1)});
+  Sealer rotated = *Sealer::Create({TestKey(2, 2), TestKey(1, 1)});  // any order; newest = largest id
   EXPECT_EQ(rotated.sealing_key_id(), 2u);
   const std::string old_token = old_ring.Seal(plain_);
   ASSERT_TRUE(rotated.Open(old_token).ok());
   const std::string new_token = rotated.Seal(plain_);
   EXPECT_EQ(static_cast<uint8_t>(new_token[6]), 2);
   EXPECT_EQ(TokenErrorReasonOf(old_ring.Open(new_token).status()), "TOKEN_UNKNOWN_KEY");
-  Sealer retired = *Sealer::Create({K(2, 2)});
+  Sealer retired = *Sealer::Create({TestKey(2, 2)});
   EXPECT_EQ(TokenErrorReasonOf(retired.Open(old_token).status()), "TOKEN_UNKNOWN_KEY");
 }
 
@@ -112,11 +108,11 @@ TEST_F(SealerTest, RotationOldKeysOpenNewestSeals) {
 // holds it opens its tokens but keeps sealing with the old key; after the
 // promotion every replica (promoted or not yet) opens what any other seals.
 TEST_F(SealerTest, OpenOnlyKeyOpensButNeverSeals) {
-  Key incoming = K(2, 2);
+  Key incoming = TestKey(2, 2);
   incoming.seals = false;
-  Sealer before = *Sealer::Create({K(1, 1)});
-  Sealer added = *Sealer::Create({K(1, 1), incoming});
-  Sealer promoted = *Sealer::Create({K(1, 1), K(2, 2)});
+  Sealer before = *Sealer::Create({TestKey(1, 1)});
+  Sealer added = *Sealer::Create({TestKey(1, 1), incoming});
+  Sealer promoted = *Sealer::Create({TestKey(1, 1), TestKey(2, 2)});
   EXPECT_EQ(added.sealing_key_id(), 1u);
   EXPECT_EQ(added.Seal(plain_), before.Seal(plain_)) << "an open-only key changes nothing sealed";
   const std::string new_token = promoted.Seal(plain_);
@@ -130,11 +126,11 @@ TEST_F(SealerTest, OpenOnlyKeyOpensButNeverSeals) {
 
 TEST_F(SealerTest, KeyRingRejectsDuplicatesAndEmpty) {
   EXPECT_FALSE(Sealer::Create({}).ok());
-  EXPECT_FALSE(Sealer::Create({K(3, 1), K(3, 2)}).ok());
+  EXPECT_FALSE(Sealer::Create({TestKey(3, 1), TestKey(3, 2)}).ok());
 }
 
 TEST_F(SealerTest, ParsesKeyTextAndNamesBadEntries) {
-  const std::string text = "# ring\n" + FormatKey(K(1, 0xab)) + "\n" + FormatKey(K(7, 0x01)) + ", # next\n";
+  const std::string text = "# ring\n" + FormatKey(TestKey(1, 0xab)) + "\n" + FormatKey(TestKey(7, 0x01)) + ", # next\n";
   absl::StatusOr<std::vector<Key>> keys = ParseKeys(text);
   ASSERT_TRUE(keys.ok()) << keys.status();
   ASSERT_EQ(keys->size(), 2u);
@@ -149,7 +145,7 @@ TEST_F(SealerTest, ParsesKeyTextAndNamesBadEntries) {
   ASSERT_TRUE(marked.ok()) << marked.status();
   EXPECT_FALSE((*marked)[0].seals);
   EXPECT_EQ(FormatKey((*marked)[0]), "3:" + std::string(64, 'a') + ":open");
-  EXPECT_TRUE((*ParseKeys(FormatKey(K(4, 4))))[0].seals);
+  EXPECT_TRUE((*ParseKeys(FormatKey(TestKey(4, 4))))[0].seals);
   EXPECT_EQ(ParseKeys("3:" + std::string(64, 'a') + ":seal").status().message(),
             "keys: key 3 has an unknown mark (only \":open\", a key that opens but never seals)");
 }
@@ -158,14 +154,14 @@ TEST_F(SealerTest, LoadsKeysFromFileThenEnvironment) {
   const std::string path = ::testing::TempDir() + "/stud_keys_test.txt";
   {
     std::ofstream f(path);
-    f << FormatKey(K(4, 4)) << "\n";
+    f << FormatKey(TestKey(4, 4)) << "\n";
   }
   absl::StatusOr<std::vector<Key>> from_file = LoadKeys(path);
   ASSERT_TRUE(from_file.ok()) << from_file.status();
   EXPECT_EQ(from_file->at(0).id, 4u);
   EXPECT_EQ(LoadKeys(path + ".missing").status().code(), absl::StatusCode::kNotFound);
 
-  ::setenv("STUD_KEYS", FormatKey(K(9, 9)).c_str(), 1);
+  ::setenv("STUD_KEYS", FormatKey(TestKey(9, 9)).c_str(), 1);
   absl::StatusOr<std::vector<Key>> from_env = LoadKeys("");
   ::unsetenv("STUD_KEYS");
   ASSERT_TRUE(from_env.ok()) << from_env.status();
