@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "service/dealing.h"
 #include "service/sealer.h"
+#include "tests/testing/hands.h"
 
 namespace stud::service {
 namespace {
@@ -73,17 +74,7 @@ TEST(StateWireTest, SameBytesAsTheProtobufPathOnEveryStateOfManyHands) {
       ++states;
       if (state->phase == Phase::kComplete) break;
       Action a;
-      if (state->phase == Phase::kAwaitingDeal) {
-        const ExpectedDeal next = NextDeal(*state);
-        while (next_card < live_deck.size() && state->seen.Contains(live_deck[next_card])) ++next_card;
-        ASSERT_LT(next_card, live_deck.size());
-        a = Action{ActionKind::kDeal, next.seat, 0, live_deck[next_card], next.face_up};
-      } else {
-        const std::vector<LegalAction> legal = LegalActions(*state, ToAct(*state));
-        ASSERT_FALSE(legal.empty());
-        const LegalAction& pick = legal[rng() % legal.size()];
-        a = Action{pick.kind, ToAct(*state), pick.amount_to, Card(), false};
-      }
+      ASSERT_NO_FATAL_FAILURE(stud::testing::RandomLegalStep(*state, live_deck, &next_card, rng, &a));
       ASSERT_TRUE(Apply(*state, a).ok());
     }
   }

@@ -123,6 +123,27 @@ inline Chips TotalChips(const HandState& st) {
   return total;
 }
 
+// One random legal step of a hand in play, for sweeps over many states: while
+// a reported (LIVE) deal waits for a card, the next card of `live_deck` from
+// *next_card on that the hand has not seen, dealt where NextDeal says;
+// otherwise a random legal action of the seat to act. Fails the test when
+// neither exists (callers wrap it in ASSERT_NO_FATAL_FAILURE).
+template <typename Rng>
+void RandomLegalStep(const HandState& st, const std::vector<Card>& live_deck, size_t* next_card, Rng& rng,
+                     Action* out) {
+  if (st.phase == Phase::kAwaitingDeal) {
+    const ExpectedDeal next = NextDeal(st);
+    while (*next_card < live_deck.size() && st.seen.Contains(live_deck[*next_card])) ++*next_card;
+    ASSERT_LT(*next_card, live_deck.size());
+    *out = Action{ActionKind::kDeal, next.seat, 0, live_deck[*next_card], next.face_up};
+    return;
+  }
+  const std::vector<LegalAction> legal = LegalActions(st, ToAct(st));
+  ASSERT_FALSE(legal.empty());
+  const LegalAction& pick = legal[rng() % legal.size()];
+  *out = Action{pick.kind, ToAct(st), pick.amount_to, Card(), false};
+}
+
 }  // namespace stud::testing
 
 #endif  // STUD_TESTS_TESTING_HANDS_H_
