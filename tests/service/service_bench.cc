@@ -57,6 +57,22 @@ SealedHand MakeHand(int64_t kind) {
   return hand;
 }
 
+// The benchmarks' hand: Stud $15-$30, cash profile, SERVICE dealing, eight
+// seats of 100,000.
+stud::v1::NewHandRequest EightSeatNewHand() {
+  stud::v1::NewHandRequest nh;
+  nh.set_variant(stud::v1::VARIANT_STUD);
+  nh.mutable_stakes()->set_preset("$15-$30");
+  nh.set_dealing_mode(stud::v1::DEALING_MODE_SERVICE);
+  nh.set_profile(stud::v1::PROFILE_CASH);
+  for (int i = 1; i <= 8; ++i) {
+    stud::v1::SeatConfig* seat = nh.add_seats();
+    seat->set_seat(i);
+    seat->set_stack(100000);
+  }
+  return nh;
+}
+
 const Sealer& TheSealer() {
   static Sealer* s = [] {
     (void)InitSodium();
@@ -139,16 +155,7 @@ const std::vector<ApplyCase>& ApplyCases() {
     HandService service(&TheSealer(), ServiceOptions{});
     std::mt19937_64 rng(5);
     while (out->size() < 64) {
-      stud::v1::NewHandRequest nh;
-      nh.set_variant(stud::v1::VARIANT_STUD);
-      nh.mutable_stakes()->set_preset("$15-$30");
-      nh.set_dealing_mode(stud::v1::DEALING_MODE_SERVICE);
-      nh.set_profile(stud::v1::PROFILE_CASH);
-      for (int i = 1; i <= 8; ++i) {
-        stud::v1::SeatConfig* seat = nh.add_seats();
-        seat->set_seat(i);
-        seat->set_stack(100000);
-      }
+      const stud::v1::NewHandRequest nh = EightSeatNewHand();
       stud::v1::NewHandResponse nr;
       if (!service.NewHand(nh, &nr).ok()) std::abort();
       stud::v1::HandUpdate u = nr.update();
@@ -266,16 +273,7 @@ BENCHMARK(BM_ApplyAction_9_Total);
 // commitment, seal, the first update), messages on an arena as in the server.
 void BM_NewHand_Total(benchmark::State& st) {
   HandService service(&TheSealer(), ServiceOptions{});
-  stud::v1::NewHandRequest nh;
-  nh.set_variant(stud::v1::VARIANT_STUD);
-  nh.mutable_stakes()->set_preset("$15-$30");
-  nh.set_dealing_mode(stud::v1::DEALING_MODE_SERVICE);
-  nh.set_profile(stud::v1::PROFILE_CASH);
-  for (int i = 1; i <= 8; ++i) {
-    stud::v1::SeatConfig* seat = nh.add_seats();
-    seat->set_seat(i);
-    seat->set_stack(100000);
-  }
+  const stud::v1::NewHandRequest nh = EightSeatNewHand();
   const std::string request = nh.SerializeAsString();
   size_t response_bytes = 0;
   for (auto _ : st) {
