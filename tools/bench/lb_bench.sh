@@ -30,23 +30,8 @@ mkdir -p "$OUT"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD_DIR" -j2 --target stud_server loadgen_echo_server stud_loadgen >/dev/null
 
-tmp="$(mktemp -d)"
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-start() {  # start NAME BINARY ARGS...: sets $addr (the "listening on" line's address)
-  local name="$1"; shift
-  "$@" --listen 127.0.0.1:0 >"$tmp/$name.out" 2>"$tmp/$name.err" &
-  pids+=("$!")
-  for _ in $(seq 200); do grep -q "listening on" "$tmp/$name.out" && break; sleep 0.05; done
-  addr=$(sed -n 's/.* listening on //p' "$tmp/$name.out")
-  [ -n "$addr" ] || { echo "$name did not start"; cat "$tmp/$name.err"; exit 1; }
-}
+# shellcheck source=tools/bench/servers.sh
+. tools/bench/servers.sh
 
 (umask 077; printf '1:%s\n' "$(head -c32 /dev/urandom | od -An -tx1 | tr -d ' \n')" >"$tmp/keys")
 stud_upstreams="" echo_upstreams=""

@@ -46,22 +46,8 @@ else
 fi
 
 echo "== service vs do-nothing baseline"
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-start() {  # start <name> <binary>: sets $addr and $pid
-  "$2" --listen 127.0.0.1:0 >"$tmp/$1.out" 2>"$tmp/$1.err" &
-  pid=$!
-  pids+=("$pid")
-  for _ in $(seq 200); do grep -q "listening on" "$tmp/$1.out" && break; sleep 0.05; done
-  addr=$(sed -n 's/.* listening on //p' "$tmp/$1.out")
-  [ -n "$addr" ] || { echo "$1 did not start"; cat "$tmp/$1.err"; exit 1; }
-}
+# shellcheck source=tools/bench/servers.sh
+. tools/bench/servers.sh
 start server "$BUILD_DIR/service/stud_server"; server_addr=$addr server_pid=$pid
 start echo "$BUILD_DIR/tools/loadgen/loadgen_echo_server"; echo_addr=$addr echo_pid=$pid
 : > "$OUT/loadgen.txt"
