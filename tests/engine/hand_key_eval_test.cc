@@ -78,47 +78,30 @@ void ExpectNone(const Mismatches& m) {
   EXPECT_EQ(m.ranks, 0);
 }
 
+// Every hand of `n` cards (depth 0 on the first call) whose lowest card index
+// is at least `first`, cards in increasing index order in c[0..n), the key
+// built incrementally: one Add per card, shared by all hands with that prefix.
+template <typename Visit>
+void ForEachHand(int n, int first, int depth, const HandKey& key, std::array<Card, 7>& c, Visit& visit) {
+  for (int x = first; x < kDeckSize; ++x) {
+    c[static_cast<size_t>(depth)] = Card::FromIndex(x);
+    HandKey k = key;
+    k.Add(c[static_cast<size_t>(depth)]);
+    if (depth + 1 == n) {
+      visit(k);
+    } else {
+      ForEachHand(n, x + 1, depth + 1, k, c, visit);
+    }
+  }
+}
+
 TEST(HandKeyEval, STUD_GAME_3_STUD_HILO_5_EverySevenCardHandMatchesCardSetEvaluator) {
   SCOPED_TRACE("STUD-GAME-3, STUD-GAME-4, STUD-HILO-2, STUD-HILO-5");
   const KeyEvaluator eval;
   Mismatches m;
   std::array<Card, 7> c{};
-  for (int a = kFirstCard; a < kDeckSize; ++a) {
-    c[0] = Card::FromIndex(a);
-    HandKey ka;
-    ka.Add(c[0]);
-    for (int b = a + 1; b < kDeckSize; ++b) {
-      c[1] = Card::FromIndex(b);
-      HandKey kb = ka;
-      kb.Add(c[1]);
-      for (int d = b + 1; d < kDeckSize; ++d) {
-        c[2] = Card::FromIndex(d);
-        HandKey kc = kb;
-        kc.Add(c[2]);
-        for (int e = d + 1; e < kDeckSize; ++e) {
-          c[3] = Card::FromIndex(e);
-          HandKey kd = kc;
-          kd.Add(c[3]);
-          for (int f = e + 1; f < kDeckSize; ++f) {
-            c[4] = Card::FromIndex(f);
-            HandKey ke = kd;
-            ke.Add(c[4]);
-            for (int g = f + 1; g < kDeckSize; ++g) {
-              c[5] = Card::FromIndex(g);
-              HandKey kf = ke;
-              kf.Add(c[5]);
-              for (int h = g + 1; h < kDeckSize; ++h) {
-                c[6] = Card::FromIndex(h);
-                HandKey k = kf;
-                k.Add(c[6]);
-                Check(eval, k, c, 7, m);
-              }
-            }
-          }
-        }
-      }
-    }
-  }
+  auto check = [&](const HandKey& k) { Check(eval, k, c, 7, m); };
+  ForEachHand(7, kFirstCard, 0, HandKey(), c, check);
   EXPECT_EQ(m.hands, kFirstCard == 0 ? 133'784'560 : 3'365'856);
   ExpectNone(m);
 }
@@ -128,29 +111,10 @@ TEST(HandKeyEval, STUD_GAME_4_STUD_HILO_2_EveryFiveAndSixCardHandMatchesCardSetE
   const KeyEvaluator eval;
   Mismatches five, six;
   std::array<Card, 7> c{};
-  for (int a = 0; a < kDeckSize; ++a) {
-    for (int b = a + 1; b < kDeckSize; ++b) {
-      for (int d = b + 1; d < kDeckSize; ++d) {
-        for (int e = d + 1; e < kDeckSize; ++e) {
-          for (int f = e + 1; f < kDeckSize; ++f) {
-            HandKey k;
-            int i = 0;
-            for (int x : {a, b, d, e, f}) {
-              c[i++] = Card::FromIndex(x);
-              k.Add(Card::FromIndex(x));
-            }
-            Check(eval, k, c, 5, five);
-            for (int g = f + 1; g < kDeckSize; ++g) {
-              c[5] = Card::FromIndex(g);
-              HandKey k6 = k;
-              k6.Add(c[5]);
-              Check(eval, k6, c, 6, six);
-            }
-          }
-        }
-      }
-    }
-  }
+  auto check5 = [&](const HandKey& k) { Check(eval, k, c, 5, five); };
+  auto check6 = [&](const HandKey& k) { Check(eval, k, c, 6, six); };
+  ForEachHand(5, 0, 0, HandKey(), c, check5);
+  ForEachHand(6, 0, 0, HandKey(), c, check6);
   EXPECT_EQ(five.hands, 2'598'960);
   EXPECT_EQ(six.hands, 20'358'520);
   ExpectNone(five);
