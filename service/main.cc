@@ -26,6 +26,7 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "engine/hand_key.h"
 #include "service/logging.h"
 #include "service/metrics.h"
 #include "service/observability.h"
@@ -126,6 +127,10 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   if (absl::Status st = stud::service::InitSodium(); !st.ok()) return Fail(std::string(st.message()));
+  // The hand evaluator builds its tables at first use (tens of ms): do it now,
+  // before the server reports ready, not inside the first showdown's call.
+  const stud::KeyEvaluator evaluator_tables;
+  (void)evaluator_tables;
   absl::StatusOr<std::vector<stud::service::Key>> keys =
       stud::service::LoadKeys(absl::GetFlag(FLAGS_key_file));
   if (!keys.ok()) return Fail(std::string(keys.status().message()));
