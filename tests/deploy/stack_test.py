@@ -32,22 +32,10 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testing"))
-from server_process import generate_stubs  # noqa: E402
+from server_process import error_reason, generate_stubs  # noqa: E402
 
 ARGS = None
 CALL_TIMEOUT = 10
-
-
-def error_reason(err):
-    from google.rpc import status_pb2, error_details_pb2
-    for key, value in err.trailing_metadata() or ():
-        if key == "grpc-status-details-bin":
-            st = status_pb2.Status.FromString(value)
-            for any_msg in st.details:
-                info = error_details_pb2.ErrorInfo()
-                if any_msg.Unpack(info):
-                    return info.reason
-    return ""
 
 
 def token_key_id(token):

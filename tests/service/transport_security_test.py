@@ -19,7 +19,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testing"))
-from server_process import generate_stubs, start_server, stop_server  # noqa: E402
+from server_process import error_reason, generate_stubs, start_server, stop_server  # noqa: E402
 
 ARGS = None
 CERTS = None
@@ -98,18 +98,6 @@ def new_hand_request():
     for s in (1, 2, 3):
         req.seats.add(seat=s, stack=100000)
     return req
-
-
-def reason(err):
-    from google.rpc import error_details_pb2, status_pb2
-    for key, value in err.trailing_metadata() or ():
-        if key == "grpc-status-details-bin":
-            st = status_pb2.Status.FromString(value)
-            for d in st.details:
-                info = error_details_pb2.ErrorInfo()
-                if d.Unpack(info):
-                    return info.reason
-    return ""
 
 
 class TransportSecurityTest(unittest.TestCase):
@@ -203,12 +191,12 @@ class TransportSecurityTest(unittest.TestCase):
                            [("x-stud-tenant", "acme"), ("x-stud-api-key", acme[:-2])]):
                     _, err = self.call(s, metadata=md)
                     self.assertEqual(err.code(), grpc.StatusCode.UNAUTHENTICATED, md)
-                    self.assertEqual(reason(err), "CALLER_UNAUTHENTICATED")
+                    self.assertEqual(error_reason(err), "CALLER_UNAUTHENTICATED")
                 # acme's hand with bet's credentials.
                 with self.assertRaises(grpc.RpcError) as ctx:
                     s.GetView(pb.GetViewRequest(token=token, private_view_seats=[1]), timeout=10, metadata=as_bet)
                 self.assertEqual(ctx.exception.code(), grpc.StatusCode.PERMISSION_DENIED)
-                self.assertEqual(reason(ctx.exception), "TOKEN_TENANT_MISMATCH")
+                self.assertEqual(error_reason(ctx.exception), "TOKEN_TENANT_MISMATCH")
                 view = s.GetView(pb.GetViewRequest(token=token), timeout=10, metadata=as_acme)
                 self.assertEqual(view.update.token, token)
                 ch.close()

@@ -1,6 +1,7 @@
 """What the Python test drivers share: Python stubs for stud.v1 generated from
-proto/, and a real stud_server child on an ephemeral loopback port, started
-with a bounded wait for its ready line and stopped by its own PID.
+proto/, a real stud_server child on an ephemeral loopback port, started with a
+bounded wait for its ready line and stopped by its own PID, and the
+ErrorInfo.reason of a failed call.
 
 Runs under Debian's /usr/bin/python3 (python3-grpcio, protoc and
 grpc_python_plugin from Debian's packages).
@@ -56,3 +57,17 @@ def stop_server(proc, timeout=20):
         proc.kill()
         out, err = proc.communicate(timeout=10)
         return None, (out or "") + (err or "")
+
+
+def error_reason(err):
+    """ErrorInfo.reason from a grpc.RpcError's grpc-status-details-bin trailer, or ""
+    (needs the stubs of generate_stubs on sys.path)."""
+    from google.rpc import error_details_pb2, status_pb2
+    for key, value in err.trailing_metadata() or ():
+        if key == "grpc-status-details-bin":
+            st = status_pb2.Status.FromString(value)
+            for any_msg in st.details:
+                info = error_details_pb2.ErrorInfo()
+                if any_msg.Unpack(info):
+                    return info.reason
+    return ""

@@ -19,7 +19,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "testing"))
-from server_process import generate_stubs, start_server, stop_server  # noqa: E402
+from server_process import error_reason, generate_stubs, start_server, stop_server  # noqa: E402
 
 ARGS = None
 GEN = None
@@ -49,19 +49,6 @@ class ServerProcess:
         """SIGTERM (graceful drain); returns the exit code (None if it had to be killed)."""
         self.channel.close()
         return stop_server(self.proc, timeout=15)[0]
-
-
-def error_reason(err):
-    """ErrorInfo.reason from grpc-status-details-bin."""
-    from google.rpc import status_pb2, error_details_pb2
-    for key, value in err.trailing_metadata() or ():
-        if key == "grpc-status-details-bin":
-            st = status_pb2.Status.FromString(value)
-            for any_msg in st.details:
-                info = error_details_pb2.ErrorInfo()
-                if any_msg.Unpack(info):
-                    return info.reason
-    return ""
 
 
 def natural_deck():
