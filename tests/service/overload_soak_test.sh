@@ -18,27 +18,12 @@
 # themselves (every phase has a duration and every call a deadline).
 set -euo pipefail
 server_bin=$1 loadgen=$2 what=${3:-all}
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-start() {  # start <name> <flags...>: sets $addr and $pid
+# shellcheck source=../../tools/loopback_servers.sh
+. "$(dirname "$0")/../../tools/loopback_servers.sh"
+start_server() {  # start_server <name> <flags...>: sets $addr and $pid
   local name=$1
   shift
-  "$server_bin" --listen 127.0.0.1:0 --metrics_listen= "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
-  pid=$!
-  pids+=("$pid")
-  for _ in $(seq 200); do
-    if grep -q "listening on" "$tmp/$name.out"; then break; fi
-    sleep 0.05
-  done
-  addr=$(sed -n 's/.* listening on //p' "$tmp/$name.out")
-  if [ -z "$addr" ]; then echo "$name did not start"; cat "$tmp/$name.err"; exit 1; fi
+  start "$name" "$server_bin" --metrics_listen= "$@"
 }
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2" | tail -1; }
@@ -47,7 +32,7 @@ run() { "$loadgen" --target="$addr" --server_pid="$pid" --rpc=apply_action --poo
           | grep '^RESULT' || true; }
 
 overload() {
-  start overload --max_in_flight=32 --workers=1
+  start_server overload --max_in_flight=32 --workers=1
   local rss0 base over after rss_peak=0
   run --duration=1 --warmup=0.3 --concurrency=8 --channels=2 >/dev/null  # warm up
   rss0=$(rss_kb "$pid")
@@ -80,7 +65,7 @@ overload() {
 }
 
 soak() {
-  start soak
+  start_server soak
   local seconds=${SOAK_SECONDS:-15} rate=${SOAK_RATE:-2000}
   run --duration=1 --warmup=0.3 --concurrency=8 --channels=2 >/dev/null  # warm up: pools, arenas
   local rss0 rss_warm rss_end

@@ -30,8 +30,8 @@ mkdir -p "$OUT"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD_DIR" -j2 --target stud_server loadgen_echo_server stud_loadgen >/dev/null
 
-# shellcheck source=tools/bench/servers.sh
-. tools/bench/servers.sh
+# shellcheck source=tools/loopback_servers.sh
+. tools/loopback_servers.sh
 
 (umask 077; printf '1:%s\n' "$(head -c32 /dev/urandom | od -An -tx1 | tr -d ' \n')" >"$tmp/keys")
 stud_upstreams="" echo_upstreams=""

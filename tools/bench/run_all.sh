@@ -46,8 +46,8 @@ else
 fi
 
 echo "== service vs do-nothing baseline"
-# shellcheck source=tools/bench/servers.sh
-. tools/bench/servers.sh
+# shellcheck source=tools/loopback_servers.sh
+. tools/loopback_servers.sh
 start server "$BUILD_DIR/service/stud_server"; server_addr=$addr server_pid=$pid
 start echo "$BUILD_DIR/tools/loadgen/loadgen_echo_server"; echo_addr=$addr echo_pid=$pid
 : > "$OUT/loadgen.txt"

@@ -6,26 +6,8 @@
 # assertions. Usage: loadgen_smoke_test.sh <stud_server> <loadgen_echo_server> <stud_loadgen>
 set -euo pipefail
 server_bin=$1 echo_bin=$2 loadgen=$3
-tmp=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-start() {  # start <name> <binary>: sets $addr and $pid
-  "$2" --listen 127.0.0.1:0 >"$tmp/$1.out" 2>"$tmp/$1.err" &
-  pid=$!
-  pids+=("$pid")
-  for _ in $(seq 200); do
-    if grep -q "listening on" "$tmp/$1.out"; then break; fi
-    sleep 0.05
-  done
-  addr=$(sed -n 's/.* listening on //p' "$tmp/$1.out")
-  if [ -z "$addr" ]; then echo "$1 did not start"; cat "$tmp/$1.err"; exit 1; fi
-}
+# shellcheck source=../loopback_servers.sh
+. "$(dirname "$0")/../loopback_servers.sh"
 start server "$server_bin"; server_addr=$addr server_pid=$pid
 start echo "$echo_bin"; echo_addr=$addr echo_pid=$pid
 

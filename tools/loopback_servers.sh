@@ -1,6 +1,8 @@
-# Sourced by the benchmark scripts (run_all.sh, lb_bench.sh): a scratch
-# directory $tmp, servers started on loopback port 0, and everything stopped
-# and removed when the script exits.
+# Sourced by the scripts that run servers for a test or a benchmark
+# (tools/bench/run_all.sh, tools/bench/lb_bench.sh,
+# tools/loadgen/loadgen_smoke_test.sh, tests/service/overload_soak_test.sh): a
+# scratch directory $tmp, servers started on loopback port 0, and everything
+# stopped and removed when the script exits.
 #
 #   start NAME BINARY [ARGS...]   runs BINARY --listen 127.0.0.1:0 ARGS..., waits
 #                                 (at most 10 s) for its "listening on" line and
