@@ -19,37 +19,6 @@ namespace {
 
 constexpr int kHandsPerVariant = 100000;
 
-HandConfig RandomConfig(Variant variant, std::mt19937_64& rng) {
-  HandConfig c;
-  c.variant = variant;
-  const auto presets = StakesPresets();
-  c.stakes = presets[rng() % presets.size()].stakes;
-  c.num_seats = 2 + static_cast<int>(rng() % 7);
-  if (rng() % 4 == 0) c.num_seats = 8;  // full tables run out of cards more often
-  for (int i = 1; i <= c.num_seats; ++i) {
-    // From less than an ante to deep stacks: short antes, all-ins, side pots.
-    const Chips big = c.stakes.big_bet;
-    switch (rng() % 4) {
-      case 0: c.starting_stacks[i] = 1 + static_cast<Chips>(rng() % (2 * c.stakes.ante + 2)); break;
-      case 1: c.starting_stacks[i] = 1 + static_cast<Chips>(rng() % (3 * big)); break;
-      default: c.starting_stacks[i] = big + static_cast<Chips>(rng() % (40 * big)); break;
-    }
-  }
-  if (rng() % 8 == 0) c.options.max_raises_per_round = 4;
-  if (rng() % 8 == 0) c.options.short_allin_rule = ShortAllInRule::kFullBet;
-  if (rng() % 8 == 0) c.options.deck_exhaustion = DeckExhaustion::kRecycleSkipBurnIfShort;
-  if (rng() % 8 == 0) c.options.deck_exhaustion = DeckExhaustion::kCommonImmediately;
-  if (rng() % 8 == 0) c.options.burn_before_third = true;
-  if (rng() % 8 == 0) c.options.allow_fold_when_check = false;
-  std::vector<Card> deck;
-  for (int i = 0; i < kDeckSize; ++i) deck.push_back(Card::FromIndex(i));
-  std::shuffle(deck.begin(), deck.end(), rng);
-  c.deck = deck;
-  std::shuffle(deck.begin(), deck.end(), rng);
-  c.recycle_order = deck;
-  return c;
-}
-
 Action RandomLegal(const std::vector<LegalAction>& legal, int seat, std::mt19937_64& rng) {
   // Lean towards calls and raises so that caps and all-ins are reached.
   std::vector<double> weights;
@@ -158,7 +127,7 @@ void Tally(const HandState& st, Reached& r, bool reported) {
 }
 
 void PlayRandomHand(Variant variant, std::mt19937_64& rng, bool reported, Reached& reached) {
-  HandConfig config = RandomConfig(variant, rng);
+  HandConfig config = testing::RandomConfig(variant, rng, testing::RandomOptions::kVaried);
   const std::vector<Card> deck = config.deck;
   size_t next_card = 0;
   if (reported) {

@@ -23,6 +23,7 @@
 #include "engine/view.h"
 #include "gtest/gtest.h"
 #include "history/phh.h"
+#include "tests/testing/hands.h"
 
 namespace stud {
 namespace {
@@ -34,30 +35,6 @@ using history::ReplayPhh;
 using history::ReplayReport;
 
 constexpr int kHandsPerVariant = 2000;
-
-HandConfig RandomConfig(Variant variant, std::mt19937_64& rng) {
-  HandConfig c;
-  c.variant = variant;
-  const auto presets = StakesPresets();
-  c.stakes = presets[rng() % presets.size()].stakes;
-  c.num_seats = 2 + static_cast<int>(rng() % 7);
-  if (rng() % 4 == 0) c.num_seats = 8;  // full tables run out of cards
-  for (int i = 1; i <= c.num_seats; ++i) {
-    const Chips big = c.stakes.big_bet;
-    switch (rng() % 4) {
-      case 0: c.starting_stacks[i] = 1 + static_cast<Chips>(rng() % (2 * c.stakes.ante + 2)); break;
-      case 1: c.starting_stacks[i] = 1 + static_cast<Chips>(rng() % (3 * big)); break;
-      default: c.starting_stacks[i] = big + static_cast<Chips>(rng() % (40 * big)); break;
-    }
-  }
-  std::vector<Card> deck;
-  for (int i = 0; i < kDeckSize; ++i) deck.push_back(Card::FromIndex(i));
-  std::shuffle(deck.begin(), deck.end(), rng);
-  c.deck = deck;
-  std::shuffle(deck.begin(), deck.end(), rng);
-  c.recycle_order = deck;
-  return c;
-}
 
 Action RandomLegal(const HandState& st, std::mt19937_64& rng) {
   const int seat = ToAct(st);
@@ -109,7 +86,7 @@ TEST_P(PhhRoundTrip, CompleteHandsRevealedAndPublic) {
   std::mt19937_64 rng(0x5eed + static_cast<int>(GetParam()));
   int showdowns = 0, commons = 0;
   for (int h = 0; h < kHandsPerVariant; ++h) {
-    const HandConfig config = RandomConfig(GetParam(), rng);
+    const HandConfig config = testing::RandomConfig(GetParam(), rng, testing::RandomOptions::kDefaults);
     const HandState original = Play(config, rng, -1);
     ASSERT_EQ(original.phase, Phase::kComplete);
     const std::string all = ExportPhh(original, {.reveal_all = true});
@@ -144,7 +121,7 @@ TEST_P(PhhRoundTrip, CompleteHandsRevealedAndPublic) {
 TEST_P(PhhRoundTrip, HandsInProgress) {
   std::mt19937_64 rng(0xab5eed + static_cast<int>(GetParam()));
   for (int h = 0; h < kHandsPerVariant; ++h) {
-    const HandConfig config = RandomConfig(GetParam(), rng);
+    const HandConfig config = testing::RandomConfig(GetParam(), rng, testing::RandomOptions::kDefaults);
     const HandState original = Play(config, rng, static_cast<int>(rng() % 20));
     if (original.phase == Phase::kComplete) continue;
     const int viewer = static_cast<int>(rng() % (config.num_seats + 1));
@@ -166,7 +143,7 @@ TEST_P(PhhRoundTrip, CorruptedActionIsTheFirstDifference) {
   std::mt19937_64 rng(0xbad5eed + static_cast<int>(GetParam()));
   int checked = 0;
   for (int h = 0; h < kHandsPerVariant / 4; ++h) {
-    const HandConfig config = RandomConfig(GetParam(), rng);
+    const HandConfig config = testing::RandomConfig(GetParam(), rng, testing::RandomOptions::kDefaults);
     const HandState original = Play(config, rng, -1);
     absl::StatusOr<PhhHand> hand = ParsePhh(ExportPhh(original, {.reveal_all = true}));
     ASSERT_TRUE(hand.ok());

@@ -13,6 +13,8 @@
 #ifndef STUD_TESTS_TESTING_HANDS_H_
 #define STUD_TESTS_TESTING_HANDS_H_
 
+#include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -142,6 +144,46 @@ void RandomLegalStep(const HandState& st, const std::vector<Card>& live_deck, si
   ASSERT_FALSE(legal.empty());
   const LegalAction& pick = legal[rng() % legal.size()];
   *out = Action{pick.kind, ToAct(st), pick.amount_to, Card(), false};
+}
+
+// A random table for sweeps: any stakes preset, 2-8 seats (8 a quarter of the
+// time: full tables run out of cards more often), stacks from less than an
+// ante to deep, both decks shuffled from `rng`. kVaried also draws a few rule
+// options away from the defaults (cap, short all-ins, deck exhaustion, burn,
+// folding when a check is possible); kDefaults keeps the profile defaults
+// (e.g. for hand histories, which do not carry options).
+enum class RandomOptions { kDefaults, kVaried };
+inline HandConfig RandomConfig(Variant variant, std::mt19937_64& rng, RandomOptions options) {
+  HandConfig c;
+  c.variant = variant;
+  const auto presets = StakesPresets();
+  c.stakes = presets[rng() % presets.size()].stakes;
+  c.num_seats = 2 + static_cast<int>(rng() % 7);
+  if (rng() % 4 == 0) c.num_seats = 8;  // full tables run out of cards more often
+  for (int i = 1; i <= c.num_seats; ++i) {
+    // From less than an ante to deep stacks: short antes, all-ins, side pots.
+    const Chips big = c.stakes.big_bet;
+    switch (rng() % 4) {
+      case 0: c.starting_stacks[i] = 1 + static_cast<Chips>(rng() % (2 * c.stakes.ante + 2)); break;
+      case 1: c.starting_stacks[i] = 1 + static_cast<Chips>(rng() % (3 * big)); break;
+      default: c.starting_stacks[i] = big + static_cast<Chips>(rng() % (40 * big)); break;
+    }
+  }
+  if (options == RandomOptions::kVaried) {
+    if (rng() % 8 == 0) c.options.max_raises_per_round = 4;
+    if (rng() % 8 == 0) c.options.short_allin_rule = ShortAllInRule::kFullBet;
+    if (rng() % 8 == 0) c.options.deck_exhaustion = DeckExhaustion::kRecycleSkipBurnIfShort;
+    if (rng() % 8 == 0) c.options.deck_exhaustion = DeckExhaustion::kCommonImmediately;
+    if (rng() % 8 == 0) c.options.burn_before_third = true;
+    if (rng() % 8 == 0) c.options.allow_fold_when_check = false;
+  }
+  std::vector<Card> deck;
+  for (int i = 0; i < kDeckSize; ++i) deck.push_back(Card::FromIndex(i));
+  std::shuffle(deck.begin(), deck.end(), rng);
+  c.deck = deck;
+  std::shuffle(deck.begin(), deck.end(), rng);
+  c.recycle_order = deck;
+  return c;
 }
 
 }  // namespace stud::testing
