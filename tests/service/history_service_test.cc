@@ -32,31 +32,11 @@ using testing::ErrorInfoOf;
 using testing::SetDeadline;
 
 // A server whose history-reveal permission the test chooses.
-class HistoryServer {
+class HistoryServer : public testing::Server {
  public:
-  explicit HistoryServer(bool allow_reveal) {
-    EXPECT_TRUE(InitSodium().ok());
-    sealer_ = std::make_unique<Sealer>(*Sealer::Create({testing::TestKey(1, 9)}));
-    ServiceOptions options;
-    options.allow_preset = true;
-    options.allow_history_reveal = allow_reveal;
-    service_ = std::make_unique<StudServiceImpl>(sealer_.get(), options);
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.RegisterService(service_.get());
-    server_ = builder.BuildAndStart();
-    stub_ = v1::StudService::NewStub(
-        grpc::CreateChannel(absl::StrCat("127.0.0.1:", port), grpc::InsecureChannelCredentials()));
-  }
-  ~HistoryServer() { server_->Shutdown(); }
-  v1::StudService::Stub& stub() { return *stub_; }
-
- private:
-  std::unique_ptr<Sealer> sealer_;
-  std::unique_ptr<StudServiceImpl> service_;
-  std::unique_ptr<grpc::Server> server_;
-  std::unique_ptr<v1::StudService::Stub> stub_;
+  explicit HistoryServer(bool allow_reveal)
+      : Server({testing::TestKey(1, 9)},
+               ServiceOptions{.allow_preset = true, .allow_history_reveal = allow_reveal}) {}
 };
 
 std::string ReadData(const std::string& name) {

@@ -31,12 +31,13 @@ class Server {
   // `token_format`: the format the server seals (stud_server's default is
   // kSipTokenFormat; most tests keep format 1/2, whose layout they inspect).
   explicit Server(std::vector<Key> keys = {TestKey(1, 7)}, bool allow_preset = true,
-                  const Observability* observability = nullptr, uint8_t token_format = kTokenFormat) {
+                  const Observability* observability = nullptr, uint8_t token_format = kTokenFormat)
+      : Server(std::move(keys), ServiceOptions{.allow_preset = allow_preset, .observability = observability},
+               token_format) {}
+  // Any service options (tenants, history reveal, ...).
+  Server(std::vector<Key> keys, const ServiceOptions& options, uint8_t token_format = kTokenFormat) {
     EXPECT_TRUE(InitSodium().ok());
     sealer_ = std::make_unique<Sealer>(*Sealer::Create(std::move(keys), token_format));
-    ServiceOptions options;
-    options.allow_preset = allow_preset;
-    options.observability = observability;
     service_ = std::make_unique<StudServiceImpl>(sealer_.get(), options);
     grpc::ServerBuilder builder;
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);

@@ -79,23 +79,9 @@ TEST(TenantTokensTest, FormatTwoBindsTheTenant) {
 
 class TenantServer {
  public:
-  TenantServer() {
-    EXPECT_TRUE(InitSodium().ok());
-    sealer_ = std::make_unique<Sealer>(*Sealer::Create({TestKey(1, 7)}));
-    auth_ = std::make_unique<TenantAuth>(*TenantAuth::Create({TK("acme", 1), TK("bet", 2)}));
-    ServiceOptions options;
-    options.allow_preset = true;
-    options.tenants = auth_.get();
-    service_ = std::make_unique<StudServiceImpl>(sealer_.get(), options);
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.RegisterService(service_.get());
-    server_ = builder.BuildAndStart();
-    stub_ = v1::StudService::NewStub(
-        grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
-  }
-  ~TenantServer() { server_->Shutdown(); }
+  TenantServer()
+      : auth_(*TenantAuth::Create({TK("acme", 1), TK("bet", 2)})),
+        server_({TestKey(1, 7)}, ServiceOptions{.allow_preset = true, .tenants = &auth_}) {}
 
   // A context with `tenant`'s credentials ("" = none; key_fill 0 = its own key).
   std::unique_ptr<grpc::ClientContext> As(const std::string& tenant, uint8_t key_fill = 0) {
@@ -108,15 +94,12 @@ class TenantServer {
     }
     return ctx;
   }
-  v1::StudService::Stub& stub() { return *stub_; }
-  const Sealer& sealer() const { return *sealer_; }
+  v1::StudService::Stub& stub() { return server_.stub(); }
+  const Sealer& sealer() const { return server_.sealer(); }
 
  private:
-  std::unique_ptr<Sealer> sealer_;
-  std::unique_ptr<TenantAuth> auth_;
-  std::unique_ptr<StudServiceImpl> service_;
-  std::unique_ptr<grpc::Server> server_;
-  std::unique_ptr<v1::StudService::Stub> stub_;
+  TenantAuth auth_;            // before server_: the service holds a pointer to it
+  testing::Server server_;
 };
 
 // Every RPC with a token, called as `tenant` on `token`.
