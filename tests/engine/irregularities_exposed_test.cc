@@ -18,10 +18,12 @@ LiveTable Table(Profile profile = Profile::kCash, std::vector<Chips> stacks = {1
   return LiveTable(Variant::kStud, "$4-$8", stacks, kHands, ProfileDefaults(profile));
 }
 
+// Plays a two- or three-handed table (seat 2 brings in, the others call)
+// checking through to the 7th-street deal.
 void PlayTo7th(LiveTable& t) {
   t.DealStreet();
   Act(t.st, 2, K::kBringIn, 100);
-  Act(t.st, 3, K::kCall, 100);
+  if (t.st.config.num_seats >= 3) Act(t.st, 3, K::kCall, 100);
   if (t.st.seats[1].can_act()) Act(t.st, 1, K::kCall, 100);
   while (t.st.street != Street::kSeventh) {
     t.DealStreet();
@@ -283,13 +285,7 @@ TEST(Exposed, STUD_IRR_EXP_5_ActFirstAlternative) {
 TEST(Exposed, STUD_IRR_EXP_5_HeadsUpFirstPlayerUpSecondComesUpToo) {
   LiveTable t(Variant::kStud, "$4-$8", {10000, 10000}, {kHands[0], kHands[1]},
               ProfileDefaults(Profile::kCash));
-  t.DealStreet();
-  Act(t.st, 2, K::kBringIn, 100);
-  Act(t.st, 1, K::kCall, 100);
-  while (t.st.street != Street::kSeventh) {
-    t.DealStreet();
-    CheckRound(t.st);
-  }
+  PlayTo7th(t);
   ASSERT_TRUE(t.DealAs(true).ok());
   EXPECT_TRUE(NextDeal(t.st).face_up) << "the second player's final card is dealt face up";
   t.DealStreet();
@@ -304,13 +300,7 @@ TEST(Exposed, STUD_IRR_EXP_5_HeadsUpFirstPlayerUpSecondComesUpToo) {
 TEST(Exposed, STUD_IRR_EXP_5_HeadsUpSecondPlayerUpHasTheOption) {
   LiveTable t(Variant::kStud, "$4-$8", {10000, 10000}, {kHands[0], kHands[1]},
               ProfileDefaults(Profile::kCash));
-  t.DealStreet();
-  Act(t.st, 2, K::kBringIn, 100);
-  Act(t.st, 1, K::kCall, 100);
-  while (t.st.street != Street::kSeventh) {
-    t.DealStreet();
-    CheckRound(t.st);
-  }
+  PlayTo7th(t);
   t.DealOne();
   ASSERT_TRUE(t.DealAs(true).ok());
   EXPECT_FALSE(t.st.seats[1].cards[6].face_up);
