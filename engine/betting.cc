@@ -11,10 +11,7 @@ namespace {
 
 // [STUD-STAKES-3] The bring-in from the stakes table or half the small bet.
 Chips BringInAmount(const HandState& st) {
-  if (st.config.options.bring_in_source == BringInSource::kHalfSmallBet) {
-    return HalfSmallBetBringIn(st.config.stakes, st.config.options.odd_chip_unit);
-  }
-  return st.config.stakes.bring_in;
+  return StakesInPlay(st.config.stakes, st.config.options).bring_in;
 }
 
 // The unit raises are measured in right now: the big bet once a big bet or
@@ -64,9 +61,14 @@ bool Reopened(const HandState& st, const Seat& s) {
   return false;
 }
 
-bool AnotherSeatCanAct(const HandState& st, int seat) {
+// [STUD-ALLIN-7] Whether any other seat could put in more than `level`: a
+// bet, completion or raise to above `level` is offered only then, since when
+// every opponent still in is all-in or can at most call, nobody could call
+// the excess and it would only come back as uncalled [STUD-ALLIN-1].
+bool AnotherSeatCanExceed(const HandState& st, int seat, Chips level) {
   for (int i = 1; i <= st.config.num_seats; ++i) {
-    if (i != seat && st.seats[i].can_act()) return true;
+    const Seat& s = st.seats[i];
+    if (i != seat && s.can_act() && s.street_bet + s.stack > level) return true;
   }
   return false;
 }
@@ -125,7 +127,7 @@ std::vector<LegalAction> BettingOptions(const HandState& st, int seat) {
     // for a dead low card, unless the opening is forced.
     if (seat != st.bring_in_seat && seat != st.forced_opener) add(ActionKind::kFold, s.street_bet);
     add(ActionKind::kBringIn, std::min(BringInAmount(st), max_to));
-    if (max_to > BringInAmount(st)) {
+    if (max_to > BringInAmount(st) && AnotherSeatCanExceed(st, seat, BringInAmount(st))) {
       add(ActionKind::kComplete, std::min(st.config.stakes.small_bet, max_to));
     }
     return out;
@@ -138,7 +140,9 @@ std::vector<LegalAction> BettingOptions(const HandState& st, int seat) {
     // [STUD-IRR-FOLD-1] folding with no bet to face takes effect at once.
     if (st.config.options.allow_fold_when_check) add(ActionKind::kFold, s.street_bet);
   }
-  if (max_to <= st.bet_to || !AnotherSeatCanAct(st, seat) || !Reopened(st, s)) return out;
+  if (max_to <= st.bet_to || !AnotherSeatCanExceed(st, seat, st.bet_to) || !Reopened(st, s)) {
+    return out;
+  }
   if (NoBetOnSixth(st, seat)) return out;
   const ActionKind kind = AggressiveKind(st);
   if (kind == ActionKind::kRaise && CapReached(st)) return out;
@@ -212,6 +216,12 @@ absl::Status ExplainRefusal(const HandState& st, const Action& a,
                          absl::StrCat("seat ", a.seat, "'s final card was dealt face up: it first "
                                       "declares all-in or declines the option"));
   }
+  if (st.bring_in_due && a.kind == ActionKind::kComplete &&
+      !AnotherSeatCanExceed(st, a.seat, BringInAmount(st))) {
+    return RuleViolation("STUD-ALLIN-7",
+                         "no other player still in can put in more than the bring-in, so nobody "
+                         "could call a completion; bring in");
+  }
   if (st.bring_in_due) {
     return RuleViolation("STUD-BRING-4",
                          absl::StrCat("seat ", a.seat, " opens 3rd street and must bring in for ",
@@ -237,8 +247,10 @@ absl::Status ExplainRefusal(const HandState& st, const Action& a,
     return RuleViolation("STUD-ALLIN-1",
                          absl::StrCat("seat ", a.seat, " cannot cover more than a call"));
   }
-  if (!AnotherSeatCanAct(st, a.seat)) {
-    return RuleViolation("STUD-ALLIN-2", "every other player is all-in; only call or fold");
+  if (!AnotherSeatCanExceed(st, a.seat, st.bet_to)) {
+    return RuleViolation("STUD-ALLIN-7",
+                         "every other player still in is all-in or can at most call: nobody could "
+                         "call more, so only call, check or fold");
   }
   if (NoBetOnSixth(st, a.seat)) {
     return RuleViolation("STUD-IRR-PREM-2",

@@ -85,22 +85,6 @@ bool FaceUp(const HandState& st, int pass) {
   return st.street != Street::kSeventh;               // [STUD-DEAL-2] 7th street down
 }
 
-int DoorBoardValueSeat(const HandState& st, bool razz) {
-  int best = 0;
-  BoardValue best_value = 0;
-  for (int i = 1; i <= st.config.num_seats; ++i) {
-    if (!st.seats[i].live()) continue;
-    const CardSet up = UpCards(st, i);
-    const BoardValue v = razz ? RazzBoardValue(up) : HighBoardValue(up);
-    // [STUD-ORDER-3] ties go to the seat dealt first: strict > keeps the earlier seat.
-    if (best == 0 || v > best_value) {
-      best = i;
-      best_value = v;
-    }
-  }
-  return best;
-}
-
 int NextCanActLeftOf(const HandState& st, int seat) {
   const int n = st.config.num_seats;
   for (int step = 1; step < n; ++step) {
@@ -278,7 +262,8 @@ void DesignateOpener(HandState& st) {
     return;
   }
   // [STUD-ORDER-1..4, STUD-ORDER-6] the highest board (Razz: lowest) opens.
-  const int high = DoorBoardValueSeat(st, razz);
+  const std::vector<BoardPlace> order = BoardOrder(st);
+  const int high = order.empty() ? 0 : order.front().seat;
   // [STUD-PAIR-1] FIRST_ACTOR_WITH_PAIR: the pair must be the first actor's, and
   // with the high hand all-in the first actor is the seat to its left [STUD-ORDER-4].
   const int first = high != 0 && !st.seats[high].can_act() ? NextCanActLeftOf(st, high) : high;
@@ -316,3 +301,28 @@ void DesignateOpener(HandState& st) {
 }
 
 }  // namespace stud::internal
+
+namespace stud {
+
+std::vector<BoardPlace> BoardOrder(const HandState& st) {
+  const bool razz = st.config.variant == Variant::kRazz;
+  std::vector<std::pair<BoardValue, int>> boards;  // (value, seat)
+  for (int i = 1; i <= st.config.num_seats; ++i) {
+    if (!st.seats[i].live() || st.seats[i].num_cards == 0) continue;
+    const CardSet up = UpCards(st, i);
+    if (up.empty()) continue;
+    boards.emplace_back(razz ? RazzBoardValue(up) : HighBoardValue(up), i);
+  }
+  // [STUD-ORDER-3] best board first; equal boards by position, seat 1 first.
+  std::stable_sort(boards.begin(), boards.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<BoardPlace> out;
+  for (size_t k = 0; k < boards.size(); ++k) {
+    const bool tied = k > 0 && boards[k].first == boards[k - 1].first;
+    out.push_back({.seat = boards[k].second,
+                   .rank = tied ? out.back().rank : static_cast<int>(k) + 1});
+  }
+  return out;
+}
+
+}  // namespace stud

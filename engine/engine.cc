@@ -62,27 +62,21 @@ absl::Status ValidateConfig(const HandConfig& c) {
   return absl::OkStatus();
 }
 
-// Returns an uncalled excess to the seat that put it in: chips above what any
-// other seat put in cannot be won by anyone else.
-void ReturnUncalled(HandState& st, std::array<Chips, kMaxSeats + 1>& contested) {
-  int top = 0;
-  Chips second = 0;
+// Gives an uncalled excess back to the seat that put it in: chips above what
+// any other seat put in cannot be won by anyone else [STUD-ALLIN-1]. They
+// leave `committed`, so every later pot (and ResolveShowdown) holds only
+// called chips.
+void ReturnUncalled(HandState& st) {
+  std::vector<ShowdownSeat> seats;
   for (int i = 1; i <= st.config.num_seats; ++i) {
-    contested[i] = st.seats[i].committed;
-    if (top == 0 || contested[i] > contested[top]) {
-      if (top != 0) second = std::max(second, contested[top]);
-      top = i;
-    } else {
-      second = std::max(second, contested[i]);
-    }
+    seats.push_back({.seat = i, .committed = st.seats[i].committed, .live = st.seats[i].live()});
   }
-  const Chips excess = contested[top] - second;
-  if (excess <= 0 || !st.seats[top].live()) return;
-  contested[top] -= excess;
-  st.seats[top].stack += excess;
-  st.paid_out += excess;
-  Log(st, {.type = OpType::kReturnUncalled, .seat = static_cast<uint8_t>(top),
-           .street = st.street, .amount = excess, .rule_id = "STUD-ALLIN-1"});
+  const Uncalled u = FindUncalled(seats);
+  if (u.amount <= 0) return;
+  st.seats[u.seat].committed -= u.amount;
+  st.seats[u.seat].stack += u.amount;
+  Log(st, {.type = OpType::kReturnUncalled, .seat = static_cast<uint8_t>(u.seat),
+           .street = st.street, .amount = u.amount, .rule_id = "STUD-ALLIN-1"});
 }
 
 void Finish(HandState& st) {
@@ -108,12 +102,11 @@ void AwardShares(HandState& st, const Settlement& settlement) {
 
 // Settles the pots among the live seats: cards speak [STUD-SHOW-4].
 void SettleHand(HandState& st) {
-  std::array<Chips, kMaxSeats + 1> contested{};
-  ReturnUncalled(st, contested);
+  ReturnUncalled(st);
   std::vector<ShowdownSeat> seats;
   for (int i = 1; i <= st.config.num_seats; ++i) {
     const Seat& s = st.seats[i];
-    ShowdownSeat ss{.seat = i, .committed = contested[i], .live = s.live()};
+    ShowdownSeat ss{.seat = i, .committed = s.committed, .live = s.live()};
     for (int k = 0; k < s.num_cards; ++k) ss.cards.push_back(s.cards[k].card);
     seats.push_back(std::move(ss));
   }

@@ -67,6 +67,19 @@ std::vector<LegalAction> LegalActions(const HandState& state, int seat);
 // follows the action (next street, showdown) happens within the same call.
 absl::Status Apply(HandState& state, const Action& action);
 
+// One live seat's place when the boards (up cards, with the common card) are
+// ranked for who acts first [STUD-ORDER-1..3, STUD-ORDER-6].
+struct BoardPlace {
+  int seat = 0;
+  int rank = 0;  // 1 for the best board; equal boards share a rank (1, 1, 3, ...)
+  friend bool operator==(const BoardPlace&, const BoardPlace&) = default;
+};
+// Every live seat with an up card, best board first (Razz: the lowest board),
+// equal boards by position (the seat dealt first first). From 4th street the
+// first entry is the high hand; on 3rd street the bring-in goes by the lowest
+// door card instead [STUD-BRING-1].
+std::vector<BoardPlace> BoardOrder(const HandState& state);
+
 // The next card expected from the dealer in kAwaitingDeal.
 ExpectedDeal NextDeal(const HandState& state);
 

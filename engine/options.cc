@@ -61,4 +61,12 @@ absl::Status ValidateOptions(const Options& o) {
   return absl::OkStatus();
 }
 
+Stakes StakesInPlay(const Stakes& stakes, const Options& options) {
+  Stakes out = stakes;
+  if (options.bring_in_source == BringInSource::kHalfSmallBet) {
+    out.bring_in = HalfSmallBetBringIn(stakes, options.odd_chip_unit);
+  }
+  return out;
+}
+
 }  // namespace stud

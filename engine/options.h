@@ -96,6 +96,11 @@ Options ProfileDefaults(Profile profile);
 // Range checks (raise cap 1..100, odd chip unit positive).
 absl::Status ValidateOptions(const Options& options);
 
+// The stakes a hand is played at: the configured structure with the bring-in
+// the chosen STUD-STAKES-3 reading gives (the table's column, or half the
+// small bet rounded down to the odd-chip unit).
+Stakes StakesInPlay(const Stakes& stakes, const Options& options);
+
 }  // namespace stud
 
 #endif  // STUD_ENGINE_OPTIONS_H_

@@ -62,6 +62,21 @@ void Split(Chips amount, const std::vector<int>& winners, PotHalf half, Chips un
 
 }  // namespace
 
+Uncalled FindUncalled(std::span<const ShowdownSeat> seats) {
+  const ShowdownSeat* top = nullptr;
+  Chips second = 0;
+  for (const ShowdownSeat& s : seats) {
+    if (top == nullptr || s.committed > top->committed) {
+      if (top != nullptr) second = std::max(second, top->committed);
+      top = &s;
+    } else {
+      second = std::max(second, s.committed);
+    }
+  }
+  if (top == nullptr || !top->live || top->committed <= second) return {};
+  return {top->seat, top->committed - second};
+}
+
 std::vector<Pot> BuildPots(std::span<const ShowdownSeat> seats) {
   std::vector<Chips> levels;
   for (const ShowdownSeat& s : seats) {
@@ -141,10 +156,18 @@ absl::StatusOr<Settlement> Settle(Variant variant, const Options& options,
     return absl::InvalidArgumentError("seats: at least one hand must be live to settle the pots");
   }
   Settlement out;
+  // [STUD-ALLIN-1] an uncalled excess goes back before any pot is built.
+  std::vector<ShowdownSeat> called(seats.begin(), seats.end());
+  if (const Uncalled u = FindUncalled(seats); u.amount > 0) {
+    out.returned[u.seat] = u.amount;
+    for (ShowdownSeat& s : called) {
+      if (s.seat == u.seat) s.committed -= u.amount;
+    }
+  }
   std::array<const ShownHand*, kMaxSeats + 1> hand_of{};
   std::array<const ShowdownSeat*, kMaxSeats + 1> seat_of{};
   out.hands.reserve(seats.size());
-  for (const ShowdownSeat& s : seats) {
+  for (const ShowdownSeat& s : called) {
     seat_of[s.seat] = &s;
     if (!s.live) continue;
     CardSet cards = CardSet::Of(s.cards);
@@ -199,7 +222,7 @@ absl::StatusOr<Settlement> Settle(Variant variant, const Options& options,
     return winners;
   };
 
-  for (Pot& p : BuildPots(seats)) {
+  for (Pot& p : BuildPots(called)) {
     SettledPot pot;
     pot.amount = p.amount;
     pot.eligible = std::move(p.eligible);

@@ -65,15 +65,26 @@ struct ShownHand {
 struct Settlement {
   std::vector<SettledPot> pots;    // main pot first
   std::vector<ShownHand> hands;    // one per live seat
-  std::array<Chips, kMaxSeats + 1> won{};  // indexed by seat
+  std::array<Chips, kMaxSeats + 1> won{};       // indexed by seat
+  std::array<Chips, kMaxSeats + 1> returned{};  // uncalled chips given back [STUD-ALLIN-1]
 };
+
+// Chips one live seat put in above every other seat's total: nobody called
+// them, so they go back to that seat and belong to no pot [STUD-ALLIN-1].
+struct Uncalled {
+  int seat = 0;      // 0 when every chip was called
+  Chips amount = 0;
+};
+Uncalled FindUncalled(std::span<const ShowdownSeat> seats);
 
 // Pots from contributions: each distinct level of the live seats' totals
 // closes a pot; folded chips fall into the pots they reach. Chips above every
 // live seat's total (an unmatched bet) form a last pot for the seats at the top.
 std::vector<Pot> BuildPots(std::span<const ShowdownSeat> seats);
 
-// Settles every pot. Requires each live seat to hold 5..7 own cards (with
+// Settles every pot, after giving back an uncalled excess (FindUncalled), so
+// pots hold only called chips: sum of pots + returned == sum of contributions.
+// Requires each live seat to hold 5..7 own cards (with
 // `common` counted); INVALID_ARGUMENT for duplicate cards, bad seats or counts.
 absl::StatusOr<Settlement> Settle(Variant variant, const Options& options,
                                   std::span<const ShowdownSeat> seats,

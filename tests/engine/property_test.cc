@@ -8,9 +8,11 @@
 // replaying the operation log reproduces the state exactly.
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <random>
 
 #include "engine/engine.h"
+#include "engine/pot.h"
 #include "engine/view.h"
 #include "tests/testing/hands.h"
 
@@ -103,6 +105,83 @@ void CheckNoCardTwice(const HandState& st) {
   ASSERT_LE(count, kDeckSize);
 }
 
+// [STUD-ALLIN-1] Pots hold only called chips. The hand is settled again from
+// the final state, as ResolveShowdown does: pots + chips returned uncalled ==
+// every chip put in; no pot holds only its single eligible seat's chips (an
+// uncalled bet); and the pots' shares are exactly the AWARD operations.
+void CheckPots(const HandState& st) {
+  if (st.misdeal) return;
+  Chips put_in = 0, returned = 0;
+  std::map<std::pair<int, int>, Chips> awarded;  // (pot, seat) -> chips
+  for (const Operation& op : st.log) {
+    switch (op.type) {
+      case OpType::kAnte: case OpType::kBringIn: case OpType::kComplete: case OpType::kBet:
+      case OpType::kRaise: case OpType::kCall: put_in += op.amount; break;
+      case OpType::kReturnUncalled: returned += op.amount; break;
+      case OpType::kReturnAnte: put_in -= op.amount; break;
+      case OpType::kAward: awarded[{op.pot, op.seat}] += op.amount; break;
+      default: break;
+    }
+  }
+  std::vector<ShowdownSeat> seats;
+  for (int i = 1; i <= st.config.num_seats; ++i) {
+    const Seat& s = st.seats[i];
+    ShowdownSeat ss{.seat = i, .committed = s.committed, .live = s.live()};
+    for (int k = 0; k < s.num_cards; ++k) ss.cards.push_back(s.cards[k].card);
+    seats.push_back(std::move(ss));
+  }
+  std::map<std::pair<int, int>, Chips> shares;
+  Chips pots_total = 0;
+  if (LiveSeatCount(st) < 2) {
+    const std::vector<Pot> pots = BuildPots(seats);
+    for (size_t p = 0; p < pots.size(); ++p) {
+      pots_total += pots[p].amount;
+      ASSERT_EQ(pots[p].eligible.size(), 1u);
+      shares[{static_cast<int>(p), pots[p].eligible[0]}] += pots[p].amount;
+    }
+  } else {
+    const std::optional<Card> common =
+        st.has_common ? std::optional<Card>(st.common_card) : std::nullopt;
+    absl::StatusOr<Settlement> settled =
+        Settle(st.config.variant, st.config.options, seats, common);
+    ASSERT_TRUE(settled.ok()) << settled.status();
+    for (int i = 1; i <= kMaxSeats; ++i) ASSERT_EQ(settled->returned[i], 0) << "seat " << i;
+    for (size_t p = 0; p < settled->pots.size(); ++p) {
+      const SettledPot& pot = settled->pots[p];
+      pots_total += pot.amount;
+      if (pot.eligible.size() == 1) {
+        Chips others = 0;  // chips of other seats in this pot's band
+        for (const ShowdownSeat& s : seats) others += s.seat == pot.eligible[0] ? 0 : s.committed;
+        ASSERT_GT(others, 0) << "pot " << p << " holds only seat " << pot.eligible[0] << "'s chips";
+      }
+      for (const PotShare& sh : pot.shares) shares[{static_cast<int>(p), sh.seat}] += sh.amount;
+    }
+  }
+  ASSERT_EQ(pots_total + returned, put_in) << "pots + returned == contributions";
+  ASSERT_EQ(shares, awarded) << "pot results == AWARD operations";
+}
+
+// [STUD-ALLIN-7] A bet, completion or raise is listed only when another seat
+// still in could put in more than the current level.
+void CheckRaiseCallable(const HandState& st, int seat, const std::vector<LegalAction>& legal) {
+  if (st.phase != Phase::kBetting) return;
+  for (const LegalAction& l : legal) {
+    if (l.kind != ActionKind::kBet && l.kind != ActionKind::kRaise &&
+        l.kind != ActionKind::kComplete) {
+      continue;
+    }
+    const Chips level =
+        st.bring_in_due ? StakesInPlay(st.config.stakes, st.config.options).bring_in : st.bet_to;
+    bool callable = false;
+    for (int i = 1; i <= st.config.num_seats; ++i) {
+      const Seat& o = st.seats[i];
+      callable = callable || (i != seat && o.can_act() && o.street_bet + o.stack > level);
+    }
+    ASSERT_TRUE(callable) << ActionKindName(l.kind) << " to " << l.amount_to
+                          << " offered though no opponent can put in more than " << level;
+  }
+}
+
 // What the sweep reached, so a sweep that silently stops exercising a rule fails.
 struct Reached {
   int showdowns = 0, side_pots = 0, common_cards = 0, recycles = 0, caps = 0, short_antes = 0,
@@ -156,6 +235,7 @@ void PlayRandomHand(Variant variant, std::mt19937_64& rng, bool reported, Reache
     ASSERT_NE(seat, 0);
     const std::vector<LegalAction> legal = LegalActions(st, seat);
     ASSERT_FALSE(legal.empty());
+    CheckRaiseCallable(st, seat, legal);
     if (step % 4 == 0) {
       for (const LegalAction& l : legal) {
         HandState copy = st;
@@ -181,6 +261,7 @@ void PlayRandomHand(Variant variant, std::mt19937_64& rng, bool reported, Reache
   ASSERT_EQ(PotTotal(st), 0) << "every chip is paid out";
   ASSERT_EQ(testing::TotalChips(st), total);
   CheckNoCardTwice(st);
+  CheckPots(st);
   CheckViews(st);
   absl::StatusOr<HandState> replayed = Replay(config, st.log);
   ASSERT_TRUE(replayed.ok()) << replayed.status();

@@ -1,6 +1,7 @@
 // Scripted scenarios for catalogue section 7: all-ins and side pots
 // (STUD-ALLIN-1..3, STUD-ALLIN-6), through hands and through the stateless
 // Settle(). ALLIN-4/5 (online disconnects) belong to the service layer.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,80 @@ TEST(AllIn, STUD_ALLIN_1_CallAllInForLessMakesASidePot) {
   EXPECT_EQ(st.seats[1].stack, 10000 - 1000 + 600);
   EXPECT_EQ(st.seats[2].stack, 10000 - 1000);
   EXPECT_EQ(TotalChips(st), 20700);
+}
+
+// STUD-ALLIN-1: chips nobody called go back and are in no pot. Heads-up, seat 1
+// bets 800 on 5th street and seat 2 calls all-in for 500: 300 comes back.
+TEST(AllIn, STUD_ALLIN_1_UncalledChipsLeaveThePotsAndAreReturned) {
+  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), {10000, 700},
+                              {"Ah Kd 7c 9s 9d 3c 2h", "3d 3h Qs Td 6c 6d 2s"}));
+  Act(st, 1, ActionKind::kBringIn, 100);
+  Act(st, 2, ActionKind::kCall, 100);
+  CheckRound(st);
+  ASSERT_EQ(ToAct(st), 1);  // a pair of nines showing on 5th street
+  Act(st, 1, ActionKind::kBet, 800);
+  Act(st, 2, ActionKind::kCall, 500);
+  ASSERT_EQ(st.phase, Phase::kComplete);
+  const auto returned = std::find_if(st.log.begin(), st.log.end(), [](const Operation& op) {
+    return op.type == OpType::kReturnUncalled;
+  });
+  ASSERT_NE(returned, st.log.end());
+  EXPECT_EQ(returned->seat, 1);
+  EXPECT_EQ(returned->amount, 300);
+  // `committed` holds only called chips, so settling again (as ResolveShowdown
+  // does) finds one pot of 1400 for both seats and nothing more.
+  EXPECT_EQ(st.seats[1].committed, 700);
+  EXPECT_EQ(st.seats[2].committed, 700);
+  std::vector<ShowdownSeat> seats;
+  for (int i = 1; i <= 2; ++i) {
+    ShowdownSeat ss{.seat = i, .committed = st.seats[i].committed};
+    for (int k = 0; k < st.seats[i].num_cards; ++k) ss.cards.push_back(st.seats[i].cards[k].card);
+    seats.push_back(ss);
+  }
+  absl::StatusOr<Settlement> again = Settle(Variant::kStud, st.config.options, seats);
+  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_EQ(again->pots.size(), 1u);
+  EXPECT_EQ(again->pots[0].amount, 1400);
+  EXPECT_EQ(again->pots[0].eligible, (std::vector<int>{1, 2}));
+  EXPECT_EQ(again->won[2], 1400);  // sixes and threes beat the nines
+  EXPECT_EQ(again->returned[1], 0);
+  EXPECT_EQ(st.seats[1].stack, 10000 - 700);
+  EXPECT_EQ(st.seats[2].stack, 1400);
+
+  // The stateless form gets the same contributions as the players put them
+  // in (1000 and 700): the 300 nobody called is returned, not a second pot.
+  seats[0].committed = 1000;
+  absl::StatusOr<Settlement> stateless = Settle(Variant::kStud, st.config.options, seats);
+  ASSERT_TRUE(stateless.ok()) << stateless.status();
+  ASSERT_EQ(stateless->pots.size(), 1u);
+  EXPECT_EQ(stateless->pots[0].amount, 1400);
+  EXPECT_EQ(stateless->returned[1], 300);
+  EXPECT_EQ(stateless->won[1] + stateless->won[2], 1400);
+}
+
+// STUD-ALLIN-7 (gap rule): no bet or raise is offered when nobody could call
+// it. 5th street: seat 1 bets its last 800; seat 3 has exactly 800 behind and
+// can at most call, so seat 2 may only call or fold.
+TEST(AllIn, STUD_ALLIN_7_NoRaiseWhenEveryOpponentCanAtMostCall) {
+  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), {1000, 10000, 1000},
+                              {"Ah Kd 7c 9s 9d 3c 2h", "4c 5d 2c Jh 8d 4h 7h",
+                               "3d 3h Qs Td 6c 6d 2s"}));
+  Act(st, 2, ActionKind::kBringIn, 100);
+  Act(st, 3, ActionKind::kCall, 100);
+  Act(st, 1, ActionKind::kCall, 100);
+  CheckRound(st);
+  ASSERT_EQ(ToAct(st), 1);
+  Act(st, 1, ActionKind::kBet, 800);
+  ASSERT_TRUE(st.seats[1].all_in);
+  const std::vector<LegalAction> call_or_fold = {
+      {ActionKind::kFold, 0, 0, false},
+      {ActionKind::kCall, 800, 800, false},
+  };
+  EXPECT_EQ(LegalActions(st, 2), call_or_fold);
+  Refused(st, 2, ActionKind::kRaise, 1600, "STUD-ALLIN-7");
+  Act(st, 2, ActionKind::kCall, 800);
+  EXPECT_EQ(LegalActions(st, 3), (std::vector<LegalAction>{{ActionKind::kFold, 0, 0, false},
+                                                           {ActionKind::kCall, 800, 800, true}}));
 }
 
 // STUD-ALLIN-2
