@@ -148,6 +148,10 @@ struct ReplayReport {
   // Per seat 1..N: the stack now, and what the seat collected from the pots.
   std::vector<Chips> final_stacks;
   std::vector<Chips> won;
+  // Cards the record hides ("??") that the replay dealt as stand-ins. When
+  // non-zero, `state` holds invented cards: fit for judging the record, never
+  // to be played on as if they were real.
+  int unknown_cards = 0;
 
   bool ok() const { return !divergence.has_value(); }
 };

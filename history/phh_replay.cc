@@ -37,8 +37,10 @@ std::string DescribeLegal(const HandState& st) {
 }
 
 // The cards of every player (and the board, key 0) in deal order, with
-// unknown cards replaced by cards used nowhere in the hand (see ReplayPhh).
-std::map<int, std::vector<Card>> ResolveDeals(const PhhHand& hand, Variant variant) {
+// unknown cards replaced by cards used nowhere in the hand (see ReplayPhh);
+// the stand-ins are added to `stand_ins`.
+std::map<int, std::vector<Card>> ResolveDeals(const PhhHand& hand, Variant variant,
+                                              CardSet& stand_ins) {
   std::map<int, std::vector<std::optional<Card>>> dealt;
   std::map<int, std::vector<std::optional<Card>>> shown;
   CardSet used;
@@ -68,7 +70,11 @@ std::map<int, std::vector<Card>> ResolveDeals(const PhhHand& hand, Variant varia
   std::sort(pool.begin(), pool.end(),
             [razz](Card a, Card b) { return BringsInBefore(b, a, razz); });
   size_t next = 0;
-  auto take = [&]() -> Card { return next < pool.size() ? pool[next++] : Card::FromIndex(0); };
+  auto take = [&]() -> Card {
+    const Card c = next < pool.size() ? pool[next++] : Card::FromIndex(0);
+    stand_ins.Add(c);
+    return c;
+  };
   for (auto& [player, cards] : dealt) {
     if (player != kBoardSeat && cards.size() > 2 && !cards[2]) cards[2] = take();  // door card
   }
@@ -124,8 +130,13 @@ class Replayer {
     absl::StatusOr<HandState> started = NewHand(config);
     if (!started.ok()) return absl::InvalidArgumentError(std::string(started.status().message()));
     st_ = *std::move(started);
-    cards_ = ResolveDeals(hand_, *variant);
+    CardSet stand_ins;
+    cards_ = ResolveDeals(hand_, *variant, stand_ins);
     Play();
+    for (int i = 0; i < kDeckSize; ++i) {
+      const Card c = Card::FromIndex(i);
+      r_.unknown_cards += stand_ins.Contains(c) && st_.seen.Contains(c);
+    }
     return absl::OkStatus();
   }
 
@@ -397,6 +408,11 @@ std::string DescribeReport(const PhhHand& hand, const ReplayReport& r) {
     if (!d.rule_id.empty()) absl::StrAppend(&out, " [", d.rule_id, "]");
     absl::StrAppend(&out, ": ", d.message);
     if (!d.expected.empty()) absl::StrAppend(&out, "; the rules expect ", d.expected);
+  }
+  if (r.unknown_cards > 0) {
+    absl::StrAppend(&out, "; ", r.unknown_cards, " card", r.unknown_cards == 1 ? "" : "s",
+                    " hidden in the record (\?\?) were judged with stand-ins, so the replayed hand "
+                    "cannot be played on");
   }
   return out;
 }

@@ -280,10 +280,12 @@ void EncodeSeatCards(const HandState& state, int seat, int viewer,
 void EncodePublicView(const HandState& state, v1::PublicView* out) {
   const HandConfig& c = state.config;
   out->set_variant(EncodeVariant(c.variant));
-  out->mutable_stakes()->set_ante(c.stakes.ante);
-  out->mutable_stakes()->set_bring_in(c.stakes.bring_in);
-  out->mutable_stakes()->set_small_bet(c.stakes.small_bet);
-  out->mutable_stakes()->set_big_bet(c.stakes.big_bet);
+  // [STUD-STAKES-3] the stakes in use: the bring-in the hand's option gives.
+  const Stakes stakes = StakesInPlay(c.stakes, c.options);
+  out->mutable_stakes()->set_ante(stakes.ante);
+  out->mutable_stakes()->set_bring_in(stakes.bring_in);
+  out->mutable_stakes()->set_small_bet(stakes.small_bet);
+  out->mutable_stakes()->set_big_bet(stakes.big_bet);
   out->set_profile(EncodeProfile(c.options.profile));
   EncodeOptions(c.options, out->mutable_options());
   out->set_version(state.version);
@@ -307,6 +309,11 @@ void EncodePublicView(const HandState& state, v1::PublicView* out) {
   out->set_raises(state.raises);
   out->set_to_act(ToAct(state));
   out->set_bring_in_seat(state.bring_in_seat);
+  for (const BoardPlace& place : BoardOrder(state)) {  // [STUD-ORDER-1..3]
+    v1::BoardPlace* p = out->add_board_order();
+    p->set_seat(place.seat);
+    p->set_rank(place.rank);
+  }
   if (state.has_common) out->set_common_card(state.common_card.ToString());
 }
 
@@ -345,6 +352,9 @@ void EncodeSettlement(const Settlement& settlement, v1::ResolveShowdownResponse*
   for (int seat = 1; seat <= kMaxSeats; ++seat) {
     if (settlement.won[static_cast<size_t>(seat)] != 0) {
       (*out->mutable_won())[seat] = settlement.won[static_cast<size_t>(seat)];
+    }
+    if (settlement.returned[static_cast<size_t>(seat)] != 0) {
+      (*out->mutable_returned())[seat] = settlement.returned[static_cast<size_t>(seat)];
     }
   }
 }

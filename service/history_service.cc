@@ -114,7 +114,10 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
   }
   resp->set_summary(history::DescribeReport(*hand, *report));
   resp->set_variant(static_cast<v1::Variant>(static_cast<int>(report->state.config.variant)));
-  if (report->state.config.num_seats > 0) {
+  resp->set_unknown_cards(report->unknown_cards);
+  // A hand with stand-in cards is never sealed: a token would treat invented
+  // cards as real (views, later reports, a showdown won with one).
+  if (report->state.config.num_seats > 0 && report->unknown_cards == 0) {
     SealedHand sealed;
     sealed.state = std::move(report->state);
     sealed.service.dealing_mode = v1::DEALING_MODE_LIVE;

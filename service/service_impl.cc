@@ -325,6 +325,13 @@ absl::Status HandService::LegalActions(const v1::LegalActionsRequest& req, v1::L
   return absl::OkStatus();
 }
 
+// [STUD-ALLIN-1] the uncalled chips the engine gave back, from its log.
+static void AddReturnedFromLog(const HandState& state, v1::ResolveShowdownResponse* resp) {
+  for (const Operation& op : state.log) {
+    if (op.type == OpType::kReturnUncalled) (*resp->mutable_returned())[op.seat] += op.amount;
+  }
+}
+
 absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
                                           v1::ResolveShowdownResponse* resp) const {
   if (absl::StatusOr<v1::Locale> l = DecodeLocale(req.locale()); !l.ok()) return l.status();
@@ -332,8 +339,9 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
   Variant variant = Variant::kStud;
   Options options;
   std::optional<Card> common;
+  absl::StatusOr<SealedHand> hand;
   if (req.hand_case() == v1::ResolveShowdownRequest::kToken) {
-    absl::StatusOr<SealedHand> hand = Unseal(req.token());
+    hand = Unseal(req.token());
     if (!hand.ok()) return hand.status();
     const HandState& state = hand->state;
     if (state.phase != Phase::kComplete) {
@@ -366,6 +374,7 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
         share->set_half(v1::POT_HALF_WHOLE);
         (*resp->mutable_won())[op.seat] += op.amount;
       }
+      AddReturnedFromLog(state, resp);
       return absl::OkStatus();
     }
   } else if (req.hand_case() == v1::ResolveShowdownRequest::kStateless) {
@@ -409,6 +418,12 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
   }();
   if (!settlement.ok()) return settlement.status();
   EncodeSettlement(*settlement, resp);
+  if (hand.ok() && req.hand_case() == v1::ResolveShowdownRequest::kToken) {
+    // The engine already gave any uncalled chips back (and its log says so);
+    // `committed` then holds only called chips.
+    resp->clear_returned();
+    AddReturnedFromLog(hand->state, resp);
+  }
   return absl::OkStatus();
 }
 

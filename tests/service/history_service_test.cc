@@ -127,6 +127,27 @@ TEST(ExportHandHistory, PublicRecordHidesDownCardsAndRevealNeedsPermission) {
   EXPECT_NE(all.phh().find("finishing_stacks = ["), std::string::npos) << all.phh();
 }
 
+// A record whose every card is known comes back as a LIVE token GetView can
+// open, stopped where the record stops.
+TEST(ReplayHandHistory, FullyKnownRecordComesBackAsAPlayableToken) {
+  HistoryServer server(/*allow_reveal=*/true);
+  const v1::HandUpdate done = PlayHand(server.stub(), v1::VARIANT_STUD, 3, -1, false);
+  v1::ExportHandHistoryResponse e;
+  ASSERT_TRUE(Export(server.stub(), done.token(), 0, /*reveal=*/true, &e).ok());
+  ASSERT_EQ(e.hidden_cards(), 0);
+  const v1::ReplayHandHistoryResponse r = Replay(server.stub(), e.phh());
+  EXPECT_EQ(r.unknown_cards(), 0);
+  ASSERT_FALSE(r.token().empty()) << r.summary();
+  v1::GetViewRequest view;
+  view.set_token(r.token());
+  v1::GetViewResponse got;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  ASSERT_TRUE(server.stub().GetView(&ctx, view, &got).ok());
+  EXPECT_EQ(got.update().public_view().dealing_mode(), v1::DEALING_MODE_LIVE);
+  EXPECT_EQ(got.update().public_view().phase(), v1::PHASE_COMPLETE);
+}
+
 // Export -> Replay over the API: every hand replays legally, with the result.
 TEST(ReplayHandHistory, ExportedHandsReplayExactly) {
   HistoryServer server(/*allow_reveal=*/true);
@@ -148,6 +169,9 @@ TEST(ReplayHandHistory, ExportedHandsReplayExactly) {
           for (const v1::ReplaySeat& s : r.seats()) {
             EXPECT_EQ(s.stack(), done.public_view().seats(s.seat() - 1).stack()) << "seat " << s.seat();
           }
+          // Never invent: a record with hidden cards gives no playable token.
+          EXPECT_EQ(r.unknown_cards() > 0, e.hidden_cards() > 0) << r.summary();
+          EXPECT_EQ(r.token().empty(), e.hidden_cards() > 0) << r.summary();
           ++hands;
         }
       }
@@ -218,6 +242,15 @@ TEST(ReplayHandHistory, CorruptedRecordReportsTheFirstDifferenceAndItsRule) {
   ASSERT_TRUE(server.stub().GetView(&ctx, view, &got).ok());
   EXPECT_EQ(got.update().public_view().dealing_mode(), v1::DEALING_MODE_LIVE);
   EXPECT_EQ(got.update().to_act(), 5);
+
+  // The same record with the folded p4's hole cards hidden: the replay judges
+  // it with stand-ins, never treats them as real, returns no token and says why.
+  const v1::ReplayHandHistoryResponse hidden =
+      Replay(server.stub(), absl::StrReplaceAll(original, {{"'d dh p4 KdJsJd'", "'d dh p4 ????Jd'"}}));
+  EXPECT_TRUE(hidden.matches()) << hidden.summary();
+  EXPECT_EQ(hidden.unknown_cards(), 2);
+  EXPECT_TRUE(hidden.token().empty());
+  EXPECT_NE(hidden.summary().find("hidden in the record (\?\?)"), std::string::npos) << hidden.summary();
 
   // Text that is not a PHH hand is INVALID_ARGUMENT.
   v1::ReplayHandHistoryRequest bad;
