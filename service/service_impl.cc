@@ -47,7 +47,7 @@ IrregularityRule RuleFor(v1::IrregularityKind kind) {
   using K = IrregularityKind;
   switch (kind) {
     case v1::IRREGULARITY_KIND_HOLECARD_EXPOSED: return {"STUD-IRR-EXP-1", true, 1, false, K::kHolecardExposed};
-    case v1::IRREGULARITY_KIND_BOTH_HOLECARDS_EXPOSED: return {"STUD-IRR-EXP-2", true, -1, false, K::kBothHolecardsExposed};
+    case v1::IRREGULARITY_KIND_BOTH_HOLECARDS_EXPOSED: return {"STUD-IRR-EXP-2", true, 0, false, K::kBothHolecardsExposed};
     case v1::IRREGULARITY_KIND_CARD_OFF_TABLE: return {"STUD-IRR-EXP-3", true, 1, false, K::kCardOffTable};
     case v1::IRREGULARITY_KIND_FINAL_CARD_FACE_UP: return {"STUD-IRR-EXP-5", true, 1, false, K::kFinalCardFaceUp};
     case v1::IRREGULARITY_KIND_WRONG_OPENER: return {"STUD-IRR-WRONG-1", true, 0, false, K::kWrongOpener};
@@ -122,6 +122,8 @@ absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
         out.card = cards[0];
       }
       break;
+    // None, or both hole cards: the engine checks them against the seat [STUD-IRR-EXP-2].
+    case IrregularityKind::kBothHolecardsExposed:
     case IrregularityKind::kPrematureDeal:
       out.cards = std::move(cards);
       break;
@@ -141,13 +143,16 @@ absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
   out.amount_to = r.amount_to();
   out.next_acted = r.next_acted();
   out.burn_delta = r.burn_delta();
+  if (r.moves_size() > kMaxSeats) {
+    return absl::InvalidArgumentError("report.moves: at most one per seat");
+  }
+  if (r.kept_seats_size() > kMaxSeats) {
+    return absl::InvalidArgumentError("report.kept_seats: at most one per seat");
+  }
   for (int i = 0; i < r.moves_size(); ++i) {
     absl::StatusOr<Card> c = DecodeCard(r.moves(i).card(), absl::StrCat("report.moves[", i, "].card"));
     if (!c.ok()) return c.status();
     out.moves.push_back({r.moves(i).seat(), *c});
-  }
-  if (r.moves_size() > kMaxSeats || r.kept_seats_size() > kMaxSeats) {
-    return absl::InvalidArgumentError("report.moves: at most one per seat");
   }
   for (int seat : r.kept_seats()) out.seats.push_back(seat);
   out.card_count = r.card_count();
@@ -427,10 +432,19 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
   if (!rule.needs_seat && r.seat() != 0 && r.kept_card().empty()) {
     return absl::InvalidArgumentError("report.seat: not used by this kind; leave it 0");
   }
+  if (rule.kind == IrregularityKind::kBothHolecardsExposed && r.cards_size() != 0 &&
+      r.cards_size() != 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("report.cards: none, or both hole cards of the seat; got ", r.cards_size()));
+  }
   if (rule.cards >= 0 && r.cards_size() != rule.cards &&
       !(rule.kind == IrregularityKind::kBothHolecardsExposed && r.cards_size() == 2)) {
     return absl::InvalidArgumentError(absl::StrCat("report.cards: this kind names exactly ", rule.cards,
                                                    " card(s), got ", r.cards_size()));
+  }
+  if (r.cards_size() > kMaxSeats) {  // before decoding: never parse an unbounded list
+    return absl::InvalidArgumentError(
+        absl::StrCat("report.cards: at most ", kMaxSeats, ", got ", r.cards_size()));
   }
   absl::StatusOr<std::vector<Card>> cards = DecodeCards(r.cards(), "report.cards");
   if (!cards.ok()) return cards.status();
