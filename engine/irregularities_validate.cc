@@ -302,6 +302,31 @@ absl::Status Reordered(const HandState& st, int seat) {
   return absl::OkStatus();
 }
 
+// The rule of a dealer error, which only a person dealing can make (LIVE
+// dealing), or "" for the kinds any hand can have.
+absl::string_view DealerErrorRule(const IrregularityReport& r) {
+  switch (r.kind) {
+    case K::kHolecardExposed:
+      return "STUD-IRR-EXP-1";
+    case K::kBothHolecardsExposed:
+      return "STUD-IRR-EXP-2";
+    case K::kCardOffTable:
+      return "STUD-IRR-EXP-3";
+    case K::kFinalCardFaceUp:
+      return "STUD-IRR-EXP-5";
+    case K::kWrongOpener:
+      return "STUD-IRR-WRONG-1";
+    case K::kBurnError:
+      return r.street == Street::kSeventh ? "STUD-IRR-BURN-2" : "STUD-IRR-BURN-1";
+    case K::kPrematureDeal:
+      return r.has_card ? "STUD-IRR-PREM-2" : "STUD-IRR-PREM-1";
+    case K::kWrongCardCount:
+      return "STUD-IRR-CARDS-1";
+    default:
+      return "";
+  }
+}
+
 }  // namespace
 
 absl::Status ValidateReport(const HandState& st, const IrregularityReport& r) {
@@ -321,6 +346,11 @@ absl::Status ValidateReport(const HandState& st, const IrregularityReport& r) {
   }
   if ((read & kSeatF) && r.kind != K::kPrematureDeal) {
     if (absl::Status s = SeatInRange(st, r.seat, "report.seat"); !s.ok()) return s;
+  }
+  // A dealer error in a hand the engine deals cannot have happened: nothing
+  // in the report can be checked against a deal no person made.
+  if (const absl::string_view rule = DealerErrorRule(r); !rule.empty()) {
+    if (absl::Status s = LiveOnly(st, rule); !s.ok()) return s;
   }
   switch (r.kind) {
     case K::kHolecardExposed:
