@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/engine.h"
 #include "engine/irregularities.h"
@@ -168,6 +169,27 @@ absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
     out.has_card = true;
     out.card = *c;
   }
+  return out;
+}
+
+// The engine names its own report fields; the request names some of them
+// differently: `card` is cards[0] (kept_card for PREMATURE_DEAL) and `seats`
+// is kept_seats. Rewrites the path at the start of an INVALID_ARGUMENT.
+absl::Status WithRequestFieldPath(absl::Status s, IrregularityKind kind) {
+  if (s.code() != absl::StatusCode::kInvalidArgument) return s;
+  const absl::string_view msg = s.message();
+  absl::string_view from, to;
+  if (absl::StartsWith(msg, "report.card:")) {
+    from = "report.card";
+    to = kind == IrregularityKind::kPrematureDeal ? "report.kept_card" : "report.cards[0]";
+  } else if (absl::StartsWith(msg, "report.seats")) {
+    from = "report.seats";
+    to = "report.kept_seats";
+  } else {
+    return s;
+  }
+  absl::Status out(s.code(), absl::StrCat(to, msg.substr(from.size())));
+  s.ForEachPayload([&](absl::string_view url, const absl::Cord& p) { out.SetPayload(url, p); });
   return out;
 }
 
@@ -469,7 +491,7 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
   if (!report.ok()) return report.status();
   const size_t first_op = hand->state.log.size();
   absl::StatusOr<Ruling> ruling = stud::RuleIrregularity(hand->state, *report);
-  if (!ruling.ok()) return ruling.status();
+  if (!ruling.ok()) return WithRequestFieldPath(ruling.status(), report->kind);
   EncodeRuling(hand->state, *ruling, resp->mutable_ruling());
   FillUpdate(*hand, first_op, *views, /*announce=*/true, "", resp->mutable_update());
   return absl::OkStatus();
