@@ -315,10 +315,6 @@ absl::StatusOr<Outcome> Dispatch(HandState& st, const IrregularityReport& r) {
   }
 }
 
-bool NeedsSeat(IrregularityKind k) {
-  return k != IrregularityKind::kBurnError && k != IrregularityKind::kPrematureDeal;
-}
-
 }  // namespace
 
 bool NoActionYet(const HandState& st) {
@@ -395,12 +391,8 @@ absl::Status LiveOnly(const HandState& st, absl::string_view rule) {
 
 absl::StatusOr<Outcome> RuleOnCopy(HandState& st, const IrregularityReport& r) {
   const int n = st.config.num_seats;
-  if (static_cast<int>(r.kind) < 1 || r.kind > IrregularityKind::kTimeout) {
-    return absl::InvalidArgumentError("report.kind: unknown irregularity");
-  }
-  if (NeedsSeat(r.kind) && (r.seat < 1 || r.seat > n)) {
-    return absl::InvalidArgumentError(absl::StrCat("report.seat: must be 1..", n));
-  }
+  // Every field is checked before anything changes.
+  if (absl::Status s = ValidateReport(st, r); !s.ok()) return s;
   if (st.phase == Phase::kComplete && r.kind != IrregularityKind::kCalledWhenBeaten) {
     return RuleViolation("STUD-GAME-1", "the hand is over; nothing left to rule on");
   }

@@ -29,6 +29,11 @@ struct Outcome {
   int allowance_remaining = -1;
 };
 
+// Checks every field of `report` against the state before any ruling
+// (irregularities_validate.cc): the fields its kind does not read are at their
+// defaults, seats, cards, streets and counts fit the hand. INVALID_ARGUMENT
+// names the field; FAILED_PRECONDITION carries the rule ID.
+absl::Status ValidateReport(const HandState& state, const IrregularityReport& report);
 // Dealer errors: EXP-1..5, BURN-1/2, PREM-1/2. The state is a scratch copy.
 absl::StatusOr<Outcome> RuleDealerError(HandState& state, const IrregularityReport& report);
 // The whole ruling on a scratch copy (dispatch, record); used by RuleReport.

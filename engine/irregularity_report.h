@@ -4,7 +4,7 @@
 //
 // Which fields each kind reads (the others must stay at their defaults):
 //   kHolecardExposed        seat, card                      STUD-IRR-EXP-1
-//   kBothHolecardsExposed   seat                            STUD-IRR-EXP-2
+//   kBothHolecardsExposed   seat, cards (none or both)      STUD-IRR-EXP-2
 //   kCardOffTable           seat, card                      STUD-IRR-EXP-3
 //   kFinalCardFaceUp        seat, card                      STUD-IRR-EXP-4, STUD-IRR-EXP-5
 //   kWrongOpener            seat, action, amount_to, next_acted   STUD-IRR-WRONG-1
@@ -75,7 +75,8 @@ struct IrregularityReport {
   Street street = Street::kThird;
   bool has_card = false;
   Card card;                  // the exposed / kept card
-  std::vector<Card> cards;    // kPrematureDeal: the cards dealt early and taken out of play
+  std::vector<Card> cards;    // kPrematureDeal: the cards dealt early and taken out of play;
+                              // kBothHolecardsExposed: none, or the seat's two hole cards
   // kWrongOpener: what the wrongly designated seat did, and whether the next
   // player acted after it.
   ActionKind action = ActionKind::kFold;

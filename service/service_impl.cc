@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/engine.h"
 #include "engine/irregularities.h"
@@ -47,7 +48,7 @@ IrregularityRule RuleFor(v1::IrregularityKind kind) {
   using K = IrregularityKind;
   switch (kind) {
     case v1::IRREGULARITY_KIND_HOLECARD_EXPOSED: return {"STUD-IRR-EXP-1", true, 1, false, K::kHolecardExposed};
-    case v1::IRREGULARITY_KIND_BOTH_HOLECARDS_EXPOSED: return {"STUD-IRR-EXP-2", true, -1, false, K::kBothHolecardsExposed};
+    case v1::IRREGULARITY_KIND_BOTH_HOLECARDS_EXPOSED: return {"STUD-IRR-EXP-2", true, 0, false, K::kBothHolecardsExposed};
     case v1::IRREGULARITY_KIND_CARD_OFF_TABLE: return {"STUD-IRR-EXP-3", true, 1, false, K::kCardOffTable};
     case v1::IRREGULARITY_KIND_FINAL_CARD_FACE_UP: return {"STUD-IRR-EXP-5", true, 1, false, K::kFinalCardFaceUp};
     case v1::IRREGULARITY_KIND_WRONG_OPENER: return {"STUD-IRR-WRONG-1", true, 0, false, K::kWrongOpener};
@@ -122,6 +123,8 @@ absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
         out.card = cards[0];
       }
       break;
+    // None, or both hole cards: the engine checks them against the seat [STUD-IRR-EXP-2].
+    case IrregularityKind::kBothHolecardsExposed:
     case IrregularityKind::kPrematureDeal:
       out.cards = std::move(cards);
       break;
@@ -141,13 +144,16 @@ absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
   out.amount_to = r.amount_to();
   out.next_acted = r.next_acted();
   out.burn_delta = r.burn_delta();
+  if (r.moves_size() > kMaxSeats) {
+    return absl::InvalidArgumentError("report.moves: at most one per seat");
+  }
+  if (r.kept_seats_size() > kMaxSeats) {
+    return absl::InvalidArgumentError("report.kept_seats: at most one per seat");
+  }
   for (int i = 0; i < r.moves_size(); ++i) {
     absl::StatusOr<Card> c = DecodeCard(r.moves(i).card(), absl::StrCat("report.moves[", i, "].card"));
     if (!c.ok()) return c.status();
     out.moves.push_back({r.moves(i).seat(), *c});
-  }
-  if (r.moves_size() > kMaxSeats || r.kept_seats_size() > kMaxSeats) {
-    return absl::InvalidArgumentError("report.moves: at most one per seat");
   }
   for (int seat : r.kept_seats()) out.seats.push_back(seat);
   out.card_count = r.card_count();
@@ -163,6 +169,27 @@ absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
     out.has_card = true;
     out.card = *c;
   }
+  return out;
+}
+
+// The engine names its own report fields; the request names some of them
+// differently: `card` is cards[0] (kept_card for PREMATURE_DEAL) and `seats`
+// is kept_seats. Rewrites the path at the start of an INVALID_ARGUMENT.
+absl::Status WithRequestFieldPath(absl::Status s, IrregularityKind kind) {
+  if (s.code() != absl::StatusCode::kInvalidArgument) return s;
+  const absl::string_view msg = s.message();
+  absl::string_view from, to;
+  if (absl::StartsWith(msg, "report.card:")) {
+    from = "report.card";
+    to = kind == IrregularityKind::kPrematureDeal ? "report.kept_card" : "report.cards[0]";
+  } else if (absl::StartsWith(msg, "report.seats")) {
+    from = "report.seats";
+    to = "report.kept_seats";
+  } else {
+    return s;
+  }
+  absl::Status out(s.code(), absl::StrCat(to, msg.substr(from.size())));
+  s.ForEachPayload([&](absl::string_view url, const absl::Cord& p) { out.SetPayload(url, p); });
   return out;
 }
 
@@ -442,10 +469,19 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
   if (!rule.needs_seat && r.seat() != 0 && r.kept_card().empty()) {
     return absl::InvalidArgumentError("report.seat: not used by this kind; leave it 0");
   }
+  if (rule.kind == IrregularityKind::kBothHolecardsExposed && r.cards_size() != 0 &&
+      r.cards_size() != 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("report.cards: none, or both hole cards of the seat; got ", r.cards_size()));
+  }
   if (rule.cards >= 0 && r.cards_size() != rule.cards &&
       !(rule.kind == IrregularityKind::kBothHolecardsExposed && r.cards_size() == 2)) {
     return absl::InvalidArgumentError(absl::StrCat("report.cards: this kind names exactly ", rule.cards,
                                                    " card(s), got ", r.cards_size()));
+  }
+  if (r.cards_size() > kMaxSeats) {  // before decoding: never parse an unbounded list
+    return absl::InvalidArgumentError(
+        absl::StrCat("report.cards: at most ", kMaxSeats, ", got ", r.cards_size()));
   }
   absl::StatusOr<std::vector<Card>> cards = DecodeCards(r.cards(), "report.cards");
   if (!cards.ok()) return cards.status();
@@ -470,7 +506,7 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
   if (!report.ok()) return report.status();
   const size_t first_op = hand->state.log.size();
   absl::StatusOr<Ruling> ruling = stud::RuleIrregularity(hand->state, *report);
-  if (!ruling.ok()) return ruling.status();
+  if (!ruling.ok()) return WithRequestFieldPath(ruling.status(), report->kind);
   EncodeRuling(hand->state, *ruling, resp->mutable_ruling());
   FillUpdate(*hand, first_op, *views, /*announce=*/true, "", resp->mutable_update());
   return absl::OkStatus();

@@ -16,7 +16,6 @@ IrregularityReport RandomReport(const HandState& st, std::mt19937& rng, const st
   IrregularityReport r;
   r.kind = static_cast<IrregularityKind>(1 + rng() % 14);
   r.seat = 1 + static_cast<int>(rng() % n);
-  r.street = static_cast<Street>(std::min(7, static_cast<int>(st.street) + static_cast<int>(rng() % 2)));
   const Seat& s = st.seats[r.seat];
   auto unseen = [&]() {
     for (size_t k = rng() % deck.size(), i = 0; i < deck.size(); ++i) {
@@ -42,7 +41,9 @@ IrregularityReport RandomReport(const HandState& st, std::mt19937& rng, const st
       r.street = st.street;
       r.burn_delta = rng() % 2 ? 1 : -1;
       if (rng() % 2 && s.num_cards > 3) r.moves.push_back({1 + static_cast<int>(rng() % n), unseen()});
-      if (rng() % 3 == 0) r.seats.push_back(1 + static_cast<int>(rng() % n));
+      if (r.street == Street::kSeventh && rng() % 3 == 0) {
+        r.seats.push_back(1 + static_cast<int>(rng() % n));
+      }
       break;
     case IrregularityKind::kPrematureDeal:
       r.seat = 0;
@@ -81,6 +82,7 @@ IrregularityReport RandomReport(const HandState& st, std::mt19937& rng, const st
     default:
       break;
   }
+  if (!r.has_card) r.card = Card();  // a kind that reads no card gets none
   return r;
 }
 

@@ -1,0 +1,383 @@
+// Validation of an irregularity report against the hand, before any ruling
+// touches the state (catalogue section 11, STUD-ALLIN-4/5).
+//
+// One table says which fields each kind reads (engine/irregularity_report.h);
+// every other field must be at its default. Then one check per kind looks at
+// what it reads: seats in 1..num_seats, cards real, named once, of the named
+// seat where the kind says so and already dealt (premature cards: not yet in
+// play), counts bounded by what the kind can need, streets consistent with the
+// hand. INVALID_ARGUMENT names the field ("report.cards[1]: ..."); a
+// well-formed report the rules do not allow now is a RuleViolation.
+#include <algorithm>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "engine/internal.h"
+#include "engine/irregularities.h"
+#include "engine/irregularities_internal.h"
+
+namespace stud::internal {
+namespace {
+
+using K = IrregularityKind;
+
+// The fields (or groups of fields) a kind may read.
+enum Field : unsigned {
+  kSeatF = 1u << 0,     // seat
+  kStreetF = 1u << 1,   // street
+  kCardF = 1u << 2,     // has_card, card
+  kCardsF = 1u << 3,    // cards
+  kActionF = 1u << 4,   // action, amount_to, next_acted
+  kBurnF = 1u << 5,     // burn_delta, moves, seats
+  kCountF = 1u << 6,    // card_count, declare_live
+  kTimeoutF = 1u << 7,  // allowance_remaining, disconnect
+};
+
+unsigned FieldsRead(K kind) {
+  switch (kind) {
+    case K::kHolecardExposed:
+    case K::kCardOffTable:
+    case K::kFinalCardFaceUp:
+      return kSeatF | kCardF;
+    case K::kBothHolecardsExposed:
+      return kSeatF | kCardsF;
+    case K::kWrongOpener:
+      return kSeatF | kActionF;
+    case K::kBurnError:
+      return kStreetF | kBurnF | kCardF;
+    case K::kPrematureDeal:
+      return kStreetF | kCardsF | kSeatF | kCardF;
+    case K::kWrongCardCount:
+      return kSeatF | kCountF;
+    case K::kTimeout:
+      return kSeatF | kTimeoutF;
+    default:
+      return kSeatF;  // absent, checked out, upcards picked up / reordered, called
+  }
+}
+
+absl::Status Invalid(absl::string_view field, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(field, ": ", why));
+}
+
+// The first field the kind does not read that is not at its default, or "".
+std::string UnreadField(const IrregularityReport& r, unsigned read) {
+  const IrregularityReport d;
+  if (!(read & kSeatF) && r.seat != d.seat) return "report.seat";
+  if (!(read & kStreetF) && r.street != d.street) return "report.street";
+  if (!(read & kCardF) && (r.has_card || r.card != d.card)) return "report.card";
+  if (!(read & kCardsF) && !r.cards.empty()) return "report.cards";
+  if (!(read & kActionF)) {
+    if (r.action != d.action) return "report.action";
+    if (r.amount_to != d.amount_to) return "report.amount_to";
+    if (r.next_acted) return "report.next_acted";
+  }
+  if (!(read & kBurnF)) {
+    if (r.burn_delta != 0) return "report.burn_delta";
+    if (!r.moves.empty()) return "report.moves";
+    if (!r.seats.empty()) return "report.seats";
+  }
+  if (!(read & kCountF)) {
+    if (r.card_count != 0) return "report.card_count";
+    if (r.declare_live) return "report.declare_live";
+  }
+  if (!(read & kTimeoutF)) {
+    if (r.allowance_remaining != 0) return "report.allowance_remaining";
+    if (r.disconnect) return "report.disconnect";
+  }
+  return "";
+}
+
+absl::Status SeatInRange(const HandState& st, int seat, absl::string_view field) {
+  const int n = st.config.num_seats;
+  if (seat < 1 || seat > n) return Invalid(field, absl::StrCat("must be 1..", n));
+  return absl::OkStatus();
+}
+
+absl::Status RealCard(Card c, absl::string_view field) {
+  if (c.index() >= kDeckSize) return Invalid(field, "not a card");
+  return absl::OkStatus();
+}
+
+int IndexIn(const ::stud::Seat& s, Card c) {
+  for (int k = 0; k < s.num_cards; ++k) {
+    if (s.cards[k].card == c) return k;
+  }
+  return -1;
+}
+
+// A report the engine made from a deal action (DealIrregularity): it must be
+// exactly what that deal stands for now.
+absl::Status FromDeal(const HandState& st, const IrregularityReport& r) {
+  Action a{.kind = ActionKind::kDeal, .seat = r.seat, .card = r.card, .face_up = true};
+  if (r.kind == K::kPrematureDeal && r.cards.size() == 1) a.card = r.cards[0];
+  const std::optional<IrregularityReport> made = DealIrregularity(st, a);
+  if (!made || !(*made == r)) {
+    return Invalid("report.from_deal",
+                   "set only by the engine for a deal report that reveals a "
+                   "dealer error; this report is not one");
+  }
+  return absl::OkStatus();
+}
+
+// [STUD-IRR-EXP-1], [STUD-IRR-EXP-3], [STUD-IRR-EXP-4], [STUD-IRR-EXP-5]:
+// the named card is one of the seat's cards.
+absl::Status CardOfSeat(const HandState& st, const IrregularityReport& r) {
+  if (!r.has_card) return Invalid("report.card", "required for this kind");
+  if (absl::Status s = RealCard(r.card, "report.card"); !s.ok()) return s;
+  if (IndexIn(st.seats[r.seat], r.card) < 0) {
+    return Invalid("report.card",
+                   absl::StrCat(r.card.ToString(), " is not a card of seat ", r.seat));
+  }
+  return absl::OkStatus();
+}
+
+// [STUD-IRR-EXP-2]: no cards, or exactly the seat's two hole cards.
+absl::Status HoleCards(const HandState& st, const IrregularityReport& r) {
+  if (r.cards.empty()) return absl::OkStatus();
+  if (r.cards.size() != 2) {
+    return Invalid("report.cards", absl::StrCat("name both hole cards of seat ", r.seat,
+                                                " or none; got ", r.cards.size()));
+  }
+  const ::stud::Seat& s = st.seats[r.seat];
+  for (size_t i = 0; i < r.cards.size(); ++i) {
+    const std::string field = absl::StrCat("report.cards[", i, "]");
+    const Card c = r.cards[i];
+    if (absl::Status e = RealCard(c, field); !e.ok()) return e;
+    if (i == 1 && c == r.cards[0])
+      return Invalid(field, absl::StrCat(c.ToString(), " is named twice"));
+    const int k = IndexIn(s, c);
+    if (k < 0) return Invalid(field, absl::StrCat(c.ToString(), " is not a card of seat ", r.seat));
+    if (k > 1)
+      return Invalid(field, absl::StrCat(c.ToString(), " is not a hole card of seat ", r.seat));
+  }
+  return absl::OkStatus();
+}
+
+// [STUD-IRR-WRONG-1]
+absl::Status WrongOpener(const HandState& st, const IrregularityReport& r) {
+  if (r.action < ActionKind::kFold || r.action > ActionKind::kRaise) {
+    return Invalid("report.action",
+                   "a betting action: FOLD, CHECK, CALL, BRING_IN, COMPLETE, BET "
+                   "or RAISE");
+  }
+  const ::stud::Seat& s = st.seats[r.seat];
+  if (r.amount_to < 0 || r.amount_to > s.street_bet + s.stack) {
+    return Invalid("report.amount_to", absl::StrCat("seat ", r.seat, " can put in at most ",
+                                                    s.street_bet + s.stack, " on this street"));
+  }
+  return absl::OkStatus();
+}
+
+// [STUD-IRR-BURN-1], [STUD-IRR-BURN-2]: the form of the report; BurnError
+// checks the cards against the street.
+absl::Status Burn(const HandState& st, const IrregularityReport& r) {
+  const int n = st.config.num_seats;
+  if (r.street < Street::kThird || r.street > Street::kSeventh) {
+    return Invalid("report.street", "must be 3..7");
+  }
+  if (r.burn_delta != 1 && r.burn_delta != -1) {
+    return Invalid("report.burn_delta", "+1 (two cards burned) or -1 (no burn)");
+  }
+  if (static_cast<int>(r.moves.size()) > n) {
+    return Invalid("report.moves",
+                   absl::StrCat("at most one per seat (", n, "); got ", r.moves.size()));
+  }
+  CardSet cards;
+  for (size_t i = 0; i < r.moves.size(); ++i) {
+    const CardMove& m = r.moves[i];
+    if (absl::Status s = SeatInRange(st, m.seat, absl::StrCat("report.moves[", i, "].seat"));
+        !s.ok()) {
+      return s;
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (r.moves[j].seat == m.seat) {
+        return Invalid(absl::StrCat("report.moves[", i, "].seat"),
+                       absl::StrCat("seat ", m.seat, " is moved twice"));
+      }
+    }
+    const std::string field = absl::StrCat("report.moves[", i, "].card");
+    if (absl::Status s = RealCard(m.card, field); !s.ok()) return s;
+    if (cards.Contains(m.card))
+      return Invalid(field, absl::StrCat(m.card.ToString(), " is named twice"));
+    cards.Add(m.card);
+  }
+  if (r.has_card) {
+    if (absl::Status s = RealCard(r.card, "report.card"); !s.ok()) return s;
+    if (cards.Contains(r.card)) {
+      return Invalid("report.card", absl::StrCat(r.card.ToString(),
+                                                 " is the misplaced card and a "
+                                                 "corrected card at once"));
+    }
+  } else if (r.card != Card()) {
+    return Invalid("report.card", "set without has_card");
+  }
+  if (!r.seats.empty() && r.street != Street::kSeventh) {
+    return Invalid("report.seats",
+                   "only a final downcard is kept by who mixed it in or looked at it");
+  }
+  if (static_cast<int>(r.seats.size()) > n) {
+    return Invalid("report.seats",
+                   absl::StrCat("at most one per seat (", n, "); got ", r.seats.size()));
+  }
+  for (size_t i = 0; i < r.seats.size(); ++i) {
+    const std::string field = absl::StrCat("report.seats[", i, "]");
+    if (absl::Status s = SeatInRange(st, r.seats[i], field); !s.ok()) return s;
+    if (std::find(r.seats.begin(), r.seats.begin() + static_cast<long>(i), r.seats[i]) !=
+        r.seats.begin() + static_cast<long>(i)) {
+      return Invalid(field, absl::StrCat("seat ", r.seats[i], " is named twice"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// [STUD-IRR-PREM-1], [STUD-IRR-PREM-2]: at most one early card per player
+// still in, each real, named once and not yet in play.
+absl::Status Premature(const HandState& st, const IrregularityReport& r) {
+  if (r.street < Street::kThird || r.street > Street::kSeventh) {
+    return Invalid("report.street", "must be 3..7");
+  }
+  if (r.has_card) {
+    if (absl::Status s = SeatInRange(st, r.seat, "report.seat"); !s.ok()) return s;
+  } else if (r.seat != 0) {
+    return Invalid("report.seat",
+                   "only with report.card, the premature final downcard the player "
+                   "keeps; leave it 0");
+  } else if (r.card != Card()) {
+    return Invalid("report.card", "set without has_card");
+  }
+  const int live = LiveSeatCount(st);
+  const int named = static_cast<int>(r.cards.size()) + (r.has_card ? 1 : 0);
+  if (named > live) {
+    return Invalid(r.cards.size() > static_cast<size_t>(live) ? "report.cards" : "report.card",
+                   absl::StrCat("at most one early card per player still in the hand (", live,
+                                "); got ", named));
+  }
+  CardSet seen_here;
+  auto check = [&](Card c, const std::string& field) -> absl::Status {
+    if (absl::Status s = RealCard(c, field); !s.ok()) return s;
+    if (seen_here.Contains(c)) return Invalid(field, absl::StrCat(c.ToString(), " is named twice"));
+    if (st.seen.Contains(c)) {
+      return RuleViolation(
+          "STUD-DEAL-4",
+          absl::StrCat(field, ": ", c.ToString(), " is already in play; a card is dealt once"));
+    }
+    seen_here.Add(c);
+    return absl::OkStatus();
+  };
+  for (size_t i = 0; i < r.cards.size(); ++i) {
+    if (absl::Status s = check(r.cards[i], absl::StrCat("report.cards[", i, "]")); !s.ok())
+      return s;
+  }
+  if (r.has_card) return check(r.card, "report.card");
+  return absl::OkStatus();
+}
+
+// [STUD-IRR-CARDS-1]
+absl::Status CardCount(const IrregularityReport& r) {
+  if (r.card_count < 0 || r.card_count == 7 || r.card_count > 8 + 7) {
+    return Invalid("report.card_count", "the cards the seat holds, not 7 (0..6 or 8..15)");
+  }
+  return absl::OkStatus();
+}
+
+// [STUD-IRR-CALL-1] the seat called in this hand.
+absl::Status Called(const HandState& st, int seat) {
+  for (const Operation& op : st.log) {
+    if (op.type == OpType::kCall && op.seat == seat) return absl::OkStatus();
+  }
+  return RuleViolation("STUD-IRR-CALL-1",
+                       absl::StrCat("seat ", seat, " has not called in this hand"));
+}
+
+// [STUD-GAME-5] the seat has a live hand with upcards to rearrange.
+absl::Status Reordered(const HandState& st, int seat) {
+  const ::stud::Seat& s = st.seats[seat];
+  bool up = false;
+  for (int k = 0; k < s.num_cards; ++k) up = up || s.cards[k].face_up;
+  if (!s.live() || !up) {
+    return RuleViolation("STUD-GAME-5",
+                         absl::StrCat("seat ", seat, " has no live hand with upcards"));
+  }
+  return absl::OkStatus();
+}
+
+// The rule of a dealer error, which only a person dealing can make (LIVE
+// dealing), or "" for the kinds any hand can have.
+absl::string_view DealerErrorRule(const IrregularityReport& r) {
+  switch (r.kind) {
+    case K::kHolecardExposed:
+      return "STUD-IRR-EXP-1";
+    case K::kBothHolecardsExposed:
+      return "STUD-IRR-EXP-2";
+    case K::kCardOffTable:
+      return "STUD-IRR-EXP-3";
+    case K::kFinalCardFaceUp:
+      return "STUD-IRR-EXP-5";
+    case K::kWrongOpener:
+      return "STUD-IRR-WRONG-1";
+    case K::kBurnError:
+      return r.street == Street::kSeventh ? "STUD-IRR-BURN-2" : "STUD-IRR-BURN-1";
+    case K::kPrematureDeal:
+      return r.has_card ? "STUD-IRR-PREM-2" : "STUD-IRR-PREM-1";
+    case K::kWrongCardCount:
+      return "STUD-IRR-CARDS-1";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+absl::Status ValidateReport(const HandState& st, const IrregularityReport& r) {
+  if (static_cast<int>(r.kind) < 1 || r.kind > K::kTimeout) {
+    return Invalid("report.kind", "unknown irregularity");
+  }
+  if (r.from_deal) {
+    if (r.kind != K::kHolecardExposed && r.kind != K::kBothHolecardsExposed &&
+        r.kind != K::kFinalCardFaceUp && r.kind != K::kPrematureDeal) {
+      return Invalid("report.from_deal", "no deal report stands for this kind");
+    }
+    return FromDeal(st, r);
+  }
+  const unsigned read = FieldsRead(r.kind);
+  if (const std::string field = UnreadField(r, read); !field.empty()) {
+    return Invalid(field, "not read by this kind; leave it at its default");
+  }
+  if ((read & kSeatF) && r.kind != K::kPrematureDeal) {
+    if (absl::Status s = SeatInRange(st, r.seat, "report.seat"); !s.ok()) return s;
+  }
+  // A dealer error in a hand the engine deals cannot have happened: nothing
+  // in the report can be checked against a deal no person made.
+  if (const absl::string_view rule = DealerErrorRule(r); !rule.empty()) {
+    if (absl::Status s = LiveOnly(st, rule); !s.ok()) return s;
+  }
+  switch (r.kind) {
+    case K::kHolecardExposed:
+    case K::kCardOffTable:
+    case K::kFinalCardFaceUp:
+      return CardOfSeat(st, r);
+    case K::kBothHolecardsExposed:
+      return HoleCards(st, r);
+    case K::kWrongOpener:
+      return WrongOpener(st, r);
+    case K::kBurnError:
+      return Burn(st, r);
+    case K::kPrematureDeal:
+      return Premature(st, r);
+    case K::kWrongCardCount:
+      return CardCount(r);
+    case K::kTimeout:
+      if (r.allowance_remaining < 0)
+        return Invalid("report.allowance_remaining", "must not be negative");
+      return absl::OkStatus();
+    case K::kCalledWhenBeaten:
+      return Called(st, r.seat);
+    case K::kUpcardsReordered:
+      return Reordered(st, r.seat);
+    default:
+      return absl::OkStatus();  // absent, checked out, upcards picked up: ruled by seat
+  }
+}
+
+}  // namespace stud::internal
