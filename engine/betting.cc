@@ -190,7 +190,16 @@ absl::Status ExplainRefusal(const HandState& st, const Action& a,
       rule = short_bring_in ? "STUD-BRING-9" : "STUD-BET-1";
     }
     if (st.street == Street::kFourth && a.amount_to - st.full_level == st.config.stakes.big_bet) {
-      rule = st.config.variant == Variant::kStudHiLo ? "STUD-PAIR-5" : "STUD-PAIR-1";
+      // The big bet on 4th street: without an open pair it is simply the wrong
+      // size for the street [STUD-BET-2]; with one showing, the Hi-Lo default
+      // [STUD-PAIR-5] or the pair's scope [STUD-PAIR-1] is what refuses it.
+      bool pair_showing = false;
+      for (int i = 1; i <= st.config.num_seats; ++i) {
+        pair_showing = pair_showing || (st.seats[i].live() && HasOpenPair(st, i));
+      }
+      rule = !pair_showing                               ? "STUD-BET-2"
+             : st.config.variant == Variant::kStudHiLo ? "STUD-PAIR-5"
+                                                       : "STUD-PAIR-1";
     }
     if (st.street == Street::kFourth && st.big_bet_made) rule = "STUD-PAIR-3";
     return RuleViolation(rule, absl::StrCat(name, " must be to ", amounts(a.kind), " on ",

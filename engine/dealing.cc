@@ -94,6 +94,8 @@ int NextCanActLeftOf(const HandState& st, int seat) {
   return 0;
 }
 
+}  // namespace
+
 bool HasOpenPair(const HandState& st, int seat) {
   uint32_t ranks = 0;
   const Seat& s = st.seats[seat];
@@ -105,8 +107,6 @@ bool HasOpenPair(const HandState& st, int seat) {
   }
   return false;
 }
-
-}  // namespace
 
 std::vector<int> Recipients(const HandState& st) {
   std::vector<int> out;

@@ -232,6 +232,53 @@ absl::Status ApplyDeal(HandState& st, const Action& a) {
   return absl::OkStatus();
 }
 
+// A seat that can no longer bet: the rule that took it out is the one to cite
+// (a killed hand's ruling, e.g. [STUD-IRR-FOLD-2]; all-in [STUD-ALLIN-1]).
+absl::Status NotInTheBetting(const HandState& st, int seat) {
+  // The seat's last fold or kill, and the ruling it belongs to when a ruling
+  // appended it (kRuling: `amount_to` operations follow it).
+  absl::string_view dead_rule;
+  size_t ruling_end = 0;
+  absl::string_view ruling_rule;
+  for (size_t i = 0; i < st.log.size(); ++i) {
+    const Operation& op = st.log[i];
+    if (op.type == OpType::kRuling) {
+      ruling_end = i + static_cast<size_t>(op.amount_to);
+      ruling_rule = op.rule_id;
+    }
+    if (op.seat != seat || (op.type != OpType::kKill && op.type != OpType::kFold)) continue;
+    dead_rule = op.type == OpType::kKill ? op.rule_id
+                : i <= ruling_end        ? ruling_rule
+                                         : absl::string_view();
+  }
+  if (!dead_rule.empty()) {
+    return RuleViolation(dead_rule, absl::StrCat("seat ", seat, "'s hand is dead (", dead_rule,
+                                                 "); it takes no more action"));
+  }
+  if (st.seats[seat].all_in && !st.seats[seat].folded) {
+    return RuleViolation("STUD-ALLIN-1",
+                         absl::StrCat("seat ", seat, " is all-in; it takes no more action"));
+  }
+  return RuleViolation("STUD-BET-1", absl::StrCat("seat ", seat, " has folded"));
+}
+
+// Folds, checks and the all-in option's answers put in no chips: their amount
+// is 0 or the street total LegalActions lists for them; anything else is a
+// malformed request, not a choice the rules refuse.
+absl::Status CheckNoAmount(const Action& a, const std::vector<LegalAction>& legal) {
+  const bool no_chips = a.kind == ActionKind::kFold || a.kind == ActionKind::kCheck ||
+                        a.kind == ActionKind::kDeclareAllIn || a.kind == ActionKind::kDeclineOption;
+  if (!no_chips || a.amount_to == 0) return absl::OkStatus();
+  for (const LegalAction& l : legal) {
+    if (l.kind != a.kind) continue;
+    if (l.amount_to == a.amount_to) return absl::OkStatus();
+    return absl::InvalidArgumentError(absl::StrCat(
+        "amount_to: ", ActionKindName(a.kind), " puts in no chips; send 0 (or the street total ",
+        l.amount_to, " that LegalActions lists), not ", a.amount_to));
+  }
+  return absl::OkStatus();  // the kind is not allowed now: the rules say why
+}
+
 absl::Status ApplyShowdown(HandState& st, const Action& a) {
   if (a.kind != ActionKind::kShow && a.kind != ActionKind::kMuck) {
     return RuleViolation("STUD-SHOW-1", "betting is over; the hand is at showdown: show or muck");
@@ -437,6 +484,9 @@ absl::Status Apply(HandState& st, const Action& a) {
         }
       }
       if (!IsBettingKind(a.kind) || a.seat != st.actor) {
+        if (IsBettingKind(a.kind) && a.seat >= 1 && !st.seats[a.seat].can_act()) {
+          return NotInTheBetting(st, a.seat);
+        }
         if (IsBettingKind(a.kind)) {
           const absl::string_view rule =
               st.bring_in_due ? "STUD-BRING-1" : (st.street == Street::kThird ? "STUD-BET-1"
@@ -447,6 +497,7 @@ absl::Status Apply(HandState& st, const Action& a) {
         return internal::ExplainRefusal(st, a, {});
       }
       const std::vector<LegalAction> legal = internal::BettingOptions(st, a.seat);
+      if (absl::Status s = CheckNoAmount(a, legal); !s.ok()) return s;
       const LegalAction* chosen = internal::FindLegal(legal, a.kind, a.amount_to);
       if (chosen == nullptr) return internal::ExplainRefusal(st, a, legal);
       internal::ApplyAndAdvance(st, a.seat, *chosen);

@@ -40,6 +40,8 @@ void GiveReportedCard(HandState& state, Card card);
 void AdvanceDealPass(HandState& state);
 // Designates who opens the betting on the current street and logs it.
 void DesignateOpener(HandState& state);
+// Whether the seat shows a pair among its own up cards [STUD-PAIR-1].
+bool HasOpenPair(const HandState& state, int seat);
 // Seats receiving cards this street, in dealing order.
 std::vector<int> Recipients(const HandState& state);
 // Deals `card` to `seat` as a card of `street`, face up or down, and logs it.

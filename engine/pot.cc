@@ -116,27 +116,32 @@ absl::StatusOr<Settlement> Settle(Variant variant, const Options& options,
   CardSet all;
   std::array<bool, kMaxSeats + 1> seen_seat{};
   if (common) all.Add(*common);
-  for (const ShowdownSeat& s : seats) {
-    if (s.seat < 1 || s.seat > kMaxSeats || seen_seat[s.seat]) {
+  // Field paths name the position in `seats` (the caller's list), not the seat.
+  for (size_t i = 0; i < seats.size(); ++i) {
+    const ShowdownSeat& s = seats[i];
+    const std::string field = absl::StrCat("seats[", i, "]");
+    if (s.seat < 1 || s.seat > kMaxSeats) {
+      return absl::InvalidArgumentError(absl::StrCat(field, ".seat: ", s.seat, " is not 1..8"));
+    }
+    if (seen_seat[s.seat]) {
       return absl::InvalidArgumentError(
-          absl::StrCat("seats: seat ", s.seat, " is out of range 1..8 or repeated"));
+          absl::StrCat(field, ".seat: seat ", s.seat, " appears twice"));
     }
     seen_seat[s.seat] = true;
     if (s.committed < 0) {
-      return absl::InvalidArgumentError(absl::StrCat("seats[", s.seat, "].committed is negative"));
+      return absl::InvalidArgumentError(absl::StrCat(field, ".committed: is negative"));
     }
     for (Card c : s.cards) {
       if (all.Contains(c)) {
         return absl::InvalidArgumentError(
-            absl::StrCat("seats[", s.seat, "].cards: ", c.ToString(), " appears twice"));
+            absl::StrCat(field, ".cards: ", c.ToString(), " appears twice"));
       }
       all.Add(c);
     }
     const size_t total = s.cards.size() + (common ? 1 : 0);
     if (s.live && (total < 5 || total > 7)) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "seats[", s.seat, "].cards: a live hand needs 5 to 7 cards, has ", total,
-          " (STUD-IRR-CARDS-1)"));
+          field, ".cards: a live hand needs 5 to 7 cards, has ", total, " (STUD-IRR-CARDS-1)"));
     }
   }
   // Well formed; now the rule: [STUD-IRR-CARDS-1] by default only a hand short
@@ -148,7 +153,7 @@ absl::StatusOr<Settlement> Settle(Variant variant, const Options& options,
       return RuleViolation("STUD-IRR-CARDS-1",
                            absl::StrCat("seat ", s.seat, " holds ", total,
                                         " cards; only a hand missing just its 7th card may be "
-                                        "ruled live; mark it dead (live = false)"));
+                                        "ruled live; send it as a dead (folded) hand"));
     }
   }
 

@@ -134,6 +134,19 @@ TEST(Table, STUD_IRR_FOLD_2_UpcardsPickedUpFacingABetIsAFold) {
   ExpectReplays(t.st);
 }
 
+// STUD-IRR-FOLD-2: a hand killed for picking up its upcards takes no more
+// action, and the refusal cites the rule that killed it, not the turn order.
+TEST(Table, STUD_IRR_FOLD_2_KilledHandActingCitesTheKill) {
+  LiveTable t = Live();
+  Act(t.st, 2, K::kBringIn, 100);
+  ASSERT_TRUE(t.Rule({.kind = IrregularityKind::kUpcardsPickedUp, .seat = 3}).ok());
+  const HandState before = t.st;
+  const absl::Status s = Apply(t.st, {.kind = K::kCall, .seat = 3, .amount_to = 100});
+  EXPECT_EQ(RuleIdOf(s), "STUD-IRR-FOLD-2") << s;
+  EXPECT_NE(s.message().find("seat 3's hand is dead"), absl::string_view::npos) << s;
+  EXPECT_TRUE(t.st == before);
+}
+
 // STUD-IRR-FOLD-2, STUD-SHOW-3
 TEST(Table, STUD_IRR_FOLD_2_AtShowdownMeansNothing) {
   HandState st = Dealt(Profile::kCash);

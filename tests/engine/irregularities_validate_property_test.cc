@@ -5,6 +5,7 @@
 // accepted one conserves chips, never puts a card in play twice, and every
 // card it names is where the report says (catalogue section 11,
 // STUD-ALLIN-4/5).
+#include <algorithm>
 #include <random>
 
 #include "engine/irregularities.h"
@@ -230,6 +231,13 @@ TEST(ValidateProperty, RandomReportContentsRefusedUnchangedOrAcceptedConsistent)
         ++accepted;
         ASSERT_NO_FATAL_FAILURE(ExpectCardsWhereReported(before, r));
       } else {
+        // Every physical card is out (cards taken aside by premature-deal
+        // reports): the table would have to reshuffle, which this sweep does
+        // not report; the hand stops here.
+        if (st.phase == Phase::kAwaitingDeal &&
+            std::all_of(cards.begin(), cards.end(), [&](Card k) { return st.seen.Contains(k); })) {
+          break;
+        }
         Action a;
         ASSERT_NO_FATAL_FAILURE(RandomLegalStep(st, cards, &next_card, rng, &a));
         ASSERT_TRUE(Apply(st, a).ok());

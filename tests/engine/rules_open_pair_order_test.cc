@@ -40,7 +40,8 @@ TEST(OpenPair, STUD_PAIR_1_OpenPairGivesEveryoneTheBigBet) {
   EXPECT_FALSE(hole.open_pair);
   ASSERT_EQ(ToAct(hole), 3);
   EXPECT_EQ(AmountsOf(hole, 3, ActionKind::kBet), std::vector<Chips>{500});
-  Refused(hole, 3, ActionKind::kBet, 1000, "STUD-PAIR-1");
+  // With no open pair the big bet is simply the wrong size for 4th street.
+  Refused(hole, 3, ActionKind::kBet, 1000, "STUD-BET-2");
 }
 
 // STUD-PAIR-1
