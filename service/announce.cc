@@ -1,9 +1,11 @@
 #include "service/announce.h"
 
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "engine/engine.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -46,6 +48,67 @@ void Add(google::protobuf::RepeatedPtrField<v1::Announcement>* out, v1::Locale l
   a->set_text_es(std::move(es));
 }
 
+// Who opens a street, and why when the usual rule was set aside. The usual
+// case cites the announcement rule itself [STUD-BRING-11, STUD-ORDER-5]; a
+// passed-on opening cites the rule that passed it on [STUD-BRING-8,
+// STUD-IRR-EXP-2, STUD-ORDER-4], so the text always says why this seat acts.
+void AnnounceOpener(const HandState& state, const Operation& op, v1::Locale locale,
+                    google::protobuf::RepeatedPtrField<v1::Announcement>* out) {
+  const bool razz = state.config.variant == Variant::kRazz;
+  const int seat = op.seat;
+  const absl::string_view rule = op.rule_id;
+  const std::string low = std::to_string(state.bring_in_seat);
+  const std::string door = op.card.ToString();
+  if (rule == "STUD-BRING-1" || rule == "STUD-BRING-8" || rule == "STUD-IRR-EXP-2") {
+    const char* en = razz ? "High card" : "Low card";
+    const char* es = razz ? "Carta alta" : "Carta baja";
+    if (rule == "STUD-BRING-1") {
+      Add(out, locale, "LOW_CARD", seat, "STUD-BRING-11",
+          absl::StrCat(en, ": seat ", seat, " (", door, ") must bring in"),
+          absl::StrCat(es, ": asiento ", seat, " (", door, "), debe abrir"));
+    } else if (rule == "STUD-BRING-8") {
+      Add(out, locale, "LOW_CARD", seat, rule,
+          absl::StrCat(en, ": seat ", low, " (", door, ") is all-in; seat ", seat,
+                       " opens and may fold, bring in or complete"),
+          absl::StrCat(es, ": asiento ", low, " (", door, ") está all-in; abre el asiento ", seat,
+                       ", que puede tirarse, abrir o completar"));
+    } else {
+      Add(out, locale, "LOW_CARD", seat, rule,
+          absl::StrCat(en, ": seat ", low, " (", door, ") is a dead hand; seat ", seat, " opens"),
+          absl::StrCat(es, ": la mano del asiento ", low, " (", door, ") está muerta; abre el asiento ",
+                       seat));
+    }
+    return;
+  }
+  if (rule == "STUD-IRR-EXP-5") {
+    Add(out, locale, "ALL_IN_OPTION", seat, rule,
+        absl::StrCat("Seat ", seat, "'s last card was dealt face up: seat ", seat,
+                     " first declares all-in or plays on"),
+        absl::StrCat("La última carta del asiento ", seat, " salió boca arriba: el asiento ", seat,
+                     " decide primero si va all-in o sigue jugando"));
+    return;
+  }
+  const char* hand_en = razz ? "Low hand" : "High hand";
+  const char* hand_es = razz ? "Mano baja" : "Mano alta";
+  const std::vector<BoardPlace> order = BoardOrder(state);
+  const int high = order.empty() ? seat : order.front().seat;
+  if (rule == "STUD-ORDER-4" && high != seat) {
+    Add(out, locale, "HIGH_HAND", seat, rule,
+        absl::StrCat(hand_en, " on ", StreetName(op.street), ": seat ", high, " (",
+                     Board(state, high), ") is all-in; seat ", seat, " (", Board(state, seat),
+                     ") acts first"),
+        absl::StrCat(hand_es, " en ", SpanishStreet(op.street), ": el asiento ", high, " (",
+                     Board(state, high), ") está all-in; habla primero el asiento ", seat, " (",
+                     Board(state, seat), ")"));
+    return;
+  }
+  Add(out, locale, "HIGH_HAND", seat, rule == "STUD-ORDER-6" ? rule : "STUD-ORDER-5",
+      absl::StrCat(hand_en, " on ", StreetName(op.street), ": seat ", seat, " (",
+                   Board(state, seat), ") acts first"),
+      absl::StrCat(hand_es, " en ", SpanishStreet(op.street), ": asiento ", seat, " (",
+                   Board(state, seat), ") habla primero"));
+}
+
 }  // namespace
 
 std::string FormatMoneyEn(Chips cents) {
@@ -57,7 +120,6 @@ std::string FormatMoneyEs(Chips cents) {
 
 void Announce(const HandState& state, size_t first_op, v1::Locale locale,
               google::protobuf::RepeatedPtrField<v1::Announcement>* out) {
-  const bool razz = state.config.variant == Variant::kRazz;
   // Up cards seen so far per seat, rebuilt from the log so a pair is
   // announced on the deal that makes it.
   std::array<uint32_t, kMaxSeats + 1> up_ranks{};  // bit per rank
@@ -84,20 +146,7 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
             absl::StrCat("Asiento ", seat, " abre con ", FormatMoneyEs(op.amount_to)));
         break;
       case OpType::kFirstToAct:
-        if (!fresh) break;
-        if (op.street == Street::kThird && state.bring_in_seat == seat) {
-          Add(out, locale, "LOW_CARD", seat, op.rule_id,
-              absl::StrCat(razz ? "High card" : "Low card", ": seat ", seat, " (", op.card.ToString(),
-                           ") must bring in"),
-              absl::StrCat(razz ? "Carta alta" : "Carta baja", ": asiento ", seat, " (",
-                           op.card.ToString(), "), debe abrir"));
-          break;
-        }
-        Add(out, locale, "HIGH_HAND", seat, op.rule_id,
-            absl::StrCat(razz ? "Low hand" : "High hand", " on ", StreetName(op.street), ": seat ",
-                         seat, " (", Board(state, seat), ") acts first"),
-            absl::StrCat(razz ? "Mano baja" : "Mano alta", " en ", SpanishStreet(op.street),
-                         ": asiento ", seat, " (", Board(state, seat), ") habla primero"));
+        if (fresh) AnnounceOpener(state, op, locale, out);
         break;
       case OpType::kComplete:
         if (!fresh) break;

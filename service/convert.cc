@@ -158,6 +158,17 @@ absl::StatusOr<Action> DecodeAction(const v1::Action& a, absl::string_view field
   }
   out.seat = a.seat();
   if (a.amount_to() < 0) return Invalid(absl::StrCat(field, ".amount_to"), "must not be negative");
+  // Kinds that never move chips take no amount. (FOLD and CHECK may repeat the
+  // street total LegalActions lists; the engine checks that against the hand.)
+  const bool no_amount = out.kind == ActionKind::kShow || out.kind == ActionKind::kMuck ||
+                         out.kind == ActionKind::kDeal;
+  if (no_amount && a.amount_to() != 0) {
+    return Invalid(absl::StrCat(field, ".amount_to"),
+                   absl::StrCat(ActionKindName(out.kind), " takes no amount; send 0"));
+  }
+  if (out.kind != ActionKind::kDeal && a.face_up()) {
+    return Invalid(absl::StrCat(field, ".face_up"), "only ACTION_KIND_DEAL is dealt face up or down");
+  }
   out.amount_to = a.amount_to();
   if (out.kind == ActionKind::kDeal) {
     absl::StatusOr<Card> c = DecodeCard(a.card(), absl::StrCat(field, ".card"));

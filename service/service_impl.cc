@@ -326,7 +326,12 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req, v1::App
       ruling = *std::move(r);
       return absl::OkStatus();
     }
-    return stud::Apply(hand->state, *action);
+    absl::Status st = stud::Apply(hand->state, *action);
+    if (st.code() == absl::StatusCode::kInvalidArgument) {
+      // The engine names the action's field ("seat: ..."); the request nests it.
+      return absl::InvalidArgumentError(absl::StrCat("action.", st.message()));
+    }
+    return st;
   }();
   if (!applied.ok()) return applied;
   if (ruling) EncodeRuling(hand->state, *ruling, resp->mutable_ruling());
@@ -443,6 +448,11 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
     ChildSpan span("engine");
     return Settle(variant, options, seats, common);
   }();
+  if (!settlement.ok() && settlement.status().code() == absl::StatusCode::kInvalidArgument &&
+      req.hand_case() == v1::ResolveShowdownRequest::kStateless) {
+    // The engine names the position in its list; the request's field is stateless.seats[i].
+    return absl::InvalidArgumentError(absl::StrCat("stateless.", settlement.status().message()));
+  }
   if (!settlement.ok()) return settlement.status();
   EncodeSettlement(*settlement, resp);
   if (hand.ok() && req.hand_case() == v1::ResolveShowdownRequest::kToken) {

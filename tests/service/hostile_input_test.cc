@@ -432,7 +432,7 @@ std::vector<Row> Rows() {
   aa("action seat 9", [](Matrix&, auto& r) { r.mutable_action()->set_seat(9); }, kInvalid,
      "action.seat: must be 1..8", "INVALID_ARGUMENT");
   aa("action seat 5 at a 3-seat table",
-     [](Matrix&, auto& r) { r.mutable_action()->set_seat(5); }, kInvalid, "seat: 5 is not at this table (seats 1..3)",
+     [](Matrix&, auto& r) { r.mutable_action()->set_seat(5); }, kInvalid, "action.seat: 5 is not at this table (seats 1..3)",
      "INVALID_ARGUMENT");
   aa("action by a seat not to act",
      [](Matrix& m, auto& r) { r.mutable_action()->set_seat(m.next().to_act() % 3 + 1); },
@@ -451,9 +451,25 @@ std::vector<Row> Rows() {
      [](Matrix&, auto& r) {
        r.mutable_action()->set_kind(v1::ACTION_KIND_DEAL);
        r.mutable_action()->set_seat(1);
+       r.mutable_action()->set_amount_to(0);
        r.mutable_action()->set_card("As");
      },
      StatusCode::FAILED_PRECONDITION, "", "*");
+  aa("FOLD with an amount (5000)",
+     [](Matrix& m, auto& r) {
+       r.mutable_action()->set_kind(v1::ACTION_KIND_FOLD);
+       r.mutable_action()->set_seat(m.next().to_act());
+       r.mutable_action()->set_amount_to(5000);
+     },
+     kInvalid, "action.amount_to: fold puts in no chips", "INVALID_ARGUMENT");
+  aa("face_up on a betting action", [](Matrix&, auto& r) { r.mutable_action()->set_face_up(true); }, kInvalid,
+     "action.face_up: only ACTION_KIND_DEAL is dealt face up or down", "INVALID_ARGUMENT");
+  aa("SHOW with an amount",
+     [](Matrix&, auto& r) {
+       r.mutable_action()->set_kind(v1::ACTION_KIND_SHOW);
+       r.mutable_action()->set_amount_to(100);
+     },
+     kInvalid, "action.amount_to: show takes no amount", "INVALID_ARGUMENT");
   aa("private_view_seats out of range", [](Matrix&, auto& r) { r.add_private_view_seats(0); }, kInvalid,
      "private_view_seats[0]: seat 0 is not 1..3", "INVALID_ARGUMENT");
   aa("expected_version stale", [](Matrix&, auto& r) { r.set_expected_version(0); }, StatusCode::ABORTED,
@@ -542,7 +558,7 @@ std::vector<Row> Rows() {
   rs("seat 0", [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(0)->set_seat(0); }, kInvalid,
      "stateless.seats[0].seat: must be 1..8", "INVALID_ARGUMENT");
   rs("seat repeated", [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(1)->set_seat(1); }, kInvalid,
-     "seats: seat 1 is out of range 1..8 or repeated", "INVALID_ARGUMENT");
+     "stateless.seats[1].seat: seat 1 appears twice", "INVALID_ARGUMENT");
   rs("contribution negative", [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(0)->set_contribution(-1); },
      kInvalid, "stateless.seats[0].contribution: must not be negative", "INVALID_ARGUMENT");
   rs("contributions INT64_MAX on two seats (overflow)",
@@ -552,13 +568,13 @@ std::vector<Row> Rows() {
      },
      kInvalid, "stateless.seats[0].contribution: at most 2^40", "INVALID_ARGUMENT");
   rs("duplicate card across seats", [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(1)->set_cards(0, "As"); },
-     kInvalid, "seats[2].cards: As appears twice", "INVALID_ARGUMENT");
+     kInvalid, "stateless.seats[1].cards: As appears twice", "INVALID_ARGUMENT");
   rs("malformed card", [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(1)->set_cards(3, "Q"); }, kInvalid,
      "stateless.seats[1].cards[3]: \"Q\" is not a card", "INVALID_ARGUMENT");
   rs("eight cards in a hand", [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(1)->add_cards("9c"); },
-     kInvalid, "seats[2].cards: a live hand needs 5 to 7 cards, has 8", "INVALID_ARGUMENT");
+     kInvalid, "stateless.seats[1].cards: a live hand needs 5 to 7 cards, has 8", "INVALID_ARGUMENT");
   rs("common card duplicates a hand card", [](Matrix&, auto& r) { r.mutable_stateless()->set_common_card("As"); },
-     kInvalid, "seats[1].cards: As appears twice", "INVALID_ARGUMENT");
+     kInvalid, "stateless.seats[0].cards: As appears twice", "INVALID_ARGUMENT");
   rs("10 000 seats", [](Matrix&, auto& r) {
        for (int i = 0; i < 10000; ++i) r.mutable_stateless()->add_seats()->set_seat(3);
      },
@@ -626,6 +642,24 @@ std::vector<Row> Rows() {
        }
      },
      kInvalid, "report.moves: at most one per seat", "INVALID_ARGUMENT");
+  ri("nine kept_seats", [](Matrix&, auto& r) {
+       for (int i = 0; i < 9; ++i) r.mutable_report()->add_kept_seats(1);
+     },
+     kInvalid, "report.kept_seats: at most one per seat", "INVALID_ARGUMENT");
+  ri("BOTH_HOLECARDS_EXPOSED with 250 000 cards",
+     [](Matrix&, auto& r) {
+       r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_BOTH_HOLECARDS_EXPOSED);
+       for (int i = 0; i < 250000; ++i) r.mutable_report()->add_cards("As");
+     },
+     kInvalid, "report.cards: none, or both hole cards of the seat", "INVALID_ARGUMENT");
+  ri("BOTH_HOLECARDS_EXPOSED in a SERVICE-dealt hand (LIVE reports are checked card by card: "
+     "irregularities_validate_test)",
+     [](Matrix&, auto& r) {
+       r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_BOTH_HOLECARDS_EXPOSED);
+       r.mutable_report()->add_cards("2c");
+       r.mutable_report()->add_cards("2d");
+     },
+     StatusCode::FAILED_PRECONDITION, "STUD-IRR-EXP-2: the engine deals this hand", "STUD-IRR-EXP-2");
   ri("move with a malformed card", [](Matrix&, auto& r) { r.mutable_report()->add_moves()->set_card("??"); },
      kInvalid, "report.moves[0].card: \"??\" is not a card", "INVALID_ARGUMENT");
   ri("action on a kind without one",

@@ -3,6 +3,7 @@
 // hand of a random sample and for the rule-book cases that once differed.
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 
 #include "service_fixture.h"
@@ -161,6 +162,109 @@ TEST(RulesFidelity, STUD_ORDER_2_PublicViewListsEveryBoardInOrder) {
   for (int i = 0; i < order.size(); ++i) {
     EXPECT_EQ(std::make_pair(order[i].seat(), order[i].rank()), expected[static_cast<size_t>(i)])
         << "place " << i;
+  }
+}
+
+// A preset deck that gives seat i the cards of hands[i-1] (3rd street in three
+// passes, then one card a street after a burn), as docs/rules.md describes.
+std::vector<std::string> PresetFor(const std::vector<std::vector<std::string>>& hands) {
+  std::vector<std::string> deck;
+  std::set<std::string> used;
+  auto put = [&](const std::string& c) {
+    deck.push_back(c);
+    used.insert(c);
+  };
+  for (size_t pass = 0; pass < 3; ++pass) {
+    for (const auto& h : hands) put(h[pass]);
+  }
+  for (size_t street = 3; street < 7; ++street) {
+    deck.push_back("");  // burn, filled below
+    for (const auto& h : hands) {
+      if (street < h.size()) put(h[street]);
+    }
+  }
+  std::vector<std::string> spare;
+  for (const std::string& c : NaturalDeck()) {
+    if (!used.count(c)) spare.push_back(c);
+  }
+  size_t next = 0;
+  for (std::string& c : deck) {
+    if (c.empty()) c = spare[next++];
+  }
+  while (next < spare.size()) deck.push_back(spare[next++]);
+  return deck;
+}
+
+const v1::Announcement* FindAnnouncement(const v1::HandUpdate& u, const std::string& kind) {
+  for (const v1::Announcement& a : u.announcements()) {
+    if (a.kind() == kind) return &a;
+  }
+  return nullptr;
+}
+
+// STUD-BRING-11, STUD-ORDER-5, STUD-ORDER-4: announcements cite the
+// announcement rule, and when the high hand is all-in they say so: seat 2
+// (aces showing) is all-in, seat 3 acts first, in English and Spanish.
+TEST(RulesFidelity, STUD_ORDER_4_AnnouncementSaysTheHighHandIsAllIn) {
+  Server server;
+  v1::NewHandRequest req = BasicHand(4, v1::DEALING_MODE_PRESET);
+  req.mutable_stakes()->set_preset("$1-$2");
+  const int64_t stacks[] = {5000, 50, 5000, 5000};
+  for (int i = 0; i < 4; ++i) req.mutable_seats(i)->set_stack(stacks[i]);
+  req.clear_preset_deck();
+  for (const std::string& c : PresetFor({{"5c", "6c", "2c", "7d"}, {"8h", "9h", "Ah", "As"},
+                                         {"Tc", "Jc", "3d", "4d"}, {"Qc", "Qd", "Kh", "Ks"}})) {
+    req.add_preset_deck(c);
+  }
+  v1::HandUpdate u = Start(server, req);
+  const v1::Announcement* low = FindAnnouncement(u, "LOW_CARD");
+  ASSERT_NE(low, nullptr);
+  EXPECT_EQ(low->seat(), 1);
+  EXPECT_EQ(low->rule_id(), "STUD-BRING-11");
+  for (int step = 0; step < 4 && u.public_view().street() == v1::STREET_THIRD; ++step) {
+    u = Apply(server, u, ChooseAction(u, false));
+  }
+  ASSERT_EQ(u.public_view().street(), v1::STREET_FOURTH);
+  ASSERT_EQ(u.to_act(), 3);
+  const v1::Announcement* high = FindAnnouncement(u, "HIGH_HAND");
+  ASSERT_NE(high, nullptr);
+  EXPECT_EQ(high->seat(), 3);
+  EXPECT_EQ(high->rule_id(), "STUD-ORDER-4");
+  EXPECT_NE(high->text_en().find("seat 2 (Ah As) is all-in; seat 3"), std::string::npos)
+      << high->text_en();
+  EXPECT_NE(high->text_es().find("asiento 2 (Ah As) está all-in"), std::string::npos)
+      << high->text_es();
+}
+
+// Fields an action kind does not take are refused with their field path.
+TEST(RulesFidelity, ActionFieldsAThisKindDoesNotTakeAreRefused) {
+  Server server;
+  v1::HandUpdate u = Start(server, BasicHand(3, v1::DEALING_MODE_PRESET));
+  u = Apply(server, u, ChooseAction(u, false));  // the bring-in: the next seat may fold
+  struct Case {
+    v1::ActionKind kind;
+    int64_t amount_to;
+    bool face_up;
+    const char* prefix;
+  };
+  const Case cases[] = {
+      {v1::ACTION_KIND_FOLD, 5000, false, "action.amount_to: fold puts in no chips"},
+      {v1::ACTION_KIND_BRING_IN, 0, true, "action.face_up: only ACTION_KIND_DEAL"},
+      {v1::ACTION_KIND_MUCK, 10, false, "action.amount_to: muck takes no amount"},
+  };
+  for (const Case& c : cases) {
+    v1::ApplyActionRequest req;
+    req.set_token(u.token());
+    req.mutable_action()->set_seat(u.to_act());
+    req.mutable_action()->set_kind(c.kind);
+    req.mutable_action()->set_amount_to(c.amount_to);
+    req.mutable_action()->set_face_up(c.face_up);
+    v1::ApplyActionResponse resp;
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    const grpc::Status st = server.stub().ApplyAction(&ctx, req, &resp);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << c.prefix;
+    EXPECT_EQ(st.error_message().rfind(c.prefix, 0), 0u) << st.error_message();
   }
 }
 

@@ -84,18 +84,32 @@ TEST(StateCodecTest, StatesWithIrregularityRulingsRoundTrip) {
         IrregularityReport r;
         r.kind = static_cast<IrregularityKind>(1 + rng() % 14);
         r.seat = state->actor != 0 && rng() % 2 ? state->actor : 1 + static_cast<int>(rng() % n);
+        // Only the fields each kind reads (engine/irregularity_report.h);
+        // anything else is refused as malformed.
         const Seat& s = state->seats[r.seat];
-        if (s.num_cards > 0 && rng() % 2) {
-          r.has_card = true;
-          r.card = s.cards[rng() % s.num_cards].card;
-        }
-        r.allowance_remaining = static_cast<int>(rng() % 2);
-        r.card_count = 6;
-        r.burn_delta = 1;
-        r.street = state->street;
-        if (r.kind == IrregularityKind::kBurnError || r.kind == IrregularityKind::kPrematureDeal) {
-          r.seat = 0;
-          r.has_card = false;
+        switch (r.kind) {
+          case IrregularityKind::kHolecardExposed:
+          case IrregularityKind::kCardOffTable:
+          case IrregularityKind::kFinalCardFaceUp:
+            if (s.num_cards > 0) {
+              r.has_card = true;
+              r.card = s.cards[rng() % s.num_cards].card;
+            }
+            break;
+          case IrregularityKind::kWrongCardCount:
+            r.card_count = 6;
+            break;
+          case IrregularityKind::kTimeout:
+            r.allowance_remaining = static_cast<int>(rng() % 2);
+            break;
+          case IrregularityKind::kBurnError:
+          case IrregularityKind::kPrematureDeal:
+            r.seat = 0;
+            r.burn_delta = r.kind == IrregularityKind::kBurnError ? 1 : 0;
+            r.street = state->street;
+            break;
+          default:
+            break;
         }
         if (RuleIrregularity(*state, r).ok()) ++rulings;
       } else if (state->phase == Phase::kAwaitingDeal) {

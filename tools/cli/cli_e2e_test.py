@@ -179,7 +179,7 @@ def main():
         c.check(r.returncode == 0, "interactive hand exits 0", r.stdout + r.stderr)
         c.contains(r.stdout, [
             "Seven Card Stud, 2 seats of 2000 chips: ante 100, bring-in 100, small bet 400, big bet 800",
-            "must bring in [STUD-BRING-1]",
+            "must bring in [STUD-BRING-11]",
             "Legal: 1) bring-in 100  2) complete to 400",
             "Refused: rule STUD-BRING-4: ",
             "RULING STUD-GAME-5 WARNING",
