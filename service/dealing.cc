@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "absl/strings/escaping.h"
 #include "service/convert.h"
 
 namespace stud::service {
@@ -62,6 +63,14 @@ std::string DeckCommitment(const std::vector<Card>& deck, const std::vector<Card
   return digest;
 }
 
+std::string NewHandId() {
+  std::string id(16, '\0');
+  randombytes_buf(id.data(), id.size());
+  return id;
+}
+
+std::string HandIdText(const ServiceData& service) { return absl::BytesToHexString(service.hand_id); }
+
 absl::Status PrepareDeal(const v1::NewHandRequest& request, bool allow_preset, HandConfig* config,
                          ServiceData* service) {
   v1::DealingMode mode = request.dealing_mode();
@@ -71,6 +80,7 @@ absl::Status PrepareDeal(const v1::NewHandRequest& request, bool allow_preset, H
     return absl::InvalidArgumentError("preset_deck: only allowed with DEALING_MODE_PRESET");
   }
   service->dealing_mode = static_cast<uint32_t>(mode);
+  service->hand_id = NewHandId();
   switch (mode) {
     case v1::DEALING_MODE_SERVICE:
       config->deal_source = DealSource::kDeck;

@@ -31,12 +31,17 @@ namespace stud::service {
 std::vector<Card> ShuffledDeck();
 // 32 random bytes.
 std::string RandomSalt();
+// A new hand's id: 16 random bytes (PublicView.hand_id shows them as 32 hex
+// digits). Unpredictable, so no caller can name a hand it was not given.
+std::string NewHandId();
+// The id as the API shows it: lowercase hex, "" for a token without one.
+std::string HandIdText(const ServiceData& service);
 // SHA-256(D || "/" || R || salt) as 32 raw bytes.
 std::string DeckCommitment(const std::vector<Card>& deck, const std::vector<Card>& recycle_order,
                            const std::string& salt);
 
 // Fills config.deal_source, deck and recycle_order and `service` (dealing mode,
-// commitment, salt) from the request. INVALID_ARGUMENT names bad preset cards;
+// commitment, salt, a new hand id) from the request. INVALID_ARGUMENT names bad preset cards;
 // FAILED_PRECONDITION when PRESET is not allowed on this server.
 absl::Status PrepareDeal(const stud::v1::NewHandRequest& request, bool allow_preset,
                          HandConfig* config, ServiceData* service);

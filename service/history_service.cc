@@ -4,9 +4,11 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "history/phh.h"
 #include "service/convert.h"
+#include "service/dealing.h"
 #include "service/observability.h"
 #include "service/service_impl.h"
 #include "service/state_codec.h"
@@ -19,21 +21,11 @@ namespace {
 // A PHH hand is a few kilobytes; this bounds the work one call can ask for.
 constexpr size_t kMaxPhhBytes = 64 * 1024;
 
-std::string Hex(absl::string_view bytes) {
-  static const char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(kHex[c >> 4]);
-    out.push_back(kHex[c & 15]);
-  }
-  return out;
-}
-
 }  // namespace
 
 absl::Status HandService::ExportHandHistory(const v1::ExportHandHistoryRequest& req,
                                             v1::ExportHandHistoryResponse* resp) const {
-  absl::StatusOr<SealedHand> hand = Unseal(req.token());
+  absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
   const HandState& state = hand->state;
   if (req.viewer_seat() < 0 || req.viewer_seat() > state.config.num_seats) {
@@ -54,7 +46,7 @@ absl::Status HandService::ExportHandHistory(const v1::ExportHandHistoryRequest& 
   if (mode_name.rfind("DEALING_MODE_", 0) == 0) mode_name = mode_name.substr(13);
   options.extra_fields.emplace_back("_dealing_mode", absl::StrCat("'", mode_name, "'"));
   if (!hand->service.commitment.empty()) {
-    options.extra_fields.emplace_back("_deck_commitment", absl::StrCat("'", Hex(hand->service.commitment), "'"));
+    options.extra_fields.emplace_back("_deck_commitment", absl::StrCat("'", absl::BytesToHexString(hand->service.commitment), "'"));
   }
   std::string text = [&] {
     ChildSpan span("engine");
@@ -65,6 +57,7 @@ absl::Status HandService::ExportHandHistory(const v1::ExportHandHistoryRequest& 
   resp->set_phh(std::move(text));
   resp->set_complete(state.phase == Phase::kComplete);
   resp->set_version(state.version);
+  resp->set_hand_id(HandIdText(hand->service));
   resp->set_hidden_cards(hidden);
   return absl::OkStatus();
 }
@@ -122,6 +115,8 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
     sealed.state = std::move(report->state);
     sealed.service.dealing_mode = v1::DEALING_MODE_LIVE;
     sealed.service.locale = v1::LOCALE_EN;
+    sealed.service.hand_id = NewHandId();
+    resp->set_hand_id(HandIdText(sealed.service));
     ChildSpan span("seal");
     resp->set_token(sealer_->Seal(SerializeSealedHand(sealed), CurrentTenant()));
   }

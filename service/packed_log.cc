@@ -13,6 +13,24 @@ namespace {
 constexpr uint8_t kHasCard = 1, kHasPot = 2, kHasHalf = 4, kHasAmount = 8, kHasAmountTo = 16,
                   kHasRule = 32;
 
+// Operation types whose card byte is always written, whatever the card: a
+// token's length must never depend on a hidden card (index 0 is the 2c, so
+// omitting a zero card would reveal where the 2c is) [docs/api.md, "Threat model"].
+bool CarriesCard(OpType t) {
+  switch (t) {
+    case OpType::kDeal:
+    case OpType::kBurn:
+    case OpType::kCommonCard:
+    case OpType::kFirstToAct:
+    case OpType::kExpose:
+    case OpType::kAside:
+    case OpType::kReplaceCard:
+      return true;
+    default:
+      return false;
+  }
+}
+
 absl::Status Bad(absl::string_view field) {
   return absl::InternalError(absl::StrCat("sealed state: field ", field, " is out of range"));
 }
@@ -73,7 +91,7 @@ uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w, std::vector<ab
   };
   for (const Operation& op : log) {
     uint8_t mask = 0;
-    if (op.card != Card()) mask |= kHasCard;
+    if (CarriesCard(op.type) || op.card != Card()) mask |= kHasCard;
     if (op.pot != 0) mask |= kHasPot;
     if (op.half != 0) mask |= kHasHalf;
     if (op.amount != 0) mask |= kHasAmount;

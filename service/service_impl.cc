@@ -195,13 +195,18 @@ absl::Status WithRequestFieldPath(absl::Status s, IrregularityKind kind) {
 
 }  // namespace
 
-absl::StatusOr<SealedHand> HandService::Unseal(const std::string& token) const {
+absl::StatusOr<SealedHand> HandService::Unseal(const std::string& token,
+                                               const std::string& expected_hand_id) const {
   if (token.empty()) return absl::InvalidArgumentError("token: required");
   ChildSpan span("unseal");
   // A per-thread plaintext buffer: its capacity is kept from call to call.
   thread_local std::string plain;
   if (absl::Status st = sealer_->OpenInto(token, CurrentTenant(), &plain); !st.ok()) return st;
-  return ParseSealedHand(plain);
+  absl::StatusOr<SealedHand> hand = ParseSealedHand(plain);
+  if (hand.ok() && !expected_hand_id.empty() && HandIdText(hand->service) != expected_hand_id) {
+    return HandIdMismatch(expected_hand_id, HandIdText(hand->service));
+  }
+  return hand;
 }
 
 void HandService::FillUpdate(const SealedHand& hand, size_t first_op, const std::vector<int>& view_seats,
@@ -218,6 +223,7 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op, const std:
   out->set_version(state.version);
   v1::PublicView* pub = out->mutable_public_view();
   EncodePublicView(state, pub);
+  pub->set_hand_id(HandIdText(hand.service));
   pub->set_dealing_mode(static_cast<v1::DealingMode>(hand.service.dealing_mode));
   EncodeCommitment(state, hand.service, pub->mutable_deck_commitment());
   for (int seat : view_seats) {
@@ -303,7 +309,7 @@ absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResp
 }
 
 absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req, v1::ApplyActionResponse* resp) const {
-  absl::StatusOr<SealedHand> hand = Unseal(req.token());
+  absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
   if (!req.has_action()) return absl::InvalidArgumentError("action: required");
   absl::StatusOr<Action> action = DecodeAction(req.action(), "action");
@@ -340,7 +346,7 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req, v1::App
 }
 
 absl::Status HandService::LegalActions(const v1::LegalActionsRequest& req, v1::LegalActionsResponse* resp) const {
-  absl::StatusOr<SealedHand> hand = Unseal(req.token());
+  absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
   const HandState& state = hand->state;
   if (req.seat() < 0 || req.seat() > state.config.num_seats) {
@@ -348,6 +354,7 @@ absl::Status HandService::LegalActions(const v1::LegalActionsRequest& req, v1::L
         absl::StrCat("seat: ", req.seat(), " is not 1..", state.config.num_seats, " (0 = the board)"));
   }
   resp->set_version(state.version);
+  resp->set_hand_id(HandIdText(hand->service));
   resp->set_seat(req.seat());
   resp->set_to_act(ToAct(state));
   for (const LegalAction& a : stud::LegalActions(state, req.seat())) {
@@ -373,9 +380,10 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
   std::optional<Card> common;
   absl::StatusOr<SealedHand> hand;
   if (req.hand_case() == v1::ResolveShowdownRequest::kToken) {
-    hand = Unseal(req.token());
+    hand = Unseal(req.token(), req.expected_hand_id());
     if (!hand.ok()) return hand.status();
     const HandState& state = hand->state;
+    resp->set_hand_id(HandIdText(hand->service));
     if (state.phase != Phase::kComplete) {
       return RuleViolation("STUD-SHOW-1",
                            "STUD-SHOW-1: the hand is not over; showdown is resolved once every live "
@@ -466,7 +474,7 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
 
 absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& req,
                                            v1::RuleIrregularityResponse* resp) const {
-  absl::StatusOr<SealedHand> hand = Unseal(req.token());
+  absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
   if (!req.has_report()) return absl::InvalidArgumentError("report: required");
   const v1::IrregularityReport& r = req.report();
@@ -523,7 +531,7 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
 }
 
 absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResponse* resp) const {
-  absl::StatusOr<SealedHand> hand = Unseal(req.token());
+  absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
   absl::StatusOr<std::vector<int>> views =
       DecodeViewSeats(req.private_view_seats(), hand->state.config.num_seats, "private_view_seats");

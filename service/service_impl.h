@@ -115,7 +115,9 @@ class HandService {
                                  stud::v1::ReplayHandHistoryResponse* resp) const;
 
  private:
-  absl::StatusOr<SealedHand> Unseal(const std::string& token) const;
+  // Opens a token; when `expected_hand_id` is set, the token must be that hand's.
+  absl::StatusOr<SealedHand> Unseal(const std::string& token,
+                                    const std::string& expected_hand_id) const;
   // Fills `out` for the state after a call whose operations start at
   // `first_op`. `token` is the token to return; empty means seal a new one.
   void FillUpdate(const SealedHand& hand, size_t first_op, const std::vector<int>& view_seats,

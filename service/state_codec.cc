@@ -376,6 +376,7 @@ absl::StatusOr<SealedHand> ParseSealedHand(absl::string_view plaintext) {
         hand.service.locale = v.service().locale();
         hand.service.commitment = std::string(v.service().commitment());
         hand.service.salt = std::string(v.service().salt());
+        hand.service.hand_id = std::string(v.service().hand_id());
         return hand;
       }
     }
@@ -399,6 +400,7 @@ absl::StatusOr<SealedHand> ParseSealedHandViaProtobuf(absl::string_view plaintex
   hand.service.locale = msg.service().locale();
   hand.service.commitment = msg.service().commitment();
   hand.service.salt = msg.service().salt();
+  hand.service.hand_id = msg.service().hand_id();
   return hand;
 }
 

@@ -30,6 +30,7 @@ struct ServiceData {
   uint32_t locale = 0;        // stud.v1.Locale
   std::string commitment;     // SERVICE dealing: 32-byte SHA-256, else empty
   std::string salt;           // SERVICE dealing: 32 bytes, else empty
+  std::string hand_id;        // 16 random bytes from NewHand; empty in older tokens
   friend bool operator==(const ServiceData&, const ServiceData&) = default;
 };
 

@@ -343,6 +343,7 @@ bool ParseService(absl::string_view bytes, ServiceData* d) {
       case 2: f.Int(&d->locale_); break;
       case 3: f.Bytes(&d->commitment_); break;
       case 4: f.Bytes(&d->salt_); break;
+      case 5: f.Bytes(&d->hand_id_); break;
       default: return false;
     }
     if (!f.ok()) return false;

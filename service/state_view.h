@@ -167,6 +167,7 @@ struct ServiceData {
   STUD_VIEW_FIELD(uint32_t, locale)
   STUD_VIEW_FIELD(absl::string_view, commitment)
   STUD_VIEW_FIELD(absl::string_view, salt)
+  STUD_VIEW_FIELD(absl::string_view, hand_id)
 };
 
 struct SealedHand {

@@ -304,6 +304,7 @@ void WriteSealedHand(const SealedHand& hand, std::string* out) {
   w.U64(2, hand.service.locale);
   w.Bytes(3, hand.service.commitment.data(), hand.service.commitment.size());
   w.Bytes(4, hand.service.salt.data(), hand.service.salt.size());
+  w.Bytes(5, hand.service.hand_id.data(), hand.service.hand_id.size());
   w.Close(at);
   w.Finish();
 }

@@ -11,6 +11,7 @@
 namespace stud::service {
 namespace {
 constexpr absl::string_view kVersionPayload = "type.stud/version_mismatch";
+constexpr absl::string_view kHandIdPayload = "type.stud/hand_id_mismatch";
 }  // namespace
 
 absl::Status VersionMismatch(uint64_t expected, uint64_t actual) {
@@ -22,10 +23,23 @@ absl::Status VersionMismatch(uint64_t expected, uint64_t actual) {
   return s;
 }
 
+absl::Status HandIdMismatch(absl::string_view expected, absl::string_view actual) {
+  absl::Status s(absl::StatusCode::kAborted,
+                 actual.empty()
+                     ? absl::StrCat("expected_hand_id: the request expects hand ", expected,
+                                    " but the token was sealed before hands had ids")
+                     : absl::StrCat("expected_hand_id: the request expects hand ", expected,
+                                    " but the token is hand ", actual,
+                                    " (a token of another hand; send this hand's latest token)"));
+  s.SetPayload(kHandIdPayload, absl::Cord(actual));
+  return s;
+}
+
 std::string ErrorReason(const absl::Status& status) {
   if (std::string token = TokenErrorReasonOf(status); !token.empty()) return token;
   if (std::string caller = CallerErrorReasonOf(status); !caller.empty()) return caller;
   if (status.GetPayload(kVersionPayload)) return "VERSION_MISMATCH";
+  if (status.GetPayload(kHandIdPayload)) return "HAND_ID_MISMATCH";
   if (std::string rule = RuleIdOf(status); !rule.empty()) return rule;
   return absl::StatusCodeToString(status.code());
 }

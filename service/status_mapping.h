@@ -6,6 +6,7 @@
 //   FAILED_PRECONDITION without one         FAILED_PRECONDITION  FAILED_PRECONDITION
 //   token errors (sealer.h)                 UNAUTHENTICATED      TOKEN_MALFORMED, ...
 //   version mismatch (VersionMismatch)      ABORTED              VERSION_MISMATCH
+//   another hand's token (HandIdMismatch)  ABORTED              HAND_ID_MISMATCH
 //   anything else                           same code            the code's name
 // UNKNOWN never leaves the server: it becomes INTERNAL. Every error carries
 // grpc-status-details-bin = google.rpc.Status{code, message, details = [ErrorInfo
@@ -25,6 +26,8 @@ inline constexpr char kErrorDomain[] = "stud.v1";
 
 // ABORTED: the request named a version the token does not have.
 absl::Status VersionMismatch(uint64_t expected, uint64_t actual);
+// ABORTED, reason HAND_ID_MISMATCH: the token is another hand's (or has no id).
+absl::Status HandIdMismatch(absl::string_view expected, absl::string_view actual);
 
 grpc::Status ToGrpcStatus(const absl::Status& status);
 

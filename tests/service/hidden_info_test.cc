@@ -176,7 +176,9 @@ class HiddenInfo {
         resp.mutable_update()->clear_token();
         resp.mutable_update()->mutable_public_view()->mutable_deck_commitment()->clear_commitment();
         resp.mutable_update()->mutable_public_view()->mutable_deck_commitment()->clear_revealed_salt();
+        resp.mutable_update()->mutable_public_view()->clear_hand_id();  // hex, not text
       }
+      if constexpr (requires { resp.clear_hand_id(); }) resp.clear_hand_id();
       if (!token.empty()) {
         const std::set<int> after = Visible(StateOf(token), viewer);
         visible.insert(after.begin(), after.end());

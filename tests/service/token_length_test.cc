@@ -1,0 +1,104 @@
+// Constant-size tokens: a token's length depends only on public facts. Each
+// random hand is played twice with the same actions from two decks that differ
+// only in the hidden cards (down cards, burns and the undealt stub are
+// shuffled among themselves; every up card stays where it was). As long as the
+// two public histories are equal, the sealed states must have the same length
+// at every step, so neither token sizes nor TLS record sizes tell anything
+// about a hidden card.
+#include <algorithm>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "engine/view.h"
+#include "gtest/gtest.h"
+#include "service/state_codec.h"
+#include "service/state_wire.h"
+#include "tests/testing/hands.h"
+
+namespace stud::service {
+namespace {
+
+constexpr int kHands = 12000;
+
+size_t SealedLength(const HandState& st) {
+  SealedHand hand;
+  hand.state = st;
+  hand.service = {.dealing_mode = 1, .locale = 1, .commitment = std::string(32, 'c'),
+                  .salt = std::string(32, 's'), .hand_id = std::string(16, 'h')};
+  std::string plain;
+  WriteSealedHand(hand, &plain);
+  return plain.size();
+}
+
+// The log as everyone sees it.
+std::vector<Operation> PublicLog(const HandState& st) {
+  std::vector<Operation> out;
+  for (const Operation& op : st.log) {
+    bool hidden = false;
+    out.push_back(RedactFor(st, op, kPublicViewer, &hidden));
+  }
+  return out;
+}
+
+// `deck` with the cards not face up in `st` shuffled among their positions.
+std::vector<Card> ShuffleHidden(const HandState& st, const std::vector<Card>& deck, std::mt19937_64& rng) {
+  CardSet up;
+  for (int i = 1; i <= st.config.num_seats; ++i) up = up | UpCards(st, i);
+  std::vector<size_t> hidden_at;
+  for (size_t i = 0; i < deck.size(); ++i) {
+    if (!up.Contains(deck[i])) hidden_at.push_back(i);
+  }
+  std::vector<Card> hidden;
+  for (size_t i : hidden_at) hidden.push_back(deck[i]);
+  std::shuffle(hidden.begin(), hidden.end(), rng);
+  std::vector<Card> out = deck;
+  for (size_t k = 0; k < hidden_at.size(); ++k) out[hidden_at[k]] = hidden[k];
+  return out;
+}
+
+TEST(TokenLength, SamePublicHistoryGivesTheSameTokenLength) {
+  std::mt19937_64 rng(0x70CE);
+  int compared_steps = 0, deals_of_the_2c_down = 0;
+  for (int hand = 0; hand < kHands; ++hand) {
+    const Variant variant = static_cast<Variant>(1 + hand % 3);
+    HandConfig config = testing::RandomConfig(variant, rng, testing::RandomOptions::kVaried);
+    // Play the hand to showdown (cards shown there are public) with random actions.
+    absl::StatusOr<HandState> first = NewHand(config);
+    ASSERT_TRUE(first.ok()) << first.status();
+    std::vector<Action> actions;
+    HandState st = *first;
+    while (st.phase == Phase::kBetting) {
+      const int seat = ToAct(st);
+      const std::vector<LegalAction> legal = LegalActions(st, seat);
+      const LegalAction& l = legal[rng() % legal.size()];
+      actions.push_back({.kind = l.kind, .seat = seat, .amount_to = l.amount_to});
+      ASSERT_TRUE(Apply(st, actions.back()).ok());
+    }
+    HandConfig twin = config;
+    twin.deck = ShuffleHidden(st, config.deck, rng);
+    absl::StatusOr<HandState> second = NewHand(twin);
+    ASSERT_TRUE(second.ok()) << second.status();
+    HandState a = *first, b = *second;
+    for (size_t i = 0;; ++i) {
+      if (PublicLog(a) != PublicLog(b)) break;  // public histories differ from here on
+      ASSERT_EQ(SealedLength(a), SealedLength(b))
+          << "hand " << hand << ", step " << i << ": same public history, different length";
+      ++compared_steps;
+      if (i == actions.size() || a.phase != Phase::kBetting || b.phase != Phase::kBetting) break;
+      ASSERT_TRUE(Apply(a, actions[i]).ok());
+      if (!Apply(b, actions[i]).ok()) break;
+    }
+    for (const Operation& op : st.log) {
+      deals_of_the_2c_down += op.type == OpType::kDeal && !op.face_up && op.card == Card();
+    }
+  }
+  std::printf("%d steps compared, the 2c dealt down %d times\n", compared_steps, deals_of_the_2c_down);
+  EXPECT_GT(compared_steps, kHands * 5);
+  EXPECT_GT(deals_of_the_2c_down, kHands / 20);  // the case that once changed the length
+}
+
+}  // namespace
+}  // namespace stud::service
