@@ -59,10 +59,10 @@ ABSL_FLAG(std::string, log_level, "info", "Lowest log level written: debug, info
 ABSL_FLAG(std::string, key_file, "",
           "Sealing key ring file (\"<id>:<64 hex>\" entries; the largest id seals). "
           "Without it, env STUD_KEYS is read; without both, an ephemeral key is made.");
-ABSL_FLAG(int, token_format, 3,
-          "Format of the tokens this server seals: 3 (SipHash-derived nonce, service/sealer.h), or 1 "
-          "(formats 1 and 2) while a rolling upgrade still has replicas that cannot open format 3. "
-          "Every format opens either way");
+ABSL_FLAG(int, token_format, 1,
+          "Format of the tokens this server seals: 1 (formats 1 and 2: keyed-BLAKE2b nonce, "
+          "service/sealer.h). 3 (SipHash-derived nonce) is deprecated: it is still opened, so tokens "
+          "of replicas that sealed it keep working, but it should no longer be sealed");
 ABSL_FLAG(bool, allow_preset, false, "Accept DEALING_MODE_PRESET (caller-chosen deck order)");
 ABSL_FLAG(bool, allow_history_reveal, false,
           "ExportHandHistory honours reveal_hidden_cards (every seat's down cards in the PHH record); "

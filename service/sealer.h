@@ -2,7 +2,7 @@
 //
 // Token layout (all integers big-endian):
 //   offset 0  2 bytes  magic "SK"
-//   offset 2  1 byte   format version (kTokenFormat)
+//   offset 2  1 byte   format version (1; 2 and 3 below)
 //   offset 3  4 bytes  key id of the sealing key
 //   offset 7 24 bytes  nonce
 //   offset 31 ...      ciphertext = plaintext + 16-byte Poly1305 tag
@@ -36,8 +36,12 @@
 //   then nonce, ciphertext + tag as in format 1.
 // Tokens sealed without a tenant stay format 1, byte for byte.
 //
-// Format 3 (stud_server's default, --token_format) is formats 1 and 2 with a
-// cheaper nonce derivation and a shorter nonce; the cipher is unchanged:
+// Format 3 (deprecated; stud_server seals formats 1 and 2 by default and
+// opens all three) is formats 1 and 2 with a cheaper nonce derivation and a
+// shorter nonce; the cipher is unchanged. It is no longer sealed by default
+// because its nonce PRF is SipHash, which libsodium offers for hash tables,
+// not as a key-derivation or nonce PRF; the deterministic nonce of formats 1
+// and 2 is keyed BLAKE2b from a KDF subkey, the standard construction.
 //   offset 0  2 bytes  magic "SK"
 //   offset 2  1 byte   3
 //   offset 3  4 bytes  key id
@@ -63,7 +67,7 @@
 // Errors from Open (UNAUTHENTICATED unless noted, each with a distinct TokenError
 // payload that status_mapping turns into ErrorInfo.reason):
 //   TOKEN_MALFORMED            shorter than header + nonce + tag, or bad magic
-//   TOKEN_VERSION_UNSUPPORTED  format byte is not kTokenFormat
+//   TOKEN_VERSION_UNSUPPORTED  format byte is not 1, 2 or 3
 //   TOKEN_UNKNOWN_KEY          no key with the header's id in the ring
 //   TOKEN_AUTHENTICATION_FAILED  tag check failed: altered, truncated inside
 //                              the ciphertext, or sealed by a different key
@@ -125,9 +129,9 @@ class Sealer {
  public:
   // Requires sodium_init() to have succeeded (InitSodium) and a ring with
   // distinct ids and at least one key that seals.
-  // `seal_format`: kSipTokenFormat, or kTokenFormat for the older formats
-  // (1, or 2 with a tenant) while replicas that cannot open format 3 remain.
-  // Every format opens either way.
+  // `seal_format`: kTokenFormat (format 1, or 2 with a tenant; the default,
+  // as for stud_server), or the deprecated kSipTokenFormat. Every format opens
+  // either way.
   static absl::StatusOr<Sealer> Create(std::vector<Key> keys, uint8_t seal_format = kTokenFormat);
   // A fresh random key with a random id, for servers started without keys.
   static Key EphemeralKey();

@@ -8,7 +8,8 @@
 #                            server with concurrent calls
 #   tools/sanitize.sh        both
 # build-asan also builds the libFuzzer harnesses (-DSTUD_FUZZ=ON): one
-# instrumented build serves both (tools/fuzz.sh runs them).
+# instrumented build serves both (ctest -L fuzz runs them through
+# tests/fuzz/run_fuzzer.sh; tools/test.sh does so in CI).
 # Environment: JOBS (default 2), ASAN_BUILD_DIR, TSAN_BUILD_DIR.
 # Any sanitizer report aborts the test that triggered it, so the run fails.
 set -euo pipefail
