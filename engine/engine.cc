@@ -395,6 +395,7 @@ void AfterSeatRemoved(HandState& st, int seat) {
 }
 
 void AdvanceAfterRound(HandState& st) {
+  TakeBackOutOfTurn(st);  // [STUD-IRR-WRONG-1] held chips are no part of the pot
   Log(st, {.type = OpType::kStreetEnd, .street = st.street});
   st.actor = 0;
   if (LiveSeatCount(st) == 1) {
@@ -504,7 +505,10 @@ absl::Status Apply(HandState& st, const Action& a) {
       break;
     }
   }
-  if (status.ok()) ++st.version;
+  if (status.ok()) {
+    internal::SettleOutOfTurn(st);  // [STUD-IRR-WRONG-1] a held action whose turn came
+    ++st.version;
+  }
   return status;
 }
 
@@ -557,6 +561,9 @@ absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Ope
       default:
         continue;
     }
+    // A held action out of turn that stood is applied again by the engine
+    // itself when the turn reaches its seat [STUD-IRR-WRONG-1].
+    if (op.rule_id == internal::kOutOfTurnRule && IsBettingKind(a.kind)) continue;
     if (absl::Status s = Apply(*st, a); !s.ok()) return s;
   }
   return st;

@@ -46,6 +46,7 @@ absl::string_view OpTypeName(OpType t) {
     case OpType::kDeclareAllIn: return "declare_all_in";
     case OpType::kDeclineOption: return "decline_option";
     case OpType::kTimeoutAllIn: return "timeout_all_in";
+    case OpType::kOutOfTurn: return "out_of_turn";
   }
   return "unknown";
 }

@@ -112,13 +112,19 @@ enum class OpType : uint8_t {
                      // `amount_to` = the operations the ruling appended after this one
   kExpose,           // `card` of `seat` is now face up for everyone
   kKill,             // `seat`'s hand is dead
-  kReturnAnte,       // `amount` given back to `seat` (antes of a dead hand or a misdeal)
+  kReturnAnte,       // `amount` given back to `seat` (antes of a dead hand or a misdeal,
+                     // chips put in out of turn)
   kMisdeal,          // the hand is void; redeal
   kAside,            // a card taken out of play (`card` only when it was seen) [STUD-IRR-PREM-1]
   kReplaceCard,      // `seat`'s card of `street` is now `card` (burn correction)
   kDeclareAllIn,     // `seat` declares all-in for what it has in [STUD-IRR-EXP-5]
   kDeclineOption,    // `seat` declines the all-in option [STUD-IRR-EXP-5]
   kTimeoutAllIn,     // `seat` is all-in by time-out; `amount` = allowance left [STUD-ALLIN-4]
+  // Action out of turn [STUD-IRR-WRONG-1]: `seat` put `amount` chips in out of
+  // turn (its action toward `amount_to`); they sit in the pot, not in its bet.
+  // They leave it by a kReturnAnte, or, when the action stands, as the seat's
+  // own betting operation with rule_id STUD-IRR-WRONG-1.
+  kOutOfTurn,
 };
 absl::string_view OpTypeName(OpType t);
 

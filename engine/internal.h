@@ -73,6 +73,17 @@ const LegalAction* FindLegal(const std::vector<LegalAction>& legal, ActionKind k
 // reports that reveal a dealer error and by RuleIrregularity.
 absl::Status RuleReport(HandState& state, const IrregularityReport& report);
 
+// ---- irregularities_outofturn.cc ----
+// The rule of an action out of turn; a betting operation carrying it is a
+// held action that stood, made by the engine (Replay skips it).
+inline constexpr absl::string_view kOutOfTurnRule = "STUD-IRR-WRONG-1";
+// An action out of turn held under out_of_turn_binding [STUD-IRR-WRONG-1]:
+// after every accepted action or ruling, stands when the seat's turn comes
+// unchanged, else goes back when it can no longer stand.
+void SettleOutOfTurn(HandState& state);
+// Before a round closes: any held out-of-turn chips go back to their seat.
+void TakeBackOutOfTurn(HandState& state);
+
 }  // namespace stud::internal
 
 #endif  // STUD_ENGINE_INTERNAL_H_

@@ -298,6 +298,7 @@ absl::StatusOr<Outcome> Dispatch(HandState& st, const IrregularityReport& r) {
     case IrregularityKind::kUpcardsPickedUp: return FoldOut(st, r);
     case IrregularityKind::kWrongCardCount: return CardCount(st, r);
     case IrregularityKind::kTimeout: return Timeout(st, r);
+    case IrregularityKind::kActionOutOfTurn: return OutOfTurn(st, r);
     case IrregularityKind::kCalledWhenBeaten:
       return Outcome{.rule_id = "STUD-IRR-CALL-1", .decision = Decision::kNoRefund,
                      .en = absl::StrCat(Seat(r.seat), " called while beaten on board: no refund; "
@@ -402,6 +403,7 @@ absl::StatusOr<Outcome> RuleOnCopy(HandState& st, const IrregularityReport& r) {
            .street = st.street, .amount = static_cast<Chips>(st.reports.size() - 1)});
   absl::StatusOr<Outcome> o = Dispatch(st, r);
   if (!o.ok()) return o.status();
+  SettleOutOfTurn(st);  // the ruling may have brought the turn to a held action
   st.log[at].rule_id = o->rule_id;
   st.log[at].amount_to = static_cast<Chips>(st.log.size() - at - 1);
   return o;
@@ -476,6 +478,7 @@ absl::string_view DecisionName(Decision d) {
     case Decision::kTimeoutAllIn: return "TIMEOUT_ALL_IN";
     case Decision::kTimeoutFold: return "TIMEOUT_FOLD";
     case Decision::kTimeoutCheck: return "TIMEOUT_CHECK";
+    case Decision::kActionBinding: return "ACTION_BINDING";
   }
   return "UNKNOWN";
 }

@@ -60,6 +60,7 @@ enum class Decision : uint8_t {
   kTimeoutAllIn,           // ALLIN-4: all-in for what is already in
   kTimeoutFold,            // ALLIN-5: allowance used up, the hand is folded
   kTimeoutCheck,           // ALLIN-5 (CHECK_IF_FREE): allowance used up, checked
+  kActionBinding,          // WRONG-1 (out_of_turn_binding): the out-of-turn chips wait in the pot
 };
 absl::string_view DecisionName(Decision d);  // "THIRD_CARD_DOWN", ...
 

@@ -36,6 +36,8 @@ struct Outcome {
 absl::Status ValidateReport(const HandState& state, const IrregularityReport& report);
 // Dealer errors: EXP-1..5, BURN-1/2, PREM-1/2. The state is a scratch copy.
 absl::StatusOr<Outcome> RuleDealerError(HandState& state, const IrregularityReport& report);
+// [STUD-IRR-WRONG-1] an action out of turn (irregularities_outofturn.cc).
+absl::StatusOr<Outcome> OutOfTurn(HandState& state, const IrregularityReport& report);
 // The whole ruling on a scratch copy (dispatch, record); used by RuleReport.
 absl::StatusOr<Outcome> RuleOnCopy(HandState& state, const IrregularityReport& report);
 

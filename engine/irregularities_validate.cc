@@ -43,6 +43,8 @@ unsigned FieldsRead(K kind) {
       return kSeatF | kCardsF;
     case K::kWrongOpener:
       return kSeatF | kActionF;
+    case K::kActionOutOfTurn:
+      return kSeatF | kActionF;  // next_acted excepted: checked by OutOfTurn
     case K::kBurnError:
       return kStreetF | kBurnF | kCardF;
     case K::kPrematureDeal:
@@ -165,6 +167,23 @@ absl::Status WrongOpener(const HandState& st, const IrregularityReport& r) {
   if (r.amount_to < 0 || r.amount_to > s.street_bet + s.stack) {
     return Invalid("report.amount_to", absl::StrCat("seat ", r.seat, " can put in at most ",
                                                     s.street_bet + s.stack, " on this street"));
+  }
+  return absl::OkStatus();
+}
+
+// [STUD-IRR-WRONG-1] an action out of turn: a betting action within the
+// seat's chips; a fold or check puts in nothing, anything else puts in some.
+absl::Status OutOfTurn(const HandState& st, const IrregularityReport& r) {
+  if (r.next_acted) return Invalid("report.next_acted", "not read by this kind; leave it false");
+  if (absl::Status s = WrongOpener(st, r); !s.ok()) return s;
+  const bool no_chips = r.action == ActionKind::kFold || r.action == ActionKind::kCheck;
+  if (no_chips && r.amount_to != 0) {
+    return Invalid("report.amount_to", "a fold or a check puts in no chips; leave it 0");
+  }
+  const ::stud::Seat& s = st.seats[r.seat];
+  if (!no_chips && r.amount_to <= s.street_bet) {
+    return Invalid("report.amount_to", absl::StrCat("the seat's street total after acting; seat ",
+                                                    r.seat, " already has ", s.street_bet, " in"));
   }
   return absl::OkStatus();
 }
@@ -330,7 +349,7 @@ absl::string_view DealerErrorRule(const IrregularityReport& r) {
 }  // namespace
 
 absl::Status ValidateReport(const HandState& st, const IrregularityReport& r) {
-  if (static_cast<int>(r.kind) < 1 || r.kind > K::kTimeout) {
+  if (static_cast<int>(r.kind) < 1 || r.kind > K::kActionOutOfTurn) {
     return Invalid("report.kind", "unknown irregularity");
   }
   if (r.from_deal) {
@@ -361,6 +380,8 @@ absl::Status ValidateReport(const HandState& st, const IrregularityReport& r) {
       return HoleCards(st, r);
     case K::kWrongOpener:
       return WrongOpener(st, r);
+    case K::kActionOutOfTurn:
+      return OutOfTurn(st, r);
     case K::kBurnError:
       return Burn(st, r);
     case K::kPrematureDeal:

@@ -17,6 +17,7 @@
 //   kCalledWhenBeaten       seat                            STUD-IRR-CALL-1
 //   kUpcardsReordered       seat                            STUD-GAME-5
 //   kTimeout                seat, allowance_remaining, disconnect   STUD-ALLIN-4, -5
+//   kActionOutOfTurn        seat, action, amount_to         STUD-IRR-WRONG-1, STUD-ORDER-*
 #ifndef STUD_ENGINE_IRREGULARITY_REPORT_H_
 #define STUD_ENGINE_IRREGULARITY_REPORT_H_
 
@@ -60,6 +61,7 @@ enum class IrregularityKind : uint8_t {
   kCalledWhenBeaten,
   kUpcardsReordered,
   kTimeout,
+  kActionOutOfTurn,  // a seat acted before its turn, chips and all [STUD-IRR-WRONG-1]
 };
 
 // A card put where it belongs when a burn error is corrected [STUD-IRR-BURN-1].
@@ -78,7 +80,8 @@ struct IrregularityReport {
   std::vector<Card> cards;    // kPrematureDeal: the cards dealt early and taken out of play;
                               // kBothHolecardsExposed: none, or the seat's two hole cards
   // kWrongOpener: what the wrongly designated seat did, and whether the next
-  // player acted after it.
+  // player acted after it. kActionOutOfTurn: what the seat did out of turn
+  // (amount_to: its street total as the table saw it; 0 for a fold or check).
   ActionKind action = ActionKind::kFold;
   Chips amount_to = 0;
   bool next_acted = false;

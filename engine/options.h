@@ -82,6 +82,10 @@ struct Options {
   int disconnect_allins_per_period = 2;                                   // STUD-ALLIN-5
   ExhaustedTimeout exhausted_timeout_action = ExhaustedTimeout::kFold;    // STUD-ALLIN-5
   bool announce_draws = false;                                            // STUD-IRR-ANN-1
+  // An action out of turn: false, taken back at once (the STUD-IRR-WRONG-1
+  // text); true, it stands when the seat's turn comes if the action to it has
+  // not changed (cardroom practice; no seed says so).
+  bool out_of_turn_binding = false;                                       // STUD-IRR-WRONG-1
 
   friend bool operator==(const Options&, const Options&) = default;
 };

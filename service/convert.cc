@@ -140,6 +140,7 @@ absl::StatusOr<Options> DecodeOptions(v1::Profile profile, const v1::RuleOptions
     out.disconnect_allins_per_period = o.disconnect_all_ins_per_period();
   }
   if (o.has_announce_draws()) out.announce_draws = o.announce_draws();
+  if (o.has_out_of_turn_binding()) out.out_of_turn_binding = o.out_of_turn_binding();
   if (absl::Status v = ValidateOptions(out); !v.ok()) return Invalid(field, v.message());
   return out;
 }
@@ -231,6 +232,7 @@ void EncodeOptions(const Options& o, v1::RuleOptions* out) {
   out->set_disconnect_all_ins_per_period(o.disconnect_allins_per_period);
   out->set_exhausted_timeout_action(static_cast<v1::ExhaustedTimeout>(e(o.exhausted_timeout_action)));
   out->set_announce_draws(o.announce_draws);
+  out->set_out_of_turn_binding(o.out_of_turn_binding);
 }
 
 void EncodeLegalAction(const LegalAction& a, v1::LegalAction* out) {
@@ -376,6 +378,7 @@ void EncodeSettlement(const Settlement& settlement, v1::ResolveShowdownResponse*
 static_assert(static_cast<int>(stud::ActionKind::kDeal) == stud::v1::ACTION_KIND_DEAL);
 static_assert(static_cast<int>(stud::ActionKind::kDeclineOption) == stud::v1::ACTION_KIND_DECLINE_OPTION);
 static_assert(static_cast<int>(stud::OpType::kTimeoutAllIn) == stud::v1::OPERATION_TYPE_TIMEOUT_ALL_IN);
+static_assert(static_cast<int>(stud::OpType::kOutOfTurn) == stud::v1::OPERATION_TYPE_OUT_OF_TURN);
 static_assert(static_cast<int>(stud::OpType::kRuling) == stud::v1::OPERATION_TYPE_RULING);
 static_assert(static_cast<int>(stud::ActionKind::kFold) == stud::v1::ACTION_KIND_FOLD);
 static_assert(static_cast<int>(stud::OpType::kHandEnd) == stud::v1::OPERATION_TYPE_HAND_END);

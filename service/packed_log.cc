@@ -140,7 +140,8 @@ absl::Status UnpackLog(absl::string_view packed, absl::Span<const absl::string_v
     p += 2;
     Operation& op = log->emplace_back();
     const uint32_t type = b0 & 0x1Fu;
-    if (type < static_cast<uint32_t>(OpType::kAnte) || type > static_cast<uint32_t>(OpType::kTimeoutAllIn)) {
+    if (type < static_cast<uint32_t>(OpType::kAnte) ||
+        type > static_cast<uint32_t>(OpType::kOutOfTurn)) {
       return Bad("packed_log.type");
     }
     op.type = static_cast<OpType>(type);

@@ -61,6 +61,8 @@ IrregularityRule RuleFor(v1::IrregularityKind kind) {
     case v1::IRREGULARITY_KIND_CHECKED_OUT: return {"STUD-IRR-FOLD-1", true, 0, false, K::kCheckedOut};
     case v1::IRREGULARITY_KIND_CALLED_WHEN_BEATEN: return {"STUD-IRR-CALL-1", true, 0, false, K::kCalledWhenBeaten};
     case v1::IRREGULARITY_KIND_TIMEOUT: return {"STUD-ALLIN-4", true, 0, false, K::kTimeout};
+    case v1::IRREGULARITY_KIND_ACTION_OUT_OF_TURN:
+      return {"STUD-IRR-WRONG-1", true, 0, false, K::kActionOutOfTurn};
     default: return {"", false, 0, false};
   }
 }
@@ -131,14 +133,17 @@ absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
     default:
       break;
   }
+  const bool acts = rule.kind == IrregularityKind::kWrongOpener ||
+                    rule.kind == IrregularityKind::kActionOutOfTurn;
   if (r.action() != v1::ACTION_KIND_UNSPECIFIED) {
-    if (rule.kind != IrregularityKind::kWrongOpener || r.action() < v1::ACTION_KIND_FOLD ||
-        r.action() > v1::ACTION_KIND_RAISE) {
-      return absl::InvalidArgumentError("report.action: a betting action, for WRONG_OPENER only");
+    if (!acts || r.action() < v1::ACTION_KIND_FOLD || r.action() > v1::ACTION_KIND_RAISE) {
+      return absl::InvalidArgumentError(
+          "report.action: a betting action, for WRONG_OPENER and ACTION_OUT_OF_TURN only");
     }
     out.action = static_cast<ActionKind>(static_cast<int>(r.action()));
-  } else if (rule.kind == IrregularityKind::kWrongOpener) {
-    return absl::InvalidArgumentError("report.action: required for WRONG_OPENER");
+  } else if (acts) {
+    return absl::InvalidArgumentError(
+        "report.action: required for WRONG_OPENER and ACTION_OUT_OF_TURN");
   }
   if (r.amount_to() < 0) return absl::InvalidArgumentError("report.amount_to: must not be negative");
   out.amount_to = r.amount_to();

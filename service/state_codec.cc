@@ -105,12 +105,14 @@ absl::Status DecodeOptions(const P& p, Options* o) {
   o->allow_fold_when_check = p.allow_fold_when_check();
   o->disconnect_allins_per_period = p.disconnect_allins_per_period();
   o->announce_draws = p.announce_draws();
+  o->out_of_turn_binding = p.out_of_turn_binding();
   return absl::OkStatus();
 }
 
 template <typename P>
 absl::Status DecodeReport(const P& p, int num_seats, IrregularityReport* r) {
-  if (!ToEnum(p.kind(), IrregularityKind::kHolecardExposed, IrregularityKind::kTimeout, &r->kind)) {
+  if (!ToEnum(p.kind(), IrregularityKind::kHolecardExposed, IrregularityKind::kActionOutOfTurn,
+              &r->kind)) {
     return Bad("reports.kind");
   }
   if (p.seat() < 0 || p.seat() > num_seats) return Bad("reports.seat");
@@ -304,7 +306,7 @@ absl::StatusOr<HandState> DecodeStateT(const P& p) {
   if constexpr (kProto) {
   for (const pb::Operation& po : p.log()) {
     Operation op;
-    if (!ToEnum(po.type(), OpType::kAnte, OpType::kTimeoutAllIn, &op.type)) return Bad("log.type");
+    if (!ToEnum(po.type(), OpType::kAnte, OpType::kOutOfTurn, &op.type)) return Bad("log.type");
     if (po.seat() > static_cast<uint32_t>(c.num_seats)) return Bad("log.seat");
     op.seat = static_cast<uint8_t>(po.seat());
     if (!ToEnum(po.street(), Street::kThird, Street::kSeventh, &op.street)) return Bad("log.street");

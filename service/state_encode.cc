@@ -61,6 +61,7 @@ void EncodeOptions(const Options& o, pb::Options* p) {
   p->set_disconnect_allins_per_period(o.disconnect_allins_per_period);
   p->set_exhausted_timeout_action(U(o.exhausted_timeout_action));
   p->set_announce_draws(o.announce_draws);
+  p->set_out_of_turn_binding(o.out_of_turn_binding);
 }
 
 void EncodeReport(const IrregularityReport& r, pb::IrregularityReport* p) {

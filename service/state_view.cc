@@ -186,6 +186,7 @@ bool ParseOptions(absl::string_view bytes, Options* o) {
       case 24: f.Int(&o->disconnect_allins_per_period_); break;
       case 25: f.Int(&o->exhausted_timeout_action_); break;
       case 26: f.Bool(&o->announce_draws_); break;
+      case 27: f.Bool(&o->out_of_turn_binding_); break;
       default: return false;
     }
     if (!f.ok()) return false;

@@ -61,6 +61,7 @@ struct Options {
   STUD_VIEW_FIELD(int32_t, disconnect_allins_per_period)
   STUD_VIEW_FIELD(uint32_t, exhausted_timeout_action)
   STUD_VIEW_FIELD(bool, announce_draws)
+  STUD_VIEW_FIELD(bool, out_of_turn_binding)
 };
 
 struct HandConfig {

@@ -145,6 +145,7 @@ void WriteOptions(const Options& o, Writer& w) {
   w.I32(24, o.disconnect_allins_per_period);
   w.U64(25, U(o.exhausted_timeout_action));
   w.Bool(26, o.announce_draws);
+  w.Bool(27, o.out_of_turn_binding);
 }
 
 void WriteConfig(const HandConfig& c, Writer& w) {

@@ -161,5 +161,87 @@ TEST(IrregularityProperty, RandomReportsKeepChipsCardsAndReplay) {
   EXPECT_GT(refused, 100);
 }
 
+// STUD-IRR-WRONG-1 read for any action out of turn: random ACTION_OUT_OF_TURN
+// reports (any seat, betting kind and amount, both readings of
+// out_of_turn_binding) in random LIVE hands played on at random. Chips are
+// conserved at every step, a refused report changes nothing, under the
+// default an accepted one puts the chips in and takes them back in the same
+// ruling, and Replay() reproduces the hand.
+TEST(IrregularityProperty, STUD_IRR_WRONG_1_RandomOutOfTurnReportsConserveChips) {
+  std::mt19937 rng(20261123);
+  int accepted = 0, refused = 0, stood = 0;
+  for (int hand = 0; hand < 3000; ++hand) {
+    HandConfig c;
+    c.variant = static_cast<Variant>(1 + rng() % 3);
+    c.stakes = *FindStakesPreset("$4-$8");
+    c.options.out_of_turn_binding = rng() % 2;
+    c.num_seats = 2 + static_cast<int>(rng() % 7);
+    for (int i = 1; i <= c.num_seats; ++i)
+      c.starting_stacks[i] = 150 + static_cast<Chips>(rng() % 3000);
+    c.deal_source = DealSource::kReported;
+    HandState st = Start(c);
+    std::vector<Card> deck;
+    for (int i = 0; i < kDeckSize; ++i) deck.push_back(Card::FromIndex(i));
+    std::shuffle(deck.begin(), deck.end(), rng);
+    size_t next_card = 0;
+    const Chips total = StartingTotal(st);
+    for (int step = 0; step < 300 && st.phase != Phase::kComplete; ++step) {
+      if (st.phase == Phase::kBetting && rng() % 3 == 0) {
+        const int n = st.config.num_seats;
+        IrregularityReport r{.kind = IrregularityKind::kActionOutOfTurn};
+        r.seat =
+            rng() % 10 == 0 ? static_cast<int>(rng() % (n + 3)) : 1 + static_cast<int>(rng() % n);
+        r.action = static_cast<ActionKind>(1 + rng() % (rng() % 10 == 0 ? 9 : 7));
+        const Seat& s = st.seats[std::clamp(r.seat, 0, n)];
+        const Chips amounts[] = {0,
+                                 st.bet_to,
+                                 c.stakes.bring_in,
+                                 c.stakes.small_bet,
+                                 st.full_level + c.stakes.small_bet,
+                                 st.full_level + c.stakes.big_bet,
+                                 s.street_bet + s.stack,
+                                 -1,
+                                 1000000};
+        const bool chips = r.action != ActionKind::kFold && r.action != ActionKind::kCheck;
+        r.amount_to = chips || rng() % 10 == 0 ? amounts[rng() % 9] : 0;
+        r.next_acted = rng() % 20 == 0;
+        const HandState before = st;
+        absl::StatusOr<Ruling> ruling = RuleIrregularity(st, r);
+        if (!ruling.ok()) {
+          ++refused;
+          const absl::StatusCode code = ruling.status().code();
+          ASSERT_TRUE(code == absl::StatusCode::kInvalidArgument ||
+                      code == absl::StatusCode::kFailedPrecondition)
+              << ruling.status();
+          ASSERT_TRUE(st == before) << "a refused report changed the state: " << ruling.status();
+          continue;
+        }
+        ++accepted;
+        ASSERT_EQ(st.log[ruling->first_op + 1].type, OpType::kOutOfTurn);
+        if (!c.options.out_of_turn_binding) {
+          EXPECT_TRUE(ruling->chips.empty()) << "the chips come back in the same ruling";
+          ASSERT_EQ(st.log[ruling->first_op + 2].type, OpType::kReturnAnte);
+          EXPECT_EQ(st.log[ruling->first_op + 2].amount, st.log[ruling->first_op + 1].amount);
+        }
+      } else {
+        Action a;
+        ASSERT_NO_FATAL_FAILURE(RandomLegalStep(st, deck, &next_card, rng, &a));
+        ASSERT_TRUE(Apply(st, a).ok());
+      }
+      ASSERT_EQ(TotalChips(st), total) << "chips not conserved at step " << step;
+      for (int i = 1; i <= st.config.num_seats; ++i) ASSERT_GE(st.seats[i].stack, 0);
+    }
+    for (const Operation& op : st.log) {
+      stood += op.rule_id == "STUD-IRR-WRONG-1" && op.type != OpType::kReturnAnte &&
+               op.type != OpType::kOutOfTurn && op.type != OpType::kRuling;
+    }
+    ExpectReplays(st);
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_GT(accepted, 1000);
+  EXPECT_GT(refused, accepted);
+  EXPECT_GT(stood, 40) << "held actions stood when the turn came";
+}
+
 }  // namespace
 }  // namespace stud

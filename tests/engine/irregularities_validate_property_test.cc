@@ -82,7 +82,7 @@ size_t RandomCount(std::mt19937_64& rng) {
 IrregularityReport RandomReport(const HandState& st, std::mt19937_64& rng) {
   IrregularityReport r;
   const int raw_kind =
-      rng() % 50 == 0 ? static_cast<int>(rng() % 2) * 15 : 1 + static_cast<int>(rng() % 14);
+      rng() % 50 == 0 ? static_cast<int>(rng() % 2) * 16 : 1 + static_cast<int>(rng() % 15);
   r.kind = static_cast<IK>(raw_kind);
   const bool noise = rng() % 6 == 0;
   const bool dealer_card = r.kind == IK::kHolecardExposed || r.kind == IK::kCardOffTable ||
@@ -102,7 +102,7 @@ IrregularityReport RandomReport(const HandState& st, std::mt19937_64& rng) {
     const size_t count = r.kind == IK::kBothHolecardsExposed && rng() % 2 ? 2 : RandomCount(rng);
     for (size_t i = 0; i < count; ++i) r.cards.push_back(RandomCard(st, r.seat, r.cards, rng));
   }
-  if (r.kind == IK::kWrongOpener || (noise && rng() % 3 == 0)) {
+  if (r.kind == IK::kWrongOpener || r.kind == IK::kActionOutOfTurn || (noise && rng() % 3 == 0)) {
     r.action = static_cast<ActionKind>(1 + rng() % 13);
     const Chips amounts[] = {0,
                              st.config.stakes.bring_in,
@@ -213,6 +213,7 @@ TEST_P(ValidateProperty, RandomReportContentsRefusedUnchangedOrAcceptedConsisten
     c.options.profile = static_cast<Profile>(1 + rng() % 3);
     if (rng() % 2) c.options.exposed_holecard = ExposedHolecard::kMisdeal;
     if (rng() % 2) c.options.final_burn_error = FinalBurnError::kAllStand;
+    if (rng() % 2) c.options.out_of_turn_binding = true;
     const std::vector<Card> cards = c.deck;
     if (rng() % 4 != 0) {  // dealer errors need LIVE dealing
       c.deal_source = DealSource::kReported;

@@ -133,7 +133,7 @@ inline v1::RuleIrregularityRequest FuzzReport(FuzzedDataProvider& p, const std::
   v1::RuleIrregularityRequest r;
   r.set_token(token);
   v1::IrregularityReport* rep = r.mutable_report();
-  rep->set_kind(static_cast<v1::IrregularityKind>(p.ConsumeIntegralInRange<int>(0, 15)));
+  rep->set_kind(static_cast<v1::IrregularityKind>(p.ConsumeIntegralInRange<int>(0, 16)));
   rep->set_seat(p.ConsumeIntegralInRange<int>(-1, 9));
   const int cards = p.ConsumeIntegralInRange<int>(0, 3);
   for (int i = 0; i < cards; ++i) rep->add_cards(FuzzCard(p));

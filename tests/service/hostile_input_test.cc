@@ -662,9 +662,11 @@ std::vector<Row> Rows() {
      StatusCode::FAILED_PRECONDITION, "STUD-IRR-EXP-2: the engine deals this hand", "STUD-IRR-EXP-2");
   ri("move with a malformed card", [](Matrix&, auto& r) { r.mutable_report()->add_moves()->set_card("??"); },
      kInvalid, "report.moves[0].card: \"??\" is not a card", "INVALID_ARGUMENT");
-  ri("action on a kind without one",
-     [](Matrix&, auto& r) { r.mutable_report()->set_action(v1::ACTION_KIND_RAISE); }, kInvalid,
-     "report.action: a betting action, for WRONG_OPENER only", "INVALID_ARGUMENT");
+  ri(
+      "action on a kind without one",
+      [](Matrix&, auto& r) { r.mutable_report()->set_action(v1::ACTION_KIND_RAISE); }, kInvalid,
+      "report.action: a betting action, for WRONG_OPENER and ACTION_OUT_OF_TURN only",
+      "INVALID_ARGUMENT");
   ri("expected_version stale", [](Matrix&, auto& r) { r.set_expected_version(0); }, StatusCode::ABORTED,
      "expected_version:", "VERSION_MISMATCH");
   ri("private_view_seats repeated", [](Matrix&, auto& r) { r.add_private_view_seats(1), r.add_private_view_seats(1); },

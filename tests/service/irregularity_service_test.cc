@@ -113,6 +113,60 @@ TEST_F(IrregularityServiceTest, STUD_IRR_EXP_1_TournamentMisdealVoidsTheHand) {
   EXPECT_TRUE(misdeal_op);
 }
 
+// STUD-IRR-WRONG-1 read for an action out of turn, under out_of_turn_binding:
+// seat 1 completes before seat 3 has acted. The chips go into the pot and show
+// in the ruling; seat 3 only calls, so the completion stands as seat 1's action.
+TEST_F(IrregularityServiceTest, STUD_IRR_WRONG_1_ActionOutOfTurnHeldThenStands) {
+  v1::NewHandRequest req = Live(v1::PROFILE_CASH);
+  req.mutable_option_overrides()->set_out_of_turn_binding(true);
+  v1::HandUpdate u = Start(req);
+  for (const char* c : {"2d", "4c", "3d", "Ah", "5d", "3h"}) u = Deal(u, c, false).update();
+  for (const char* c : {"7c", "3c", "Kh"}) u = Deal(u, c, true).update();
+  ASSERT_EQ(u.to_act(), 2);  // 3c brings in
+  u = Act(u, v1::ACTION_KIND_BRING_IN);
+  ASSERT_EQ(u.to_act(), 3);
+  const int64_t stack1 = u.public_view().seats(0).stack();
+  v1::IrregularityReport rep;
+  rep.set_kind(v1::IRREGULARITY_KIND_ACTION_OUT_OF_TURN);
+  rep.set_seat(1);
+  rep.set_action(v1::ACTION_KIND_COMPLETE);
+  rep.set_amount_to(1500);
+  v1::RuleIrregularityResponse resp;
+  grpc::Status st = Rule(u, rep, &resp);
+  ASSERT_TRUE(st.ok()) << st.error_message();
+  EXPECT_EQ(resp.ruling().rule_id(), "STUD-IRR-WRONG-1");
+  EXPECT_EQ(resp.ruling().decision(), "ACTION_BINDING");
+  EXPECT_EQ(resp.ruling().alternative(), "out_of_turn_binding = true");
+  ASSERT_EQ(resp.ruling().chip_changes_size(), 1);
+  EXPECT_EQ(resp.ruling().chip_changes(0).seat(), 1);
+  EXPECT_EQ(resp.ruling().chip_changes(0).stack_delta(), -1500);
+  EXPECT_EQ(resp.ruling().chip_changes(0).committed_delta(), 1500);
+  EXPECT_EQ(resp.ruling().to_act(), 3);
+  u = resp.update();
+  EXPECT_EQ(u.public_view().seats(0).stack(), stack1 - 1500);
+  bool held = false;
+  for (const auto& op : u.operations()) {
+    held |= op.type() == v1::OPERATION_TYPE_OUT_OF_TURN && op.seat() == 1 && op.amount() == 1500;
+  }
+  EXPECT_TRUE(held);
+  u = Act(u, v1::ACTION_KIND_CALL, 500);
+  // Seat 1's turn: nobody bet or raised since, the completion stands.
+  EXPECT_EQ(u.public_view().seats(0).street_bet(), 1500);
+  EXPECT_EQ(u.public_view().seats(0).stack(), stack1 - 1500);
+  EXPECT_EQ(u.to_act(), 2);
+  bool stands = false;
+  for (const auto& op : u.operations()) {
+    stands |= op.type() == v1::OPERATION_TYPE_COMPLETE && op.seat() == 1 &&
+              op.rule_id() == "STUD-IRR-WRONG-1";
+  }
+  EXPECT_TRUE(stands);
+  // A refused report (the seat to act) changes nothing.
+  rep.set_seat(2);
+  st = Rule(u, rep, &resp);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << st.error_message();
+  EXPECT_NE(st.error_message().find("STUD-IRR-WRONG-1"), std::string::npos);
+}
+
 // STUD-ALLIN-4, STUD-ALLIN-5
 TEST_F(IrregularityServiceTest, STUD_ALLIN_4_TimeoutAllInThenExhaustedFolds) {
   v1::NewHandRequest req = BasicHand(3, v1::DEALING_MODE_SERVICE);
@@ -159,7 +213,7 @@ TEST_F(IrregularityServiceTest, STUD_IRR_ABS_1_RefusedOnlineWithThePointerToTime
   rep.set_seat(u.to_act());
   v1::RuleIrregularityResponse resp;
   grpc::Status st = Rule(u, rep, &resp);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << st.error_message();
   EXPECT_EQ(ErrorInfoOf(st).reason(), "STUD-IRR-ABS-1");
   EXPECT_NE(st.error_message().find("TIMEOUT"), std::string::npos);
 }

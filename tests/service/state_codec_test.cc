@@ -71,47 +71,51 @@ TEST(StateCodecTest, EveryStateOfManyHandsRoundTrips) {
 TEST(StateCodecTest, StatesWithIrregularityRulingsRoundTrip) {
   std::mt19937 rng(777);
   ServiceData service{3, 1, "", ""};
-  int rulings = 0;
-  for (int round = 0; round < 60; ++round) {
+  int rulings = 0, out_of_turn = 0;
+  for (int round = 0; round < 300; ++round) {
     HandConfig c = Config(Variant::kStud, DealSource::kReported, 2 + static_cast<int>(rng() % 7), rng);
     c.options = ProfileDefaults(static_cast<Profile>(1 + rng() % 3));
+    c.options.out_of_turn_binding = rng() % 2;  // held out-of-turn chips [STUD-IRR-WRONG-1]
     absl::StatusOr<HandState> state = NewHand(c);
     ASSERT_TRUE(state.ok());
     std::vector<Card> deck = ShuffledDeck();
     for (int step = 0; step < 300 && state->phase != Phase::kComplete; ++step) {
       const int n = state->config.num_seats;
       if (rng() % 6 == 0) {
+        // Only the fields each kind reads: the engine refuses any other.
+        using K = IrregularityKind;
         IrregularityReport r;
-        r.kind = static_cast<IrregularityKind>(1 + rng() % 14);
-        r.seat = state->actor != 0 && rng() % 2 ? state->actor : 1 + static_cast<int>(rng() % n);
-        // Only the fields each kind reads (engine/irregularity_report.h);
-        // anything else is refused as malformed.
+        r.kind = rng() % 4 == 0 ? K::kActionOutOfTurn : static_cast<K>(1 + rng() % 15);
+        r.seat = state->actor != 0 && rng() % 2 && r.kind != K::kActionOutOfTurn
+                     ? state->actor
+                     : 1 + static_cast<int>(rng() % n);
         const Seat& s = state->seats[r.seat];
-        switch (r.kind) {
-          case IrregularityKind::kHolecardExposed:
-          case IrregularityKind::kCardOffTable:
-          case IrregularityKind::kFinalCardFaceUp:
-            if (s.num_cards > 0) {
-              r.has_card = true;
-              r.card = s.cards[rng() % s.num_cards].card;
-            }
-            break;
-          case IrregularityKind::kWrongCardCount:
-            r.card_count = 6;
-            break;
-          case IrregularityKind::kTimeout:
-            r.allowance_remaining = static_cast<int>(rng() % 2);
-            break;
-          case IrregularityKind::kBurnError:
-          case IrregularityKind::kPrematureDeal:
-            r.seat = 0;
-            r.burn_delta = r.kind == IrregularityKind::kBurnError ? 1 : 0;
-            r.street = state->street;
-            break;
-          default:
-            break;
+        const bool card = r.kind == K::kHolecardExposed || r.kind == K::kCardOffTable ||
+                          r.kind == K::kFinalCardFaceUp;
+        if (card && s.num_cards > 0) {
+          r.has_card = true;
+          r.card = s.cards[rng() % s.num_cards].card;
         }
-        if (RuleIrregularity(*state, r).ok()) ++rulings;
+        if (r.kind == K::kTimeout) r.allowance_remaining = static_cast<int>(rng() % 2);
+        if (r.kind == K::kWrongCardCount) r.card_count = 6;
+        if (r.kind == K::kWrongOpener || r.kind == K::kActionOutOfTurn) {
+          const LegalAction any[] = {{ActionKind::kFold, 0},
+                                     {ActionKind::kCall, state->bet_to},
+                                     {ActionKind::kBringIn, c.stakes.bring_in},
+                                     {ActionKind::kComplete, c.stakes.small_bet}};
+          const LegalAction& a = any[rng() % 4];
+          r.action = a.kind;
+          r.amount_to = a.amount_to;
+        }
+        if (r.kind == K::kBurnError || r.kind == K::kPrematureDeal) {
+          r.seat = 0;
+          r.street = state->street;
+          if (r.kind == K::kBurnError) r.burn_delta = 1;
+        }
+        if (RuleIrregularity(*state, r).ok()) {
+          ++rulings;
+          out_of_turn += r.kind == K::kActionOutOfTurn;
+        }
       } else if (state->phase == Phase::kAwaitingDeal) {
         const ExpectedDeal next = NextDeal(*state);
         Card card = deck[0];
@@ -133,6 +137,7 @@ TEST(StateCodecTest, StatesWithIrregularityRulingsRoundTrip) {
     }
   }
   EXPECT_GT(rulings, 50);
+  EXPECT_GT(out_of_turn, 5);
 }
 
 TEST(StateCodecTest, OutOfRangeValuesAreRefused) {

@@ -111,6 +111,17 @@ def main():
                 "Winners: seat 2 +5400, seat 3 +6000",
             ], "face-up final card: the option to declare all-in, then a side pot")
 
+        out_of_turn = os.path.join(args.examples, "live_out_of_turn.hand")
+        if os.path.exists(out_of_turn):
+            r = cli(args, address, ["run", out_of_turn])
+            c.check(r.returncode == 0, "live_out_of_turn.hand runs with every expectation met",
+                    r.stdout + r.stderr)
+            c.contains(r.stdout, [
+                "RULING STUD-IRR-WRONG-1 ACTION_CORRECTED",
+                "seat 2 acts out of turn: 1500 into the pot [STUD-IRR-WRONG-1]",
+                "seat 2 gets back 1500 [STUD-IRR-WRONG-1]",
+            ], "action out of turn: the chips go in and come back")
+
         # 2. A broken expectation or a bad file fails with a clear message and a non-zero exit.
         with tempfile.TemporaryDirectory() as tmp:
             bad = os.path.join(tmp, "bad.hand")

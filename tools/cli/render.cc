@@ -83,6 +83,8 @@ std::string DescribeOperation(const v1::Operation& op) {
     case v1::OPERATION_TYPE_TIMEOUT_ALL_IN:
       return absl::StrCat(seat, " timed out: all-in for what is in (", op.amount(),
                           " left this period)", rule);
+    case v1::OPERATION_TYPE_OUT_OF_TURN:
+      return absl::StrCat(seat, " acts out of turn: ", op.amount(), " into the pot", rule);
     default:
       return "";  // DEAL and BURN: the board shows the cards; RULING: the ruling is printed
   }

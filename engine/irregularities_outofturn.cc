@@ -1,0 +1,201 @@
+// Action out of turn with chips in the pot (IrregularityKind::kActionOutOfTurn).
+//
+// No rule book has a general out-of-turn rule; the nearest is STUD-IRR-WRONG-1
+// (a wrongly designated opener acts: "the incorrect bettor takes back" the
+// action and the right seat acts) with the order of action of STUD-BRING-1 and
+// STUD-ORDER-1..4. The table reports what it saw, so the chips first go into
+// the pot as seen (kOutOfTurn); they sit there, not in the seat's bet, so the
+// betting round itself is untouched. Then, by out_of_turn_binding:
+//   false (default, the WRONG-1 text): they come back at once (kReturnAnte
+//   with the rule ID: chips given back);
+//   true (cardroom practice): they wait; when the seat's turn comes with no
+//   bet, raise, completion or bring-in since, the action stands as its own
+//   (its betting operation, with the rule ID); otherwise, or when the round
+//   ends or the seat can no longer act, they come back and it acts anew.
+// The held action is found in the log (the last kOutOfTurn of the street not
+// yet settled), so the hand state needs no new field and Replay() rebuilds it.
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "engine/internal.h"
+#include "engine/irregularities_internal.h"
+
+namespace stud::internal {
+namespace {
+
+constexpr absl::string_view kRule = kOutOfTurnRule;
+
+bool IsBet(OpType t) {
+  return t == OpType::kFold || t == OpType::kCheck || t == OpType::kCall || t == OpType::kBringIn ||
+         t == OpType::kComplete || t == OpType::kBet || t == OpType::kRaise;
+}
+
+struct Held {
+  size_t op = 0;  // index of the kOutOfTurn operation
+  int seat = 0;
+  Chips chips = 0;
+  ActionKind action = ActionKind::kFold;
+  Chips amount_to = 0;
+};
+
+// The out-of-turn action still waiting on this street, if any.
+std::optional<Held> FindHeld(const HandState& st) {
+  for (size_t i = st.log.size(); i-- > 0;) {
+    const Operation& op = st.log[i];
+    // Settled: given back, or stood as the seat's action.
+    if (op.rule_id == kRule && (op.type == OpType::kReturnAnte || IsBet(op.type))) {
+      return std::nullopt;
+    }
+    switch (op.type) {
+      case OpType::kStreetEnd:
+        return std::nullopt;
+      case OpType::kOutOfTurn: {
+        // The ruling's kRuling operation comes right before it.
+        const size_t report = i > 0 ? static_cast<size_t>(st.log[i - 1].amount) : 0;
+        if (i == 0 || report >= st.reports.size()) return std::nullopt;
+        const IrregularityReport& r = st.reports[report];
+        return Held{i, op.seat, op.amount, r.action, r.amount_to};
+      }
+      default:
+        break;
+    }
+  }
+  return std::nullopt;
+}
+
+// A bet, raise, completion or bring-in since the out-of-turn action changed
+// the action the seat faces.
+bool ActionChanged(const HandState& st, size_t since) {
+  for (size_t i = since + 1; i < st.log.size(); ++i) {
+    switch (st.log[i].type) {
+      case OpType::kBringIn:
+      case OpType::kComplete:
+      case OpType::kBet:
+      case OpType::kRaise:
+        return true;
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
+void Move(HandState& st, int seat, Chips chips) {  // chips > 0: into the pot
+  st.seats[seat].stack -= chips;
+  st.seats[seat].committed += chips;
+}
+
+void TakeBack(HandState& st, const Held& h) {
+  Move(st, h.seat, -h.chips);
+  Log(st, {.type = OpType::kReturnAnte,
+           .seat = static_cast<uint8_t>(h.seat),
+           .street = st.street,
+           .amount = h.chips,
+           .rule_id = kRule});
+}
+
+std::string ActionText(const IrregularityReport& r) {
+  const std::string kind(ActionKindName(r.action));
+  if (r.action == ActionKind::kFold || r.action == ActionKind::kCheck) return kind;
+  return absl::StrCat(kind, " to ", r.amount_to);
+}
+
+}  // namespace
+
+void TakeBackOutOfTurn(HandState& st) {
+  if (std::optional<Held> h = FindHeld(st)) TakeBack(st, *h);
+}
+
+void SettleOutOfTurn(HandState& st) {
+  const std::optional<Held> h = FindHeld(st);
+  if (!h) return;
+  const bool betting = st.phase == Phase::kBetting && st.street == st.log[h->op].street;
+  if (betting && st.seats[h->seat].can_act() && st.actor != h->seat) return;  // still waiting
+  if (betting && st.actor == h->seat && !ActionChanged(st, h->op)) {
+    // The chips leave the hold and become the seat's action, if it still is one.
+    HandState scratch = st;
+    Move(scratch, h->seat, -h->chips);
+    const std::vector<LegalAction> legal = BettingOptions(scratch, h->seat);
+    if (const LegalAction* chosen = FindLegal(legal, h->action, h->amount_to)) {
+      const LegalAction action = *chosen;
+      st = std::move(scratch);
+      // As ApplyAndAdvance, with the action marked as the ruling's before the
+      // round can close (the mark settles the hold).
+      const size_t at = st.log.size();
+      ApplyBet(st, h->seat, action);
+      st.log[at].rule_id = kRule;
+      if (LiveSeatCount(st) == 1 || RoundComplete(st)) {
+        AdvanceAfterRound(st);
+      } else {
+        st.actor = NextToAct(st, h->seat);
+      }
+      return;
+    }
+  }
+  TakeBack(st, *h);
+}
+
+// [STUD-IRR-WRONG-1], [STUD-ORDER-1], [STUD-BRING-1]
+absl::StatusOr<Outcome> OutOfTurn(HandState& st, const IrregularityReport& r) {
+  if (st.config.options.profile == Profile::kOnline) {
+    return RuleViolation(kRule, "online, the service takes an action only from the seat to act");
+  }
+  if (st.phase != Phase::kBetting) {
+    return RuleViolation(kRule, "an action out of turn is ruled during a betting round");
+  }
+  if (r.seat == st.actor) {
+    return RuleViolation(kRule, absl::StrCat(Seat(r.seat), " is to act: apply its action"));
+  }
+  if (!st.seats[r.seat].can_act()) {
+    return RuleViolation(kRule, absl::StrCat(Seat(r.seat), " has no action left in this hand"));
+  }
+  if (FindHeld(st)) {
+    return RuleViolation(kRule, "another action out of turn is still waiting for its seat's turn");
+  }
+  // What the seat did must be something it could do in turn at this level.
+  const std::vector<LegalAction> legal = BettingOptions(st, r.seat);
+  const LegalAction* chosen = FindLegal(legal, r.action, r.amount_to);
+  if (chosen == nullptr) {
+    std::string could;
+    for (const LegalAction& l : legal) {
+      absl::StrAppend(&could, could.empty() ? "" : ", ", ActionKindName(l.kind));
+      if (l.amount_by > 0) absl::StrAppend(&could, " to ", l.amount_to);
+    }
+    return RuleViolation(kRule, absl::StrCat(Seat(r.seat), " could not ", ActionText(r),
+                                             " even in turn; it could: ", could));
+  }
+  const Chips chips = chosen->amount_by;
+  Move(st, r.seat, chips);
+  Log(st, {.type = OpType::kOutOfTurn,
+           .seat = static_cast<uint8_t>(r.seat),
+           .street = st.street,
+           .amount = chips,
+           .amount_to = chosen->amount_to,
+           .rule_id = kRule});
+  const int right = st.actor;
+  Outcome o{.rule_id = kRule};
+  if (!st.config.options.out_of_turn_binding) {
+    TakeBack(st, {.seat = r.seat, .chips = chips});
+    o.decision = Decision::kActionCorrected;
+    o.en = absl::StrCat(Seat(r.seat), " acted out of turn (", ActionText(r), "): ", Seat(r.seat),
+                        " takes back its ", chips, " chips and ", Seat(right), " must act; ",
+                        Seat(r.seat), " acts anew when its turn comes.");
+    o.es = absl::StrCat("El ", Asiento(r.seat), " actuó fuera de turno (", ActionText(r),
+                        "): recupera sus ", chips, " fichas y debe actuar el ", Asiento(right),
+                        "; el ", Asiento(r.seat), " actuará de nuevo en su turno.");
+    return o;
+  }
+  o.decision = Decision::kActionBinding;
+  o.alternative = "out_of_turn_binding = true";
+  o.en = absl::StrCat(Seat(r.seat), " acted out of turn (", ActionText(r), "): ", Seat(right),
+                      " must act. The ", chips, " chips stay in the pot; if nobody bets or raises ",
+                      "before ", Seat(r.seat), "'s turn, the action stands, otherwise the chips ",
+                      "come back and ", Seat(r.seat), " acts anew.");
+  o.es = absl::StrCat("El ", Asiento(r.seat), " actuó fuera de turno (", ActionText(r),
+                      "): debe actuar el ", Asiento(right), ". Las ", chips, " fichas quedan en ",
+                      "el bote; si nadie apuesta ni sube antes del turno del ", Asiento(r.seat),
+                      ", la acción vale; si no, recupera las fichas y actúa de nuevo.");
+  return o;
+}
+
+}  // namespace stud::internal
