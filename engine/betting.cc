@@ -213,6 +213,10 @@ absl::Status ExplainRefusal(const HandState& st, const Action& a,
       return RuleViolation("STUD-SHOW-1", "showdown has not been reached; betting is still open");
     case ActionKind::kDeal:
       return RuleViolation("STUD-DEAL-2", "no card is due now; the betting round is open");
+    case ActionKind::kBurn:
+      return RuleViolation("STUD-DEAL-3", "no burn is due now; the betting round is open");
+    case ActionKind::kReshuffle:
+      return RuleViolation("STUD-DECK-1", "no reshuffle is due now; the betting round is open");
     case ActionKind::kDeclareAllIn:
     case ActionKind::kDeclineOption:
       return RuleViolation("STUD-IRR-EXP-5", absl::StrCat("seat ", a.seat,

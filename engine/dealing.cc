@@ -70,9 +70,9 @@ bool NeedsCommonCard(const HandState& st, size_t recipients) {
     stub = StubSize(st) + st.recycled.size();
     recyclable = st.burns.size() + st.aside.size();
   } else {
-    // Reported dealing: burns are counted, not seen; every unseen card is stub or burn.
-    stub = static_cast<size_t>(std::max(0, kDeckSize - st.seen.size() - st.burn_count));
-    recyclable = static_cast<size_t>(st.burn_count);
+    // Reported dealing: unseen burns are counted; known burns and aside cards are seen.
+    stub = static_cast<size_t>(LiveStub(st));
+    recyclable = static_cast<size_t>(st.burn_count) + st.burns.size() + st.aside.size();
   }
   if (mode == DeckExhaustion::kCommonImmediately) return stub < recipients + 1;
   size_t available = stub + recyclable;
@@ -167,7 +167,7 @@ bool BeginStreetDeal(HandState& st) {
     st.premature_pending = 0;
   }
   if (!deck) {
-    if (burn) ++st.burn_count;
+    // The burn is reported (or implied by the next card), see LiveStep.
     st.pending_deal = {};
     if (!st.street_uses_common) {
       for (int seat : to) st.pending_deal[seat] = true;

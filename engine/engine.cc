@@ -191,6 +191,9 @@ bool IsBettingKind(ActionKind k) {
 }
 
 absl::Status ApplyDeal(HandState& st, const Action& a) {
+  if (a.kind == ActionKind::kBurn || a.kind == ActionKind::kReshuffle) {
+    return internal::ApplyDealerStep(st, a);
+  }
   if (a.kind != ActionKind::kDeal) {
     return RuleViolation("STUD-DEAL-1", absl::StrCat("the dealer owes a card first: ",
                                                      NextDeal(st).seat == kBoardSeat
@@ -201,13 +204,33 @@ absl::Status ApplyDeal(HandState& st, const Action& a) {
   const ExpectedDeal next = NextDeal(st);
   if (a.card.index() >= kDeckSize) return absl::InvalidArgumentError("card: not a card");
   if (st.seen.Contains(a.card)) {
-    return RuleViolation("STUD-DEAL-4", absl::StrCat(a.card.ToString(),
-                                                     " is already in play; a card is dealt once"));
+    const bool burned = std::find(st.burns.begin(), st.burns.end(), a.card) != st.burns.end();
+    return RuleViolation("STUD-DEAL-4",
+                         absl::StrCat(a.card.ToString(),
+                                      burned ? " was burned; a burned card comes back only with a "
+                                               "reshuffle (STUD-DECK-1)"
+                                             : " is already in play; a card is dealt once"));
+  }
+  if (next.step == DealStep::kReshuffle) {
+    return RuleViolation("STUD-DECK-1",
+                         absl::StrCat("the stub holds ", internal::LiveStub(st), " card(s) and ",
+                                      StreetName(st.street), " needs more: report the reshuffle "
+                                      "(RESHUFFLE) of the burns, aside cards and stub first"));
+  }
+  // [STUD-DEAL-3] a card reported where a burn is due: burned face down first.
+  const bool burn_implied = next.step == DealStep::kBurn;
+  if (burn_implied) {
+    if (absl::Status s = internal::CheckImpliedBurn(st); !s.ok()) return s;
   }
   if (a.seat != next.seat || a.face_up != next.face_up) {
     // [catalogue section 11] a report that reveals a dealer error is ruled.
     if (std::optional<IrregularityReport> report = DealIrregularity(st, a)) {
-      return internal::RuleReport(st, *report);
+      if (!burn_implied) return internal::RuleReport(st, *report);
+      HandState before = st;
+      internal::BurnReported(st, a, /*implied=*/true);
+      absl::Status s = internal::RuleReport(st, *report);
+      if (!s.ok()) st = std::move(before);
+      return s;
     }
     return RuleViolation(
         "STUD-DEAL-1",
@@ -223,6 +246,7 @@ absl::Status ApplyDeal(HandState& st, const Action& a) {
                          : (next.face_up ? "turn it face up and report it face up"
                                          : "report the irregularity with RuleIrregularity")));
   }
+  if (burn_implied) internal::BurnReported(st, a, /*implied=*/true);
   internal::GiveReportedCard(st, a.card);
   const bool done = st.street_uses_common
                         ? st.has_common
@@ -436,9 +460,22 @@ std::vector<LegalAction> LegalActions(const HandState& st, int seat) {
     case Phase::kShowdown:
       if (seat != st.actor || seat == 0) return {};
       return {{ActionKind::kShow, 0, 0, false}, {ActionKind::kMuck, 0, 0, false}};
-    case Phase::kAwaitingDeal:
-      if (NextDeal(st).seat != seat) return {};
-      return {{ActionKind::kDeal, 0, 0, false}};
+    case Phase::kAwaitingDeal: {
+      // [STUD-DEAL-3, STUD-DECK-1] the dealer (seat 0) burns and reshuffles.
+      const ExpectedDeal next = NextDeal(st);
+      if (next.step == DealStep::kReshuffle) {
+        if (seat != kBoardSeat) return {};
+        return {{ActionKind::kReshuffle, 0, 0, false}};
+      }
+      std::vector<LegalAction> out;
+      // A deal implies a due burn only when the stub then still serves [STUD-DECK-1].
+      const bool deal_ok = next.step != DealStep::kBurn || internal::CheckImpliedBurn(st).ok();
+      if (next.seat == seat && deal_ok) out.push_back({ActionKind::kDeal, 0, 0, false});
+      if (next.step == DealStep::kBurn && seat == kBoardSeat) {
+        out.push_back({ActionKind::kBurn, 0, 0, false});
+      }
+      return out;
+    }
     case Phase::kComplete:
       return {};
   }
@@ -447,7 +484,8 @@ std::vector<LegalAction> LegalActions(const HandState& st, int seat) {
 
 ExpectedDeal NextDeal(const HandState& st) {
   if (st.phase != Phase::kAwaitingDeal) return {0, false, st.street};
-  if (st.street_uses_common) return {kBoardSeat, true, st.street};
+  const DealStep step = internal::LiveStep(st);
+  if (st.street_uses_common) return {kBoardSeat, true, st.street, step};
   for (int i = 1; i <= st.config.num_seats; ++i) {
     if (!st.pending_deal[i]) continue;
     // [STUD-IRR-EXP-1] a seat with an exposed hole card gets its third card
@@ -455,9 +493,9 @@ ExpectedDeal NextDeal(const HandState& st) {
     bool up = st.street == Street::kThird ? st.deal_pass == 2 && !st.seats[i].door_down
                                           : st.street != Street::kSeventh;
     if (st.street == Street::kSeventh && st.seats[i].final_up) up = true;
-    return {i, up, st.street};
+    return {i, up, st.street, step};
   }
-  return {0, false, st.street};
+  return {0, false, st.street, step};
 }
 
 absl::Status Apply(HandState& st, const Action& a) {
@@ -557,6 +595,20 @@ absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Ope
       case OpType::kCommonCard:
         if (!reported) continue;
         a.kind = ActionKind::kDeal;
+        break;
+      case OpType::kBurn:
+        if (!reported) continue;
+        if (op.amount == 2) {
+          // Implied by the deal report that follows: part of that report.
+          internal::BurnReported(*st, a, /*implied=*/true);
+          continue;
+        }
+        a = {.kind = ActionKind::kBurn, .card = op.card, .face_up = op.face_up,
+             .unseen = op.amount == 1};
+        break;
+      case OpType::kRecycle:
+        if (!reported) continue;
+        a = {.kind = ActionKind::kReshuffle};
         break;
       default:
         continue;

@@ -33,7 +33,8 @@ struct Action {
   int seat = 0;
   Chips amount_to = 0;  // betting actions: the seat's street total after acting
   Card card;            // kDeal only
-  bool face_up = false; // kDeal only
+  bool face_up = false;  // kDeal, kBurn only
+  bool unseen = false;   // kBurn only: burned face down, card not known (`card` ignored)
 };
 
 struct LegalAction {
@@ -44,11 +45,22 @@ struct LegalAction {
   friend bool operator==(const LegalAction&, const LegalAction&) = default;
 };
 
-// The card that must be reported next in kReported dealing.
+// What the dealer must do next in kReported dealing [STUD-DEAL-3, STUD-DECK-1].
+enum class DealStep : uint8_t {
+  kCard = 1,    // deal `seat` its card (kDeal)
+  kCommonCard,  // turn the common card up (kDeal to kBoardSeat) [STUD-DECK-5]
+  kBurn,        // burn a card (kBurn); a kDeal of the card below instead means
+                // the burn was made face down and not reported
+  kReshuffle,   // the stub is out: reshuffle burns, aside cards and stub (kReshuffle)
+};
+
+// The card that must be reported next in kReported dealing; with step kBurn
+// or kReshuffle, the card that follows them.
 struct ExpectedDeal {
   int seat = 0;  // kBoardSeat for the common card
   bool face_up = false;
   Street street = Street::kThird;
+  DealStep step = DealStep::kCard;
 };
 
 // Validates the configuration, posts antes and deals 3rd street (kDeck), then

@@ -65,6 +65,8 @@ absl::string_view ActionKindName(ActionKind k) {
     case ActionKind::kDeal: return "deal";
     case ActionKind::kDeclareAllIn: return "declare all-in";
     case ActionKind::kDeclineOption: return "decline the option";
+    case ActionKind::kBurn: return "burn";
+    case ActionKind::kReshuffle: return "reshuffle";
   }
   return "unknown";
 }

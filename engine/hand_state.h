@@ -90,8 +90,11 @@ struct HandConfig {
 enum class OpType : uint8_t {
   kAnte = 1,         // seat posts `amount` (all_in when short) [STUD-SETUP-2, STUD-ALLIN-6]
   kDeal,             // `card` to `seat`, face_up or down [STUD-DEAL-1, STUD-DEAL-2]
-  kBurn,             // a card burned before a street [STUD-DEAL-3]
-  kRecycle,          // burns, aside cards and the last stub card reshuffled [STUD-DECK-1]
+  kBurn,             // a card burned before a street [STUD-DEAL-3]; reported dealing:
+                     // `amount` 0 `card` known (face_up: shown), 1 not seen, 2 not seen
+                     // and not reported (implied by the next deal report)
+  kRecycle,          // burns, aside cards and the last stub card reshuffled [STUD-DECK-1];
+                     // `amount` = cards in the reshuffled pile
   kCommonCard,       // a common card turned face up in the centre [STUD-DECK-5]
   kBringIn,          // forced opening bet, amount_to [STUD-BRING-4]
   kComplete,         // completion to the small bet; not a raise [STUD-BRING-5]
@@ -177,7 +180,7 @@ struct HandState {
   std::vector<Card> recycled;          // kDeck: reshuffled pile, dealt from the front
   std::vector<Card> burns;             // burned cards (hidden)
   std::vector<Card> aside;             // cards taken out of play [STUD-IRR-PREM-1]
-  int burn_count = 0;                  // kReported: burns are counted, not seen
+  int burn_count = 0;                  // kReported: burns and aside cards nobody saw
   bool has_common = false;
   Card common_card;                    // [STUD-DECK-5]
   CardSet seen;                        // every card dealt, burned or reported

@@ -53,6 +53,20 @@ Card DoorCard(const Seat& seat);
 // next pass or finishes the street.
 void ContinueDeal(HandState& state);
 
+// ---- dealing_live.cc ----
+// Reported dealing: cards left in the physical stub (burns and aside cards
+// wait for a reshuffle) [STUD-DECK-1].
+int LiveStub(const HandState& state);
+// What the dealer must do next in kAwaitingDeal [STUD-DEAL-3, STUD-DECK-1..3].
+DealStep LiveStep(const HandState& state);
+// Applies a kBurn or kReshuffle report, checked against LiveStep.
+absl::Status ApplyDealerStep(HandState& state, const Action& action);
+// A deal report where a burn is due: refused when the burn it implies would
+// leave the stub short, so the reshuffle comes first [STUD-DECK-1].
+absl::Status CheckImpliedBurn(const HandState& state);
+// Logs the burn of a reported (or, `implied`, unreported face-down) card.
+void BurnReported(HandState& state, const Action& action, bool implied);
+
 // ---- engine.cc ----
 void Log(HandState& state, Operation op);
 // After a round closes: next street, showdown or award.

@@ -44,6 +44,12 @@ enum class ActionKind : uint8_t {
   kDeal,      // reported dealing: `card` to `seat` (kBoardSeat for a common card)
   kDeclareAllIn,   // face-up final card: stay in for what is already in [STUD-IRR-EXP-5]
   kDeclineOption,  // face-up final card: keep playing normally [STUD-IRR-EXP-5]
+  // Reported dealing, seat kBoardSeat: a card burned [STUD-DEAL-3] (`card`
+  // unless Action::unseen; face_up when the dealer showed it), and the
+  // reshuffle of the burns, aside cards and stub when the deck runs out
+  // [STUD-DECK-1]. NextDeal's `step` says when each is due.
+  kBurn,
+  kReshuffle,
 };
 
 enum class IrregularityKind : uint8_t {

@@ -51,6 +51,8 @@ bool CardVisibleTo(const HandState& st, const Operation& op, int viewer) {
       return op.amount == 0 && (op.face_up || (op.seat != kBoardSeat && op.seat == viewer));
     case OpType::kReplaceCard:
       return op.face_up || op.seat == viewer || st.seats[op.seat].shown;
+    case OpType::kBurn:
+      return op.amount == 0 && op.face_up;  // a LIVE burn the dealer showed [STUD-DEAL-3]
     default:
       return false;  // burns and everything without a card
   }

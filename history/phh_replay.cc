@@ -167,6 +167,20 @@ class Replayer {
   bool Flush() {
     while (st_.phase == Phase::kAwaitingDeal) {
       const ExpectedDeal next = NextDeal(st_);
+      // A record names no burns or reshuffle: the burns are face down (implied
+      // by the next card, or reported unseen when a reshuffle follows them)
+      // and the reshuffle is reported when due [STUD-DEAL-3, STUD-DECK-1].
+      const bool burn_first = next.step == DealStep::kBurn && LegalActions(st_, next.seat).empty();
+      if (next.step == DealStep::kReshuffle || burn_first) {
+        const Action dealer =
+            burn_first ? Action{.kind = ActionKind::kBurn, .seat = kBoardSeat, .unseen = true}
+                       : Action{.kind = ActionKind::kReshuffle, .seat = kBoardSeat};
+        if (const absl::Status s = Apply(st_, dealer); !s.ok()) {
+          DivergeOn(-1, s);
+          return false;
+        }
+        continue;
+      }
       std::vector<Card>& queue = pending_[next.seat];
       if (queue.empty()) return false;
       const Card c = queue.front();

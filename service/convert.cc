@@ -149,11 +149,15 @@ absl::StatusOr<Action> DecodeAction(const v1::Action& a, absl::string_view field
   Action out;
   const int kind = static_cast<int>(a.kind());
   if (kind < static_cast<int>(ActionKind::kFold) ||
-      kind > static_cast<int>(ActionKind::kDeclineOption)) {
+      kind > static_cast<int>(ActionKind::kReshuffle)) {
     return Invalid(absl::StrCat(field, ".kind"), "required: one of the ACTION_KIND_ values");
   }
   out.kind = static_cast<ActionKind>(kind);  // proto numbers equal engine numbers
-  const int min_seat = out.kind == ActionKind::kDeal ? kBoardSeat : 1;
+  const bool dealer = out.kind == ActionKind::kBurn || out.kind == ActionKind::kReshuffle;
+  const int min_seat = out.kind == ActionKind::kDeal || dealer ? kBoardSeat : 1;
+  if (dealer && a.seat() != kBoardSeat) {
+    return Invalid(absl::StrCat(field, ".seat"), "must be 0: the dealer burns and reshuffles");
+  }
   if (a.seat() < min_seat || a.seat() > kMaxSeats) {
     return Invalid(absl::StrCat(field, ".seat"), absl::StrCat("must be ", min_seat, "..", kMaxSeats));
   }
@@ -176,8 +180,20 @@ absl::StatusOr<Action> DecodeAction(const v1::Action& a, absl::string_view field
     if (!c.ok()) return c.status();
     out.card = *c;
     out.face_up = a.face_up();
+  } else if (out.kind == ActionKind::kBurn) {
+    // [STUD-DEAL-3] a burn card is normally unseen: no card.
+    out.unseen = a.card().empty();
+    if (!out.unseen) {
+      absl::StatusOr<Card> c = DecodeCard(a.card(), absl::StrCat(field, ".card"));
+      if (!c.ok()) return c.status();
+      out.card = *c;
+    } else if (a.face_up()) {
+      return Invalid(absl::StrCat(field, ".face_up"), "a burn shown face up names its card");
+    }
+    out.face_up = a.face_up();
   } else if (!a.card().empty()) {
-    return Invalid(absl::StrCat(field, ".card"), "only ACTION_KIND_DEAL carries a card");
+    return Invalid(absl::StrCat(field, ".card"),
+                   "only ACTION_KIND_DEAL and ACTION_KIND_BURN carry a card");
   }
   return out;
 }
@@ -246,6 +262,7 @@ void EncodeExpectedDeal(const ExpectedDeal& d, v1::ExpectedDeal* out) {
   out->set_seat(d.seat);
   out->set_face_up(d.face_up);
   out->set_street(EncodeStreet(d.street));
+  out->set_step(static_cast<v1::DealStep>(static_cast<int>(d.step)));
 }
 
 void EncodeOperation(const HandState& state, const Operation& op, uint32_t index, int viewer,
@@ -261,6 +278,7 @@ void EncodeOperation(const HandState& state, const Operation& op, uint32_t index
   const bool has_card =
       op.type == OpType::kDeal || op.type == OpType::kCommonCard || op.type == OpType::kExpose ||
       op.type == OpType::kReplaceCard || (op.type == OpType::kAside && op.amount == 0) ||
+      (op.type == OpType::kBurn && op.amount == 0) ||
       (op.type == OpType::kFirstToAct && op.street == Street::kThird && state.bring_in_seat != 0);
   if (has_card && !hidden) out->set_card(shown.card.ToString());
   out->set_face_up(op.face_up);
@@ -377,6 +395,10 @@ void EncodeSettlement(const Settlement& settlement, v1::ResolveShowdownResponse*
 // The proto enums reuse the engine's numbers; these pin the correspondence.
 static_assert(static_cast<int>(stud::ActionKind::kDeal) == stud::v1::ACTION_KIND_DEAL);
 static_assert(static_cast<int>(stud::ActionKind::kDeclineOption) == stud::v1::ACTION_KIND_DECLINE_OPTION);
+static_assert(static_cast<int>(stud::ActionKind::kBurn) == stud::v1::ACTION_KIND_BURN);
+static_assert(static_cast<int>(stud::ActionKind::kReshuffle) == stud::v1::ACTION_KIND_RESHUFFLE);
+static_assert(static_cast<int>(stud::DealStep::kReshuffle) == stud::v1::DEAL_STEP_RESHUFFLE);
+static_assert(static_cast<int>(stud::DealStep::kCard) == stud::v1::DEAL_STEP_CARD);
 static_assert(static_cast<int>(stud::OpType::kTimeoutAllIn) == stud::v1::OPERATION_TYPE_TIMEOUT_ALL_IN);
 static_assert(static_cast<int>(stud::OpType::kOutOfTurn) == stud::v1::OPERATION_TYPE_OUT_OF_TURN);
 static_assert(static_cast<int>(stud::OpType::kRuling) == stud::v1::OPERATION_TYPE_RULING);

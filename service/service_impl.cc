@@ -251,6 +251,12 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op, const std:
     for (const LegalAction& a : stud::LegalActions(state, next.seat)) {
       EncodeLegalAction(a, out->add_legal_actions());
     }
+    // [STUD-DEAL-3, STUD-DECK-1] the dealer's burn or reshuffle (seat 0).
+    if (next.seat != kBoardSeat) {
+      for (const LegalAction& a : stud::LegalActions(state, kBoardSeat)) {
+        EncodeLegalAction(a, out->add_legal_actions());
+      }
+    }
   } else if (to_act != 0) {
     for (const LegalAction& a : stud::LegalActions(state, to_act)) {
       EncodeLegalAction(a, out->add_legal_actions());

@@ -103,8 +103,10 @@ TEST(Dealing, STUD_IRR_PREM_1_EarlyCardsOutThenOneMorePerPlayer) {
   EXPECT_EQ(ToAct(t.st), 3) << "the betting goes on";
   Act(t.st, 3, K::kCall, 100);
   Act(t.st, 1, K::kCall, 100);
-  // Three players still in: three more cards out, then the burn.
-  EXPECT_EQ(t.st.burn_count, 1 + 3 + 1);
+  // Three players still in: three more cards out, then the burn (reported,
+  // or implied by the first card).
+  EXPECT_EQ(t.st.burn_count, 1 + 3);
+  EXPECT_EQ(NextDeal(t.st).step, DealStep::kBurn);
   int aside_ops = 0;
   for (const Operation& op : t.st.log) aside_ops += op.type == OpType::kAside ? 1 : 0;
   EXPECT_EQ(aside_ops, 4);

@@ -75,8 +75,8 @@ void CheckViews(const HandState& st) {
     for (const Operation& op : st.log) {
       bool hidden = false;
       const Operation r = RedactFor(st, op, viewer, &hidden);
-      if (op.type == OpType::kBurn) {
-        ASSERT_TRUE(hidden);
+      if (op.type == OpType::kBurn && !op.face_up) {
+        ASSERT_TRUE(hidden);  // only a LIVE burn the dealer showed is public
       }
       const bool others_down_card = op.type == OpType::kDeal && !op.face_up &&
                                     op.seat != viewer && !st.seats[op.seat].shown;
@@ -96,8 +96,14 @@ void CheckNoCardTwice(const HandState& st) {
     seen.Add(c);
     ++count;
   };
+  CardSet burned;  // known burns, until a reshuffle brings them back [STUD-DEAL-4, STUD-DECK-1]
   for (const Operation& op : st.log) {
-    if (op.type == OpType::kDeal || op.type == OpType::kCommonCard) add(op.card);
+    if (op.type == OpType::kDeal || op.type == OpType::kCommonCard) {
+      ASSERT_FALSE(burned.Contains(op.card)) << op.card.ToString() << " dealt after its burn";
+      add(op.card);
+    }
+    if (op.type == OpType::kBurn && op.amount == 0) burned.Add(op.card);
+    if (op.type == OpType::kRecycle) burned = CardSet();
   }
   for (int i = 1; i <= st.config.num_seats; ++i) {
     ASSERT_LE(st.seats[i].num_cards, 7);
@@ -185,7 +191,7 @@ void CheckRaiseCallable(const HandState& st, int seat, const std::vector<LegalAc
 // What the sweep reached, so a sweep that silently stops exercising a rule fails.
 struct Reached {
   int showdowns = 0, side_pots = 0, common_cards = 0, recycles = 0, caps = 0, short_antes = 0,
-      split_pots = 0, reported_hands = 0;
+      split_pots = 0, reported_hands = 0, reported_burns = 0, reported_reshuffles = 0;
 };
 
 void Tally(const HandState& st, Reached& r, bool reported) {
@@ -223,12 +229,15 @@ void PlayRandomHand(Variant variant, std::mt19937_64& rng, bool reported, Reache
     ASSERT_LT(step, 1000) << "hand does not end";
     ASSERT_EQ(testing::TotalChips(st), total);
     if (st.phase == Phase::kAwaitingDeal) {
-      const ExpectedDeal d = NextDeal(st);
-      // A reported deal skips cards the engine has seen (burns are not reported).
-      while (st.seen.Contains(deck[next_card])) ++next_card;
-      ASSERT_TRUE(Apply(st, {.kind = ActionKind::kDeal, .seat = d.seat,
-                             .card = deck[next_card++], .face_up = d.face_up})
-                      .ok());
+      // The table reports burns (known, unseen or implied by the next card)
+      // and the reshuffle [STUD-DEAL-3, STUD-DECK-1]; the cards come off the
+      // deck in order, skipping those in play.
+      Action a;
+      ASSERT_NO_FATAL_FAILURE(testing::RandomLegalStep(st, deck, &next_card, rng, &a));
+      if (a.kind == ActionKind::kBurn) ++reached.reported_burns;
+      if (a.kind == ActionKind::kReshuffle) ++reached.reported_reshuffles;
+      const absl::Status s = Apply(st, a);
+      ASSERT_TRUE(s.ok()) << s;
       continue;
     }
     const int seat = ToAct(st);
@@ -279,10 +288,12 @@ TEST_P(PropertySweep, RandomLegalHandsKeepEveryInvariant) {
       FAIL() << "hand " << hand << " of variant " << VariantName(GetParam());
     }
   }
-  std::printf("reached: %d showdowns, %d side pots, %d split main pots, %d common cards, "
-              "%d recycles, %d capped rounds, %d short antes, %d reported-deal hands\n",
-              r.showdowns, r.side_pots, r.split_pots, r.common_cards, r.recycles, r.caps,
-              r.short_antes, r.reported_hands);
+  std::printf(
+      "reached: %d showdowns, %d side pots, %d split main pots, %d common cards, "
+      "%d recycles, %d capped rounds, %d short antes, %d reported-deal hands "
+      "(%d burns, %d reshuffles reported)\n",
+      r.showdowns, r.side_pots, r.split_pots, r.common_cards, r.recycles, r.caps, r.short_antes,
+      r.reported_hands, r.reported_burns, r.reported_reshuffles);
   EXPECT_GT(r.showdowns, kHandsPerVariant / 10);
   EXPECT_GT(r.side_pots, 100);
   EXPECT_GT(r.split_pots, 20);  // [STUD-SHOW-4] exact ties are rare in stud high
@@ -291,6 +302,8 @@ TEST_P(PropertySweep, RandomLegalHandsKeepEveryInvariant) {
   EXPECT_GT(r.caps, 100);          // [STUD-CAP-1]
   EXPECT_GT(r.short_antes, 100);   // [STUD-ALLIN-6]
   EXPECT_GT(r.reported_hands, kHandsPerVariant / 20);
+  EXPECT_GT(r.reported_burns, r.reported_hands);
+  EXPECT_GT(r.reported_reshuffles, 0);  // [STUD-DECK-1] LIVE tables run out too
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, PropertySweep,

@@ -446,7 +446,7 @@ std::vector<Row> Rows() {
      },
      StatusCode::FAILED_PRECONDITION, "", "*");
   aa("card on a betting action", [](Matrix&, auto& r) { r.mutable_action()->set_card("As"); }, kInvalid,
-     "action.card: only ACTION_KIND_DEAL carries a card", "INVALID_ARGUMENT");
+     "action.card: only ACTION_KIND_DEAL and ACTION_KIND_BURN carry a card", "INVALID_ARGUMENT");
   aa("DEAL on a SERVICE-dealt hand",
      [](Matrix&, auto& r) {
        r.mutable_action()->set_kind(v1::ACTION_KIND_DEAL);

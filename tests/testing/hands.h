@@ -135,9 +135,33 @@ void RandomLegalStep(const HandState& st, const std::vector<Card>& live_deck, si
                      Action* out) {
   if (st.phase == Phase::kAwaitingDeal) {
     const ExpectedDeal next = NextDeal(st);
+    if (next.step == DealStep::kReshuffle) {  // [STUD-DECK-1] the table reports it
+      *out = Action{.kind = ActionKind::kReshuffle, .seat = kBoardSeat};
+      return;
+    }
     while (*next_card < live_deck.size() && st.seen.Contains(live_deck[*next_card])) ++*next_card;
-    ASSERT_LT(*next_card, live_deck.size());
-    *out = Action{ActionKind::kDeal, next.seat, 0, live_deck[*next_card], next.face_up};
+    Card card = *next_card < live_deck.size() ? live_deck[*next_card] : Card();
+    if (*next_card >= live_deck.size()) {
+      // After a reshuffle burned cards are back: any card not in play.
+      for (Card c : live_deck) {
+        if (!st.seen.Contains(c)) card = c;
+      }
+    }
+    ASSERT_FALSE(st.seen.Contains(card));
+    // [STUD-DEAL-3] a due burn is reported with its card, unseen, or not at all.
+    const std::vector<LegalAction> deal = LegalActions(st, next.seat);
+    const bool may_deal = std::any_of(
+        deal.begin(), deal.end(), [](const LegalAction& l) { return l.kind == ActionKind::kDeal; });
+    if (next.step == DealStep::kBurn && (!may_deal || rng() % 3 != 0)) {
+      const bool unseen = rng() % 2 == 0;
+      *out = Action{.kind = ActionKind::kBurn,
+                    .seat = kBoardSeat,
+                    .card = unseen ? Card() : card,
+                    .face_up = !unseen && rng() % 4 == 0,
+                    .unseen = unseen};
+      return;
+    }
+    *out = Action{ActionKind::kDeal, next.seat, 0, card, next.face_up};
     return;
   }
   const std::vector<LegalAction> legal = LegalActions(st, ToAct(st));

@@ -41,8 +41,21 @@ struct LiveTable {
   Card NextCardOf(int seat) { return cards[seat - 1].at(next[seat]); }
 
   // Reports the next expected card as the engine expects it.
+  // Burns are not reported (each is implied by the next card); the reshuffle
+  // is reported when due [STUD-DECK-1].
   void DealOne() {
     const ExpectedDeal e = NextDeal(st);
+    if (e.step == DealStep::kReshuffle) {
+      absl::Status s = Apply(st, {.kind = ActionKind::kReshuffle, .seat = kBoardSeat});
+      ASSERT_TRUE(s.ok()) << s;
+      return;
+    }
+    if (e.step == DealStep::kBurn && LegalActions(st, e.seat).empty()) {
+      // The burn must be reported before the reshuffle that follows it.
+      absl::Status s = Apply(st, {.kind = ActionKind::kBurn, .seat = kBoardSeat, .unseen = true});
+      ASSERT_TRUE(s.ok()) << s;
+      return;
+    }
     ASSERT_NE(e.seat, kBoardSeat);
     const Card c = NextCardOf(e.seat);
     ++next[e.seat];

@@ -34,6 +34,23 @@ bool ParseCardReport(const std::vector<std::string>& w, size_t at, v1::Action* o
   return true;
 }
 
+bool ParseDealerStep(const std::vector<std::string>& w, size_t at, v1::Action* out) {
+  if (w.size() <= at) return false;
+  out->set_seat(0);
+  if (w[at] == "reshuffle") {
+    out->set_kind(v1::ACTION_KIND_RESHUFFLE);
+    return w.size() == at + 1;
+  }
+  if (w[at] != "burn" || w.size() > at + 3) return false;
+  out->set_kind(v1::ACTION_KIND_BURN);
+  if (w.size() >= at + 2) out->set_card(w[at + 1]);
+  if (w.size() == at + 3) {
+    if (Lower(w[at + 2]) != "up") return false;
+    out->set_face_up(true);
+  }
+  return true;
+}
+
 std::string ParseIrregularity(const std::vector<std::string>& w, size_t at,
                               v1::IrregularityReport* out) {
   if (w.size() < at + 2 || w[at] != "irregularity")

@@ -21,6 +21,9 @@ bool ParseDealSeat(absl::string_view s, int* seat);
 
 // "card SEAT|board up|down CARD" from w[at] into a DEAL action; false when malformed.
 bool ParseCardReport(const std::vector<std::string>& w, size_t at, v1::Action* out);
+// "burn" (face down, unseen), "burn CARD" (seen), "burn CARD up" (shown), or
+// "reshuffle": the dealer's LIVE steps [STUD-DEAL-3, STUD-DECK-1].
+bool ParseDealerStep(const std::vector<std::string>& w, size_t at, v1::Action* out);
 
 // "irregularity KIND field..." from w[at] into a report (the fields are listed
 // in the usage text); "" when well formed, else what is wrong.

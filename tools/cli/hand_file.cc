@@ -237,6 +237,12 @@ class HandFileRunner {
       *err = client_->Deal(u_, action, next, ruling);
       return "";
     }
+    if (key == "burn" || key == "reshuffle") {
+      v1::Action action;
+      if (!ParseDealerStep(w, at, &action)) return "expected: burn [CARD [up]] | reshuffle";
+      *err = client_->Deal(u_, action, next, ruling);
+      return "";
+    }
     if (key == "irregularity") {
       v1::IrregularityReport report;
       if (std::string bad = ParseIrregularity(w, at, &report); !bad.empty()) return bad;
@@ -285,7 +291,8 @@ class HandFileRunner {
     const std::string& key = w[0];
     if (IsSetup(key)) return Usage(absl::StrCat("`", key, "` must come before the first step"));
     std::printf("[%d] %s\n", l.number, l.text.c_str());
-    if (key == "seat" || key == "card" || key == "irregularity" || key == "expect-error") {
+    if (key == "seat" || key == "card" || key == "burn" || key == "reshuffle" ||
+        key == "irregularity" || key == "expect-error") {
       const bool expect_error = key == "expect-error";
       if (expect_error && w.size() < 3) {
         return Usage(

@@ -29,6 +29,8 @@ std::string DescribeOperation(const v1::Operation& op) {
       return absl::StrCat(seat, " antes ", op.amount(), all_in);
     case v1::OPERATION_TYPE_RECYCLE:
       return absl::StrCat("the deck ran out: cards recycled", rule);
+    case v1::OPERATION_TYPE_BURN:  // only a LIVE burn the dealer showed has a card
+      return op.card().empty() ? "" : absl::StrCat("the burn, ", op.card(), ", was shown", rule);
     case v1::OPERATION_TYPE_COMMON_CARD:
       return absl::StrCat("common card ", op.card(), rule);
     case v1::OPERATION_TYPE_BRING_IN:
@@ -226,8 +228,14 @@ std::string LegalList(const v1::HandUpdate& u) {
 std::string SeatOrBoard(int seat) { return seat == 0 ? "the board" : absl::StrCat("seat ", seat); }
 
 std::string DescribeExpectedDeal(const v1::ExpectedDeal& d) {
+  // [STUD-DEAL-3, STUD-DECK-1] what the dealer owes before that card.
+  const char* first = d.step() == v1::DEAL_STEP_BURN ? ", after the burn (`burn`, or implied)"
+                      : d.step() == v1::DEAL_STEP_RESHUFFLE
+                          ? ", after the reshuffle of the burns and stub (`reshuffle`)"
+                          : "";
   return absl::StrCat(SeatOrBoard(d.seat()), d.seat() == 0 ? " (common card)" : "",
-                      d.face_up() ? " face up" : " face down", " (", StreetName(d.street()), ")");
+                      d.face_up() ? " face up" : " face down", " (", StreetName(d.street()), ")",
+                      first);
 }
 
 std::string StacksList(const v1::HandUpdate& u) {

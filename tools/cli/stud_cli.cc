@@ -129,6 +129,10 @@ Hand file: one statement a line; '#' starts a comment; amounts in chips (cents).
                                         `card board up 7c`: the common card). A report that
                                         reveals a dealer error is ruled at once and the ruling
                                         printed
+    burn [CARD [up]]                    report the burn (no card: burned face down unseen; up:
+                                        the dealer showed it); optional, a card report implies it
+    reshuffle                           report the reshuffle of burns and stub when the deck
+                                        runs out (required then; STUD-DECK-1)
     irregularity HOLECARD_EXPOSED seat 2 card As
                                         report an irregularity (RuleIrregularity); the kind is
                                         an IrregularityKind without its prefix, then fields:

@@ -27,6 +27,8 @@ constexpr KindName kKinds[] = {
     {v1::ACTION_KIND_MUCK, "muck"},
     {v1::ACTION_KIND_DECLARE_ALL_IN, "declare-all-in"},
     {v1::ACTION_KIND_DECLINE_OPTION, "decline-option"},
+    {v1::ACTION_KIND_BURN, "burn"},
+    {v1::ACTION_KIND_RESHUFFLE, "reshuffle"},
 };
 
 }  // namespace

@@ -1,0 +1,206 @@
+// LIVE (kReported) dealing: the burns and the reshuffle of the discards when
+// the deck runs out, reported by the table and checked against the same
+// procedure the engine follows when it deals from a deck (dealing.cc).
+//
+// The engine keeps the physical stub count: every card not held by a seat,
+// not the common card, not burned and not set aside is in the stub, so
+//   stub = 52 - |seen| - burn_count
+// where `seen` holds every known card (dealt, and burned or aside when the
+// card was reported) and burn_count the burned or aside cards nobody saw.
+// After a reshuffle the known burns and aside cards leave `seen` (they are in
+// the pile again) and burn_count is 0, so the same formula counts the pile.
+//
+// A burn card is normally unseen [STUD-DEAL-3]: a burn may be reported with
+// its card (face_up when the dealer showed it), face down without a card, or
+// not at all: a deal report when a burn is due means the dealer burned face
+// down first (logged as kBurn with amount 2). A burn that was really missed is
+// the STUD-IRR-BURN-1/-2 report (BURN_ERROR, burn_delta -1), as before. The
+// reshuffle is always reported: it puts burned cards back in play.
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "engine/internal.h"
+
+namespace stud::internal {
+namespace {
+
+// What happened in the current street's deal so far, from the log.
+struct StreetDeal {
+  bool recycled = false;  // a reshuffle on this street
+  bool burned = false;    // a burn since the street began (or since the reshuffle)
+  bool dealt = false;     // a card dealt since the street began (or since the reshuffle)
+};
+
+StreetDeal Progress(const HandState& st) {
+  StreetDeal p;
+  bool after_recycle = true;  // scanning backwards: still after the last reshuffle
+  for (auto it = st.log.rbegin(); it != st.log.rend(); ++it) {
+    if (it->type == OpType::kStreetEnd) break;
+    if (it->street != st.street) continue;
+    switch (it->type) {
+      case OpType::kRecycle:
+        p.recycled = true;
+        after_recycle = false;
+        break;
+      case OpType::kBurn:
+        if (after_recycle) p.burned = true;
+        break;
+      case OpType::kDeal:
+      case OpType::kCommonCard:
+        if (after_recycle) p.dealt = true;
+        break;
+      default:
+        break;
+    }
+  }
+  return p;
+}
+
+int PendingCount(const HandState& st) {
+  return static_cast<int>(std::count(st.pending_deal.begin(), st.pending_deal.end(), true));
+}
+
+absl::string_view ExhaustionRule(const HandState& st) {
+  switch (st.config.options.deck_exhaustion) {
+    case DeckExhaustion::kRecycleSkipBurnIfShort:
+      return "STUD-DECK-2";
+    case DeckExhaustion::kCommonImmediately:
+      return "STUD-DECK-3";
+    default:
+      return "STUD-DECK-1";
+  }
+}
+
+absl::string_view BurnErrorRule(const HandState& st) {
+  return st.street == Street::kSeventh ? "STUD-IRR-BURN-2" : "STUD-IRR-BURN-1";
+}
+
+}  // namespace
+
+int LiveStub(const HandState& st) {
+  return std::max(0, kDeckSize - st.seen.size() - st.burn_count);
+}
+
+DealStep LiveStep(const HandState& st) {
+  const DealStep card = st.street_uses_common ? DealStep::kCommonCard : DealStep::kCard;
+  if (st.phase != Phase::kAwaitingDeal || st.config.deal_source != DealSource::kReported) {
+    return card;
+  }
+  const StreetDeal p = Progress(st);
+  const int stub = LiveStub(st);
+  const DeckExhaustion mode = st.config.options.deck_exhaustion;
+  if (st.street_uses_common) {
+    // [STUD-DECK-1, STUD-DECK-3] a stub under two cards is first mixed with
+    // the burns and aside cards; then one burn and the common card.
+    if (!p.recycled && !p.burned && !p.dealt && stub < 2) return DealStep::kReshuffle;
+    return p.burned || p.dealt ? card : DealStep::kBurn;
+  }
+  bool burn_due;
+  if (p.recycled) {
+    // [STUD-DECK-1] the default burns again after the reshuffle.
+    burn_due = mode == DeckExhaustion::kRecycleBurnThenCommon && !p.burned && !p.dealt;
+  } else {
+    const bool street_burn = st.street != Street::kThird || st.config.options.burn_before_third;
+    // [STUD-DECK-2] when short, the burn is skipped so every player gets a card.
+    const bool skip =
+        mode == DeckExhaustion::kRecycleSkipBurnIfShort && stub < PendingCount(st) + 1;
+    burn_due = street_burn && !skip && !p.burned && !p.dealt;
+  }
+  if (burn_due) return stub == 0 && !p.recycled ? DealStep::kReshuffle : DealStep::kBurn;
+  // [STUD-DECK-1] all but the stub's last card are dealt, then the reshuffle.
+  const int needed = PendingCount(st);
+  if (!p.recycled && stub <= 1 && needed > stub) return DealStep::kReshuffle;
+  return card;
+}
+
+absl::Status CheckImpliedBurn(const HandState& st) {
+  if (st.street_uses_common || Progress(st).recycled) return absl::OkStatus();
+  const int after = LiveStub(st) - 1;
+  const int needed = PendingCount(st);
+  if (after > 1 || needed <= after) return absl::OkStatus();
+  return RuleViolation(
+      ExhaustionRule(st),
+      absl::StrCat("after the burn the stub holds ", after, " card(s) for ", needed,
+                   " players: report the burn (BURN), then the reshuffle of the "
+                   "burns, aside cards and stub (RESHUFFLE)"));
+}
+
+void BurnReported(HandState& st, const Action& a, bool implied) {
+  if (implied || a.unseen) {
+    ++st.burn_count;
+    Log(st, {.type = OpType::kBurn,
+             .street = st.street,
+             .amount = implied ? 2 : 1,
+             .rule_id = "STUD-DEAL-3"});
+    return;
+  }
+  st.burns.push_back(a.card);
+  st.seen.Add(a.card);
+  Log(st, {.type = OpType::kBurn,
+           .street = st.street,
+           .card = a.card,
+           .face_up = a.face_up,
+           .rule_id = "STUD-DEAL-3"});
+}
+
+absl::Status ApplyDealerStep(HandState& st, const Action& a) {
+  if (a.seat != kBoardSeat) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "seat: a ", ActionKindName(a.kind), " is reported with seat 0 (the dealer), got ", a.seat));
+  }
+  const DealStep step = LiveStep(st);
+  const int stub = LiveStub(st);
+  if (a.kind == ActionKind::kReshuffle) {
+    if (step != DealStep::kReshuffle) {
+      return RuleViolation(ExhaustionRule(st),
+                           absl::StrCat("no reshuffle is due: the stub still holds ", stub,
+                                        " card(s) for what ", StreetName(st.street), " needs"));
+    }
+    // [STUD-DECK-1] the stub, burns and aside cards are mixed, shuffled, cut.
+    for (Card c : st.burns) st.seen.Remove(c);
+    for (Card c : st.aside) st.seen.Remove(c);
+    st.burns.clear();
+    st.aside.clear();
+    st.burn_count = 0;
+    Log(st, {.type = OpType::kRecycle,
+             .street = st.street,
+             .amount = LiveStub(st),
+             .rule_id = "STUD-DECK-1"});
+    return absl::OkStatus();
+  }
+  if (!a.unseen) {
+    if (a.card.index() >= kDeckSize) return absl::InvalidArgumentError("card: not a card");
+    if (st.seen.Contains(a.card)) {
+      return RuleViolation(
+          "STUD-DEAL-4",
+          absl::StrCat(a.card.ToString(), " is already in play; a card is burned once"));
+    }
+  } else if (a.face_up) {
+    return absl::InvalidArgumentError("face_up: a burn shown face up names its card");
+  }
+  if (step == DealStep::kReshuffle) {
+    return RuleViolation(ExhaustionRule(st), absl::StrCat("the stub holds ", stub,
+                                                          " card(s): report the reshuffle of "
+                                                          "the burns, aside cards and stub first"));
+  }
+  if (step != DealStep::kBurn) {
+    const bool street_burn = st.street != Street::kThird || st.config.options.burn_before_third;
+    if (!street_burn) {
+      return RuleViolation("STUD-DEAL-3", "no card is burned before 3rd street in this hand");
+    }
+    if (!Progress(st).burned && !Progress(st).recycled) {
+      return RuleViolation("STUD-DECK-2",
+                           "the stub is short: the burn is skipped so every player "
+                           "gets an unused card");
+    }
+    return RuleViolation(
+        BurnErrorRule(st),
+        absl::StrCat("the burn of ", StreetName(st.street),
+                     " is already made; a second burn is a dealer error: report "
+                     "it as a BURN_ERROR (burn_delta +1) with the corrected cards"));
+  }
+  BurnReported(st, a, /*implied=*/false);
+  return absl::OkStatus();
+}
+
+}  // namespace stud::internal
