@@ -166,13 +166,15 @@ absl::StatusOr<Action> DecodeAction(const v1::Action& a, absl::string_view field
   // Kinds that never move chips take no amount. (FOLD and CHECK may repeat the
   // street total LegalActions lists; the engine checks that against the hand.)
   const bool no_amount = out.kind == ActionKind::kShow || out.kind == ActionKind::kMuck ||
-                         out.kind == ActionKind::kDeal;
+                         out.kind == ActionKind::kDeal || out.kind == ActionKind::kBurn ||
+                         out.kind == ActionKind::kReshuffle;
   if (no_amount && a.amount_to() != 0) {
     return Invalid(absl::StrCat(field, ".amount_to"),
                    absl::StrCat(ActionKindName(out.kind), " takes no amount; send 0"));
   }
-  if (out.kind != ActionKind::kDeal && a.face_up()) {
-    return Invalid(absl::StrCat(field, ".face_up"), "only ACTION_KIND_DEAL is dealt face up or down");
+  if (out.kind != ActionKind::kDeal && out.kind != ActionKind::kBurn && a.face_up()) {
+    return Invalid(absl::StrCat(field, ".face_up"),
+                   "only ACTION_KIND_DEAL and ACTION_KIND_BURN are dealt face up or down");
   }
   out.amount_to = a.amount_to();
   if (out.kind == ActionKind::kDeal) {

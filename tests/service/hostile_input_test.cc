@@ -463,7 +463,7 @@ std::vector<Row> Rows() {
      },
      kInvalid, "action.amount_to: fold puts in no chips", "INVALID_ARGUMENT");
   aa("face_up on a betting action", [](Matrix&, auto& r) { r.mutable_action()->set_face_up(true); }, kInvalid,
-     "action.face_up: only ACTION_KIND_DEAL is dealt face up or down", "INVALID_ARGUMENT");
+     "action.face_up: only ACTION_KIND_DEAL and ACTION_KIND_BURN are dealt face up or down", "INVALID_ARGUMENT");
   aa("SHOW with an amount",
      [](Matrix&, auto& r) {
        r.mutable_action()->set_kind(v1::ACTION_KIND_SHOW);

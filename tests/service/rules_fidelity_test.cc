@@ -249,7 +249,7 @@ TEST(RulesFidelity, ActionFieldsAThisKindDoesNotTakeAreRefused) {
   };
   const Case cases[] = {
       {v1::ACTION_KIND_FOLD, 5000, false, "action.amount_to: fold puts in no chips"},
-      {v1::ACTION_KIND_BRING_IN, 0, true, "action.face_up: only ACTION_KIND_DEAL"},
+      {v1::ACTION_KIND_BRING_IN, 0, true, "action.face_up: only ACTION_KIND_DEAL and ACTION_KIND_BURN"},
       {v1::ACTION_KIND_MUCK, 10, false, "action.amount_to: muck takes no amount"},
   };
   for (const Case& c : cases) {
