@@ -23,14 +23,15 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "engine/hand_key.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
-#include "engine/hand_key.h"
 #include "service/logging.h"
 #include "service/metrics.h"
 #include "service/observability.h"
 #include "service/sealer.h"
+#include "service/seat_tickets.h"
 #include "service/service_impl.h"
 #include "service/tenants.h"
 #include "service/tracing.h"
@@ -75,6 +76,11 @@ ABSL_FLAG(std::string, tenant_keys_file, "",
           "Caller authentication: \"<tenant>:<64 hex>\" entries; calls must send x-stud-tenant and "
           "x-stud-api-key, and tokens are bound to their tenant. Without it, env STUD_TENANT_KEYS is "
           "read; without both, callers are not authenticated.");
+ABSL_FLAG(
+    std::string, seat_tickets, "off",
+    "Seat-scoped access: \"off\" (a token sees and acts for every seat: a trusted backend) or "
+    "\"required\" (every call on a hand must carry a seat ticket from NewHand and is limited "
+    "to that seat). Per tenant: mark its entry \"<tenant>:<hex>:tickets\" in the tenant key file.");
 ABSL_FLAG(int, max_message_bytes, 1 << 20, "Largest request or response message, in bytes");
 ABSL_FLAG(int, drain_seconds, 10, "Grace period for in-flight calls on SIGTERM/SIGINT");
 ABSL_FLAG(int, max_in_flight, 0,
@@ -167,11 +173,21 @@ int main(int argc, char** argv) {
     return Fail("--tls_client_ca needs --tls_cert and --tls_key");
   }
 
+  // Seat tickets (seat_tickets.h): the server-wide mode, then each tenant's mark.
+  stud::service::SeatTicketPolicy seat_tickets;
+  if (const std::string mode = absl::GetFlag(FLAGS_seat_tickets); mode == "required") {
+    seat_tickets.required = true;
+  } else if (mode != "off") {
+    return Fail("--seat_tickets: \"off\" or \"required\", not \"" + mode + "\"");
+  }
   // Caller authentication (tenants.h). Key bytes are never logged.
   std::unique_ptr<stud::service::TenantAuth> tenants;
   absl::StatusOr<std::vector<stud::service::TenantKey>> tenant_keys =
       stud::service::LoadTenantKeys(absl::GetFlag(FLAGS_tenant_keys_file));
   if (!tenant_keys.ok()) return Fail(std::string(tenant_keys.status().message()));
+  for (const stud::service::TenantKey& k : *tenant_keys) {
+    if (k.seat_tickets) seat_tickets.tenants.insert(k.tenant);
+  }
   if (!tenant_keys->empty()) {
     absl::StatusOr<stud::service::TenantAuth> auth = stud::service::TenantAuth::Create(*std::move(tenant_keys));
     if (!auth.ok()) return Fail(std::string(auth.status().message()));
@@ -235,6 +251,7 @@ int main(int argc, char** argv) {
   options.allow_history_reveal = absl::GetFlag(FLAGS_allow_history_reveal);
   options.observability = &observability;
   options.tenants = tenants.get();
+  options.seat_tickets = &seat_tickets;
   options.max_in_flight = std::max(0, absl::GetFlag(FLAGS_max_in_flight));
   options.workers = std::max(0, absl::GetFlag(FLAGS_workers));
   stud::service::StudServiceImpl service(&*sealer, options);
@@ -274,6 +291,8 @@ int main(int argc, char** argv) {
       .Str("key_source", !absl::GetFlag(FLAGS_key_file).empty() ? "key_file" : "env_or_ephemeral")
       .Int("max_message_bytes", absl::GetFlag(FLAGS_max_message_bytes))
       .Int("drain_seconds", absl::GetFlag(FLAGS_drain_seconds))
+      .Bool("seat_tickets_required", seat_tickets.required)
+      .Int("seat_ticket_tenants", static_cast<int64_t>(seat_tickets.tenants.size()))
       .Int("max_in_flight", options.max_in_flight)
       .Int("workers", options.workers);
   if (options.allow_preset) {

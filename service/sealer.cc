@@ -177,6 +177,20 @@ const Key* Sealer::Find(uint32_t id) const {
   return nullptr;
 }
 
+absl::StatusOr<std::array<uint8_t, 16>> Sealer::TicketTag(uint32_t key_id,
+                                                          absl::string_view message) const {
+  static constexpr char kTicketContext[crypto_kdf_CONTEXTBYTES + 1] = "studtick";
+  const Key* key = Find(key_id);
+  if (key == nullptr) return absl::NotFoundError("no key with this id in the ring");
+  uint8_t subkey[crypto_generichash_KEYBYTES];
+  crypto_kdf_derive_from_key(subkey, sizeof(subkey), 3, kTicketContext, key->bytes.data());
+  std::array<uint8_t, 16> tag{};
+  crypto_generichash(tag.data(), tag.size(), reinterpret_cast<const unsigned char*>(message.data()),
+                     message.size(), subkey, sizeof(subkey));
+  sodium_memzero(subkey, sizeof(subkey));
+  return tag;
+}
+
 static_assert(sizeof(crypto_generichash_state) == 384);
 
 Sealer::Sealer(std::vector<Key> keys, size_t sealing, uint8_t seal_format)

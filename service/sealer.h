@@ -148,6 +148,14 @@ class Sealer {
 
   uint32_t sealing_key_id() const { return keys_[sealing_].id; }
 
+  // Seat tickets (seat_tickets.h): a 16-byte tag of `message` under key
+  // `key_id` of the ring. The tag is keyed BLAKE2b with a subkey of its own
+  // (crypto_kdf id 3, context "studtick"), so tickets share the ring and its
+  // rotation with tokens yet no token tag can serve as a ticket's or the
+  // reverse. Deterministic. NOT_FOUND when the ring has no key `key_id`.
+  absl::StatusOr<std::array<uint8_t, 16>> TicketTag(uint32_t key_id,
+                                                    absl::string_view message) const;
+
  private:
   Sealer(std::vector<Key> keys, size_t sealing, uint8_t seal_format);
   std::string SealSip(absl::string_view plaintext, absl::string_view tenant) const;

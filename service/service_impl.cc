@@ -12,6 +12,7 @@
 #include "service/convert.h"
 #include "service/dealing.h"
 #include "service/observability.h"
+#include "service/seat_tickets.h"
 #include "service/state_wire.h"
 #include "service/status_mapping.h"
 #include "service/tenants.h"
@@ -316,12 +317,14 @@ absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResp
   if (!state.ok()) return state.status();
   hand.state = *std::move(state);
   FillUpdate(hand, 0, *views, /*announce=*/true, "", resp->mutable_update());
+  AddSeatTickets(*sealer_, hand.service, n, resp);
   return absl::OkStatus();
 }
 
 absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req, v1::ApplyActionResponse* resp) const {
   absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
+  if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
   if (!req.has_action()) return absl::InvalidArgumentError("action: required");
   absl::StatusOr<Action> action = DecodeAction(req.action(), "action");
   if (!action.ok()) return action.status();
@@ -359,6 +362,7 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req, v1::App
 absl::Status HandService::LegalActions(const v1::LegalActionsRequest& req, v1::LegalActionsResponse* resp) const {
   absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
+  if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
   const HandState& state = hand->state;
   if (req.seat() < 0 || req.seat() > state.config.num_seats) {
     return absl::InvalidArgumentError(
@@ -393,6 +397,7 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
   if (req.hand_case() == v1::ResolveShowdownRequest::kToken) {
     hand = Unseal(req.token(), req.expected_hand_id());
     if (!hand.ok()) return hand.status();
+    if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
     const HandState& state = hand->state;
     resp->set_hand_id(HandIdText(hand->service));
     if (state.phase != Phase::kComplete) {
@@ -487,6 +492,7 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
                                            v1::RuleIrregularityResponse* resp) const {
   absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
+  if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
   if (!req.has_report()) return absl::InvalidArgumentError("report: required");
   const v1::IrregularityReport& r = req.report();
   const IrregularityRule rule = RuleFor(r.kind());
@@ -544,6 +550,7 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
 absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResponse* resp) const {
   absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
+  if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
   absl::StatusOr<std::vector<int>> views =
       DecodeViewSeats(req.private_view_seats(), hand->state.config.num_seats, "private_view_seats");
   if (!views.ok()) return views.status();

@@ -12,14 +12,13 @@
 #ifndef STUD_SERVICE_SERVICE_IMPL_H_
 #define STUD_SERVICE_SERVICE_IMPL_H_
 
-#include <string>
-#include <vector>
-
 #include <condition_variable>
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/functional/any_invocable.h"
 #include "absl/functional/function_ref.h"
@@ -27,6 +26,7 @@
 #include "absl/status/statusor.h"
 #include "service/arena_allocator.h"
 #include "service/sealer.h"
+#include "service/seat_tickets.h"
 #include "service/state_codec.h"
 #include "stud/v1/stud.grpc.pb.h"
 #include "stud/v1/stud.pb.h"
@@ -44,6 +44,8 @@ struct ServiceOptions {
   const Observability* observability = nullptr;
   // Caller authentication (null: off). Must outlive the service.
   const TenantAuth* tenants = nullptr;
+  // Where calls must carry a seat ticket (null: nowhere). Must outlive the service.
+  const SeatTicketPolicy* seat_tickets = nullptr;
   // Load shedding (--max_in_flight): 0 = handlers run on gRPC's threads as
   // calls arrive. N > 0 = calls go to a queue served by `workers` threads; a
   // call arriving while N are queued or running is refused at once with
@@ -122,6 +124,12 @@ class HandService {
   // `first_op`. `token` is the token to return; empty means seal a new one.
   void FillUpdate(const SealedHand& hand, size_t first_op, const std::vector<int>& view_seats,
                   bool announce, std::string token, stud::v1::HandUpdate* out) const;
+  // Seat-scoped access (seat_tickets.h): OK, or why the call's ticket (or its
+  // absence) does not allow this request on this hand.
+  template <typename Req>
+  absl::Status Permit(const Req& req, const SealedHand& hand) const {
+    return CheckSeatTicket(*sealer_, options_.seat_tickets, req, hand);
+  }
 
   const Sealer* sealer_;
   ServiceOptions options_;

@@ -6,6 +6,7 @@
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "service/sealer.h"
+#include "service/seat_tickets.h"
 #include "service/tenants.h"
 
 namespace stud::service {
@@ -38,6 +39,7 @@ absl::Status HandIdMismatch(absl::string_view expected, absl::string_view actual
 std::string ErrorReason(const absl::Status& status) {
   if (std::string token = TokenErrorReasonOf(status); !token.empty()) return token;
   if (std::string caller = CallerErrorReasonOf(status); !caller.empty()) return caller;
+  if (std::string ticket = SeatTicketReasonOf(status); !ticket.empty()) return ticket;
   if (status.GetPayload(kVersionPayload)) return "VERSION_MISMATCH";
   if (status.GetPayload(kHandIdPayload)) return "HAND_ID_MISMATCH";
   if (std::string rule = RuleIdOf(status); !rule.empty()) return rule;

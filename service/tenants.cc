@@ -10,6 +10,7 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 
 namespace stud::service {
 namespace {
@@ -35,12 +36,15 @@ absl::StatusOr<std::vector<TenantKey>> ParseTenantKeys(absl::string_view text) {
   std::vector<TenantKey> keys;
   for (absl::string_view line : absl::StrSplit(text, '\n')) {
     line = line.substr(0, std::min(line.size(), line.find('#')));
-    for (absl::string_view entry : absl::StrSplit(line, absl::ByAnyChar(" \t\r,;"), absl::SkipEmpty())) {
-      const size_t colon = entry.rfind(':');
+    for (absl::string_view entry :
+         absl::StrSplit(line, absl::ByAnyChar(" \t\r,;"), absl::SkipEmpty())) {
       TenantKey key;
+      key.seat_tickets = absl::ConsumeSuffix(&entry, ":tickets");
+      const size_t colon = entry.rfind(':');
       if (colon == absl::string_view::npos || !ValidTenantId(entry.substr(0, colon))) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "tenant keys: entry ", keys.size() + 1, " must be <tenant>:<64 hex chars>, tenant 1..64 of [A-Za-z0-9._-]"));
+            "tenant keys: entry ", keys.size() + 1,
+            " must be <tenant>:<64 hex chars>[:tickets], tenant 1..64 of [A-Za-z0-9._-]"));
       }
       key.tenant = std::string(entry.substr(0, colon));
       const absl::string_view hex = entry.substr(colon + 1);
@@ -81,7 +85,7 @@ absl::StatusOr<std::vector<TenantKey>> LoadTenantKeys(const std::string& file) {
 std::string FormatTenantKey(const TenantKey& key) {
   char hex[2 * 32 + 1];
   sodium_bin2hex(hex, sizeof(hex), key.key.data(), key.key.size());
-  return absl::StrCat(key.tenant, ":", hex);
+  return absl::StrCat(key.tenant, ":", hex, key.seat_tickets ? ":tickets" : "");
 }
 
 absl::Status CallerUnauthenticated(absl::string_view message) {

@@ -3,6 +3,8 @@
 // Tenant key text (file --tenant_keys_file, else env STUD_TENANT_KEYS):
 // entries "<tenant>:<64 hex chars>" separated by newlines, spaces or commas;
 // '#' starts a comment. A tenant id is 1..64 characters of [A-Za-z0-9._-].
+// An entry "<tenant>:<64 hex chars>:tickets" also requires seat tickets on
+// that tenant's calls (seat_tickets.h); files without the mark read as before.
 // Without either source, caller authentication is off.
 //
 // With it on, every call must carry the metadata
@@ -38,6 +40,7 @@ inline constexpr size_t kMaxTenantBytes = 64;
 struct TenantKey {
   std::string tenant;
   std::array<uint8_t, 32> key{};
+  bool seat_tickets = false;  // ":tickets": this tenant's calls need seat tickets (seat_tickets.h)
 };
 
 // True for 1..64 characters of [A-Za-z0-9._-].

@@ -33,6 +33,7 @@
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "history/phh.h"
+#include "service/seat_tickets.h"
 #include "service/state_codec.h"
 #include "service/status_mapping.h"
 #include "service_fixture.h"
@@ -98,7 +99,10 @@ void Strings(const google::protobuf::Message& m, std::string* out) {
       } else if (f->type() == google::protobuf::FieldDescriptor::TYPE_STRING) {
         absl::StrAppend(out, f->is_repeated() ? r->GetRepeatedString(m, f, i) : r->GetString(m, f), "\n");
       } else if (f->type() == google::protobuf::FieldDescriptor::TYPE_BYTES) {
-        EXPECT_TRUE(f->name() == "token" || f->name() == "commitment" || f->name() == "revealed_salt" ||
+        // Tickets (NewHand) are the hand id, a seat and a tag: no cards.
+        EXPECT_TRUE(f->name() == "token" || f->name() == "commitment" ||
+                    f->name() == "revealed_salt" || f->name() == "ticket" ||
+                    f->name() == "table_ticket" ||
                     f->full_name() == "google.protobuf.Any.value")  // unpacked by ErrorText
             << "unexpected bytes field " << f->full_name();
       }
@@ -149,7 +153,15 @@ std::set<int> Visible(const HandState& state, int viewer) {
 
 class HiddenInfo {
  public:
-  HiddenInfo() : sealer_(*Sealer::Create({TestKey(1, 3)})), service_(&sealer_, ServiceOptions{}) {}
+  // `tickets`: seat tickets required, and the server would otherwise reveal
+  // everything (--allow_history_reveal): each answer goes to the holder of
+  // one seat's (or the table's) ticket, who asks for anything, other seats'
+  // views and actions included; only the ticket stands in the way.
+  explicit HiddenInfo(bool tickets = false)
+      : sealer_(*Sealer::Create({TestKey(1, 3)})),
+        service_(&sealer_, ServiceOptions{.allow_history_reveal = tickets,
+                                          .seat_tickets = tickets ? &required_ : nullptr}),
+        tickets_(tickets) {}
 
   HandState StateOf(const std::string& token) const {
     absl::StatusOr<std::string> plain = sealer_.Open(token);
@@ -225,7 +237,25 @@ class HiddenInfo {
     v1::HandUpdate u = start.update();
     for (int step = 0; step < 200 && u.public_view().phase() != v1::PHASE_COMPLETE; ++step) {
       const HandState state = StateOf(u.token());
-      const int viewer = 1 + static_cast<int>(rng() % seats);
+      int viewer = 1 + static_cast<int>(rng() % seats);
+      if (tickets_ && u.to_act() > 0 && rng() % 2 == 0)
+        viewer = u.to_act();                                   // so the hand moves on
+      if (tickets_ && rng() % 8 == 0) viewer = kPublicViewer;  // the table's ticket
+      // Ticket mode: the viewer's ticket (now and then none), and views asked
+      // for freely: mostly its own, sometimes another seat's.
+      const std::string ticket = !tickets_ || rng() % 20 == 0 ? std::string()
+                                 : viewer == kPublicViewer
+                                     ? start.table_ticket()
+                                     : start.seat_tickets(viewer - 1).ticket();
+      auto add_views = [&](google::protobuf::RepeatedField<int32_t>* views) {
+        if (!tickets_) {
+          views->Add(viewer);
+        } else if (rng() % 4 == 0) {
+          views->Add(1 + static_cast<int>(rng() % seats));
+        } else if (viewer != kPublicViewer) {
+          views->Add(viewer);
+        }
+      };
       // A random card the viewer names: one it may see, or (an illegal guess)
       // any card; a guessed card is then allowed to appear in the answer.
       const std::set<int> vis = Visible(state, viewer);
@@ -240,7 +270,8 @@ class HiddenInfo {
         case 0: {
           v1::GetViewRequest r;
           r.set_token(u.token());
-          r.add_private_view_seats(viewer);
+          r.set_seat_ticket(ticket);
+          add_views(r.mutable_private_view_seats());
           v1::GetViewResponse resp;
           st = service_.GetView(r, &resp);
           Check("GetView", viewer, &state, st, resp, {});
@@ -249,6 +280,7 @@ class HiddenInfo {
         case 1: {
           v1::LegalActionsRequest r;
           r.set_token(u.token());
+          r.set_seat_ticket(ticket);
           r.set_seat(static_cast<int32_t>(rng() % (seats + 2)) - 1);
           v1::LegalActionsResponse resp;
           st = service_.LegalActions(r, &resp);
@@ -258,6 +290,7 @@ class HiddenInfo {
         case 2: {
           v1::ResolveShowdownRequest r;
           r.set_token(u.token());
+          r.set_seat_ticket(ticket);
           v1::ResolveShowdownResponse resp;
           st = service_.ResolveShowdown(r, &resp);
           Check("ResolveShowdown", viewer, &state, st, resp, {});
@@ -266,7 +299,8 @@ class HiddenInfo {
         case 3: {
           v1::RuleIrregularityRequest r;
           r.set_token(u.token());
-          r.add_private_view_seats(viewer);
+          r.set_seat_ticket(ticket);
+          add_views(r.mutable_private_view_seats());
           v1::IrregularityReport* rep = r.mutable_report();
           rep->set_kind(static_cast<v1::IrregularityKind>(1 + rng() % 14));
           rep->set_seat(rng() % 5 == 0 ? static_cast<int32_t>(rng() % (seats + 1)) : viewer);
@@ -285,20 +319,24 @@ class HiddenInfo {
         case 5: {  // the hand history as the viewer (or the public) may read it
           v1::ExportHandHistoryRequest r;
           r.set_token(u.token());
+          r.set_seat_ticket(ticket);
           const int reader = rng() % 4 == 0 ? kPublicViewer : viewer;
-          r.set_viewer_seat(reader);
-          // Refused: this server runs without --allow_history_reveal.
+          // Ticket mode: now and then another seat's view, refused.
+          r.set_viewer_seat(tickets_ && rng() % 4 == 0 ? 1 + static_cast<int>(rng() % seats)
+                                                       : reader);
+          // Refused: without --allow_history_reveal, or (ticket mode) by the ticket.
           if (rng() % 8 == 0) r.set_reveal_hidden_cards(true);
           v1::ExportHandHistoryResponse resp;
           st = service_.ExportHandHistory(r, &resp);
-          Check("ExportHandHistory", reader, &state, st, resp, {});
+          Check("ExportHandHistory", tickets_ ? viewer : reader, &state, st, resp, {});
           ++exports_;
           break;
         }
         default: {
           v1::ApplyActionRequest r;
           r.set_token(u.token());
-          r.add_private_view_seats(viewer);
+          r.set_seat_ticket(ticket);
+          add_views(r.mutable_private_view_seats());
           std::set<int> named;
           if (rng() % 4 != 0) {
             *r.mutable_action() = ChooseAction(u, rng() % 3 == 0);
@@ -329,8 +367,10 @@ class HiddenInfo {
 
  private:
   static bool HasFatalFailure() { return ::testing::Test::HasFatalFailure(); }
+  const SeatTicketPolicy required_{.required = true};
   Sealer sealer_;
   HandService service_;
+  bool tickets_ = false;
 };
 
 TEST(HiddenInfoTest, NoAnswerOrErrorShowsAnotherSeatsDownCardOrTheDeck) {
@@ -346,6 +386,26 @@ TEST(HiddenInfoTest, NoAnswerOrErrorShowsAnotherSeatsDownCardOrTheDeck) {
   EXPECT_EQ(h.leaks_, 0);
   EXPECT_GT(h.exports_, 1000);
   EXPECT_GT(h.checks_, 10000);
+  EXPECT_GT(h.errors_, 1000);
+}
+
+// The same sweep with seat tickets required on a server that would reveal
+// every card to a trusted caller: answers to seat S's ticket (or the table's)
+// show no other seat's down card and no deck card, whatever the call asks.
+TEST(HiddenInfoTest, SeatTicketModeShowsEachTicketOnlyItsOwnSeat) {
+  ASSERT_TRUE(InitSodium().ok());
+  HiddenInfo h(/*tickets=*/true);
+  std::mt19937 rng(78);
+  for (int hand = 0; hand < 300 && h.leaks_ == 0; ++hand) {
+    h.PlayHand(rng);
+    ASSERT_FALSE(::testing::Test::HasFatalFailure());
+  }
+  std::printf(
+      "hidden-info (seat tickets): %d answers checked (%d errors, %d hand histories), %d leaks\n",
+      h.checks_, h.errors_, h.exports_, h.leaks_);
+  EXPECT_EQ(h.leaks_, 0);
+  EXPECT_GT(h.exports_, 500);
+  EXPECT_GT(h.checks_, 5000);
   EXPECT_GT(h.errors_, 1000);
 }
 

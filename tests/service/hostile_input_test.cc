@@ -13,10 +13,12 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
+#include "service/seat_tickets.h"
 #include "service_fixture.h"
 
 namespace stud::service::testing {
@@ -63,7 +65,9 @@ class Matrix {
     stub_ = v1::StudService::NewStub(channel);
 
     service_hand_ = Start(BasicHand(3, v1::DEALING_MODE_SERVICE));
+    tickets_ = last_tickets_;
     other_hand_ = Start(BasicHand(3, v1::DEALING_MODE_SERVICE));
+    other_tickets_ = last_tickets_;
     live_hand_ = Start(BasicHand(3, v1::DEALING_MODE_LIVE));
     // One action later: the first token is now stale.
     v1::ApplyActionRequest a;
@@ -82,8 +86,17 @@ class Matrix {
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
     EXPECT_TRUE(stub_->NewHand(&ctx, req, &resp).ok());
+    last_tickets_ = {resp.table_ticket()};
+    for (const v1::SeatTicket& t : resp.seat_tickets()) last_tickets_.push_back(t.ticket());
     return resp.update();
   }
+  // Seat tickets of the fresh hand ([0] = the table's) and of the other hand.
+  const std::string& ticket(int seat) const { return tickets_.at(static_cast<size_t>(seat)); }
+  const std::string& other_ticket(int seat) const {
+    return other_tickets_.at(static_cast<size_t>(seat));
+  }
+  // A seat of the fresh hand that is not to act, and one that is.
+  int bystander() const { return next_.to_act() == 1 ? 2 : 1; }
 
   grpc::Status Call(const v1::NewHandRequest& req) {
     v1::NewHandResponse resp;
@@ -172,6 +185,7 @@ class Matrix {
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<v1::StudService::Stub> stub_;
   v1::HandUpdate service_hand_, other_hand_, live_hand_, next_;
+  std::vector<std::string> tickets_, other_tickets_, last_tickets_;
 };
 
 struct Row {
@@ -271,6 +285,135 @@ std::vector<std::pair<std::string, std::function<grpc::Status(Matrix&, const std
          return m.Call(r);
        }},
   };
+}
+
+// Seat tickets (service/seat_tickets.h). This matrix's server runs trusted
+// (tickets not required), and a ticket sent still scopes the call; `required`
+// sends to a server that requires them.
+void AddSeatTicketRows(std::vector<Row>& rows) {
+  static const SeatTicketPolicy kRequired{.required = true};
+  auto required = [](auto request) {
+    static Server server({TestKey(1, 7)}, ServiceOptions{.seat_tickets = &kRequired});
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    if constexpr (std::is_same_v<decltype(request), v1::GetViewRequest>) {
+      v1::GetViewResponse resp;
+      return server.stub().GetView(&ctx, request, &resp);
+    } else {
+      v1::ResolveShowdownResponse resp;
+      return server.stub().ResolveShowdown(&ctx, request, &resp);
+    }
+  };
+  auto gv = [&](std::string input, std::function<void(Matrix&, v1::GetViewRequest&)> edit,
+                StatusCode code, std::string prefix, std::string reason) {
+    rows.push_back({"GetView", input, Send<v1::GetViewRequest>([edit](Matrix& m) {
+                      v1::GetViewRequest r;
+                      r.set_token(m.token());
+                      edit(m, r);
+                      return r;
+                    }),
+                    code, prefix, reason});
+  };
+  const StatusCode kDenied = StatusCode::PERMISSION_DENIED;
+  rows.push_back({"GetView", "seat_ticket missing (--seat_tickets=required)",
+                  [required](Matrix& m) {
+                    v1::GetViewRequest r;
+                    r.set_token(m.token());
+                    return required(r);
+                  },
+                  kDenied, "seat_ticket: required", "SEAT_TICKET_REQUIRED"});
+  rows.push_back({"ResolveShowdown", "seat_ticket missing (--seat_tickets=required)",
+                  [required](Matrix& m) {
+                    v1::ResolveShowdownRequest r;
+                    r.set_token(m.token());
+                    return required(r);
+                  },
+                  kDenied, "seat_ticket: required", "SEAT_TICKET_REQUIRED"});
+  gv(
+      "seat_ticket with one tag bit flipped",
+      [](Matrix& m, auto& r) { r.set_seat_ticket(Flipped(m.ticket(1), 35)); }, kDenied,
+      "seat_ticket: not authentic", "SEAT_TICKET_INVALID");
+  gv(
+      "seat_ticket rewritten to another seat",
+      [](Matrix& m, auto& r) { r.set_seat_ticket(WithByte(m.ticket(1), 23, 2)); }, kDenied,
+      "seat_ticket: not authentic", "SEAT_TICKET_INVALID");
+  gv(
+      "seat_ticket is the token", [](Matrix& m, auto& r) { r.set_seat_ticket(m.token()); }, kDenied,
+      "seat_ticket: not a seat ticket", "SEAT_TICKET_INVALID");
+  gv(
+      "seat_ticket of 39 bytes",
+      [](Matrix& m, auto& r) { r.set_seat_ticket(Truncated(m.ticket(1), 39)); }, kDenied,
+      "seat_ticket: not a seat ticket", "SEAT_TICKET_INVALID");
+  gv(
+      "seat_ticket key id altered",
+      [](Matrix& m, auto& r) { r.set_seat_ticket(WithByte(m.ticket(1), 6, 5)); }, kDenied,
+      "seat_ticket: issued under a key", "SEAT_TICKET_INVALID");
+  gv(
+      "seat_ticket of another hand",
+      [](Matrix& m, auto& r) { r.set_seat_ticket(m.other_ticket(1)); }, kDenied,
+      "seat_ticket: the ticket belongs to another hand", "SEAT_TICKET_WRONG_HAND");
+  gv(
+      "seat 1's ticket, seat 2's private view",
+      [](Matrix& m, auto& r) { r.set_seat_ticket(m.ticket(1)), r.add_private_view_seats(2); },
+      kDenied, "private_view_seats: seat 1's ticket may see only", "SEAT_TICKET_WRONG_SEAT");
+  gv(
+      "table ticket, a private view",
+      [](Matrix& m, auto& r) { r.set_seat_ticket(m.ticket(0)), r.add_private_view_seats(1); },
+      kDenied, "private_view_seats: the table's ticket", "SEAT_TICKET_WRONG_SEAT");
+  gv(
+      "seat 1's ticket, its own private view",
+      [](Matrix& m, auto& r) { r.set_seat_ticket(m.ticket(1)), r.add_private_view_seats(1); },
+      StatusCode::OK, "", "");
+  rows.push_back({"ApplyAction", "another seat's ticket acting for the seat to act",
+                  Send<v1::ApplyActionRequest>([](Matrix& m) {
+                    v1::ApplyActionRequest r = m.GoodAction();
+                    r.set_seat_ticket(m.ticket(m.bystander()));
+                    return r;
+                  }),
+                  kDenied, "action.seat: seat ", "SEAT_TICKET_WRONG_SEAT"});
+  rows.push_back({"ApplyAction", "table ticket acting for a seat",
+                  Send<v1::ApplyActionRequest>([](Matrix& m) {
+                    v1::ApplyActionRequest r = m.GoodAction();
+                    r.set_seat_ticket(m.ticket(0));
+                    return r;
+                  }),
+                  kDenied, "action.kind: the table's ticket", "SEAT_TICKET_NOT_PERMITTED"});
+  rows.push_back({"LegalActions", "seat 1's ticket asking for seat 2",
+                  Send<v1::LegalActionsRequest>([](Matrix& m) {
+                    v1::LegalActionsRequest r;
+                    r.set_token(m.token());
+                    r.set_seat_ticket(m.ticket(1));
+                    r.set_seat(2);
+                    return r;
+                  }),
+                  kDenied, "seat: seat 1's ticket asks only for seat 1", "SEAT_TICKET_WRONG_SEAT"});
+  rows.push_back({"RuleIrregularity", "a seat's ticket reporting an irregularity",
+                  Send<v1::RuleIrregularityRequest>([](Matrix& m) {
+                    v1::RuleIrregularityRequest r = m.GoodReport();
+                    r.set_seat_ticket(m.ticket(1));
+                    return r;
+                  }),
+                  kDenied, "seat_ticket: seat 1's ticket cannot report",
+                  "SEAT_TICKET_NOT_PERMITTED"});
+  rows.push_back({"ExportHandHistory", "seat 1's ticket, seat 2's view",
+                  Send<v1::ExportHandHistoryRequest>([](Matrix& m) {
+                    v1::ExportHandHistoryRequest r;
+                    r.set_token(m.token());
+                    r.set_seat_ticket(m.ticket(1));
+                    r.set_viewer_seat(2);
+                    return r;
+                  }),
+                  kDenied, "viewer_seat: seat 1's ticket exports", "SEAT_TICKET_WRONG_SEAT"});
+  rows.push_back({"ExportHandHistory", "seat 1's ticket with reveal_hidden_cards",
+                  Send<v1::ExportHandHistoryRequest>([](Matrix& m) {
+                    v1::ExportHandHistoryRequest r;
+                    r.set_token(m.token());
+                    r.set_seat_ticket(m.ticket(1));
+                    r.set_viewer_seat(1);
+                    r.set_reveal_hidden_cards(true);
+                    return r;
+                  }),
+                  kDenied, "reveal_hidden_cards: a ticket never", "SEAT_TICKET_NOT_PERMITTED"});
 }
 
 std::vector<Row> Rows() {
@@ -687,6 +830,8 @@ std::vector<Row> Rows() {
                     return r;
                   }),
                   StatusCode::OK, "", ""});
+
+  AddSeatTicketRows(rows);
   return rows;
 }
 
