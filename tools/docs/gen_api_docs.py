@@ -4,7 +4,7 @@
 Usage: gen_api_docs.py [--proto_dir proto] [--out docs/api.md] [--check]
 
 Reads proto/stud/v1/stud.proto and options.proto (Debian python3 only, no
-protoc): the file comment, every rpc, message, field, oneof, enum and enum
+protoc) and places tools/docs/api_threat_model.md (hand-written) first: the file comment, every rpc, message, field, oneof, enum and enum
 value with the `//` comment lines right above it. --check compares the
 generated text with --out and exits 1 when they differ, so the committed
 reference cannot drift from the proto (ctest Docs.ApiReference).
@@ -101,6 +101,11 @@ def generate(proto_dir):
            "edit by hand (ctest `Docs.ApiReference` fails when this file and the proto disagree). Run",
            "`tools/docs/gen_api_docs.py` after changing the proto. Changes between releases: `CHANGELOG.md`.",
            ""]
+    # The threat model is written by hand beside this script and placed first,
+    # where integrators read before the reference.
+    threat = os.path.join(os.path.dirname(os.path.abspath(__file__)), "api_threat_model.md")
+    with open(threat, encoding="utf-8") as f:
+        out += f.read().rstrip("\n").split("\n") + [""]
     parsed = [(f,) + parse(os.path.join(proto_dir, f)) for f in FILES]
     known = set()
     for _, _, services, messages, enums in parsed:
