@@ -83,6 +83,11 @@ struct HandConfig {
   // card's position in this list (a permutation of the 52 cards; empty means
   // the natural order). The service fills it from its RNG.
   std::vector<Card> recycle_order;
+  // The redeal of a misdeal whose antes stayed in the pot [STUD-IRR-EXP-1,
+  // misdeal_antes = STAY_IN_POT]: each seat's ante already in (at most the
+  // ante; a short one leaves the seat all-in). When any is set no ante is
+  // posted: `starting_stacks` are the chips behind, which may then be 0.
+  std::array<Chips, kMaxSeats + 1> carried_antes{};  // indexed by seat
 
   friend bool operator==(const HandConfig&, const HandConfig&) = default;
 };
