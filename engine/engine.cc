@@ -374,7 +374,7 @@ absl::StatusOr<HandState> NewHand(const HandConfig& config) {
   st.config = config;
   st.log.reserve(96);
   for (int i = 1; i <= config.num_seats; ++i) st.seats[i].stack = config.starting_stacks[i];
-  if (internal::HasCarriedAntes(config)) {
+  if (HasCarriedAntes(config)) {
     internal::CarryAntes(st);  // a redeal [STUD-IRR-EXP-1]
   } else {
     internal::PostAntes(st);

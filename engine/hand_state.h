@@ -210,6 +210,8 @@ Chips PotTotal(const HandState& state);
 CardSet UpCards(const HandState& state, int seat);
 // All the seat's own cards (not the common card).
 CardSet OwnCards(const HandState& state, int seat);
+// The hand is the redeal of a misdeal that kept its antes (misdeal.cc).
+bool HasCarriedAntes(const HandConfig& config);
 
 }  // namespace stud
 

@@ -69,7 +69,6 @@ const LegalAction* FindLegal(const std::vector<LegalAction>& legal, ActionKind k
 // ---- misdeal.cc ----
 // carried_antes: only seats of the hand, each 0..the ante [STUD-IRR-EXP-1].
 absl::Status ValidateCarriedAntes(const HandConfig& config);
-bool HasCarriedAntes(const HandConfig& config);
 // The redeal of a misdeal that kept its antes: they are in, none is posted.
 void CarryAntes(HandState& state);
 

@@ -23,13 +23,6 @@ absl::Status ValidateCarriedAntes(const HandConfig& c) {
   return absl::OkStatus();
 }
 
-bool HasCarriedAntes(const HandConfig& c) {
-  for (int i = 1; i <= kMaxSeats; ++i) {
-    if (c.carried_antes[i] != 0) return true;
-  }
-  return false;
-}
-
 void CarryAntes(HandState& st) {
   // The antes are already in the pot: logged as antes of this hand, but
   // nothing leaves a stack [STUD-IRR-EXP-1 STAY_IN_POT].
@@ -108,3 +101,14 @@ Outcome Misdeal(HandState& st, int seat, absl::string_view rule) {
 }
 
 }  // namespace stud::internal
+
+namespace stud {
+
+bool HasCarriedAntes(const HandConfig& c) {
+  for (int i = 1; i <= kMaxSeats; ++i) {
+    if (c.carried_antes[i] != 0) return true;
+  }
+  return false;
+}
+
+}  // namespace stud
