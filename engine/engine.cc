@@ -29,8 +29,11 @@ absl::Status ValidateConfig(const HandConfig& c) {
   }
   if (absl::Status s = ValidateStakes(c.stakes); !s.ok()) return s;
   if (absl::Status s = ValidateOptions(c.options); !s.ok()) return s;
+  if (absl::Status s = internal::ValidateCarriedAntes(c); !s.ok()) return s;
   for (int i = 1; i <= c.num_seats; ++i) {
-    if (c.starting_stacks[i] <= 0 || c.starting_stacks[i] > kMaxStack) {
+    // A seat all-in for an ante carried into a redeal has nothing behind.
+    const Chips least = c.carried_antes[i] > 0 ? 0 : 1;
+    if (c.starting_stacks[i] < least || c.starting_stacks[i] > kMaxStack) {
       return absl::InvalidArgumentError(absl::StrCat(
           "seats[", i, "].stack: must be positive and at most 2^40 chips, got ",
           c.starting_stacks[i]));
@@ -443,7 +446,11 @@ absl::StatusOr<HandState> NewHand(const HandConfig& config) {
   st.config = config;
   st.log.reserve(96);
   for (int i = 1; i <= config.num_seats; ++i) st.seats[i].stack = config.starting_stacks[i];
-  internal::PostAntes(st);
+  if (HasCarriedAntes(config)) {
+    internal::CarryAntes(st);  // a redeal [STUD-IRR-EXP-1]
+  } else {
+    internal::PostAntes(st);
+  }
   if (internal::BeginStreetDeal(st)) AfterStreetDealt(st);
   return st;
 }

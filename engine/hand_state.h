@@ -83,6 +83,11 @@ struct HandConfig {
   // card's position in this list (a permutation of the 52 cards; empty means
   // the natural order). The service fills it from its RNG.
   std::vector<Card> recycle_order;
+  // The redeal of a misdeal whose antes stayed in the pot [STUD-IRR-EXP-1,
+  // misdeal_antes = STAY_IN_POT]: each seat's ante already in (at most the
+  // ante; a short one leaves the seat all-in). When any is set no ante is
+  // posted: `starting_stacks` are the chips behind, which may then be 0.
+  std::array<Chips, kMaxSeats + 1> carried_antes{};  // indexed by seat
 
   friend bool operator==(const HandConfig&, const HandConfig&) = default;
 };
@@ -214,6 +219,8 @@ Chips PotTotal(const HandState& state);
 CardSet UpCards(const HandState& state, int seat);
 // All the seat's own cards (not the common card).
 CardSet OwnCards(const HandState& state, int seat);
+// The hand is the redeal of a misdeal that kept its antes (misdeal.cc).
+bool HasCarriedAntes(const HandConfig& config);
 
 }  // namespace stud
 

@@ -82,6 +82,12 @@ void ApplyAndAdvance(HandState& state, int seat, const LegalAction& chosen);
 // The same analysis as Apply: the legal action of `seat` matching kind and amount.
 const LegalAction* FindLegal(const std::vector<LegalAction>& legal, ActionKind kind, Chips amount_to);
 
+// ---- misdeal.cc ----
+// carried_antes: only seats of the hand, each 0..the ante [STUD-IRR-EXP-1].
+absl::Status ValidateCarriedAntes(const HandConfig& config);
+// The redeal of a misdeal that kept its antes: they are in, none is posted.
+void CarryAntes(HandState& state);
+
 // ---- irregularities.cc ----
 // Rules on a report without touching version; used by Apply for LIVE deal
 // reports that reveal a dealer error and by RuleIrregularity.

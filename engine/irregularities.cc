@@ -350,40 +350,6 @@ void Expose(HandState& st, int seat, int index, absl::string_view rule) {
            .card = c.card, .face_up = true, .rule_id = rule});
 }
 
-Outcome Misdeal(HandState& st, int seat, absl::string_view rule) {
-  for (int i = 1; i <= st.config.num_seats; ++i) {
-    ::stud::Seat& s = st.seats[i];
-    const Chips back = s.committed;
-    s.street_bet = 0;
-    if (back > 0) {
-      s.committed = 0;
-      s.stack += back;
-      s.all_in = false;
-      Log(st, {.type = OpType::kReturnAnte, .seat = static_cast<uint8_t>(i), .street = st.street,
-               .amount = back, .rule_id = rule});
-    }
-  }
-  st.misdeal = true;
-  st.phase = Phase::kComplete;
-  st.actor = 0;
-  st.bring_in_due = false;
-  st.pending_deal = {};
-  Log(st, {.type = OpType::kMisdeal, .seat = static_cast<uint8_t>(seat), .street = st.street,
-           .rule_id = rule});
-  Log(st, {.type = OpType::kHandEnd, .street = st.street});
-  Outcome o{.rule_id = rule, .decision = Decision::kMisdeal};
-  o.alternative = "exposed_holecard = MISDEAL (tournament)";
-  o.en = absl::StrCat("A hole card of ", Seat(seat), " was dealt face up: in tournament play that "
-                      "is a misdeal. The hand is void and every ante is returned.");
-  o.es = absl::StrCat("Una carta tapada del ", Asiento(seat), " se repartió descubierta: en torneo "
-                      "es un misdeal. La mano se anula y se devuelven todos los antes.");
-  o.redeal_en = "Collect every card, shuffle and cut, keep the button where it is, post the antes "
-                "again and deal the hand again to the same players.";
-  o.redeal_es = "Recoja todas las cartas, baraje y corte, deje el botón donde está, vuelva a "
-                "poner los antes y reparta de nuevo la mano a los mismos jugadores.";
-  return o;
-}
-
 absl::Status LiveOnly(const HandState& st, absl::string_view rule) {
   if (st.config.deal_source == DealSource::kReported) return absl::OkStatus();
   return RuleViolation(rule, "the engine deals this hand and designates the opener: this dealer "

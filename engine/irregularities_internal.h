@@ -46,7 +46,8 @@ bool NoActionYet(const HandState& state);    // betting phase, nothing voluntary
 void Kill(HandState& state, int seat, absl::string_view rule);
 void ReturnChips(HandState& state, int seat, Chips amount, absl::string_view rule);
 void Expose(HandState& state, int seat, int index, absl::string_view rule);
-// Voids the hand: every chip back to its owner [STUD-IRR-EXP-1 MISDEAL].
+// Voids the hand (misdeal.cc): every chip back to its owner, or the antes
+// kept in the pot for the redeal [STUD-IRR-EXP-1 MISDEAL, misdeal_antes].
 Outcome Misdeal(HandState& state, int seat, absl::string_view rule);
 absl::Status LiveOnly(const HandState& state, absl::string_view rule);
 

@@ -53,6 +53,10 @@ enum class FinalBurnError : uint8_t { kAffectedOnly, kAllStand };            // 
 enum class PrematureSeventh : uint8_t { kThatPlayer, kAllPlayers };          // STUD-IRR-PREM-2
 enum class FaceupFinalOption : uint8_t { kDeclareAllIn, kActFirst };         // STUD-IRR-EXP-5
 enum class ExhaustedTimeout : uint8_t { kFold, kCheckIfFree };               // STUD-ALLIN-5
+// STUD-IRR-EXP-1: the antes of a misdealt hand. kReturned: every ante goes
+// back and the redeal posts them again; kStayInPot: they stay in the pot and
+// the redeal plays for them (HandConfig::carried_antes) without new antes.
+enum class MisdealAntes : uint8_t { kReturned, kStayInPot };
 
 struct Options {
   Profile profile = Profile::kCash;
@@ -86,6 +90,7 @@ struct Options {
   // text); true, it stands when the seat's turn comes if the action to it has
   // not changed (cardroom practice; no seed says so).
   bool out_of_turn_binding = false;                                       // STUD-IRR-WRONG-1
+  MisdealAntes misdeal_antes = MisdealAntes::kReturned;                   // STUD-IRR-EXP-1
 
   friend bool operator==(const Options&, const Options&) = default;
 };

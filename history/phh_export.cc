@@ -98,8 +98,12 @@ std::string ExportPhh(const HandState& st, const ExportOptions& options) {
 
   std::vector<Chips> antes(static_cast<size_t>(n), st.config.stakes.ante);
   std::vector<Chips> starting;
+  // The redeal of a misdeal that kept its antes [STUD-IRR-EXP-1] posts none:
+  // PHH has no carried ante, so the seat starts with its ante and posts it
+  // (a short one is an all-in ante), which leaves the same chips in play.
   for (int i = 1; i <= n; ++i)
-    starting.push_back(st.config.starting_stacks[static_cast<size_t>(i)]);
+    starting.push_back(st.config.starting_stacks[static_cast<size_t>(i)] +
+                       st.config.carried_antes[static_cast<size_t>(i)]);
   std::string out;
   absl::StrAppend(&out, "variant = '", PhhVariantCode(st.config.variant), "'\n");
   absl::StrAppend(&out, "ante_trimming_status = false\n");

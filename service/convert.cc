@@ -127,6 +127,7 @@ absl::StatusOr<Options> DecodeOptions(v1::Profile profile, const v1::RuleOptions
   STUD_OVR(has_premature_seventh, premature_seventh, 2, premature_seventh);
   STUD_OVR(has_faceup_final_option, faceup_final_option, 2, faceup_final_option);
   STUD_OVR(has_exhausted_timeout_action, exhausted_timeout_action, 2, exhausted_timeout_action);
+  STUD_OVR(has_misdeal_antes, misdeal_antes, 2, misdeal_antes);
 #undef STUD_OVR
   if (o.has_burn_before_third()) out.burn_before_third = o.burn_before_third();
   if (o.has_bring_in_option()) out.bring_in_option = o.bring_in_option();
@@ -251,6 +252,7 @@ void EncodeOptions(const Options& o, v1::RuleOptions* out) {
   out->set_exhausted_timeout_action(static_cast<v1::ExhaustedTimeout>(e(o.exhausted_timeout_action)));
   out->set_announce_draws(o.announce_draws);
   out->set_out_of_turn_binding(o.out_of_turn_binding);
+  out->set_misdeal_antes(static_cast<v1::MisdealAntes>(e(o.misdeal_antes)));
 }
 
 void EncodeLegalAction(const LegalAction& a, v1::LegalAction* out) {

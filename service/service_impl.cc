@@ -269,6 +269,7 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op, const std:
 }
 
 absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResponse* resp) const {
+  if (!req.redeal_of().empty()) return NewRedeal(req, resp);  // redeal.cc [STUD-IRR-EXP-1]
   HandConfig config;
   absl::StatusOr<Variant> variant = DecodeVariant(req.variant(), "variant");
   if (!variant.ok()) return variant.status();

@@ -120,6 +120,9 @@ class HandService {
   // Opens a token; when `expected_hand_id` is set, the token must be that hand's.
   absl::StatusOr<SealedHand> Unseal(const std::string& token,
                                     const std::string& expected_hand_id) const;
+  // NewHand with redeal_of: the redeal of a misdeal that kept its antes (redeal.cc).
+  absl::Status NewRedeal(const stud::v1::NewHandRequest& req,
+                         stud::v1::NewHandResponse* resp) const;
   // Fills `out` for the state after a call whose operations start at
   // `first_op`. `token` is the token to return; empty means seal a new one.
   void FillUpdate(const SealedHand& hand, size_t first_op, const std::vector<int>& view_seats,

@@ -94,6 +94,7 @@ absl::Status DecodeOptions(const P& p, Options* o) {
   STUD_ENUM(premature_seventh, PrematureSeventh::kThatPlayer, PrematureSeventh::kAllPlayers);
   STUD_ENUM(faceup_final_option, FaceupFinalOption::kDeclareAllIn, FaceupFinalOption::kActFirst);
   STUD_ENUM(exhausted_timeout_action, ExhaustedTimeout::kFold, ExhaustedTimeout::kCheckIfFree);
+  STUD_ENUM(misdeal_antes, MisdealAntes::kReturned, MisdealAntes::kStayInPot);
 #undef STUD_ENUM
   o->burn_before_third = p.burn_before_third();
   o->bring_in_option = p.bring_in_option();
@@ -170,8 +171,8 @@ static absl::Status CheckAmounts(const HandState& s) {
   if (s.raises < 0 || s.raises > 100) return Bad("raises");
   for (int i = 1; i <= c.num_seats; ++i) {
     const Seat& seat = s.seats[i];
-    if (!ok(c.starting_stacks[i]) || !ok(seat.stack) || !ok(seat.committed) ||
-        !ok(seat.street_bet) || !ok(seat.acted_to)) {
+    if (!ok(c.starting_stacks[i]) || !ok(c.carried_antes[i]) || !ok(seat.stack) ||
+        !ok(seat.committed) || !ok(seat.street_bet) || !ok(seat.acted_to)) {
       return Bad("seats.amounts");
     }
   }
@@ -200,6 +201,10 @@ absl::StatusOr<HandState> DecodeStateT(const P& p) {
   c.num_seats = pc.num_seats();
   if (pc.starting_stacks_size() != c.num_seats) return Bad("starting_stacks");
   for (int i = 1; i <= c.num_seats; ++i) c.starting_stacks[i] = pc.starting_stacks(i - 1);
+  if (pc.carried_antes_size() != 0) {  // a redeal [STUD-IRR-EXP-1]
+    if (pc.carried_antes_size() != c.num_seats) return Bad("carried_antes");
+    for (int i = 1; i <= c.num_seats; ++i) c.carried_antes[i] = pc.carried_antes(i - 1);
+  }
   if (!ToEnum(pc.deal_source(), DealSource::kDeck, DealSource::kReported, &c.deal_source)) {
     return Bad("deal_source");
   }

@@ -62,6 +62,7 @@ void EncodeOptions(const Options& o, pb::Options* p) {
   p->set_exhausted_timeout_action(U(o.exhausted_timeout_action));
   p->set_announce_draws(o.announce_draws);
   p->set_out_of_turn_binding(o.out_of_turn_binding);
+  p->set_misdeal_antes(U(o.misdeal_antes));
 }
 
 void EncodeReport(const IrregularityReport& r, pb::IrregularityReport* p) {
@@ -104,6 +105,9 @@ void EncodeState(const HandState& s, pb::HandState* p) {
   pc->set_deal_source(U(c.deal_source));
   pc->set_deck(PackCards(c.deck));
   pc->set_recycle_order(PackCards(c.recycle_order));
+  if (HasCarriedAntes(c)) {  // absent unless a redeal carried antes in [STUD-IRR-EXP-1]
+    for (int i = 1; i <= c.num_seats; ++i) pc->add_carried_antes(c.carried_antes[i]);
+  }
 
   p->set_version(s.version);
   p->set_phase(U(s.phase));

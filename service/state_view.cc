@@ -187,6 +187,9 @@ bool ParseOptions(absl::string_view bytes, Options* o) {
       case 25: f.Int(&o->exhausted_timeout_action_); break;
       case 26: f.Bool(&o->announce_draws_); break;
       case 27: f.Bool(&o->out_of_turn_binding_); break;
+      case 28:
+        f.Int(&o->misdeal_antes_);
+        break;
       default: return false;
     }
     if (!f.ok()) return false;
@@ -211,6 +214,9 @@ bool ParseConfig(absl::string_view bytes, HandConfig* c) {
       case 6: f.Int(&c->deal_source_); break;
       case 7: f.Bytes(&c->deck_); break;
       case 8: f.Bytes(&c->recycle_order_); break;
+      case 9:
+        f.Packed<int64_t>(&c->carried_antes_);
+        break;
       default: return false;
     }
     if (!f.ok()) return false;

@@ -62,6 +62,7 @@ struct Options {
   STUD_VIEW_FIELD(uint32_t, exhausted_timeout_action)
   STUD_VIEW_FIELD(bool, announce_draws)
   STUD_VIEW_FIELD(bool, out_of_turn_binding)
+  STUD_VIEW_FIELD(uint32_t, misdeal_antes)
 };
 
 struct HandConfig {
@@ -77,6 +78,9 @@ struct HandConfig {
   STUD_VIEW_FIELD(uint32_t, deal_source)
   STUD_VIEW_FIELD(absl::string_view, deck)
   STUD_VIEW_FIELD(absl::string_view, recycle_order)
+  absl::InlinedVector<int64_t, 8> carried_antes_;
+  int carried_antes_size() const { return static_cast<int>(carried_antes_.size()); }
+  int64_t carried_antes(int i) const { return carried_antes_[static_cast<size_t>(i)]; }
 };
 
 struct Seat {

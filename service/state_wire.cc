@@ -146,6 +146,7 @@ void WriteOptions(const Options& o, Writer& w) {
   w.U64(25, U(o.exhausted_timeout_action));
   w.Bool(26, o.announce_draws);
   w.Bool(27, o.out_of_turn_binding);
+  w.U64(28, U(o.misdeal_antes));
 }
 
 void WriteConfig(const HandConfig& c, Writer& w) {
@@ -169,6 +170,12 @@ void WriteConfig(const HandConfig& c, Writer& w) {
   w.U64(6, U(c.deal_source));
   w.Cards(7, c.deck);
   w.Cards(8, c.recycle_order);
+  if (HasCarriedAntes(c)) {  // as EncodeState: absent unless a redeal carried antes in
+    at = w.Open(9);
+    w.Room(static_cast<size_t>(c.num_seats) * 10);
+    for (int i = 1; i <= c.num_seats; ++i) w.Varint(static_cast<uint64_t>(c.carried_antes[i]));
+    w.Close(at);
+  }
 }
 
 void WriteSeat(const Seat& seat, Writer& w) {

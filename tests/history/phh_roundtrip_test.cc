@@ -80,6 +80,31 @@ std::vector<Chips> Stacks(const HandState& st) {
   return out;
 }
 
+// STUD-IRR-EXP-1: the redeal of a misdeal that kept its antes posts none; a
+// PHH record has no such hand, so it is written as the same chips with the
+// antes posted from them (a short ante carried over is an all-in ante), and
+// replays to the same result.
+TEST(PhhRedeal, STUD_IRR_EXP_1_RedealWithCarriedAntesReplaysToTheSameResult) {
+  std::mt19937_64 rng(0x7ede41);
+  for (int h = 0; h < 200; ++h) {
+    HandConfig config =
+        testing::RandomConfig(Variant::kStud, rng, testing::RandomOptions::kDefaults);
+    if (config.stakes.ante == 0) continue;
+    for (int i = 1; i <= config.num_seats; ++i) {
+      const Chips ante = std::min(config.stakes.ante, config.starting_stacks[i]);
+      config.carried_antes[i] = ante;
+      config.starting_stacks[i] -= ante;
+    }
+    const HandState original = Play(config, rng, -1);
+    ASSERT_EQ(original.phase, Phase::kComplete);
+    const std::string all = ExportPhh(original, {.reveal_all = true});
+    const ReplayReport r = MustReplay(all);
+    ASSERT_TRUE(r.ok()) << all;
+    EXPECT_TRUE(r.result_checked);
+    EXPECT_EQ(r.final_stacks, Stacks(original)) << all;
+  }
+}
+
 class PhhRoundTrip : public ::testing::TestWithParam<Variant> {};
 
 TEST_P(PhhRoundTrip, CompleteHandsRevealedAndPublic) {

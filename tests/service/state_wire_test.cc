@@ -123,5 +123,23 @@ TEST(StateWireTest, SameBytesForUnusualValues) {
   ExpectSame(hand);
 }
 
+// The redeal of a misdeal that kept its antes [STUD-IRR-EXP-1]: the option
+// and the carried antes (a zero stack behind included) survive both paths.
+// (A hand without them writes neither field: the golden digests are unchanged.)
+TEST(StateWireTest, MisdealAntesAndCarriedAntesRoundTrip) {
+  ASSERT_TRUE(InitSodium().ok());
+  HandConfig c;
+  c.stakes = *FindStakesPreset("$15-$30");
+  c.options = ProfileDefaults(Profile::kTournament);
+  c.options.misdeal_antes = MisdealAntes::kStayInPot;
+  c.num_seats = 3;
+  c.starting_stacks = {0, 5000, 0, 9700};
+  c.carried_antes = {0, 300, 120, 300};
+  c.deck = ShuffledDeck();
+  absl::StatusOr<HandState> redeal = NewHand(c);
+  ASSERT_TRUE(redeal.ok()) << redeal.status();
+  ExpectSame(SealedHand{*redeal, {1, 1, "", ""}});
+}
+
 }  // namespace
 }  // namespace stud::service

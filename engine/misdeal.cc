@@ -1,0 +1,114 @@
+// A misdeal and its antes [STUD-IRR-EXP-1]: the hand is void and is dealt
+// again. The rule texts do not say what happens to the antes, so the option
+// misdeal_antes offers both readings: every ante goes back (the default), or
+// the antes stay in the pot and the redeal plays for them. The redeal of a
+// hand that kept its antes starts with them already in
+// (HandConfig::carried_antes) and posts none.
+#include "absl/strings/str_cat.h"
+#include "engine/internal.h"
+#include "engine/irregularities_internal.h"
+
+namespace stud::internal {
+
+absl::Status ValidateCarriedAntes(const HandConfig& c) {
+  for (int i = 1; i <= kMaxSeats; ++i) {
+    const Chips a = c.carried_antes[i];
+    if (a == 0) continue;
+    if (i > c.num_seats || a < 0 || a > c.stakes.ante) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "carried_antes[", i, "]: ", a, " is not an ante of a seat of this hand (0 to the ante ",
+          c.stakes.ante, ", seats 1..", c.num_seats, ") (STUD-IRR-EXP-1)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void CarryAntes(HandState& st) {
+  // The antes are already in the pot: logged as antes of this hand, but
+  // nothing leaves a stack [STUD-IRR-EXP-1 STAY_IN_POT].
+  for (int i = 1; i <= st.config.num_seats; ++i) {
+    ::stud::Seat& s = st.seats[i];
+    s.committed = st.config.carried_antes[i];
+    if (s.stack == 0) s.all_in = true;  // a short ante carried over [STUD-ALLIN-6]
+    Log(st, {.type = OpType::kAnte,
+             .seat = static_cast<uint8_t>(i),
+             .street = Street::kThird,
+             .all_in = s.all_in,
+             .amount = s.committed,
+             .rule_id = "STUD-IRR-EXP-1"});
+  }
+}
+
+Outcome Misdeal(HandState& st, int seat, absl::string_view rule) {
+  const bool keep = st.config.options.misdeal_antes == MisdealAntes::kStayInPot;
+  for (int i = 1; i <= st.config.num_seats; ++i) {
+    ::stud::Seat& s = st.seats[i];
+    // Kept: only the antes stay; anything bet on the street goes back.
+    const Chips back = keep ? s.street_bet : s.committed;
+    s.street_bet = 0;
+    if (back > 0) {
+      s.committed -= back;
+      s.stack += back;
+      s.all_in = s.stack == 0;
+      Log(st, {.type = OpType::kReturnAnte,
+               .seat = static_cast<uint8_t>(i),
+               .street = st.street,
+               .amount = back,
+               .rule_id = rule});
+    }
+  }
+  st.misdeal = true;
+  st.phase = Phase::kComplete;
+  st.actor = 0;
+  st.bring_in_due = false;
+  st.pending_deal = {};
+  Log(st, {.type = OpType::kMisdeal,
+           .seat = static_cast<uint8_t>(seat),
+           .street = st.street,
+           .rule_id = rule});
+  Log(st, {.type = OpType::kHandEnd, .street = st.street});
+  Outcome o{.rule_id = rule, .decision = Decision::kMisdeal};
+  o.alternative = keep ? "exposed_holecard = MISDEAL (tournament), misdeal_antes = STAY_IN_POT"
+                       : "exposed_holecard = MISDEAL (tournament)";
+  const std::string en = absl::StrCat("A hole card of ", Seat(seat),
+                                      " was dealt face up: in "
+                                      "tournament play that is a misdeal. The hand is void ");
+  const std::string es = absl::StrCat("Una carta tapada del ", Asiento(seat),
+                                      " se repartió "
+                                      "descubierta: en torneo es un misdeal. La mano se anula ");
+  if (keep) {
+    o.en = en + "and the antes stay in the pot for the redeal.";
+    o.es = es + "y los antes se quedan en el bote para la nueva mano.";
+    o.redeal_en =
+        "Collect every card, shuffle and cut, keep the button where it is and deal the "
+        "hand again to the same players: the antes stay in the pot, nobody posts a new "
+        "ante (start the new hand with redeal_of).";
+    o.redeal_es =
+        "Recoja todas las cartas, baraje y corte, deje el botón donde está y reparta de "
+        "nuevo la mano a los mismos jugadores: los antes se quedan en el bote y nadie "
+        "pone un ante nuevo (empiece la nueva mano con redeal_of).";
+  } else {
+    o.en = en + "and every ante is returned.";
+    o.es = es + "y se devuelven todos los antes.";
+    o.redeal_en =
+        "Collect every card, shuffle and cut, keep the button where it is, post the antes "
+        "again and deal the hand again to the same players.";
+    o.redeal_es =
+        "Recoja todas las cartas, baraje y corte, deje el botón donde está, vuelva a "
+        "poner los antes y reparta de nuevo la mano a los mismos jugadores.";
+  }
+  return o;
+}
+
+}  // namespace stud::internal
+
+namespace stud {
+
+bool HasCarriedAntes(const HandConfig& c) {
+  for (int i = 1; i <= kMaxSeats; ++i) {
+    if (c.carried_antes[i] != 0) return true;
+  }
+  return false;
+}
+
+}  // namespace stud
