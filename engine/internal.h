@@ -71,6 +71,13 @@ const LegalAction* FindLegal(const std::vector<LegalAction>& legal, ActionKind k
 // reports that reveal a dealer error and by RuleIrregularity.
 absl::Status RuleReport(HandState& state, const IrregularityReport& report);
 
+// ---- irregularities_skipped.cc ----
+// Before the pots are settled at a showdown: kills each live hand a skipped
+// deal left short of more than its 7th card, under short_hand =
+// MISSING_SEVENTH_LIVE [STUD-IRR-CARDS-1]. When every live hand is such a
+// hand, none is killed and the caller settles them as they are (true).
+bool KillDeadShortHands(HandState& state);
+
 }  // namespace stud::internal
 
 #endif  // STUD_ENGINE_INTERNAL_H_

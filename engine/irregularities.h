@@ -60,6 +60,7 @@ enum class Decision : uint8_t {
   kTimeoutAllIn,           // ALLIN-4: all-in for what is already in
   kTimeoutFold,            // ALLIN-5: allowance used up, the hand is folded
   kTimeoutCheck,           // ALLIN-5 (CHECK_IF_FREE): allowance used up, checked
+  kPlaysShort,             // CARDS-1: a skipped seat plays on short a card until the showdown
 };
 absl::string_view DecisionName(Decision d);  // "THIRD_CARD_DOWN", ...
 
