@@ -61,6 +61,7 @@ IrregularityRule RuleFor(v1::IrregularityKind kind) {
     case v1::IRREGULARITY_KIND_CHECKED_OUT: return {"STUD-IRR-FOLD-1", true, 0, false, K::kCheckedOut};
     case v1::IRREGULARITY_KIND_CALLED_WHEN_BEATEN: return {"STUD-IRR-CALL-1", true, 0, false, K::kCalledWhenBeaten};
     case v1::IRREGULARITY_KIND_TIMEOUT: return {"STUD-ALLIN-4", true, 0, false, K::kTimeout};
+    case v1::IRREGULARITY_KIND_SKIPPED_SEAT: return {"STUD-IRR-CARDS-1", true, -1, true, K::kSkippedSeat};
     default: return {"", false, 0, false};
   }
 }
@@ -115,6 +116,15 @@ absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
     case IrregularityKind::kFinalCardFaceUp:
       out.has_card = true;
       out.card = cards.at(0);
+      break;
+    case IrregularityKind::kSkippedSeat:  // none, or the missed card [STUD-IRR-BURN-1]
+      if (cards.size() > 1) {
+        return absl::InvalidArgumentError("report.cards: at most the one missed card");
+      }
+      if (!cards.empty()) {
+        out.has_card = true;
+        out.card = cards[0];
+      }
       break;
     case IrregularityKind::kBurnError:
       if (cards.size() > 1) return absl::InvalidArgumentError("report.cards: at most the one misplaced card");

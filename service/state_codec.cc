@@ -110,7 +110,8 @@ absl::Status DecodeOptions(const P& p, Options* o) {
 
 template <typename P>
 absl::Status DecodeReport(const P& p, int num_seats, IrregularityReport* r) {
-  if (!ToEnum(p.kind(), IrregularityKind::kHolecardExposed, IrregularityKind::kTimeout, &r->kind)) {
+  if (!ToEnum(p.kind(), IrregularityKind::kHolecardExposed, IrregularityKind::kSkippedSeat,
+              &r->kind)) {
     return Bad("reports.kind");
   }
   if (p.seat() < 0 || p.seat() > num_seats) return Bad("reports.seat");
