@@ -134,7 +134,10 @@ absl::Status ValidateSkippedSeat(const HandState& st, const IrregularityReport& 
                          "the starting hand is completed before the bring-in: report the missed "
                          "3rd-street card to the seat as a deal");
   }
-  if (!st.seats[r.seat].live()) {
+  // A seat that checked out is still dealt to [STUD-IRR-FOLD-1]: it can be
+  // passed over as the deal reaches it, though its hand cannot win.
+  const bool dealt_to = st.seats[r.seat].checked_out && StillOwed(st, r.seat);
+  if (!st.seats[r.seat].live() && !dealt_to) {
     return RuleViolation(kCards, absl::StrCat(Seat(r.seat), " has no live hand"));
   }
   if (r.street > st.street) {

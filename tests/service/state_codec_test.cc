@@ -71,7 +71,7 @@ TEST(StateCodecTest, EveryStateOfManyHandsRoundTrips) {
 TEST(StateCodecTest, StatesWithIrregularityRulingsRoundTrip) {
   std::mt19937 rng(777);
   ServiceData service{3, 1, "", ""};
-  int rulings = 0;
+  int rulings = 0, skips = 0;
   for (int round = 0; round < 60; ++round) {
     HandConfig c = Config(Variant::kStud, DealSource::kReported, 2 + static_cast<int>(rng() % 7), rng);
     c.options = ProfileDefaults(static_cast<Profile>(1 + rng() % 3));
@@ -89,15 +89,29 @@ TEST(StateCodecTest, StatesWithIrregularityRulingsRoundTrip) {
           r.has_card = true;
           r.card = s.cards[rng() % s.num_cards].card;
         }
-        r.allowance_remaining = static_cast<int>(rng() % 2);
-        r.card_count = 6;
-        r.burn_delta = 1;
-        r.street = state->street;
-        if (r.kind == IrregularityKind::kBurnError || r.kind == IrregularityKind::kPrematureDeal) {
+        // Only the fields the kind reads: any other is refused before a ruling.
+        const IrregularityKind k = r.kind;
+        if (k == IrregularityKind::kTimeout) r.allowance_remaining = static_cast<int>(rng() % 2);
+        if (k == IrregularityKind::kWrongCardCount) r.card_count = 6;
+        if (k == IrregularityKind::kBurnError) r.burn_delta = 1;
+        if (k == IrregularityKind::kBurnError || k == IrregularityKind::kPrematureDeal) {
+          r.street = state->street;
           r.seat = 0;
           r.has_card = false;
         }
+        if (k != IrregularityKind::kHolecardExposed && k != IrregularityKind::kCardOffTable &&
+            k != IrregularityKind::kFinalCardFaceUp) {
+          r.has_card = false;
+          r.card = Card();
+        }
         if (RuleIrregularity(*state, r).ok()) ++rulings;
+      } else if (state->phase == Phase::kAwaitingDeal && NextDeal(*state).seat != kBoardSeat &&
+                 state->street != Street::kThird && rng() % 5 == 0) {
+        // [STUD-IRR-CARDS-1] the seat the deal is at is skipped (SKIPPED_SEAT).
+        const IrregularityReport skip{.kind = IrregularityKind::kSkippedSeat,
+                                      .seat = NextDeal(*state).seat,
+                                      .street = state->street};
+        if (RuleIrregularity(*state, skip).ok()) ++skips;
       } else if (state->phase == Phase::kAwaitingDeal) {
         const ExpectedDeal next = NextDeal(*state);
         Card card = deck[0];
@@ -119,6 +133,7 @@ TEST(StateCodecTest, StatesWithIrregularityRulingsRoundTrip) {
     }
   }
   EXPECT_GT(rulings, 50);
+  EXPECT_GT(skips, 10);
 }
 
 TEST(StateCodecTest, OutOfRangeValuesAreRefused) {
