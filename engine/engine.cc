@@ -105,6 +105,11 @@ void AwardShares(HandState& st, const Settlement& settlement) {
 
 // Settles the pots among the live seats: cards speak [STUD-SHOW-4].
 void SettleHand(HandState& st) {
+  // [STUD-IRR-CARDS-1] a hand short of more than its 7th card cannot win.
+  Options options = st.config.options;
+  if (LiveSeatCount(st) > 1 && internal::KillDeadShortHands(st)) {
+    options.short_hand = ShortHand::kPlayerOptionAnyShort;
+  }
   ReturnUncalled(st);
   std::vector<ShowdownSeat> seats;
   for (int i = 1; i <= st.config.num_seats; ++i) {
@@ -133,8 +138,7 @@ void SettleHand(HandState& st) {
   } else {
     const std::optional<Card> common =
         st.has_common ? std::optional<Card>(st.common_card) : std::nullopt;
-    absl::StatusOr<Settlement> settlement = Settle(st.config.variant, st.config.options, seats,
-                                                   common);
+    absl::StatusOr<Settlement> settlement = Settle(st.config.variant, options, seats, common);
     if (settlement.ok()) AwardShares(st, *settlement);
   }
   Finish(st);

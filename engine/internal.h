@@ -103,6 +103,12 @@ inline constexpr absl::string_view kOutOfTurnRule = "STUD-IRR-WRONG-1";
 void SettleOutOfTurn(HandState& state);
 // Before a round closes: any held out-of-turn chips go back to their seat.
 void TakeBackOutOfTurn(HandState& state);
+// ---- irregularities_skipped.cc ----
+// Before the pots are settled at a showdown: kills each live hand a skipped
+// deal left short of more than its 7th card, under short_hand =
+// MISSING_SEVENTH_LIVE [STUD-IRR-CARDS-1]. When every live hand is such a
+// hand, none is killed and the caller settles them as they are (true).
+bool KillDeadShortHands(HandState& state);
 
 }  // namespace stud::internal
 

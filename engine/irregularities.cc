@@ -204,7 +204,9 @@ absl::StatusOr<Outcome> CardCount(HandState& st, const IrregularityReport& r) {
     return NotNow(kRule, "a short hand is ruled at the showdown (7th street)");
   }
   const bool any_short = st.config.options.short_hand == ShortHand::kPlayerOptionAnyShort;
-  const bool live = any_short ? r.declare_live && r.card_count >= 5 : r.card_count == 6;
+  // A seat skipped on an earlier street misses more than its 7th card.
+  const bool live = any_short ? r.declare_live && r.card_count >= 5
+                              : r.card_count == 6 && !MissesEarlierCard(st, r.seat);
   if (any_short) o.alternative = "short_hand = PLAYER_OPTION_ANY_SHORT";
   if (live) {
     TakeOut(st, r.seat, r.card_count);
@@ -299,6 +301,7 @@ absl::StatusOr<Outcome> Dispatch(HandState& st, const IrregularityReport& r) {
     case IrregularityKind::kWrongCardCount: return CardCount(st, r);
     case IrregularityKind::kTimeout: return Timeout(st, r);
     case IrregularityKind::kActionOutOfTurn: return OutOfTurn(st, r);
+    case IrregularityKind::kSkippedSeat: return SkippedSeat(st, r);
     case IrregularityKind::kCalledWhenBeaten:
       return Outcome{.rule_id = "STUD-IRR-CALL-1", .decision = Decision::kNoRefund,
                      .en = absl::StrCat(Seat(r.seat), " called while beaten on board: no refund; "
@@ -445,6 +448,7 @@ absl::string_view DecisionName(Decision d) {
     case Decision::kTimeoutFold: return "TIMEOUT_FOLD";
     case Decision::kTimeoutCheck: return "TIMEOUT_CHECK";
     case Decision::kActionBinding: return "ACTION_BINDING";
+    case Decision::kPlaysShort: return "PLAYS_SHORT";
   }
   return "UNKNOWN";
 }

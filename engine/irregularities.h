@@ -61,6 +61,7 @@ enum class Decision : uint8_t {
   kTimeoutFold,            // ALLIN-5: allowance used up, the hand is folded
   kTimeoutCheck,           // ALLIN-5 (CHECK_IF_FREE): allowance used up, checked
   kActionBinding,          // WRONG-1 (out_of_turn_binding): the out-of-turn chips wait in the pot
+  kPlaysShort,             // CARDS-1: a skipped seat plays on short a card until the showdown
 };
 absl::string_view DecisionName(Decision d);  // "THIRD_CARD_DOWN", ...
 

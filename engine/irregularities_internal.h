@@ -38,6 +38,14 @@ absl::Status ValidateReport(const HandState& state, const IrregularityReport& re
 absl::StatusOr<Outcome> RuleDealerError(HandState& state, const IrregularityReport& report);
 // [STUD-IRR-WRONG-1] an action out of turn (irregularities_outofturn.cc).
 absl::StatusOr<Outcome> OutOfTurn(HandState& state, const IrregularityReport& report);
+// A seat skipped on a street (irregularities_skipped.cc) [STUD-IRR-CARDS-1,
+// STUD-IRR-BURN-1]. The state is a scratch copy.
+absl::StatusOr<Outcome> SkippedSeat(HandState& state, const IrregularityReport& report);
+// Whether `seat` lacks a card of a street before 7th it was dealt (it was
+// skipped): such a hand is not "missing only its seventh card" [STUD-IRR-CARDS-1].
+bool MissesEarlierCard(const HandState& state, int seat);
+// SKIPPED_SEAT against the hand: street dealt, seat live and really short.
+absl::Status ValidateSkippedSeat(const HandState& state, const IrregularityReport& report);
 // The whole ruling on a scratch copy (dispatch, record); used by RuleReport.
 absl::StatusOr<Outcome> RuleOnCopy(HandState& state, const IrregularityReport& report);
 

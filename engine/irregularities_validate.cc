@@ -53,6 +53,8 @@ unsigned FieldsRead(K kind) {
       return kSeatF | kCountF;
     case K::kTimeout:
       return kSeatF | kTimeoutF;
+    case K::kSkippedSeat:
+      return kSeatF | kStreetF | kCardF | kCountF;  // card_count stays 0 (ValidateSkippedSeat)
     default:
       return kSeatF;  // absent, checked out, upcards picked up / reordered, called
   }
@@ -340,6 +342,7 @@ absl::string_view DealerErrorRule(const IrregularityReport& r) {
     case K::kPrematureDeal:
       return r.has_card ? "STUD-IRR-PREM-2" : "STUD-IRR-PREM-1";
     case K::kWrongCardCount:
+    case K::kSkippedSeat:
       return "STUD-IRR-CARDS-1";
     default:
       return "";
@@ -349,7 +352,7 @@ absl::string_view DealerErrorRule(const IrregularityReport& r) {
 }  // namespace
 
 absl::Status ValidateReport(const HandState& st, const IrregularityReport& r) {
-  if (static_cast<int>(r.kind) < 1 || r.kind > K::kActionOutOfTurn) {
+  if (static_cast<int>(r.kind) < 1 || r.kind > K::kSkippedSeat) {
     return Invalid("report.kind", "unknown irregularity");
   }
   if (r.from_deal) {
@@ -392,6 +395,8 @@ absl::Status ValidateReport(const HandState& st, const IrregularityReport& r) {
       if (r.allowance_remaining < 0)
         return Invalid("report.allowance_remaining", "must not be negative");
       return absl::OkStatus();
+    case K::kSkippedSeat:
+      return ValidateSkippedSeat(st, r);
     case K::kCalledWhenBeaten:
       return Called(st, r.seat);
     case K::kUpcardsReordered:

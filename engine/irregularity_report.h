@@ -18,6 +18,7 @@
 //   kUpcardsReordered       seat                            STUD-GAME-5
 //   kTimeout                seat, allowance_remaining, disconnect   STUD-ALLIN-4, -5
 //   kActionOutOfTurn        seat, action, amount_to         STUD-IRR-WRONG-1, STUD-ORDER-*
+//   kSkippedSeat            seat, street, card, declare_live   STUD-IRR-CARDS-1, STUD-IRR-BURN-1
 #ifndef STUD_ENGINE_IRREGULARITY_REPORT_H_
 #define STUD_ENGINE_IRREGULARITY_REPORT_H_
 
@@ -68,6 +69,10 @@ enum class IrregularityKind : uint8_t {
   kUpcardsReordered,
   kTimeout,
   kActionOutOfTurn,  // a seat acted before its turn, chips and all [STUD-IRR-WRONG-1]
+  // LIVE: `seat` was passed over on `street`: as the deal passes it (the hand
+  // goes on short), or when the table finds it later (`card`: the missed card,
+  // given if nobody has acted on the street; `declare_live` at the showdown).
+  kSkippedSeat,
 };
 
 // A card put where it belongs when a burn error is corrected [STUD-IRR-BURN-1].
@@ -97,7 +102,8 @@ struct IrregularityReport {
   std::vector<CardMove> moves;
   std::vector<int> seats;
   // kWrongCardCount: the cards the seat actually holds; under
-  // PLAYER_OPTION_ANY_SHORT whether the player declares a short hand live.
+  // PLAYER_OPTION_ANY_SHORT whether the player declares a short hand live
+  // (kSkippedSeat at the showdown reads declare_live too).
   int card_count = 0;
   bool declare_live = false;
   // kTimeout: the platform's count of disconnect all-ins the player has left in

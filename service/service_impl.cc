@@ -64,6 +64,7 @@ IrregularityRule RuleFor(v1::IrregularityKind kind) {
     case v1::IRREGULARITY_KIND_TIMEOUT: return {"STUD-ALLIN-4", true, 0, false, K::kTimeout};
     case v1::IRREGULARITY_KIND_ACTION_OUT_OF_TURN:
       return {"STUD-IRR-WRONG-1", true, 0, false, K::kActionOutOfTurn};
+    case v1::IRREGULARITY_KIND_SKIPPED_SEAT: return {"STUD-IRR-CARDS-1", true, -1, true, K::kSkippedSeat};
     default: return {"", false, 0, false};
   }
 }
@@ -118,6 +119,15 @@ absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
     case IrregularityKind::kFinalCardFaceUp:
       out.has_card = true;
       out.card = cards.at(0);
+      break;
+    case IrregularityKind::kSkippedSeat:  // none, or the missed card [STUD-IRR-BURN-1]
+      if (cards.size() > 1) {
+        return absl::InvalidArgumentError("report.cards: at most the one missed card");
+      }
+      if (!cards.empty()) {
+        out.has_card = true;
+        out.card = cards[0];
+      }
       break;
     case IrregularityKind::kBurnError:
       if (cards.size() > 1) return absl::InvalidArgumentError("report.cards: at most the one misplaced card");

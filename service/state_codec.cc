@@ -112,7 +112,7 @@ absl::Status DecodeOptions(const P& p, Options* o) {
 
 template <typename P>
 absl::Status DecodeReport(const P& p, int num_seats, IrregularityReport* r) {
-  if (!ToEnum(p.kind(), IrregularityKind::kHolecardExposed, IrregularityKind::kActionOutOfTurn,
+  if (!ToEnum(p.kind(), IrregularityKind::kHolecardExposed, IrregularityKind::kSkippedSeat,
               &r->kind)) {
     return Bad("reports.kind");
   }

@@ -14,7 +14,7 @@ using namespace stud::testing;
 IrregularityReport RandomReport(const HandState& st, std::mt19937& rng, const std::vector<Card>& deck) {
   const int n = st.config.num_seats;
   IrregularityReport r;
-  r.kind = static_cast<IrregularityKind>(1 + rng() % 14);
+  r.kind = static_cast<IrregularityKind>(1 + rng() % 16);
   r.seat = 1 + static_cast<int>(rng() % n);
   const Seat& s = st.seats[r.seat];
   auto unseen = [&]() {
@@ -74,6 +74,19 @@ IrregularityReport RandomReport(const HandState& st, std::mt19937& rng, const st
       r.has_card = false;
       if (st.actor != 0 && rng() % 3) r.seat = st.actor;
       break;
+    case IrregularityKind::kSkippedSeat:
+      // [STUD-IRR-CARDS-1] mostly the seat the deal is at; sometimes a found
+      // card, a declaration, or a street or seat that does not fit.
+      r.has_card = rng() % 3 == 0;
+      if (r.has_card) r.card = unseen();
+      if (st.phase == Phase::kAwaitingDeal && NextDeal(st).seat != kBoardSeat && rng() % 3) {
+        r.seat = NextDeal(st).seat;
+        r.has_card = false;
+      }
+      r.street = static_cast<Street>(3 + rng() % (static_cast<int>(st.street) - 2));
+      if (rng() % 4 == 0) r.street = st.street;
+      r.declare_live = !r.has_card && rng() % 2;
+      break;
     case IrregularityKind::kBothHolecardsExposed:
     case IrregularityKind::kCalledWhenBeaten:
     case IrregularityKind::kUpcardsReordered:
@@ -86,10 +99,19 @@ IrregularityReport RandomReport(const HandState& st, std::mt19937& rng, const st
   return r;
 }
 
-TEST(IrregularityProperty, RandomReportsKeepChipsCardsAndReplay) {
-  std::mt19937 rng(20240611);
-  int rulings = 0, refused = 0, hands = 0;
-  for (int hand = 0; hand < 400; ++hand) {
+struct Counts {
+  int rulings = 0, refused = 0, hands = 0, skips = 0;
+};
+
+// Plays `num_hands` random LIVE hands with random reports; with `skip_every`
+// > 0, about one card in `skip_every` is not dealt: the seat the deal is at is
+// reported skipped instead (SKIPPED_SEAT) and found later by random reports.
+void RunHands(uint32_t seed, int num_hands, int skip_every, Counts& counts) {
+  std::mt19937 rng(seed);
+  int& rulings = counts.rulings;
+  int& refused = counts.refused;
+  int& hands = counts.hands;
+  for (int hand = 0; hand < num_hands; ++hand) {
     const Profile profile = static_cast<Profile>(1 + rng() % 3);
     Options o = ProfileDefaults(profile);
     if (rng() % 2) o.faceup_final_option = FaceupFinalOption::kActFirst;
@@ -118,6 +140,17 @@ TEST(IrregularityProperty, RandomReportsKeepChipsCardsAndReplay) {
         } else {
           ++refused;
           ASSERT_TRUE(st == before) << "a refused report changed the state: " << r.status();
+        }
+      } else if (st.phase == Phase::kAwaitingDeal && skip_every > 0 &&
+                 NextDeal(st).seat != kBoardSeat && rng() % skip_every == 0) {
+        const HandState before = st;
+        const IrregularityReport skip{
+            .kind = IrregularityKind::kSkippedSeat, .seat = NextDeal(st).seat, .street = st.street};
+        absl::StatusOr<Ruling> r = RuleIrregularity(st, skip);
+        if (r.ok()) {
+          ++counts.skips;
+        } else {
+          ASSERT_TRUE(st == before) << "a refused skip changed the state: " << r.status();
         }
       } else if (st.phase == Phase::kAwaitingDeal) {
         const ExpectedDeal e = NextDeal(st);
@@ -152,13 +185,38 @@ TEST(IrregularityProperty, RandomReportsKeepChipsCardsAndReplay) {
       ASSERT_TRUE(CardsUnique(st)) << "a card twice at step " << step;
       for (int i = 1; i <= st.config.num_seats; ++i) ASSERT_GE(st.seats[i].stack, 0);
     }
+    if (st.phase == Phase::kComplete) {
+      std::string cards;
+      for (int i = 1; i <= st.config.num_seats; ++i) {
+        cards += std::to_string(i) + (st.seats[i].live() ? ":" : "(dead):") +
+                 std::to_string(st.seats[i].num_cards) + " ";
+      }
+      ASSERT_EQ(PotTotal(st), 0) << "a finished hand left chips in the pot; cards held " << cards;
+    }
     ExpectReplays(st);
     if (::testing::Test::HasFailure()) return;
     ++hands;
   }
-  EXPECT_EQ(hands, 400);
-  EXPECT_GT(rulings, 300);
-  EXPECT_GT(refused, 100);
+}
+
+TEST(IrregularityProperty, RandomReportsKeepChipsCardsAndReplay) {
+  Counts c;
+  RunHands(20240611, 400, 0, c);
+  if (::testing::Test::HasFailure()) return;
+  EXPECT_EQ(c.hands, 400);
+  EXPECT_GT(c.rulings, 300);
+  EXPECT_GT(c.refused, 100);
+}
+
+// [STUD-IRR-CARDS-1, STUD-IRR-BURN-1] seats skipped at random: chips are
+// conserved, no card is in play twice, every hand still ends and replays.
+TEST(IrregularityProperty, STUD_IRR_CARDS_1_RandomSkippedSeatsKeepChipsCardsAndReplay) {
+  Counts c;
+  RunHands(20261123, 300, 3, c);
+  if (::testing::Test::HasFailure()) return;
+  EXPECT_EQ(c.hands, 300);
+  EXPECT_GT(c.skips, 150);
+  EXPECT_GT(c.rulings, 200);
 }
 
 // STUD-IRR-WRONG-1 read for any action out of turn: random ACTION_OUT_OF_TURN

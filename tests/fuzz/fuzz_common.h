@@ -133,12 +133,12 @@ inline v1::RuleIrregularityRequest FuzzReport(FuzzedDataProvider& p, const std::
   v1::RuleIrregularityRequest r;
   r.set_token(token);
   v1::IrregularityReport* rep = r.mutable_report();
-  rep->set_kind(static_cast<v1::IrregularityKind>(p.ConsumeIntegralInRange<int>(0, 16)));
+  rep->set_kind(static_cast<v1::IrregularityKind>(p.ConsumeIntegralInRange<int>(0, 17)));
   rep->set_seat(p.ConsumeIntegralInRange<int>(-1, 9));
   const int cards = p.ConsumeIntegralInRange<int>(0, 3);
   for (int i = 0; i < cards; ++i) rep->add_cards(FuzzCard(p));
   rep->set_street(static_cast<v1::Street>(p.ConsumeBool() ? 0 : p.ConsumeIntegralInRange<int>(2, 8)));
-  if (p.ConsumeBool()) rep->set_action(static_cast<v1::ActionKind>(p.ConsumeIntegralInRange<int>(0, 13)));
+  if (p.ConsumeBool()) rep->set_action(static_cast<v1::ActionKind>(p.ConsumeIntegralInRange<int>(0, 15)));
   rep->set_amount_to(p.ConsumeIntegralInRange<int64_t>(-5, 5000));
   rep->set_next_acted(p.ConsumeBool());
   rep->set_burn_delta(p.ConsumeIntegralInRange<int>(-3, 3));
@@ -177,7 +177,7 @@ inline v1::Action FuzzAction(FuzzedDataProvider& p, const v1::HandUpdate& u) {
     if (p.ConsumeProbability<float>() < 0.1f) a.set_amount_to(p.ConsumeIntegralInRange<int64_t>(-1, 100000));
     return a;
   }
-  a.set_kind(static_cast<v1::ActionKind>(p.ConsumeIntegralInRange<int>(0, 13)));
+  a.set_kind(static_cast<v1::ActionKind>(p.ConsumeIntegralInRange<int>(0, 15)));
   a.set_seat(p.ConsumeIntegralInRange<int>(-1, 9));
   a.set_amount_to(p.ConsumeIntegral<int64_t>());
   if (p.ConsumeBool()) a.set_card(FuzzCard(p));

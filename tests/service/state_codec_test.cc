@@ -71,7 +71,7 @@ TEST(StateCodecTest, EveryStateOfManyHandsRoundTrips) {
 TEST(StateCodecTest, StatesWithIrregularityRulingsRoundTrip) {
   std::mt19937 rng(777);
   ServiceData service{3, 1, "", ""};
-  int rulings = 0, out_of_turn = 0;
+  int rulings = 0, out_of_turn = 0, skips = 0;
   for (int round = 0; round < 300; ++round) {
     HandConfig c = Config(Variant::kStud, DealSource::kReported, 2 + static_cast<int>(rng() % 7), rng);
     c.options = ProfileDefaults(static_cast<Profile>(1 + rng() % 3));
@@ -85,7 +85,7 @@ TEST(StateCodecTest, StatesWithIrregularityRulingsRoundTrip) {
         // Only the fields each kind reads: the engine refuses any other.
         using K = IrregularityKind;
         IrregularityReport r;
-        r.kind = rng() % 4 == 0 ? K::kActionOutOfTurn : static_cast<K>(1 + rng() % 15);
+        r.kind = rng() % 4 == 0 ? K::kActionOutOfTurn : static_cast<K>(1 + rng() % 16);
         r.seat = state->actor != 0 && rng() % 2 && r.kind != K::kActionOutOfTurn
                      ? state->actor
                      : 1 + static_cast<int>(rng() % n);
@@ -116,6 +116,13 @@ TEST(StateCodecTest, StatesWithIrregularityRulingsRoundTrip) {
           ++rulings;
           out_of_turn += r.kind == K::kActionOutOfTurn;
         }
+      } else if (state->phase == Phase::kAwaitingDeal && NextDeal(*state).seat != kBoardSeat &&
+                 state->street != Street::kThird && rng() % 5 == 0) {
+        // [STUD-IRR-CARDS-1] the seat the deal is at is skipped (SKIPPED_SEAT).
+        const IrregularityReport skip{.kind = IrregularityKind::kSkippedSeat,
+                                      .seat = NextDeal(*state).seat,
+                                      .street = state->street};
+        if (RuleIrregularity(*state, skip).ok()) ++skips;
       } else if (state->phase == Phase::kAwaitingDeal) {
         const ExpectedDeal next = NextDeal(*state);
         Card card = deck[0];
@@ -138,6 +145,7 @@ TEST(StateCodecTest, StatesWithIrregularityRulingsRoundTrip) {
   }
   EXPECT_GT(rulings, 50);
   EXPECT_GT(out_of_turn, 5);
+  EXPECT_GT(skips, 10);
 }
 
 TEST(StateCodecTest, OutOfRangeValuesAreRefused) {

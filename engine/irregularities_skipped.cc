@@ -1,0 +1,264 @@
+// A seat skipped on a street in LIVE dealing, and the ruling when the table
+// finds it.
+//
+// No rule book names this error; the catalogue's rules settle it:
+//   * As the deal passes the seat, the hand goes on with that seat short a
+//     card: betting continues, later streets reach it as usual and boards use
+//     the up cards it has. A short hand is ruled at the showdown
+//     [STUD-IRR-CARDS-1].
+//   * Found while nobody has acted on the street, the missed card is given:
+//     cards are "corrected to their proper positions if at all possible", and
+//     correction is possible until a recipient has acted on the street
+//     [STUD-IRR-BURN-1, the catalogue's default]. The opener is decided again.
+//   * Found later, the seat keeps playing short; at the showdown the hand is
+//     live only when it misses just its 7th card (MISSING_SEVENTH_LIVE) or the
+//     player declares it live (PLAYER_OPTION_ANY_SHORT) [STUD-IRR-CARDS-1].
+//   * A third missing card leaves fewer than five cards: no option can make
+//     such a hand live, so it is dead at once [STUD-IRR-CARDS-1].
+// On 3rd street the starting hand is completed before the bring-in is decided
+// (STUD-DEAL-1): the missed card is simply reported to the seat.
+//
+// Whether a seat is short is read from its cards (each carries its street),
+// so nothing new is kept in the hand state.
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine/internal.h"
+#include "engine/irregularities.h"
+#include "engine/irregularities_internal.h"
+
+namespace stud::internal {
+namespace {
+
+constexpr absl::string_view kCards = "STUD-IRR-CARDS-1";
+constexpr absl::string_view kBurn = "STUD-IRR-BURN-1";
+
+bool HasCardOf(const ::stud::Seat& s, Street street) {
+  for (int k = 0; k < s.num_cards; ++k) {
+    if (s.cards[k].street == street) return true;
+  }
+  return false;
+}
+
+// The street whose card was one common card for everyone [STUD-DECK-5], or 0.
+int CommonStreet(const HandState& st) {
+  if (!st.has_common) return 0;
+  for (const Operation& op : st.log) {
+    if (op.type == OpType::kCommonCard) return static_cast<int>(op.street);
+  }
+  return 0;
+}
+
+// The seat is still owed its card of the street being dealt.
+bool StillOwed(const HandState& st, int seat) {
+  return st.phase == Phase::kAwaitingDeal && st.pending_deal[seat];
+}
+
+// Streets from 4th to `last` the seat was dealt past (the current street
+// counts once its card is no longer owed).
+int Missing(const HandState& st, int seat, Street last) {
+  int n = 0;
+  const int common = CommonStreet(st);
+  for (int s = 4; s <= static_cast<int>(last); ++s) {
+    const Street street = static_cast<Street>(s);
+    if (s == common || (street == st.street && StillOwed(st, seat))) continue;
+    if (!HasCardOf(st.seats[seat], street)) ++n;
+  }
+  return n;
+}
+
+std::string Ordinal(Street s) { return std::string(StreetName(s)); }
+std::string Calle(Street s) { return absl::StrCat(static_cast<int>(s), "a calle"); }
+
+// The card of the street was given after the board was read: decide again
+// who opens (the round has not started) [STUD-IRR-BURN-1].
+void Reopen(HandState& st) {
+  if (st.phase != Phase::kBetting) return;
+  st.open_pair = false;
+  st.forced_opener = 0;
+  DesignateOpener(st);
+  if (RoundComplete(st)) AdvanceAfterRound(st);
+}
+
+}  // namespace
+
+bool MissesEarlierCard(const HandState& st, int seat) {
+  const Street last = st.street < Street::kSixth ? st.street : Street::kSixth;
+  return Missing(st, seat, last) > 0;
+}
+
+bool KillDeadShortHands(HandState& st) {
+  if (st.config.options.short_hand != ShortHand::kMissingSeventhLive) return false;
+  std::vector<int> dead;
+  int live = 0;
+  for (int i = 1; i <= st.config.num_seats; ++i) {
+    if (!st.seats[i].live()) continue;
+    ++live;
+    const int held = st.seats[i].num_cards + (st.has_common ? 1 : 0);
+    if (held < 7 && (held < 6 || MissesEarlierCard(st, i))) dead.push_back(i);
+  }
+  // Killing every hand would leave the pot without an owner: they all play
+  // the best five of what they hold.
+  if (dead.empty()) return false;
+  if (static_cast<int>(dead.size()) == live) return true;
+  for (int seat : dead) Kill(st, seat, kCards);
+  return false;
+}
+
+absl::Status ValidateSkippedSeat(const HandState& st, const IrregularityReport& r) {
+  if (r.street < Street::kThird || r.street > Street::kSeventh) {
+    return absl::InvalidArgumentError("report.street: must be 3..7");
+  }
+  if (r.card_count != 0) {
+    return absl::InvalidArgumentError(
+        "report.card_count: not read by SKIPPED_SEAT (the engine counts the seat's cards); "
+        "leave it 0");
+  }
+  if (r.has_card) {
+    if (r.card.index() >= kDeckSize) return absl::InvalidArgumentError("report.card: not a card");
+    if (r.declare_live) {
+      return absl::InvalidArgumentError(
+          "report.declare_live: a short hand is declared live at the showdown, not with the "
+          "missed card");
+    }
+    if (st.seen.Contains(r.card)) {
+      return RuleViolation("STUD-DEAL-4",
+                           absl::StrCat("report.card: ", r.card.ToString(),
+                                        " is already in play; a card is dealt once"));
+    }
+  } else if (r.card != Card()) {
+    return absl::InvalidArgumentError("report.card: set without has_card");
+  }
+  if (r.street == Street::kThird) {
+    return RuleViolation("STUD-DEAL-1",
+                         "the starting hand is completed before the bring-in: report the missed "
+                         "3rd-street card to the seat as a deal");
+  }
+  // A seat that checked out is still dealt to [STUD-IRR-FOLD-1]: it can be
+  // passed over as the deal reaches it, though its hand cannot win.
+  const bool dealt_to = st.seats[r.seat].checked_out && StillOwed(st, r.seat);
+  if (!st.seats[r.seat].live() && !dealt_to) {
+    return RuleViolation(kCards, absl::StrCat(Seat(r.seat), " has no live hand"));
+  }
+  if (r.street > st.street) {
+    return RuleViolation(kCards, absl::StrCat(StreetName(r.street), " has not been dealt yet (now ",
+                                              StreetName(st.street), ")"));
+  }
+  if (r.street == st.street && StillOwed(st, r.seat) && NextDeal(st).seat != r.seat) {
+    return RuleViolation(kCards, absl::StrCat("the deal has not reached ", Seat(r.seat), " on ",
+                                              StreetName(r.street), "; seat ", NextDeal(st).seat,
+                                              " is owed the next card"));
+  }
+  if (HasCardOf(st.seats[r.seat], r.street)) {
+    return RuleViolation(kCards, absl::StrCat(Seat(r.seat), " holds its ", StreetName(r.street),
+                                              " card: it was not skipped"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Outcome> SkippedSeat(HandState& st, const IrregularityReport& r) {
+  const int seat = r.seat;
+  const Street street = r.street;
+  Outcome o{.rule_id = kCards, .decision = Decision::kPlaysShort};
+  if (street == st.street && StillOwed(st, seat)) {
+    // The deal is passing the seat now: it goes on without the card.
+    if (r.has_card) {
+      return RuleViolation("STUD-DEAL-2", absl::StrCat("the deal has not passed ", Seat(seat),
+                                                       ": report that card as dealt to it"));
+    }
+    st.pending_deal[seat] = false;
+    if (Missing(st, seat, st.street) >= 3) {
+      // Fewer than five cards at most: dead under every short_hand option.
+      Kill(st, seat, kCards);
+      AfterSeatRemoved(st, seat);
+      o.decision = Decision::kHandKilled;
+      o.en = absl::StrCat(SeatCap(seat), " was skipped on ", Ordinal(street),
+                          " and now misses three cards: it can no longer hold five cards at the "
+                          "showdown, so the hand is dead.");
+      o.es = absl::StrCat("El ", Asiento(seat), " se quedó sin carta en ", Calle(street),
+                          " y ya le faltan tres: no puede llegar a cinco cartas en el showdown, "
+                          "así que la mano está muerta.");
+      return o;
+    }
+    ContinueDeal(st);
+    o.en = absl::StrCat(SeatCap(seat), " was skipped on ", Ordinal(street),
+                        ": the deal and the betting go on with the hand short a card. Found "
+                        "before anyone acts on the street, the missed card is given; at the "
+                        "showdown a short hand is dead unless it misses only its seventh card.");
+    o.es = absl::StrCat("El ", Asiento(seat), " se quedó sin carta en ", Calle(street),
+                        ": el reparto y las apuestas siguen con la mano corta. Si se descubre "
+                        "antes de que nadie actúe en la calle, se le da la carta; en el showdown "
+                        "una mano corta está muerta salvo que solo le falte la séptima carta.");
+    return o;
+  }
+  const bool correctable =
+      street == st.street && (st.phase == Phase::kAwaitingDeal || NoActionYet(st));
+  if (r.has_card) {
+    if (!correctable) {
+      return RuleViolation(kBurn, absl::StrCat("the missed ", StreetName(street),
+                                               " card can be given only before "
+                                               "anyone acts on that street; ",
+                                               Seat(seat),
+                                               " plays short: report "
+                                               "SKIPPED_SEAT without a card"));
+    }
+    // [STUD-IRR-BURN-1] put right while still possible.
+    const ::stud::Seat& s = st.seats[seat];
+    const bool up = street == Street::kSeventh ? s.final_up : true;
+    GiveCard(st, seat, r.card, up, street);
+    Reopen(st);
+    o.rule_id = kBurn;
+    o.decision = Decision::kCardsCorrected;
+    o.en = absl::StrCat(SeatCap(seat), " was skipped on ", Ordinal(street),
+                        " and it is found "
+                        "before anyone has acted: the dealer gives it the missed card (",
+                        up ? r.card.ToString() : "face down", ") and the hand plays normally.");
+    o.es = absl::StrCat("Al ", Asiento(seat), " le faltó la carta de ", Calle(street),
+                        " y se "
+                        "descubre antes de que nadie actúe: el dealer le da la carta (",
+                        up ? r.card.ToString() : "tapada", ") y la mano sigue con normalidad.");
+    return o;
+  }
+  const bool showdown = st.street == Street::kSeventh && st.phase != Phase::kAwaitingDeal;
+  if (!showdown) {
+    o.en = absl::StrCat(SeatCap(seat), " missed its ", Ordinal(street),
+                        " card and players have "
+                        "acted since: it keeps playing short. At the showdown the hand is dead "
+                        "unless it misses only its seventh card.");
+    o.es = absl::StrCat("Al ", Asiento(seat), " le faltó la carta de ", Calle(street),
+                        " y ya se "
+                        "ha actuado: sigue jugando con la mano corta. En el showdown la mano "
+                        "está muerta salvo que solo le falte la séptima carta.");
+    return o;
+  }
+  // [STUD-IRR-CARDS-1] fewer than seven cards at the showdown.
+  const int held = st.seats[seat].num_cards + (st.has_common ? 1 : 0);
+  const bool any_short = st.config.options.short_hand == ShortHand::kPlayerOptionAnyShort;
+  const bool only_seventh = !MissesEarlierCard(st, seat) && held == 6;
+  const bool live = any_short ? r.declare_live && held >= 5 : only_seventh;
+  if (any_short) o.alternative = "short_hand = PLAYER_OPTION_ANY_SHORT";
+  if (live) {
+    o.decision = Decision::kHandLive;
+    o.en = absl::StrCat(SeatCap(seat), " has ", held, " cards at the showdown; ",
+                        any_short ? "the player declares the hand live"
+                                  : "a hand missing only its seventh card is live",
+                        ": it plays the best five of its ", held, ".");
+    o.es = absl::StrCat("El ", Asiento(seat), " tiene ", held, " cartas en el showdown; ",
+                        any_short ? "el jugador declara la mano viva"
+                                  : "una mano a la que solo le falta la séptima carta está viva",
+                        ": juega las mejores cinco de sus ", held, ".");
+    return o;
+  }
+  Kill(st, seat, kCards);
+  AfterSeatRemoved(st, seat);
+  o.decision = Decision::kHandKilled;
+  o.en = absl::StrCat(SeatCap(seat), " has only ", held, " cards at the showdown (its ",
+                      Ordinal(street), " card was never dealt): the hand is dead.");
+  o.es = absl::StrCat("El ", Asiento(seat), " solo tiene ", held,
+                      " cartas en el showdown (nunca "
+                      "recibió la carta de ",
+                      Calle(street), "): la mano está muerta.");
+  return o;
+}
+
+}  // namespace stud::internal
