@@ -4,6 +4,7 @@
 #include <sys/time.h>
 
 #include <cerrno>
+#include <iterator>
 #include <utility>
 
 #include "absl/strings/numbers.h"
@@ -41,24 +42,26 @@ uint64_t VersionOf(absl::string_view value) {
   return v;
 }
 
-const char* kOps[] = {"create", "advance", "check"};
-const char* kResults[] = {"applied", "retry", "latest", "superseded", "missing", "unavailable"};
+constexpr const char* kOps[] = {"create", "advance", "check"};  // Record's `op`
+constexpr const char* kResults[] = {"applied",    "retry",   "latest",
+                                    "superseded", "missing", "unavailable"};
 
-const char* ResultName(const absl::StatusOr<LedgerResult>& r) {
-  if (!r.ok()) return "unavailable";
+// Index into kResults.
+size_t ResultIndex(const absl::StatusOr<LedgerResult>& r) {
+  if (!r.ok()) return 5;
   switch (r->outcome) {
     case LedgerOutcome::kApplied:
-      return "applied";
+      return 0;
     case LedgerOutcome::kRetry:
-      return "retry";
+      return 1;
     case LedgerOutcome::kLatest:
-      return "latest";
+      return 2;
     case LedgerOutcome::kSuperseded:
-      return "superseded";
+      return 3;
     case LedgerOutcome::kMissing:
-      return "missing";
+      return 4;
   }
-  return "unavailable";
+  return 5;
 }
 
 }  // namespace
@@ -67,9 +70,10 @@ struct RedisLedger::Reply {
   std::unique_ptr<redisReply, void (*)(void*)> r{nullptr, freeReplyObject};
 };
 
+// Every series made at start-up (at zero) and then used without a lookup.
 struct RedisLedger::Metrics {
-  prometheus::Family<prometheus::Counter>* calls = nullptr;
-  prometheus::Family<prometheus::Histogram>* duration = nullptr;
+  prometheus::Counter* calls[std::size(kOps)][std::size(kResults)] = {};
+  prometheus::Histogram* duration[std::size(kOps)] = {};
   prometheus::Counter* unreachable = nullptr;
 };
 
@@ -106,17 +110,16 @@ absl::StatusOr<RedisLedgerOptions> ParseLedgerUrl(absl::string_view url) {
 RedisLedger::RedisLedger(RedisLedgerOptions options, prometheus::Registry* registry)
     : options_(std::move(options)), metrics_(std::make_unique<Metrics>()) {
   if (registry == nullptr) return;
-  metrics_->calls = &prometheus::BuildCounter()
-                         .Name("stud_ledger_calls_total")
-                         .Help(
-                             "Hand ledger calls by operation and result (result=unavailable: "
-                             "refused, fail closed)")
-                         .Register(*registry);
-  metrics_->duration =
-      &prometheus::BuildHistogram()
-           .Name("stud_ledger_call_duration_seconds")
-           .Help("Hand ledger round trip time by operation (failed calls included)")
-           .Register(*registry);
+  auto& calls = prometheus::BuildCounter()
+                    .Name("stud_ledger_calls_total")
+                    .Help(
+                        "Hand ledger calls by operation and result (result=unavailable: "
+                        "refused, fail closed)")
+                    .Register(*registry);
+  auto& duration = prometheus::BuildHistogram()
+                       .Name("stud_ledger_call_duration_seconds")
+                       .Help("Hand ledger round trip time by operation (failed calls included)")
+                       .Register(*registry);
   metrics_->unreachable =
       &prometheus::BuildCounter()
            .Name("stud_ledger_unreachable_total")
@@ -125,9 +128,11 @@ RedisLedger::RedisLedger(RedisLedgerOptions options, prometheus::Registry* regis
            .Add({});
   const prometheus::Histogram::BucketBoundaries buckets{
       0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1};
-  for (const char* op : kOps) {
-    metrics_->duration->Add({{"op", op}}, buckets);
-    for (const char* result : kResults) metrics_->calls->Add({{"op", op}, {"result", result}});
+  for (size_t o = 0; o < std::size(kOps); ++o) {
+    metrics_->duration[o] = &duration.Add({{"op", kOps[o]}}, buckets);
+    for (size_t r = 0; r < std::size(kResults); ++r) {
+      metrics_->calls[o][r] = &calls.Add({{"op", kOps[o]}, {"result", kResults[r]}});
+    }
   }
 }
 
@@ -226,13 +231,11 @@ absl::StatusOr<RedisLedger::Reply> RedisLedger::Run(const std::vector<std::strin
   return LedgerUnavailable(error);
 }
 
-absl::StatusOr<LedgerResult> RedisLedger::Record(absl::string_view op, absl::Time start,
+absl::StatusOr<LedgerResult> RedisLedger::Record(int op, absl::Time start,
                                                  absl::StatusOr<LedgerResult> r) {
-  if (metrics_->calls != nullptr) {
-    const std::string o(op);
-    metrics_->calls->Add({{"op", o}, {"result", ResultName(r)}}).Increment();
-    metrics_->duration->Add({{"op", o}}, prometheus::Histogram::BucketBoundaries{})
-        .Observe(absl::ToDoubleSeconds(absl::Now() - start));
+  if (metrics_->unreachable != nullptr) {
+    metrics_->calls[op][ResultIndex(r)]->Increment();
+    metrics_->duration[op]->Observe(absl::ToDoubleSeconds(absl::Now() - start));
   }
   return r;
 }
@@ -253,7 +256,7 @@ absl::StatusOr<LedgerResult> RedisLedger::Create(const std::string& key, const L
     return LedgerResult{cur == value ? LedgerOutcome::kRetry : LedgerOutcome::kSuperseded,
                         VersionOf(cur)};
   }();
-  return Record("create", start, std::move(result));
+  return Record(0, start, std::move(result));
 }
 
 absl::StatusOr<LedgerResult> RedisLedger::Advance(const std::string& key, const LedgerEntry& from,
@@ -280,7 +283,7 @@ absl::StatusOr<LedgerResult> RedisLedger::Advance(const std::string& key, const 
         return LedgerResult{LedgerOutcome::kSuperseded, VersionOf(cur)};
     }
   }();
-  return Record("advance", start, std::move(result));
+  return Record(1, start, std::move(result));
 }
 
 absl::StatusOr<LedgerResult> RedisLedger::Check(const std::string& key, const LedgerEntry& entry) {
@@ -293,7 +296,7 @@ absl::StatusOr<LedgerResult> RedisLedger::Check(const std::string& key, const Le
     return LedgerResult{cur == Value(entry) ? LedgerOutcome::kLatest : LedgerOutcome::kSuperseded,
                         VersionOf(cur)};
   }();
-  return Record("check", start, std::move(result));
+  return Record(2, start, std::move(result));
 }
 
 absl::Status RedisLedger::Ping() {

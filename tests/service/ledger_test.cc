@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "prometheus/registry.h"
 #include "redis_fixture.h"
 #include "service/redis_ledger.h"
 #include "service_fixture.h"
@@ -24,10 +25,27 @@ struct Replica {
   explicit Replica(const RedisServer& redis, int64_t ttl_ended = 86400) {
     RedisLedgerOptions o = *ParseLedgerUrl(redis.url());
     o.ttl_ended_seconds = ttl_ended;
-    ledger = std::make_unique<RedisLedger>(o, nullptr);
+    ledger = std::make_unique<RedisLedger>(o, &registry);
     server = std::make_unique<Server>(std::vector<Key>{TestKey(1, 7)},
                                       ServiceOptions{.allow_preset = true, .ledger = ledger.get()});
   }
+  // The value of a stud_ledger_* series (labels as "op=advance,result=applied"; "" for none).
+  double Metric(const std::string& name, const std::string& labels) const {
+    for (const prometheus::MetricFamily& f : registry.Collect()) {
+      if (f.name != name) continue;
+      for (const prometheus::ClientMetric& m : f.metric) {
+        std::string got;
+        for (const prometheus::ClientMetric::Label& l : m.label)
+          got += (got.empty() ? "" : ",") + l.name + "=" + l.value;
+        if (got == labels)
+          return f.type == prometheus::MetricType::Histogram
+                     ? static_cast<double>(m.histogram.sample_count)
+                     : m.counter.value;
+      }
+    }
+    return -1;
+  }
+  prometheus::Registry registry;
   std::unique_ptr<RedisLedger> ledger;
   std::unique_ptr<Server> server;
   v1::StudService::Stub& stub() { return server->stub(); }
@@ -279,6 +297,11 @@ TEST(Ledger, RedisDownFailsClosedAndRestartLosesNoHand) {
                                BasicHand(3, v1::DEALING_MODE_SERVICE), &fresh);
   EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAVAILABLE) << st.error_message();
   EXPECT_TRUE(fresh.update().token().empty()) << "no token leaves without its ledger entry";
+  EXPECT_GE(r.Metric("stud_ledger_calls_total", "op=advance,result=unavailable"), kHands);
+  EXPECT_GE(r.Metric("stud_ledger_calls_total", "op=create,result=unavailable"), 1);
+  EXPECT_GE(r.Metric("stud_ledger_unreachable_total", ""), kHands + 1);
+  EXPECT_GE(r.Metric("stud_ledger_calls_total", "op=advance,result=applied"), 2 * kHands);
+  EXPECT_GT(r.Metric("stud_ledger_call_duration_seconds", "op=advance"), 2 * kHands);
 
   ASSERT_TRUE(redis.Start());  // same port, same append-only file
   for (int h = 0; h < kHands; ++h) {
@@ -303,6 +326,27 @@ TEST(Ledger, TokensWithoutALedgerEntryAreRefused) {
   const grpc::Status st = Apply(r.stub(), u.token(), ChooseAction(u, false), &resp);
   EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << st.error_message();
   EXPECT_EQ(ErrorInfoOf(st).reason(), "HAND_NOT_IN_LEDGER");
+}
+
+TEST(Ledger, TokensSealedBeforeHandIdsAreRefused) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  Replica r(redis);
+  Server trusted;
+  const v1::HandUpdate u = Start(trusted.stub());
+  std::string plain;
+  ASSERT_TRUE(trusted.sealer().OpenInto(u.token(), "", &plain).ok());
+  absl::StatusOr<SealedHand> hand = ParseSealedHand(plain);
+  ASSERT_TRUE(hand.ok());
+  hand->service.hand_id.clear();  // as sealed before hands had ids
+  v1::GetViewRequest gr;
+  gr.set_token(trusted.sealer().Seal(SerializeSealedHand(*hand), ""));
+  v1::GetViewResponse gresp;
+  const grpc::Status st = Call(r.stub(), &v1::StudService::Stub::GetView, gr, &gresp);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << st.error_message();
+  EXPECT_EQ(ErrorInfoOf(st).reason(), "HAND_ID_REQUIRED");
+  EXPECT_TRUE(Call(trusted.stub(), &v1::StudService::Stub::GetView, gr, &gresp).ok())
+      << "accepted without a ledger";
 }
 
 TEST(Ledger, LedgerUrls) {
