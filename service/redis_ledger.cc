@@ -1,6 +1,7 @@
 #include "service/redis_ledger.h"
 
 #include <hiredis/hiredis.h>
+#include <signal.h>
 #include <sys/time.h>
 
 #include <cerrno>
@@ -109,6 +110,9 @@ absl::StatusOr<RedisLedgerOptions> ParseLedgerUrl(absl::string_view url) {
 
 RedisLedger::RedisLedger(RedisLedgerOptions options, prometheus::Registry* registry)
     : options_(std::move(options)), metrics_(std::make_unique<Metrics>()) {
+  // hiredis writes with write(2): a write to a connection Redis has closed
+  // must fail with EPIPE (and the call with UNAVAILABLE), not kill the process.
+  signal(SIGPIPE, SIG_IGN);
   if (registry == nullptr) return;
   auto& calls = prometheus::BuildCounter()
                     .Name("stud_ledger_calls_total")
