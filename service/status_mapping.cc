@@ -69,7 +69,7 @@ absl::Status LedgerNeedsHandId() {
 absl::Status LedgerUnavailable(absl::string_view why) {
   absl::Status s(
       absl::StatusCode::kUnavailable,
-      absl::StrCat("hand ledger unavailable: ", why, "; nothing was applied, retry with backoff"));
+      absl::StrCat("hand ledger unavailable: ", why, "; no answer was sent: retry the same call with backoff"));
   s.SetPayload(kLedgerPayload, absl::Cord("LEDGER_UNAVAILABLE"));
   return s;
 }

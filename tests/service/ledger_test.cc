@@ -316,6 +316,45 @@ TEST(Ledger, RedisDownFailsClosedAndRestartLosesNoHand) {
   }
 }
 
+// A Redis that stops answering: the call times out UNAVAILABLE and its answer
+// never leaves. Its commit may still have reached Redis (here it did: Redis
+// runs the queued script when it resumes), so the client retries the same
+// call, which gets the answer; another action on that token is refused.
+TEST(Ledger, TimedOutCommitIsRecoveredByTheExactRetry) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  Replica r(redis);
+  const v1::HandUpdate u = Next(r.stub(), Start(r.stub()));
+  const v1::Action a = ChooseAction(u, false);
+  redis.Pause();
+  v1::ApplyActionResponse lost;
+  const auto t0 = std::chrono::steady_clock::now();
+  const grpc::Status st = Apply(r.stub(), u.token(), a, &lost);
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  redis.Resume();
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAVAILABLE) << st.error_message();
+  EXPECT_EQ(ErrorInfoOf(st).reason(), "LEDGER_UNAVAILABLE");
+  EXPECT_LT(waited, std::chrono::seconds(3)) << "bounded by --ledger_timeout_ms (500 ms here)";
+  EXPECT_TRUE(lost.update().token().empty());
+  for (int i = 0; i < 100 && redis.Command("GET " + LedgerKey("", u.public_view().hand_id())).rfind(
+                                 std::to_string(u.version() + 1) + ":", 0) != 0;
+       ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  v1::ApplyActionResponse retry;
+  const grpc::Status again = Apply(r.stub(), u.token(), a, &retry);
+  ASSERT_TRUE(again.ok()) << again.error_message();
+  EXPECT_EQ(retry.update().version(), u.version() + 1);
+  for (const v1::LegalAction& la : u.legal_actions()) {
+    v1::Action other = a;
+    other.set_kind(la.kind());
+    other.set_amount_to(la.amount_to());
+    if (other.SerializeAsString() == a.SerializeAsString()) continue;
+    v1::ApplyActionResponse fork;
+    ExpectSuperseded(Apply(r.stub(), u.token(), other, &fork), "another action after the timeout");
+  }
+}
+
 TEST(Ledger, TokensWithoutALedgerEntryAreRefused) {
   RedisServer redis;
   ASSERT_TRUE(redis.Start());

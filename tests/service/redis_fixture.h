@@ -103,9 +103,18 @@ class RedisServer {
   void Stop() {
     if (pid_ == 0) return;
     kill(pid_, SIGKILL);
+    kill(pid_, SIGCONT);
     int status = 0;
     waitpid(pid_, &status, 0);
     pid_ = 0;
+  }
+
+  // SIGSTOP / SIGCONT: a Redis that stops answering (commands queue up).
+  void Pause() const {
+    if (pid_ != 0) kill(pid_, SIGSTOP);
+  }
+  void Resume() const {
+    if (pid_ != 0) kill(pid_, SIGCONT);
   }
 
   // One command ("GET k", "TTL k", "DEL k"; no quoting); the reply as text
