@@ -9,6 +9,7 @@
 #include "history/phh.h"
 #include "service/convert.h"
 #include "service/dealing.h"
+#include "service/ledger.h"
 #include "service/observability.h"
 #include "service/service_impl.h"
 #include "service/state_codec.h"
@@ -120,6 +121,8 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
     resp->set_hand_id(HandIdText(sealed.service));
     ChildSpan span("seal");
     resp->set_token(sealer_->Seal(SerializeSealedHand(sealed), CurrentTenant()));
+    LedgerScope::NoteSealed(resp->hand_id(), sealed.state.version,
+                            sealed.state.phase == Phase::kComplete, resp->token());
   }
   return absl::OkStatus();
 }

@@ -30,6 +30,7 @@
 #include "service/logging.h"
 #include "service/metrics.h"
 #include "service/observability.h"
+#include "service/redis_ledger.h"
 #include "service/sealer.h"
 #include "service/seat_tickets.h"
 #include "service/service_impl.h"
@@ -86,6 +87,15 @@ ABSL_FLAG(int, drain_seconds, 10, "Grace period for in-flight calls on SIGTERM/S
 ABSL_FLAG(int, max_in_flight, 0,
           "Load shedding: 0 = off; N = calls are queued for --workers threads and a call arriving while N "
           "are queued or running is refused with RESOURCE_EXHAUSTED");
+ABSL_FLAG(std::string, ledger, "",
+          "Hand ledger, redis://HOST:PORT (or redis://:PASSWORD@HOST:PORT): only each hand's "
+          "latest token is "
+          "accepted (no rewinds or forks); empty = off (trusted mode)");
+ABSL_FLAG(int64_t, ledger_ttl_seconds, 86400,
+          "How long a hand's ledger entry is kept after the hand ends");
+ABSL_FLAG(int64_t, ledger_in_play_ttl_seconds, 7 * 86400,
+          "How long a hand's ledger entry is kept after its last change while the hand is in play");
+ABSL_FLAG(int, ledger_timeout_ms, 500, "Connect and reply timeout of each ledger (Redis) call");
 ABSL_FLAG(int, workers, 0, "Threads serving calls when --max_in_flight is set (0 = one per core)");
 
 namespace {
@@ -254,6 +264,26 @@ int main(int argc, char** argv) {
   options.seat_tickets = &seat_tickets;
   options.max_in_flight = std::max(0, absl::GetFlag(FLAGS_max_in_flight));
   options.workers = std::max(0, absl::GetFlag(FLAGS_workers));
+  std::unique_ptr<stud::service::RedisLedger> ledger;
+  if (const std::string url = absl::GetFlag(FLAGS_ledger); !url.empty()) {
+    absl::StatusOr<stud::service::RedisLedgerOptions> lo = stud::service::ParseLedgerUrl(url);
+    if (!lo.ok()) return Fail(std::string(lo.status().message()));
+    lo->ttl_ended_seconds = std::max<int64_t>(1, absl::GetFlag(FLAGS_ledger_ttl_seconds));
+    lo->ttl_in_play_seconds = std::max<int64_t>(1, absl::GetFlag(FLAGS_ledger_in_play_ttl_seconds));
+    lo->connect_timeout = lo->io_timeout =
+        absl::Milliseconds(std::max(1, absl::GetFlag(FLAGS_ledger_timeout_ms)));
+    const std::string where = absl::StrCat(lo->host, ":", lo->port);
+    ledger = std::make_unique<stud::service::RedisLedger>(
+        *std::move(lo), metrics != nullptr ? metrics->registry().get() : nullptr);
+    // Unreachable at start is not fatal: calls fail closed (UNAVAILABLE) until it answers.
+    const absl::Status ping = ledger->Ping();
+    stud::service::LogLine(
+        ping.ok() ? stud::service::LogLevel::kInfo : stud::service::LogLevel::kWarn, "ledger")
+        .Str("address", where)
+        .Bool("reachable", ping.ok())
+        .Str("msg", ping.ok() ? "hand ledger on" : std::string(ping.message()));
+    options.ledger = ledger.get();
+  }
   stud::service::StudServiceImpl service(&*sealer, options);
 
   grpc::EnableDefaultHealthCheckService(true);
@@ -294,7 +324,8 @@ int main(int argc, char** argv) {
       .Bool("seat_tickets_required", seat_tickets.required)
       .Int("seat_ticket_tenants", static_cast<int64_t>(seat_tickets.tenants.size()))
       .Int("max_in_flight", options.max_in_flight)
-      .Int("workers", options.workers);
+      .Int("workers", options.workers)
+      .Bool("ledger", options.ledger != nullptr);
   if (options.allow_preset) {
     stud::service::LogLine(stud::service::LogLevel::kWarn, "preset_allowed")
         .Str("msg", "PRESET dealing is allowed (--allow_preset)");

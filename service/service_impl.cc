@@ -11,6 +11,7 @@
 #include "service/announce.h"
 #include "service/convert.h"
 #include "service/dealing.h"
+#include "service/ledger.h"
 #include "service/observability.h"
 #include "service/seat_tickets.h"
 #include "service/state_wire.h"
@@ -222,6 +223,7 @@ absl::StatusOr<SealedHand> HandService::Unseal(const std::string& token,
   if (hand.ok() && !expected_hand_id.empty() && HandIdText(hand->service) != expected_hand_id) {
     return HandIdMismatch(expected_hand_id, HandIdText(hand->service));
   }
+  if (hand.ok()) LedgerScope::NoteOpened(HandIdText(hand->service), hand->state.version, token);
   return hand;
 }
 
@@ -233,6 +235,8 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op, const std:
     thread_local std::string plain;  // per-thread, its capacity kept from call to call
     WriteSealedHand(hand, &plain);
     out->set_token(sealer_->Seal(plain, CurrentTenant()));
+    LedgerScope::NoteSealed(HandIdText(hand.service), state.version,
+                            state.phase == Phase::kComplete, out->token());
   } else {
     out->set_token(std::move(token));
   }
@@ -581,11 +585,12 @@ TenantScope::~TenantScope() { current_tenant = previous_; }
 
 absl::Status StudServiceImpl::Authorized(grpc::CallbackServerContext* ctx,
                                          absl::FunctionRef<absl::Status()> handler) const {
-  if (tenants_ == nullptr) return handler();
+  LedgerScope ledger(ledger_);  // commits what the call changed, or refuses it (ledger.h)
+  if (tenants_ == nullptr) return ledger.Finish(handler(), "");
   absl::StatusOr<std::string> tenant = tenants_->Authenticate(ctx->client_metadata());
   if (!tenant.ok()) return tenant.status();
   TenantScope scope(*tenant);
-  return handler();
+  return ledger.Finish(handler(), *tenant);
 }
 
 // ---- load shedding ----
@@ -638,7 +643,10 @@ absl::Status StudServiceImpl::Overloaded() const {
 }
 
 StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
-    : hands_(sealer, options), observability_(options.observability), tenants_(options.tenants) {
+    : hands_(sealer, options),
+      observability_(options.observability),
+      tenants_(options.tenants),
+      ledger_(options.ledger) {
   if (options.max_in_flight > 0) admission_ = std::make_unique<Admission>(options.max_in_flight, options.workers);
   SetMessageAllocatorFor_NewHand(&new_hand_alloc_);
   SetMessageAllocatorFor_ApplyAction(&apply_action_alloc_);

@@ -33,6 +33,7 @@
 
 namespace stud::service {
 
+class Ledger;          // ledger.h
 struct Observability;  // observability.h
 class TenantAuth;      // tenants.h
 
@@ -53,6 +54,8 @@ struct ServiceOptions {
   // capacity and the server recovers as soon as the load drops.
   int max_in_flight = 0;
   int workers = 0;  // 0 = one per core
+  // The hand ledger (--ledger; null: off, trusted mode). Must outlive the service.
+  Ledger* ledger = nullptr;
 };
 
 // The bounded queue and workers behind ServiceOptions::max_in_flight.
@@ -191,6 +194,7 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
   Alloc<stud::v1::ExportHandHistoryRequest, stud::v1::ExportHandHistoryResponse> export_history_alloc_;
   Alloc<stud::v1::ReplayHandHistoryRequest, stud::v1::ReplayHandHistoryResponse> replay_history_alloc_;
   const TenantAuth* tenants_;
+  Ledger* ledger_;
   std::unique_ptr<Admission> admission_;  // null: no load shedding
 };
 

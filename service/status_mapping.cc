@@ -13,6 +13,8 @@ namespace stud::service {
 namespace {
 constexpr absl::string_view kVersionPayload = "type.stud/version_mismatch";
 constexpr absl::string_view kHandIdPayload = "type.stud/hand_id_mismatch";
+constexpr absl::string_view kSupersededPayload = "type.stud/token_superseded";
+constexpr absl::string_view kLedgerPayload = "type.stud/ledger";
 }  // namespace
 
 absl::Status VersionMismatch(uint64_t expected, uint64_t actual) {
@@ -36,12 +38,51 @@ absl::Status HandIdMismatch(absl::string_view expected, absl::string_view actual
   return s;
 }
 
+absl::Status TokenSuperseded(absl::string_view hand_id, uint64_t token_version,
+                             uint64_t latest_version) {
+  absl::Status s(absl::StatusCode::kAborted,
+                 absl::StrCat("token: superseded: hand ", hand_id, " has moved on from version ",
+                              token_version, " to version ", latest_version,
+                              " (only the hand's latest token is accepted; fetch it and retry)"));
+  s.SetPayload(kSupersededPayload, absl::Cord(absl::StrCat(token_version, "/", latest_version)));
+  return s;
+}
+
+absl::Status HandNotInLedger(absl::string_view hand_id) {
+  absl::Status s(
+      absl::StatusCode::kFailedPrecondition,
+      absl::StrCat("token: hand ", hand_id,
+                   " is not in the hand ledger (its entry expired, or the hand was dealt by a "
+                   "server without --ledger)"));
+  s.SetPayload(kLedgerPayload, absl::Cord("HAND_NOT_IN_LEDGER"));
+  return s;
+}
+
+absl::Status LedgerNeedsHandId() {
+  absl::Status s(
+      absl::StatusCode::kFailedPrecondition,
+      "token: sealed before hands had ids; this server keeps a hand ledger and accepts only "
+      "tokens of hands dealt with an id (start a new hand)");
+  s.SetPayload(kLedgerPayload, absl::Cord("HAND_ID_REQUIRED"));
+  return s;
+}
+
+absl::Status LedgerUnavailable(absl::string_view why) {
+  absl::Status s(
+      absl::StatusCode::kUnavailable,
+      absl::StrCat("hand ledger unavailable: ", why, "; no answer was sent: retry the same call with backoff"));
+  s.SetPayload(kLedgerPayload, absl::Cord("LEDGER_UNAVAILABLE"));
+  return s;
+}
+
 std::string ErrorReason(const absl::Status& status) {
   if (std::string token = TokenErrorReasonOf(status); !token.empty()) return token;
   if (std::string caller = CallerErrorReasonOf(status); !caller.empty()) return caller;
   if (std::string ticket = SeatTicketReasonOf(status); !ticket.empty()) return ticket;
   if (status.GetPayload(kVersionPayload)) return "VERSION_MISMATCH";
   if (status.GetPayload(kHandIdPayload)) return "HAND_ID_MISMATCH";
+  if (status.GetPayload(kSupersededPayload)) return "TOKEN_SUPERSEDED";
+  if (auto ledger = status.GetPayload(kLedgerPayload)) return std::string(*ledger);
   if (std::string rule = RuleIdOf(status); !rule.empty()) return rule;
   return absl::StatusCodeToString(status.code());
 }
@@ -62,6 +103,12 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
     const size_t slash = text.find('/');
     (*info.mutable_metadata())["expected_version"] = text.substr(0, slash);
     (*info.mutable_metadata())["actual_version"] = text.substr(slash + 1);
+  }
+  if (auto v = status.GetPayload(kSupersededPayload)) {
+    const std::string text(*v);
+    const size_t slash = text.find('/');
+    (*info.mutable_metadata())["token_version"] = text.substr(0, slash);
+    (*info.mutable_metadata())["latest_version"] = text.substr(slash + 1);
   }
   google::rpc::LocalizedMessage localized;
   localized.set_locale("en-US");

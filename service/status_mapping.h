@@ -7,6 +7,10 @@
 //   token errors (sealer.h)                 UNAUTHENTICATED      TOKEN_MALFORMED, ...
 //   version mismatch (VersionMismatch)      ABORTED              VERSION_MISMATCH
 //   another hand's token (HandIdMismatch)  ABORTED              HAND_ID_MISMATCH
+//   not the hand's latest token (ledger)    ABORTED              TOKEN_SUPERSEDED
+//   no ledger entry for the hand            FAILED_PRECONDITION  HAND_NOT_IN_LEDGER
+//   token without a hand id (ledger on)     FAILED_PRECONDITION  HAND_ID_REQUIRED
+//   ledger unreachable                      UNAVAILABLE          LEDGER_UNAVAILABLE
 //   anything else                           same code            the code's name
 // UNKNOWN never leaves the server: it becomes INTERNAL. Every error carries
 // grpc-status-details-bin = google.rpc.Status{code, message, details = [ErrorInfo
@@ -28,6 +32,17 @@ inline constexpr char kErrorDomain[] = "stud.v1";
 absl::Status VersionMismatch(uint64_t expected, uint64_t actual);
 // ABORTED, reason HAND_ID_MISMATCH: the token is another hand's (or has no id).
 absl::Status HandIdMismatch(absl::string_view expected, absl::string_view actual);
+
+// Hand ledger (ledger.h). ABORTED, reason TOKEN_SUPERSEDED: the token is
+// version `token_version` of the hand, whose latest token is `latest_version`.
+absl::Status TokenSuperseded(absl::string_view hand_id, uint64_t token_version,
+                             uint64_t latest_version);
+// FAILED_PRECONDITION, reason HAND_NOT_IN_LEDGER: expired or never registered.
+absl::Status HandNotInLedger(absl::string_view hand_id);
+// FAILED_PRECONDITION, reason HAND_ID_REQUIRED: a token sealed before hands had ids.
+absl::Status LedgerNeedsHandId();
+// UNAVAILABLE, reason LEDGER_UNAVAILABLE: nothing was applied.
+absl::Status LedgerUnavailable(absl::string_view why);
 
 grpc::Status ToGrpcStatus(const absl::Status& status);
 

@@ -10,6 +10,8 @@ PACKAGES=(
   g++ cmake make pkg-config ca-certificates
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto
   libabsl-dev prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libsodium-dev
+  # The hand ledger's Redis client (stud_server --ledger) and the server its tests start.
+  libhiredis-dev redis-server
   python3 python3-grpcio python3-grpc-tools python3-protobuf
   nodejs npm
   # Real components the tests start: Prometheus (and promtool), gRPC-aware load

@@ -1,0 +1,120 @@
+#include "service/ledger.h"
+
+#include <sodium.h>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "service/status_mapping.h"
+
+namespace stud::service {
+namespace {
+
+thread_local LedgerScope* current_scope = nullptr;
+
+bool KeySafe(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+         c == '_' || c == '-';
+}
+
+}  // namespace
+
+absl::StatusOr<LedgerResult> NoLedger::Create(const std::string&, const LedgerEntry&, bool) {
+  return LedgerResult{LedgerOutcome::kApplied, 0};
+}
+absl::StatusOr<LedgerResult> NoLedger::Advance(const std::string&, const LedgerEntry&,
+                                               const LedgerEntry& to, bool) {
+  return LedgerResult{LedgerOutcome::kApplied, to.version};
+}
+absl::StatusOr<LedgerResult> NoLedger::Check(const std::string&, const LedgerEntry& entry) {
+  return LedgerResult{LedgerOutcome::kLatest, entry.version};
+}
+
+std::string LedgerKey(absl::string_view tenant, absl::string_view hand_id_hex) {
+  std::string key = "stud:{";
+  for (char c : tenant) {
+    if (KeySafe(c)) {
+      key.push_back(c);
+    } else {
+      absl::StrAppend(&key, "%", absl::BytesToHexString(absl::string_view(&c, 1)));
+    }
+  }
+  absl::StrAppend(&key, ":", hand_id_hex, "}");
+  return key;
+}
+
+std::string TokenDigest(absl::string_view token) {
+  unsigned char out[16];
+  crypto_generichash(out, sizeof(out), reinterpret_cast<const unsigned char*>(token.data()),
+                     token.size(), nullptr, 0);
+  return absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(out), sizeof(out)));
+}
+
+LedgerScope::LedgerScope(Ledger* ledger) : ledger_(ledger), previous_(current_scope) {
+  current_scope = this;
+}
+LedgerScope::~LedgerScope() { current_scope = previous_; }
+
+void LedgerScope::NoteOpened(absl::string_view hand_id_hex, uint64_t version,
+                             absl::string_view token) {
+  LedgerScope* s = current_scope;
+  if (s == nullptr || s->ledger_ == nullptr || s->opened_) return;
+  s->opened_ = Noted{std::string(hand_id_hex), {version, TokenDigest(token)}, false};
+}
+
+void LedgerScope::NoteSealed(absl::string_view hand_id_hex, uint64_t version, bool ended,
+                             absl::string_view token) {
+  LedgerScope* s = current_scope;
+  if (s == nullptr || s->ledger_ == nullptr) return;
+  s->sealed_ = Noted{std::string(hand_id_hex), {version, TokenDigest(token)}, ended};
+}
+
+absl::Status LedgerScope::Finish(absl::Status handler_status, absl::string_view tenant) {
+  if (ledger_ == nullptr) return handler_status;
+  if (opened_ && opened_->hand_id_hex.empty()) return LedgerNeedsHandId();
+  if (sealed_ && sealed_->hand_id_hex.empty()) {
+    return absl::InternalError("ledger: a sealed hand has no hand id");
+  }
+  if (!handler_status.ok()) {
+    // Nothing was applied. A stale token is reported as such rather than
+    // judged; when the ledger cannot say, the call's own error stands.
+    if (!opened_) return handler_status;
+    absl::StatusOr<LedgerResult> r =
+        ledger_->Check(LedgerKey(tenant, opened_->hand_id_hex), opened_->entry);
+    if (!r.ok()) return handler_status;
+    if (r->outcome == LedgerOutcome::kSuperseded) {
+      return TokenSuperseded(opened_->hand_id_hex, opened_->entry.version, r->latest_version);
+    }
+    if (r->outcome == LedgerOutcome::kMissing) return HandNotInLedger(opened_->hand_id_hex);
+    return handler_status;
+  }
+  absl::StatusOr<LedgerResult> r;
+  const Noted* about = opened_ ? &*opened_ : sealed_ ? &*sealed_ : nullptr;
+  if (about == nullptr)
+    return handler_status;  // no hand involved (stateless showdown, a replay without a token)
+  const std::string key = LedgerKey(tenant, about->hand_id_hex);
+  if (sealed_ && !opened_) {
+    r = ledger_->Create(key, sealed_->entry, sealed_->ended);
+  } else if (sealed_) {
+    if (sealed_->hand_id_hex != opened_->hand_id_hex) {
+      return absl::InternalError("ledger: a call sealed another hand than the one it opened");
+    }
+    r = ledger_->Advance(key, opened_->entry, sealed_->entry, sealed_->ended);
+  } else {
+    r = ledger_->Check(key, opened_->entry);
+  }
+  if (!r.ok()) return r.status();
+  switch (r->outcome) {
+    case LedgerOutcome::kApplied:
+    case LedgerOutcome::kRetry:
+    case LedgerOutcome::kLatest:
+      return handler_status;
+    case LedgerOutcome::kMissing:
+      return HandNotInLedger(about->hand_id_hex);
+    case LedgerOutcome::kSuperseded:
+      if (!opened_) return absl::InternalError("ledger: a new hand's id is already taken");
+      return TokenSuperseded(opened_->hand_id_hex, opened_->entry.version, r->latest_version);
+  }
+  return absl::InternalError("ledger: unknown outcome");
+}
+
+}  // namespace stud::service

@@ -1,0 +1,311 @@
+#include "service/redis_ledger.h"
+
+#include <hiredis/hiredis.h>
+#include <signal.h>
+#include <sys/time.h>
+
+#include <cerrno>
+#include <iterator>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "prometheus/counter.h"
+#include "prometheus/family.h"
+#include "prometheus/histogram.h"
+#include "prometheus/registry.h"
+#include "service/status_mapping.h"
+
+namespace stud::service {
+namespace {
+
+// The compare-and-set: KEYS[1] the hand, ARGV[1] the entry the call read
+// ("<version>:<digest>"), ARGV[2] the entry it writes, ARGV[3] the expiry in
+// seconds. Replies {0, ""} no entry, {1, cur} already the new entry (the exact
+// retry), {2, cur} written, {3, cur} superseded by `cur`.
+constexpr char kAdvanceScript[] = R"lua(
+local cur = redis.call('GET', KEYS[1])
+if not cur then return {0, ''} end
+if cur == ARGV[2] then return {1, cur} end
+if cur == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+  return {2, cur}
+end
+return {3, cur}
+)lua";
+
+std::string Value(const LedgerEntry& e) { return absl::StrCat(e.version, ":", e.digest); }
+
+uint64_t VersionOf(absl::string_view value) {
+  uint64_t v = 0;
+  (void)absl::SimpleAtoi(value.substr(0, value.find(':')), &v);
+  return v;
+}
+
+constexpr const char* kOps[] = {"create", "advance", "check"};  // Record's `op`
+constexpr const char* kResults[] = {"applied",    "retry",   "latest",
+                                    "superseded", "missing", "unavailable"};
+
+// Index into kResults.
+size_t ResultIndex(const absl::StatusOr<LedgerResult>& r) {
+  if (!r.ok()) return 5;
+  switch (r->outcome) {
+    case LedgerOutcome::kApplied:
+      return 0;
+    case LedgerOutcome::kRetry:
+      return 1;
+    case LedgerOutcome::kLatest:
+      return 2;
+    case LedgerOutcome::kSuperseded:
+      return 3;
+    case LedgerOutcome::kMissing:
+      return 4;
+  }
+  return 5;
+}
+
+}  // namespace
+
+struct RedisLedger::Reply {
+  std::unique_ptr<redisReply, void (*)(void*)> r{nullptr, freeReplyObject};
+};
+
+// Every series made at start-up (at zero) and then used without a lookup.
+struct RedisLedger::Metrics {
+  prometheus::Counter* calls[std::size(kOps)][std::size(kResults)] = {};
+  prometheus::Histogram* duration[std::size(kOps)] = {};
+  prometheus::Counter* unreachable = nullptr;
+};
+
+absl::StatusOr<RedisLedgerOptions> ParseLedgerUrl(absl::string_view url) {
+  constexpr absl::string_view kScheme = "redis://";
+  if (url.substr(0, kScheme.size()) != kScheme) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--ledger: expected redis://HOST:PORT, got '", url, "'"));
+  }
+  absl::string_view rest = url.substr(kScheme.size());
+  while (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
+  RedisLedgerOptions out;
+  if (size_t at = rest.rfind('@'); at != absl::string_view::npos) {
+    absl::string_view user = rest.substr(0, at);
+    const size_t colon = user.find(':');
+    out.password = std::string(colon == absl::string_view::npos ? user : user.substr(colon + 1));
+    rest = rest.substr(at + 1);
+  }
+  if (rest.find('/') != absl::string_view::npos) {
+    return absl::InvalidArgumentError(
+        "--ledger: a database number is not supported (keys live in database 0)");
+  }
+  const size_t colon = rest.rfind(':');
+  out.host = std::string(colon == absl::string_view::npos ? rest : rest.substr(0, colon));
+  if (colon != absl::string_view::npos &&
+      (!absl::SimpleAtoi(rest.substr(colon + 1), &out.port) || out.port < 1 || out.port > 65535)) {
+    return absl::InvalidArgumentError(absl::StrCat("--ledger: bad port in '", url, "'"));
+  }
+  if (out.host.empty())
+    return absl::InvalidArgumentError(absl::StrCat("--ledger: no host in '", url, "'"));
+  return out;
+}
+
+RedisLedger::RedisLedger(RedisLedgerOptions options, prometheus::Registry* registry)
+    : options_(std::move(options)), metrics_(std::make_unique<Metrics>()) {
+  // hiredis writes with write(2): a write to a connection Redis has closed
+  // must fail with EPIPE (and the call with UNAVAILABLE), not kill the process.
+  signal(SIGPIPE, SIG_IGN);
+  if (registry == nullptr) return;
+  auto& calls = prometheus::BuildCounter()
+                    .Name("stud_ledger_calls_total")
+                    .Help(
+                        "Hand ledger calls by operation and result (result=unavailable: "
+                        "refused, fail closed)")
+                    .Register(*registry);
+  auto& duration = prometheus::BuildHistogram()
+                       .Name("stud_ledger_call_duration_seconds")
+                       .Help("Hand ledger round trip time by operation (failed calls included)")
+                       .Register(*registry);
+  metrics_->unreachable =
+      &prometheus::BuildCounter()
+           .Name("stud_ledger_unreachable_total")
+           .Help("Redis commands that found no working connection (refused, timed out, broken)")
+           .Register(*registry)
+           .Add({});
+  const prometheus::Histogram::BucketBoundaries buckets{
+      0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1};
+  for (size_t o = 0; o < std::size(kOps); ++o) {
+    metrics_->duration[o] = &duration.Add({{"op", kOps[o]}}, buckets);
+    for (size_t r = 0; r < std::size(kResults); ++r) {
+      metrics_->calls[o][r] = &calls.Add({{"op", kOps[o]}, {"result", kResults[r]}});
+    }
+  }
+}
+
+RedisLedger::~RedisLedger() {
+  for (redisContext* c : idle_) redisFree(c);
+}
+
+int64_t RedisLedger::Ttl(bool ended) const {
+  return std::max<int64_t>(1, ended ? options_.ttl_ended_seconds : options_.ttl_in_play_seconds);
+}
+
+redisContext* RedisLedger::Acquire(bool* reused, std::string* error) {
+  if (*reused) {  // the caller wants a pooled connection if there is one
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!idle_.empty()) {
+      redisContext* c = idle_.back();
+      idle_.pop_back();
+      return c;
+    }
+  }
+  *reused = false;
+  redisContext* c = redisConnectWithTimeout(options_.host.c_str(), options_.port,
+                                            absl::ToTimeval(options_.connect_timeout));
+  if (c == nullptr || c->err != 0) {
+    *error = absl::StrCat("cannot connect to redis at ", options_.host, ":", options_.port, ": ",
+                          c != nullptr ? c->errstr : "out of memory");
+    if (c != nullptr) redisFree(c);
+    return nullptr;
+  }
+  redisSetTimeout(c, absl::ToTimeval(options_.io_timeout));
+  redisEnableKeepAlive(c);
+  if (!options_.password.empty()) {
+    auto* r = static_cast<redisReply*>(
+        redisCommand(c, "AUTH %b", options_.password.data(), options_.password.size()));
+    const bool ok = r != nullptr && r->type != REDIS_REPLY_ERROR;
+    *error = r == nullptr ? std::string("redis AUTH: ") + c->errstr
+                          : absl::StrCat("redis AUTH refused: ", absl::string_view(r->str, r->len));
+    if (r != nullptr) freeReplyObject(r);
+    if (!ok) {
+      redisFree(c);
+      return nullptr;
+    }
+  }
+  return c;
+}
+
+void RedisLedger::Release(redisContext* c) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (static_cast<int>(idle_.size()) < options_.max_idle) {
+      idle_.push_back(c);
+      return;
+    }
+  }
+  redisFree(c);
+}
+
+absl::StatusOr<RedisLedger::Reply> RedisLedger::Run(const std::vector<std::string>& args) {
+  std::vector<const char*> argv;
+  std::vector<size_t> argvlen;
+  for (const std::string& a : args) {
+    argv.push_back(a.data());
+    argvlen.push_back(a.size());
+  }
+  std::string error;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    bool reused = attempt == 0;  // the retry always uses a fresh connection
+    redisContext* c = Acquire(&reused, &error);
+    if (c == nullptr) break;
+    Reply reply;
+    reply.r.reset(static_cast<redisReply*>(
+        redisCommandArgv(c, static_cast<int>(argv.size()), argv.data(), argvlen.data())));
+    if (reply.r == nullptr) {
+      const bool timed_out = c->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK);
+      error =
+          timed_out
+              ? absl::StrCat("redis at ", options_.host, ":", options_.port,
+                             " did not answer within ", absl::FormatDuration(options_.io_timeout))
+              : absl::StrCat("redis at ", options_.host, ":", options_.port, ": ", c->errstr);
+      redisFree(c);
+      // A pooled connection the server closed (it restarted): once more on a
+      // fresh one. A timeout is not retried (the deadline would double).
+      if (reused && !timed_out) continue;
+      break;
+    }
+    if (reply.r->type == REDIS_REPLY_ERROR) {
+      // LOADING (restarting), READONLY (a replica after failover), OOM, ...
+      error = absl::StrCat("redis error: ", absl::string_view(reply.r->str, reply.r->len));
+      Release(c);
+      return LedgerUnavailable(error);
+    }
+    Release(c);
+    return reply;
+  }
+  if (metrics_->unreachable != nullptr) metrics_->unreachable->Increment();
+  return LedgerUnavailable(error);
+}
+
+absl::StatusOr<LedgerResult> RedisLedger::Record(int op, absl::Time start,
+                                                 absl::StatusOr<LedgerResult> r) {
+  if (metrics_->unreachable != nullptr) {
+    metrics_->calls[op][ResultIndex(r)]->Increment();
+    metrics_->duration[op]->Observe(absl::ToDoubleSeconds(absl::Now() - start));
+  }
+  return r;
+}
+
+absl::StatusOr<LedgerResult> RedisLedger::Create(const std::string& key, const LedgerEntry& entry,
+                                                 bool ended) {
+  const absl::Time start = absl::Now();
+  const std::string value = Value(entry);
+  auto result = [&]() -> absl::StatusOr<LedgerResult> {
+    absl::StatusOr<Reply> set = Run({"SET", key, value, "NX", "EX", absl::StrCat(Ttl(ended))});
+    if (!set.ok()) return set.status();
+    if (set->r->type == REDIS_REPLY_STATUS)
+      return LedgerResult{LedgerOutcome::kApplied, entry.version};
+    absl::StatusOr<Reply> get = Run({"GET", key});  // taken: a retry of this very call?
+    if (!get.ok()) return get.status();
+    if (get->r->type != REDIS_REPLY_STRING) return LedgerResult{LedgerOutcome::kMissing, 0};
+    const absl::string_view cur(get->r->str, get->r->len);
+    return LedgerResult{cur == value ? LedgerOutcome::kRetry : LedgerOutcome::kSuperseded,
+                        VersionOf(cur)};
+  }();
+  return Record(0, start, std::move(result));
+}
+
+absl::StatusOr<LedgerResult> RedisLedger::Advance(const std::string& key, const LedgerEntry& from,
+                                                  const LedgerEntry& to, bool ended) {
+  const absl::Time start = absl::Now();
+  auto result = [&]() -> absl::StatusOr<LedgerResult> {
+    absl::StatusOr<Reply> r =
+        Run({"EVAL", kAdvanceScript, "1", key, Value(from), Value(to), absl::StrCat(Ttl(ended))});
+    if (!r.ok()) return r.status();
+    const redisReply* a = r->r.get();
+    if (a->type != REDIS_REPLY_ARRAY || a->elements != 2 ||
+        a->element[0]->type != REDIS_REPLY_INTEGER || a->element[1]->type != REDIS_REPLY_STRING) {
+      return LedgerUnavailable("unexpected reply to the ledger script");
+    }
+    const absl::string_view cur(a->element[1]->str, a->element[1]->len);
+    switch (a->element[0]->integer) {
+      case 0:
+        return LedgerResult{LedgerOutcome::kMissing, 0};
+      case 1:
+        return LedgerResult{LedgerOutcome::kRetry, VersionOf(cur)};
+      case 2:
+        return LedgerResult{LedgerOutcome::kApplied, to.version};
+      default:
+        return LedgerResult{LedgerOutcome::kSuperseded, VersionOf(cur)};
+    }
+  }();
+  return Record(1, start, std::move(result));
+}
+
+absl::StatusOr<LedgerResult> RedisLedger::Check(const std::string& key, const LedgerEntry& entry) {
+  const absl::Time start = absl::Now();
+  auto result = [&]() -> absl::StatusOr<LedgerResult> {
+    absl::StatusOr<Reply> r = Run({"GET", key});
+    if (!r.ok()) return r.status();
+    if (r->r->type != REDIS_REPLY_STRING) return LedgerResult{LedgerOutcome::kMissing, 0};
+    const absl::string_view cur(r->r->str, r->r->len);
+    return LedgerResult{cur == Value(entry) ? LedgerOutcome::kLatest : LedgerOutcome::kSuperseded,
+                        VersionOf(cur)};
+  }();
+  return Record(2, start, std::move(result));
+}
+
+absl::Status RedisLedger::Ping() {
+  absl::StatusOr<Reply> r = Run({"PING"});
+  return r.ok() ? absl::OkStatus() : r.status();
+}
+
+}  // namespace stud::service

@@ -1,0 +1,87 @@
+// The hand ledger (ledger.h) in Redis, over hiredis's blocking API.
+//
+// One string key per hand, LedgerKey(tenant, hand id) = "stud:{tenant:hand}"
+// -> "<version>:<token digest hex>", with an expiry: `ttl_in_play` while the
+// hand is in play, `ttl_ended` once it is over. Advance is one EVAL of a Lua
+// compare-and-set (atomic on the server, one round trip); Create is SET NX;
+// Check is GET.
+//
+// Calls block the calling (handler) thread for one round trip. Connections
+// come from a small pool (one is opened when none is idle; at most
+// `max_idle` are kept). Every connect and every reply has a timeout; a broken
+// pooled connection (the server restarted) is replaced and the command sent
+// once more on a fresh one, which is safe because every command is idempotent
+// (a repeated CAS finds its own result and answers kRetry). Anything else
+// (refused connection, timeout, an error reply such as LOADING or READONLY)
+// is UNAVAILABLE, reason LEDGER_UNAVAILABLE: fail closed.
+#ifndef STUD_SERVICE_REDIS_LEDGER_H_
+#define STUD_SERVICE_REDIS_LEDGER_H_
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "service/ledger.h"
+
+struct redisContext;
+namespace prometheus {
+class Registry;
+}
+
+namespace stud::service {
+
+struct RedisLedgerOptions {
+  std::string host;
+  int port = 6379;
+  std::string password;  // AUTH when set (from redis://:password@host:port)
+  absl::Duration connect_timeout = absl::Milliseconds(250);
+  absl::Duration io_timeout = absl::Milliseconds(500);
+  int64_t ttl_ended_seconds = 86400;        // --ledger_ttl_seconds
+  int64_t ttl_in_play_seconds = 7 * 86400;  // --ledger_in_play_ttl_seconds
+  int max_idle = 64;
+};
+
+// "redis://HOST:PORT" or "redis://:PASSWORD@HOST:PORT" (port defaults to
+// 6379). INVALID_ARGUMENT naming what is wrong.
+absl::StatusOr<RedisLedgerOptions> ParseLedgerUrl(absl::string_view url);
+
+class RedisLedger final : public Ledger {
+ public:
+  // `registry` (may be null) receives the stud_ledger_* metrics.
+  RedisLedger(RedisLedgerOptions options, prometheus::Registry* registry);
+  ~RedisLedger() override;
+  RedisLedger(const RedisLedger&) = delete;
+  RedisLedger& operator=(const RedisLedger&) = delete;
+
+  absl::StatusOr<LedgerResult> Create(const std::string& key, const LedgerEntry& entry,
+                                      bool ended) override;
+  absl::StatusOr<LedgerResult> Advance(const std::string& key, const LedgerEntry& from,
+                                       const LedgerEntry& to, bool ended) override;
+  absl::StatusOr<LedgerResult> Check(const std::string& key, const LedgerEntry& entry) override;
+  // PING: OK when the server answers (startup log, readiness).
+  absl::Status Ping();
+
+ private:
+  struct Metrics;
+  struct Reply;
+  absl::StatusOr<Reply> Run(const std::vector<std::string>& args);
+  redisContext* Acquire(bool* reused, std::string* error);
+  void Release(redisContext* c);
+  int64_t Ttl(bool ended) const;
+  // Counts the call (op: 0 create, 1 advance, 2 check) and its round trip time.
+  absl::StatusOr<LedgerResult> Record(int op, absl::Time start, absl::StatusOr<LedgerResult> r);
+
+  const RedisLedgerOptions options_;
+  std::unique_ptr<Metrics> metrics_;
+  std::mutex mu_;
+  std::vector<redisContext*> idle_;  // guarded by mu_
+};
+
+}  // namespace stud::service
+
+#endif  // STUD_SERVICE_REDIS_LEDGER_H_

@@ -1,0 +1,408 @@
+// The hand ledger (service/ledger.h) against a real redis-server: only each
+// hand's latest token is accepted on every RPC, the exact retry of the last
+// call gets the identical answer, 64 racers on one token leave one winner,
+// two servers sharing one Redis continue each other's hands, and a Redis
+// outage fails closed (UNAVAILABLE, nothing applied) and loses nothing.
+#include <atomic>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "prometheus/registry.h"
+#include "redis_fixture.h"
+#include "service/redis_ledger.h"
+#include "service_fixture.h"
+
+namespace stud::service::testing {
+namespace {
+namespace v1 = stud::v1;
+
+// One stud_server replica with a ledger on `redis`.
+struct Replica {
+  explicit Replica(const RedisServer& redis, int64_t ttl_ended = 86400) {
+    RedisLedgerOptions o = *ParseLedgerUrl(redis.url());
+    o.ttl_ended_seconds = ttl_ended;
+    ledger = std::make_unique<RedisLedger>(o, &registry);
+    server = std::make_unique<Server>(std::vector<Key>{TestKey(1, 7)},
+                                      ServiceOptions{.allow_preset = true, .ledger = ledger.get()});
+  }
+  // The value of a stud_ledger_* series (labels as "op=advance,result=applied"; "" for none).
+  double Metric(const std::string& name, const std::string& labels) const {
+    for (const prometheus::MetricFamily& f : registry.Collect()) {
+      if (f.name != name) continue;
+      for (const prometheus::ClientMetric& m : f.metric) {
+        std::string got;
+        for (const prometheus::ClientMetric::Label& l : m.label)
+          got += (got.empty() ? "" : ",") + l.name + "=" + l.value;
+        if (got == labels)
+          return f.type == prometheus::MetricType::Histogram
+                     ? static_cast<double>(m.histogram.sample_count)
+                     : m.counter.value;
+      }
+    }
+    return -1;
+  }
+  prometheus::Registry registry;
+  std::unique_ptr<RedisLedger> ledger;
+  std::unique_ptr<Server> server;
+  v1::StudService::Stub& stub() { return server->stub(); }
+};
+
+template <typename Req, typename Resp, typename Method>
+grpc::Status Call(v1::StudService::Stub& stub, Method method, const Req& req, Resp* resp) {
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  return (stub.*method)(&ctx, req, resp);
+}
+
+v1::HandUpdate Start(v1::StudService::Stub& stub, v1::DealingMode mode = v1::DEALING_MODE_SERVICE) {
+  v1::NewHandResponse resp;
+  const grpc::Status st = Call(stub, &v1::StudService::Stub::NewHand, BasicHand(3, mode), &resp);
+  EXPECT_TRUE(st.ok()) << st.error_message();
+  return resp.update();
+}
+
+grpc::Status Apply(v1::StudService::Stub& stub, const std::string& token, const v1::Action& a,
+                   v1::ApplyActionResponse* resp) {
+  v1::ApplyActionRequest req;
+  req.set_token(token);
+  *req.mutable_action() = a;
+  return Call(stub, &v1::StudService::Stub::ApplyAction, req, resp);
+}
+
+v1::HandUpdate Next(v1::StudService::Stub& stub, const v1::HandUpdate& u) {
+  v1::ApplyActionResponse resp;
+  const grpc::Status st = Apply(stub, u.token(), ChooseAction(u, false), &resp);
+  EXPECT_TRUE(st.ok()) << st.error_message();
+  return resp.update();
+}
+
+void ExpectSuperseded(const grpc::Status& st, const std::string& what) {
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::ABORTED) << what << ": " << st.error_message();
+  EXPECT_EQ(ErrorInfoOf(st).reason(), "TOKEN_SUPERSEDED") << what << ": " << st.error_message();
+}
+
+// Every RPC that takes a token, on `token`; the status of each.
+std::map<std::string, grpc::Status> EveryRpc(v1::StudService::Stub& stub, const std::string& token,
+                                             const v1::Action& action) {
+  std::map<std::string, grpc::Status> out;
+  v1::ApplyActionResponse a;
+  out["ApplyAction"] = Apply(stub, token, action, &a);
+  v1::LegalActionsRequest lr;
+  lr.set_token(token);
+  lr.set_seat(1);
+  v1::LegalActionsResponse lresp;
+  out["LegalActions"] = Call(stub, &v1::StudService::Stub::LegalActions, lr, &lresp);
+  v1::GetViewRequest gr;
+  gr.set_token(token);
+  v1::GetViewResponse gresp;
+  out["GetView"] = Call(stub, &v1::StudService::Stub::GetView, gr, &gresp);
+  v1::ResolveShowdownRequest sr;
+  sr.set_token(token);
+  v1::ResolveShowdownResponse sresp;
+  out["ResolveShowdown"] = Call(stub, &v1::StudService::Stub::ResolveShowdown, sr, &sresp);
+  v1::ExportHandHistoryRequest er;
+  er.set_token(token);
+  v1::ExportHandHistoryResponse eresp;
+  out["ExportHandHistory"] = Call(stub, &v1::StudService::Stub::ExportHandHistory, er, &eresp);
+  // Last: on a live token it may change the hand.
+  v1::RuleIrregularityRequest ir;
+  ir.set_token(token);
+  ir.mutable_report()->set_kind(v1::IRREGULARITY_KIND_ABSENT_PLAYER);
+  ir.mutable_report()->set_seat(2);
+  v1::RuleIrregularityResponse iresp;
+  out["RuleIrregularity"] = Call(stub, &v1::StudService::Stub::RuleIrregularity, ir, &iresp);
+  return out;
+}
+
+TEST(Ledger, ForkAndRewindAreRefusedOnEveryRpc) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  Replica r(redis);
+  const v1::HandUpdate u0 = Start(r.stub());
+  const v1::HandUpdate u1 = Next(r.stub(), u0);
+  const v1::Action a1 = ChooseAction(u1, false);
+  v1::ApplyActionResponse first;
+  ASSERT_TRUE(Apply(r.stub(), u1.token(), a1, &first).ok());
+  const v1::HandUpdate u2 = first.update();
+
+  // The exact retry of the call that made the latest token: the identical answer.
+  v1::ApplyActionResponse again;
+  ASSERT_TRUE(Apply(r.stub(), u1.token(), a1, &again).ok());
+  EXPECT_EQ(again.SerializeAsString(), first.SerializeAsString());
+
+  // Rewinds (u0) and forks (u1 with another action): refused on every RPC.
+  for (const v1::HandUpdate* old : {&u0, &u1}) {
+    for (const v1::LegalAction& la : old->legal_actions()) {
+      v1::Action other;
+      other.set_seat(old->to_act());
+      other.set_kind(la.kind());
+      other.set_amount_to(la.amount_to());
+      if (old == &u1 && other.SerializeAsString() == a1.SerializeAsString())
+        continue;  // the retry above
+      for (const auto& [rpc, st] : EveryRpc(r.stub(), old->token(), other)) {
+        ExpectSuperseded(st, rpc + " on version " + std::to_string(old->version()));
+      }
+    }
+  }
+  // The metadata says which version is the latest.
+  v1::ApplyActionResponse stale;
+  const grpc::Status st = Apply(r.stub(), u0.token(), ChooseAction(u0, false), &stale);
+  EXPECT_EQ(ErrorInfoOf(st).metadata().at("token_version"), std::to_string(u0.version()));
+  EXPECT_EQ(ErrorInfoOf(st).metadata().at("latest_version"), std::to_string(u2.version()));
+
+  // The latest token still works, and the hand plays to its end.
+  v1::HandUpdate u = u2;
+  for (int i = 0; i < 200 && u.public_view().phase() != v1::PHASE_COMPLETE; ++i)
+    u = Next(r.stub(), u);
+  ASSERT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
+  const auto done = EveryRpc(r.stub(), u.token(), ChooseAction(u, false));
+  for (const char* rpc : {"LegalActions", "GetView", "ResolveShowdown", "ExportHandHistory"}) {
+    EXPECT_TRUE(done.at(rpc).ok()) << rpc << ": " << done.at(rpc).error_message();
+  }
+  ExpectSuperseded(EveryRpc(r.stub(), u2.token(), ChooseAction(u2, false)).at("GetView"),
+                   "GetView after the end");
+}
+
+TEST(Ledger, EndedHandsExpireSoonerThanHandsInPlay) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  Replica r(redis, /*ttl_ended=*/600);
+  v1::HandUpdate u = Start(r.stub());
+  const std::string key = LedgerKey("", u.public_view().hand_id());
+  EXPECT_GT(std::stoll(redis.Command("TTL " + key)), 86400) << "in play: the long expiry";
+  for (int i = 0; i < 200 && u.public_view().phase() != v1::PHASE_COMPLETE; ++i)
+    u = Next(r.stub(), u);
+  const long long ttl = std::stoll(redis.Command("TTL " + key));
+  EXPECT_GT(ttl, 0);
+  EXPECT_LE(ttl, 600);
+  EXPECT_EQ(redis.Command("GET " + key),
+            std::to_string(u.version()) + ":" + TokenDigest(u.token()));
+
+  // An expired (here: deleted) entry: refused, the hand cannot be revived.
+  redis.Command("DEL " + key);
+  v1::GetViewRequest gr;
+  gr.set_token(u.token());
+  v1::GetViewResponse gresp;
+  const grpc::Status st = Call(r.stub(), &v1::StudService::Stub::GetView, gr, &gresp);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(ErrorInfoOf(st).reason(), "HAND_NOT_IN_LEDGER");
+}
+
+TEST(Ledger, SixtyFourRacersOnOneTokenLeaveOneWinner) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  Replica r(redis);
+  // LIVE dealing: the first card reported may be any card, so racer i
+  // reports card i % 52 (52 different outcomes; some racers send the same call).
+  const v1::HandUpdate u0 = Start(r.stub(), v1::DEALING_MODE_LIVE);
+  const std::vector<std::string> deck = NaturalDeck();
+  constexpr int kRacers = 64;
+  std::vector<grpc::Status> status(kRacers);
+  std::vector<std::string> tokens(kRacers);
+  std::atomic<bool> go{false};
+  std::vector<std::thread> racers;
+  for (int i = 0; i < kRacers; ++i) {
+    racers.emplace_back([&, i] {
+      v1::Action a;
+      a.set_kind(v1::ACTION_KIND_DEAL);
+      a.set_seat(u0.expected_deal().seat());
+      a.set_card(deck[static_cast<size_t>(i) % deck.size()]);
+      while (!go.load()) std::this_thread::yield();
+      v1::ApplyActionResponse resp;
+      status[static_cast<size_t>(i)] = Apply(r.stub(), u0.token(), a, &resp);
+      tokens[static_cast<size_t>(i)] = resp.update().token();
+    });
+  }
+  go = true;
+  for (std::thread& t : racers) t.join();
+  std::set<std::string> won;
+  std::set<std::string> winning_cards;
+  for (int i = 0; i < kRacers; ++i) {
+    const grpc::Status& st = status[static_cast<size_t>(i)];
+    if (st.ok()) {
+      won.insert(tokens[static_cast<size_t>(i)]);
+      winning_cards.insert(deck[static_cast<size_t>(i) % deck.size()]);
+    } else {
+      ExpectSuperseded(st, "racer " + std::to_string(i));
+    }
+  }
+  ASSERT_EQ(won.size(), 1u) << "exactly one new state wins";
+  ASSERT_EQ(winning_cards.size(), 1u);
+  // Every racer that sent the winning call got it (the exact retry); no other did.
+  for (int i = 0; i < kRacers; ++i) {
+    EXPECT_EQ(status[static_cast<size_t>(i)].ok(),
+              winning_cards.count(deck[static_cast<size_t>(i) % 52]) == 1);
+  }
+  v1::GetViewRequest gr;
+  gr.set_token(*won.begin());
+  v1::GetViewResponse gresp;
+  EXPECT_TRUE(Call(r.stub(), &v1::StudService::Stub::GetView, gr, &gresp).ok());
+}
+
+TEST(Ledger, TwoReplicasSharingOneRedisContinueEachOthersHands) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  Replica a(redis), b(redis);
+  v1::HandUpdate u = Start(a.stub());
+  std::vector<v1::HandUpdate> seen = {u};
+  for (int i = 0; i < 200 && u.public_view().phase() != v1::PHASE_COMPLETE; ++i) {
+    u = Next(i % 2 == 0 ? b.stub() : a.stub(), u);  // alternate replicas
+    seen.push_back(u);
+  }
+  ASSERT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
+  ASSERT_GE(seen.size(), 4u);
+  // A token one replica superseded is refused by the other too.
+  for (Replica* r : {&a, &b}) {
+    const v1::HandUpdate& old = seen[seen.size() - 3];
+    v1::ApplyActionResponse resp;
+    ExpectSuperseded(Apply(r->stub(), old.token(), ChooseAction(old, true), &resp), "stale token");
+  }
+}
+
+TEST(Ledger, RedisDownFailsClosedAndRestartLosesNoHand) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  Replica r(redis);
+  constexpr int kHands = 8;
+  std::vector<v1::HandUpdate> latest, previous;
+  for (int h = 0; h < kHands; ++h) {
+    v1::HandUpdate u = Start(r.stub());
+    v1::HandUpdate prev = u;
+    for (int i = 0; i < 2 + h % 3; ++i) {
+      prev = u;
+      u = Next(r.stub(), u);
+    }
+    previous.push_back(prev);
+    latest.push_back(u);
+  }
+  redis.Stop();  // killed mid-play
+  for (int h = 0; h < kHands; ++h) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto all = EveryRpc(r.stub(), latest[static_cast<size_t>(h)].token(),
+                              ChooseAction(latest[static_cast<size_t>(h)], false));
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10))
+        << "bounded by the ledger timeouts";
+    for (const char* rpc : {"ApplyAction", "LegalActions", "GetView"}) {
+      EXPECT_EQ(all.at(rpc).error_code(), grpc::StatusCode::UNAVAILABLE)
+          << rpc << ": " << all.at(rpc).error_message();
+      EXPECT_EQ(ErrorInfoOf(all.at(rpc)).reason(), "LEDGER_UNAVAILABLE") << rpc;
+    }
+  }
+  v1::NewHandResponse fresh;
+  const grpc::Status st = Call(r.stub(), &v1::StudService::Stub::NewHand,
+                               BasicHand(3, v1::DEALING_MODE_SERVICE), &fresh);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAVAILABLE) << st.error_message();
+  EXPECT_TRUE(fresh.update().token().empty()) << "no token leaves without its ledger entry";
+  EXPECT_GE(r.Metric("stud_ledger_calls_total", "op=advance,result=unavailable"), kHands);
+  EXPECT_GE(r.Metric("stud_ledger_calls_total", "op=create,result=unavailable"), 1);
+  EXPECT_GE(r.Metric("stud_ledger_unreachable_total", ""), kHands + 1);
+  EXPECT_GE(r.Metric("stud_ledger_calls_total", "op=advance,result=applied"), 2 * kHands);
+  EXPECT_GT(r.Metric("stud_ledger_call_duration_seconds", "op=advance"), 2 * kHands);
+
+  ASSERT_TRUE(redis.Start());  // same port, same append-only file
+  for (int h = 0; h < kHands; ++h) {
+    // Nothing was applied while Redis was down: every hand continues from its
+    // latest token, and the one before it is still refused.
+    v1::GetViewRequest gr;
+    gr.set_token(previous[static_cast<size_t>(h)].token());
+    v1::GetViewResponse gresp;
+    ExpectSuperseded(Call(r.stub(), &v1::StudService::Stub::GetView, gr, &gresp), "previous token");
+    const v1::HandUpdate next = Next(r.stub(), latest[static_cast<size_t>(h)]);
+    EXPECT_EQ(next.version(), latest[static_cast<size_t>(h)].version() + 1);
+  }
+}
+
+// A Redis that stops answering: the call times out UNAVAILABLE and its answer
+// never leaves. Its commit may still have reached Redis (here it did: Redis
+// runs the queued script when it resumes), so the client retries the same
+// call, which gets the answer; another action on that token is refused.
+TEST(Ledger, TimedOutCommitIsRecoveredByTheExactRetry) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  Replica r(redis);
+  const v1::HandUpdate u = Next(r.stub(), Start(r.stub()));
+  const v1::Action a = ChooseAction(u, false);
+  redis.Pause();
+  v1::ApplyActionResponse lost;
+  const auto t0 = std::chrono::steady_clock::now();
+  const grpc::Status st = Apply(r.stub(), u.token(), a, &lost);
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  redis.Resume();
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAVAILABLE) << st.error_message();
+  EXPECT_EQ(ErrorInfoOf(st).reason(), "LEDGER_UNAVAILABLE");
+  EXPECT_LT(waited, std::chrono::seconds(3)) << "bounded by --ledger_timeout_ms (500 ms here)";
+  EXPECT_TRUE(lost.update().token().empty());
+  for (int i = 0; i < 100 && redis.Command("GET " + LedgerKey("", u.public_view().hand_id())).rfind(
+                                 std::to_string(u.version() + 1) + ":", 0) != 0;
+       ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  v1::ApplyActionResponse retry;
+  const grpc::Status again = Apply(r.stub(), u.token(), a, &retry);
+  ASSERT_TRUE(again.ok()) << again.error_message();
+  EXPECT_EQ(retry.update().version(), u.version() + 1);
+  for (const v1::LegalAction& la : u.legal_actions()) {
+    v1::Action other = a;
+    other.set_kind(la.kind());
+    other.set_amount_to(la.amount_to());
+    if (other.SerializeAsString() == a.SerializeAsString()) continue;
+    v1::ApplyActionResponse fork;
+    ExpectSuperseded(Apply(r.stub(), u.token(), other, &fork), "another action after the timeout");
+  }
+}
+
+TEST(Ledger, TokensWithoutALedgerEntryAreRefused) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  Replica r(redis);
+  Server trusted;  // same key, no ledger
+  const v1::HandUpdate u = Start(trusted.stub());
+  v1::ApplyActionResponse resp;
+  const grpc::Status st = Apply(r.stub(), u.token(), ChooseAction(u, false), &resp);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << st.error_message();
+  EXPECT_EQ(ErrorInfoOf(st).reason(), "HAND_NOT_IN_LEDGER");
+}
+
+TEST(Ledger, TokensSealedBeforeHandIdsAreRefused) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  Replica r(redis);
+  Server trusted;
+  const v1::HandUpdate u = Start(trusted.stub());
+  std::string plain;
+  ASSERT_TRUE(trusted.sealer().OpenInto(u.token(), "", &plain).ok());
+  absl::StatusOr<SealedHand> hand = ParseSealedHand(plain);
+  ASSERT_TRUE(hand.ok());
+  hand->service.hand_id.clear();  // as sealed before hands had ids
+  v1::GetViewRequest gr;
+  gr.set_token(trusted.sealer().Seal(SerializeSealedHand(*hand), ""));
+  v1::GetViewResponse gresp;
+  const grpc::Status st = Call(r.stub(), &v1::StudService::Stub::GetView, gr, &gresp);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << st.error_message();
+  EXPECT_EQ(ErrorInfoOf(st).reason(), "HAND_ID_REQUIRED");
+  EXPECT_TRUE(Call(trusted.stub(), &v1::StudService::Stub::GetView, gr, &gresp).ok())
+      << "accepted without a ledger";
+}
+
+TEST(Ledger, LedgerUrls) {
+  absl::StatusOr<RedisLedgerOptions> o = ParseLedgerUrl("redis://10.0.0.5:6380");
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->host, "10.0.0.5");
+  EXPECT_EQ(o->port, 6380);
+  o = ParseLedgerUrl("redis://:s3cret@redis.example:6379/");
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->password, "s3cret");
+  EXPECT_EQ(o->host, "redis.example");
+  EXPECT_FALSE(ParseLedgerUrl("http://x:1").ok());
+  EXPECT_FALSE(ParseLedgerUrl("redis://x:99999").ok());
+  EXPECT_FALSE(ParseLedgerUrl("redis://x:1/3").ok());
+  EXPECT_EQ(LedgerKey("acme", "00ff"), "stud:{acme:00ff}");
+  EXPECT_EQ(LedgerKey("", "00ff"), "stud:{:00ff}");
+}
+
+}  // namespace
+}  // namespace stud::service::testing

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# ApplyAction with the hand ledger on (one Redis round trip per call) against
+# the same server with it off: a redis-server on a free loopback port
+# (append-only, as recommended in docs/ledger.md), one stud_server with
+# --ledger and one without, and stud_loadgen's closed loop on each, RUNS times
+# alternately. Prints each run's RESULT lines and the ratio of throughputs.
+# The ledger's own round trip (mean, from stud_ledger_call_duration_seconds)
+# closes the output.
+# Every call the load generator repeats on a pool token is the exact retry of
+# the call that produced the hand's latest token (docs/ledger.md): the same
+# single EVAL as a first apply.
+#
+#   tools/bench/ledger_bench.sh
+#   BUILD_DIR (default build-perf), DURATION (5), CONCURRENCY (32), CHANNELS (4), RUNS (3),
+#   RATE (1000: the open-loop phase at light load that ends the run),
+#   ON_FLAGS (more flags for the ledger-on server, e.g. "--max_in_flight 256 --workers 16")
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+BUILD_DIR="${BUILD_DIR:-build-perf}"
+DURATION="${DURATION:-5}"
+CONCURRENCY="${CONCURRENCY:-32}"
+CHANNELS="${CHANNELS:-4}"
+RUNS="${RUNS:-3}"
+REDIS="$(command -v redis-server || echo /usr/bin/redis-server)"
+[ -x "$REDIS" ] || { echo "redis-server missing (tools/install-deps.sh installs it)" >&2; exit 2; }
+
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$BUILD_DIR" -j2 --target stud_server stud_loadgen >/dev/null
+
+# shellcheck source=tools/loopback_servers.sh
+. tools/loopback_servers.sh
+
+redis_port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$REDIS" --port "$redis_port" --bind 127.0.0.1 --dir "$tmp" --appendonly yes --save '' --daemonize no \
+  --logfile "$tmp/redis.log" &
+pids+=("$!")
+for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$redis_port") 2>/dev/null && break; sleep 0.1; done
+
+(umask 077; printf '1:%s\n' "$(head -c32 /dev/urandom | od -An -tx1 | tr -d ' \n')" >"$tmp/keys")
+start off "$BUILD_DIR/service/stud_server" --key_file "$tmp/keys" --metrics_listen ''
+off_addr=$addr off_pid=$pid
+start on "$BUILD_DIR/service/stud_server" --key_file "$tmp/keys" --metrics_listen 127.0.0.1:0 \
+  --ledger "redis://127.0.0.1:$redis_port" ${ON_FLAGS:-}
+on_addr=$addr on_pid=$pid
+
+run() {  # label addr pid -> qps
+  "$BUILD_DIR/tools/loadgen/stud_loadgen" --target="$2" --server_pid="$3" --rpc=apply_action \
+    --duration="$DURATION" --concurrency="$CONCURRENCY" --channels="$CHANNELS" >"$tmp/$1.txt"
+  grep '^RESULT' "$tmp/$1.txt" | sed "s/^RESULT/RESULT ledger=$1/" >&2
+  sed -n 's/^RESULT .* qps=\([0-9.]*\) .*/\1/p' "$tmp/$1.txt" | head -1
+}
+for i in $(seq 1 "$RUNS"); do
+  off=$(run off "$off_addr" "$off_pid")
+  on=$(run on "$on_addr" "$on_pid")
+  awk -v i="$i" -v on="$on" -v off="$off" \
+    'BEGIN { printf "run %d: ledger on %.0f req/s, off %.0f req/s, ratio %.2f\n", i, on, off, on / off }'
+done
+# Light load (open loop, RATE calls/s): the added latency per call.
+for label in off on; do
+  if [ "$label" = off ]; then a=$off_addr p=$off_pid; else a=$on_addr p=$on_pid; fi
+  "$BUILD_DIR/tools/loadgen/stud_loadgen" --target="$a" --server_pid="$p" --rpc=apply_action --mode=open \
+    --rate="${RATE:-1000}" --duration="$DURATION" --concurrency="$CONCURRENCY" --channels="$CHANNELS" |
+    grep '^RESULT' | sed "s/^RESULT/RESULT ledger=$label/"
+done
+metrics_port=$(sed -n 's/.*"event":"metrics_listening".*"port":\([0-9]*\).*/\1/p' "$tmp/on.err" | head -1)
+/usr/bin/python3 - "$metrics_port" <<'PY'
+import sys, urllib.request
+text = urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=5).read().decode()
+v = {}
+for line in text.splitlines():
+    if line.startswith('stud_ledger_call_duration_seconds_') and 'op="advance"' in line and '_bucket' not in line:
+        v[line.split('{')[0]] = float(line.split()[-1])
+n, s = v["stud_ledger_call_duration_seconds_count"], v["stud_ledger_call_duration_seconds_sum"]
+print(f"ledger advance calls: {n:.0f}, mean round trip {1e6 * s / n:.0f} us (under the load above)")
+PY
