@@ -152,6 +152,9 @@ void RunHands(uint32_t seed, int num_hands, int skip_every, Counts& counts) {
         } else {
           ASSERT_TRUE(st == before) << "a refused skip changed the state: " << r.status();
         }
+      } else if (st.phase == Phase::kAwaitingDeal && NextDeal(st).step == DealStep::kReshuffle) {
+        // [STUD-DECK-1] the stub ran out: the table reports the reshuffle.
+        ASSERT_TRUE(Apply(st, {.kind = ActionKind::kReshuffle, .seat = kBoardSeat}).ok());
       } else if (st.phase == Phase::kAwaitingDeal) {
         const ExpectedDeal e = NextDeal(st);
         Card card = deck[0];
@@ -163,7 +166,14 @@ void RunHands(uint32_t seed, int num_hands, int skip_every, Counts& counts) {
         absl::Status s = Apply(st, {.kind = ActionKind::kDeal, .seat = e.seat, .card = card, .face_up = up});
         if (!s.ok()) {
           ASSERT_TRUE(st == before);
-          ASSERT_TRUE(Apply(st, {.kind = ActionKind::kDeal, .seat = e.seat, .card = card, .face_up = e.face_up}).ok());
+          const absl::Status again =
+              Apply(st, {.kind = ActionKind::kDeal, .seat = e.seat, .card = card, .face_up = e.face_up});
+          if (!again.ok() && e.step == DealStep::kBurn) {
+            // [STUD-DECK-1] a burn that leaves the stub short must be reported.
+            ASSERT_TRUE(Apply(st, {.kind = ActionKind::kBurn, .seat = kBoardSeat, .unseen = true}).ok());
+          } else {
+            ASSERT_TRUE(again.ok()) << again;
+          }
         }
       } else {
         const int seat = ToAct(st);
