@@ -20,6 +20,8 @@ PACKAGES=(
   # Reliability and security: certificates for the TLS tests; clang and its
   # runtimes for libFuzzer and the sanitizer builds.
   openssl clang libclang-rt-14-dev
+  # Formatting is checked by ctest Format.ClangFormat (tools/check-format.sh).
+  clang-format git
 )
 
 missing=()
