@@ -4,9 +4,13 @@
 # and a Prometheus server scraping every replica's --metrics_listen port.
 # Ports are picked at run time; nothing outside the state directory is touched.
 #
-#   deploy/local-stack.sh [up] [--server PATH] [--dir DIR] [--replicas N] [--no-prometheus]
+#   deploy/local-stack.sh [up] [--server PATH] [--dir DIR] [--replicas N] [--no-prometheus] [--ledger]
 #       Starts everything, prints the addresses, and stays in the foreground;
 #       Ctrl-C (or SIGTERM, or the exit of --parent-pid) stops everything.
+#       --ledger: also a redis-server (Debian package) on a free loopback port,
+#       append-only files in DIR/redis, and every replica started with
+#       --ledger redis://:PASSWORD@127.0.0.1:PORT (docs/ledger.md); it is
+#       stopped after the replicas.
 #   deploy/local-stack.sh restart I --dir DIR   SIGTERM replica I (graceful drain), wait for
 #                                               its exit, start it again on the same port
 #   deploy/local-stack.sh kill I --dir DIR      SIGKILL replica I
@@ -15,7 +19,8 @@
 #
 # The state directory holds: stack.env (addresses, READY=1 last), keys (the key
 # ring, mode 600), replica-I.{pid,log,out,exit}, nginx/ (config, access.log with
-# the upstream of every call), prometheus/. Without --dir a temporary directory
+# the upstream of every call), prometheus/, redis/ (with --ledger: config and
+# password, mode 600, append-only files, log, pid). Without --dir a temporary directory
 # is made and removed on exit. Requires nginx; Prometheus is optional.
 set -euo pipefail
 
@@ -32,14 +37,16 @@ dir=""
 replicas=3
 prometheus=1
 parent_pid=""
+ledger=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --server) server="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --replicas) replicas="$2"; shift 2 ;;
     --no-prometheus) prometheus=0; shift ;;
+    --ledger) ledger=1; shift ;;
     --parent-pid) parent_pid="$2"; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "local-stack: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -73,6 +80,9 @@ start_replica() {  # start_replica I   (reads stack.env)
   local port="${!port_var}" mport="${!mport_var}"
   local args=(--listen "127.0.0.1:$port" --key_file "$dir/keys")
   [ "$METRICS_FLAG" = 1 ] && args+=(--metrics_listen "127.0.0.1:$mport")
+  # The password is on the command line: acceptable for a loopback stack only
+  # (in Kubernetes it comes from a Secret, k8s/components/ledger).
+  [ -n "${LEDGER_PORT:-}" ] && args+=(--ledger "redis://:$(cat "$dir/redis/password")@127.0.0.1:$LEDGER_PORT")
   rm -f "$dir/replica-$i.out" "$dir/replica-$i.exit"
   # A small keeper shell records the server's exit code; signals go to the
   # server itself (its pid is in replica-I.pid). setsid: a restarted replica
@@ -116,12 +126,22 @@ case "$cmd" in
             pid="$(cat "$dir/replica-$i.pid" 2>/dev/null || true)"
             if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then echo "replica $i running (pid $pid)"
             else echo "replica $i stopped"; fi
-          done; exit 0 ;;
+          done
+          if [ -n "${LEDGER_PORT:-}" ]; then
+            pid="$(cat "$dir/redis/pid" 2>/dev/null || true)"
+            if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then echo "ledger redis running (pid $pid)"
+            else echo "ledger redis stopped"; fi
+          fi; exit 0 ;;
 esac
 
 # --- up ----------------------------------------------------------------------
 server="$(readlink -f "$server" 2>/dev/null || echo "$server")"
 [ -x "$server" ] || { log "no stud_server at $server (build it: cmake --build build --target stud_server, or --server)"; exit 2; }
+if [ $ledger = 1 ]; then
+  command -v redis-server >/dev/null || [ -x /usr/bin/redis-server ] || {
+    log "redis-server missing (tools/install-deps.sh installs Debian's redis-server)"; exit 2; }
+  grep -q -- '--ledger' <<<"$("$server" --helpfull 2>&1 || true)" || { log "this stud_server has no --ledger"; exit 2; }
+fi
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { log "nginx missing (tools/install-deps.sh installs it)"; exit 2; }
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 own_dir=0
@@ -150,6 +170,14 @@ cleanup() {
   for f in "$dir"/replica-*.pid "$dir/nginx/nginx.pid" "$dir/prometheus/pid"; do
     [ -f "$f" ] && pid="$(cat "$f" 2>/dev/null)" && kill -KILL "$pid" 2>/dev/null || true
   done
+  # The ledger last, once no replica can call it: SIGTERM flushes the
+  # append-only file and exits.
+  if [ -f "$dir/redis/pid" ] && pid="$(cat "$dir/redis/pid" 2>/dev/null)" && [ -n "$pid" ]; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+    rm -f "$dir/redis/pid"
+  fi
   if [ $own_dir = 1 ]; then rm -rf "$dir"; else rm -f "$dir/stack.env"; fi
   log "stopped"
 }
@@ -163,8 +191,8 @@ if [ ! -f "$dir/keys" ]; then
     "$(head -c32 /dev/urandom | od -An -tx1 | tr -d ' \n')" > "$dir/keys")
 fi
 
-read -r -a ports <<<"$(free_ports $((2 * replicas + 2)))"
-LB_PORT="${ports[0]}"; PROM_PORT="${ports[1]}"
+read -r -a ports <<<"$(free_ports $((2 * replicas + 3)))"
+LB_PORT="${ports[0]}"; PROM_PORT="${ports[1]}"; REDIS_PORT="${ports[$((2 * replicas + 2))]}"
 METRICS_FLAG=0
 help="$("$server" --helpfull 2>&1 || true)"
 grep -q -- '--metrics_listen' <<<"$help" && METRICS_FLAG=1
@@ -173,12 +201,40 @@ grep -q -- '--metrics_listen' <<<"$help" && METRICS_FLAG=1
   echo "REPLICAS=$replicas"
   echo "METRICS_FLAG=$METRICS_FLAG"
   echo "LB_ADDR=127.0.0.1:$LB_PORT"
+  [ $ledger = 1 ] && echo "LEDGER_PORT=$REDIS_PORT"
   for i in $(seq 1 "$replicas"); do
     echo "REPLICA_${i}_PORT=${ports[$((2 * i))]}"
     echo "METRICS_${i}_PORT=${ports[$((2 * i + 1))]}"
   done
 } > "$dir/stack.env"
 . "$dir/stack.env"
+
+# The hand ledger: one redis-server on loopback, password and config mode 600,
+# append-only persistence in DIR/redis (docs/ledger.md, "Running Redis for it").
+ledger_line=""
+if [ $ledger = 1 ]; then
+  mkdir -p "$dir/redis"
+  [ -f "$dir/redis/password" ] || (umask 077; head -c24 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$dir/redis/password")
+  (umask 077; cat > "$dir/redis/redis.conf" <<EOF
+port $LEDGER_PORT
+bind 127.0.0.1
+dir $dir/redis
+logfile $dir/redis/log
+daemonize no
+save ""
+appendonly yes
+appendfsync everysec
+maxmemory 128mb
+maxmemory-policy noeviction
+requirepass $(cat "$dir/redis/password")
+EOF
+  )
+  REDIS_SERVER="$(command -v redis-server || echo /usr/bin/redis-server)"
+  "$REDIS_SERVER" "$dir/redis/redis.conf" </dev/null >/dev/null 2>&1 &
+  echo $! > "$dir/redis/pid"
+  wait_tcp "$LEDGER_PORT" 10 || { log "redis-server did not start:"; tail -5 "$dir/redis/log" >&2; exit 1; }
+  ledger_line="ledger: redis://:***@127.0.0.1:$LEDGER_PORT (redis-server pid $(cat "$dir/redis/pid"), password $dir/redis/password, log $dir/redis/log)"
+fi
 
 for i in $(seq 1 "$replicas"); do start_replica "$i"; done
 
@@ -283,6 +339,7 @@ fi
     echo "  replica $i: 127.0.0.1:$p  $mtext  pid $(cat "$dir/replica-$i.pid")  log $dir/replica-$i.log"
   done
   echo "  $prom_line"
+  [ -n "$ledger_line" ] && echo "  $ledger_line"
   echo "  key ring: $dir/keys (ids: $(grep -oE '^[0-9]+:' "$dir/keys" | tr -d : | tr '\n' ' '))"
   echo "Try: tools/cli/stud_cli --server 127.0.0.1:$LB_PORT   (or any gRPC client, plaintext h2c)"
   echo "Restart a replica: $0 restart 2 --dir $dir   Rotate keys: deploy/rotate-keys.sh add --dir $dir"

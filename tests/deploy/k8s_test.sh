@@ -2,7 +2,9 @@
 # Offline checks of k8s/ (no cluster here):
 #   yamllint on every manifest; `kubectl kustomize` of each overlay; schema and
 #   project checks of the rendered objects (k8s_validate.js, npm kubernetes-models);
-#   `promtool check rules` on the PrometheusRule's groups.
+#   `promtool check rules` on the PrometheusRule's groups. The ledger Component
+#   (k8s/components/ledger) is checked in k8s/overlays/ledger and once more added
+#   to the dev overlay (a Component any overlay can use).
 # Usage: k8s_test.sh REPO_ROOT
 set -euo pipefail
 root="$1"
@@ -16,7 +18,8 @@ command -v kubectl >/dev/null || { echo "FAIL: kubectl (kustomize) not found"; e
 [ -d "$here/node_modules/kubernetes-models" ] || {
   echo "FAIL: kubernetes-models missing: run npm install in tests/deploy (tools/test.sh does)"; exit 1; }
 overlays=("$root"/k8s/overlays/*/)
-[ "${#overlays[@]}" -ge 2 ] || { echo "FAIL: expected at least the dev and prod overlays"; exit 1; }
+[ "${#overlays[@]}" -ge 3 ] && [ -d "$root/k8s/overlays/ledger" ] || {
+  echo "FAIL: expected at least the dev, prod and ledger overlays"; exit 1; }
 for dir in "${overlays[@]}"; do
   env="$(basename "$dir")"
   kubectl kustomize "$dir" > "$tmp/$env.yaml"
@@ -55,4 +58,18 @@ for dir in "${overlays[@]}"; do
     echo "FAIL: promtool missing (tools/install-deps.sh installs prometheus)"; exit 1
   fi
 done
+# The ledger Component on top of dev (trusted callers, tickets off): same checks.
+mkdir -p "$tmp/dev-ledger"
+rel="$(realpath --relative-to="$tmp/dev-ledger" "$root/k8s")"  # kustomize refuses absolute roots
+cat > "$tmp/dev-ledger/kustomization.yaml" <<YAML
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+namespace: stud-dev
+resources: ["$rel/overlays/dev"]
+components: ["$rel/components/ledger"]
+YAML
+kubectl kustomize "$tmp/dev-ledger" > "$tmp/dev-ledger.yaml"
+grep -q -- '--ledger=redis://' "$tmp/dev-ledger.yaml" || { echo "FAIL: dev + ledger Component has no --ledger"; exit 1; }
+echo "ok: kubectl kustomize dev + k8s/components/ledger ($(grep -c '^kind:' "$tmp/dev-ledger.yaml") objects)"
+node "$here/k8s_validate.js" --env dev --dockerfile "$root/deploy/Dockerfile" "$tmp/dev-ledger.yaml"
 echo "k8s_test: all overlays pass"

@@ -7,11 +7,16 @@
 //      schemas do not cover, structurally;
 //   3. project rules: probes, requests/limits, pinned image, hardened security
 //      context, grace period longer than the drain, replicas >= 2 in prod, and
-//      the ports agreeing with deploy/Dockerfile's EXPOSE.
+//      the ports agreeing with deploy/Dockerfile's EXPOSE; for a StatefulSet
+//      (the ledger's Redis) the same container rules, a headless Service, a
+//      PersistentVolumeClaim template and a NetworkPolicy; no committed Secret
+//      and no password outside a secretKeyRef; --ledger pointing at a Service
+//      of the rendering that only the stud pods may reach.
+// The "ledger" overlay is built on prod and checked with prod's rules.
 // The schemas allow unknown fields, so a misspelled field passes check 1; the
 // project rules catch the ones that matter by reading them.
 //
-// Usage: node k8s_validate.js --env dev|prod [--dockerfile deploy/Dockerfile] rendered.yaml
+// Usage: node k8s_validate.js --env dev|prod|ledger [--dockerfile deploy/Dockerfile] rendered.yaml
 // Prints one line per finding; exits 1 if there is any.
 'use strict';
 const fs = require('fs');
@@ -31,6 +36,7 @@ if (!env || files.length === 0) {
   process.exit(2);
 }
 
+const prod = env === 'prod' || env === 'ledger';
 const errors = [];
 const fail = (obj, msg) => errors.push(`${obj ? `${obj.kind}/${obj.metadata && obj.metadata.name}` : '-'}: ${msg}`);
 
@@ -113,6 +119,8 @@ for (const o of docs.filter((d) => d.kind === 'PrometheusRule')) {
 // --- 3. project rules --------------------------------------------------------
 const byKind = (k) => docs.filter((d) => d.kind === k);
 const deployments = byKind('Deployment');
+const statefulSets = byKind('StatefulSet');
+const workloads = [...deployments, ...statefulSets];
 if (deployments.length !== 1) fail(null, `expected one Deployment, found ${deployments.length}`);
 for (const k of ['Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'NetworkPolicy', 'ConfigMap',
   'ServiceMonitor', 'PrometheusRule']) {
@@ -129,40 +137,79 @@ if (dockerfile) {
   if (exposed.size === 0) fail(null, `${dockerfile}: no EXPOSE`);
 }
 
+// Rules every workload's pod and containers follow (the stud Deployment and
+// the ledger's Redis StatefulSet alike).
+function checkPodSecurity(w) {
+  const sc = w.spec.template.spec.securityContext || {};
+  if (sc.runAsNonRoot !== true) fail(w, 'pod securityContext.runAsNonRoot must be true');
+  if (!(sc.runAsUser > 0)) fail(w, 'pod securityContext.runAsUser must be a non-zero uid');
+  if (!(sc.seccompProfile && sc.seccompProfile.type === 'RuntimeDefault')) fail(w, 'pod seccompProfile must be RuntimeDefault');
+}
+function checkContainer(w, c) {
+  const where = `container ${c.name}`;
+  for (const p of ['readinessProbe', 'livenessProbe']) {
+    if (!c[p]) fail(w, `${where}: ${p} missing`);
+    else if (!c[p].grpc && !c[p].exec && !c[p].tcpSocket && !c[p].httpGet) fail(w, `${where}: ${p} has no handler`);
+  }
+  const res = c.resources || {};
+  for (const r of ['cpu', 'memory']) {
+    if (!(res.requests && res.requests[r])) fail(w, `${where}: resources.requests.${r} missing`);
+    if (!(res.limits && res.limits[r])) fail(w, `${where}: resources.limits.${r} missing`);
+  }
+  const img = c.image || '';
+  const tag = img.includes('@') ? img.split('@')[1] : (img.match(/:([^/:]+)$/) || [])[1];
+  if (!tag) fail(w, `${where}: image ${img} has no tag or digest`);
+  else if (tag === 'latest') fail(w, `${where}: image tag must not be latest`);
+  if (prod && tag && !/^(sha256:[0-9a-f]{64}|v?\d+\.\d+\.\d+)$/.test(tag)) {
+    fail(w, `${where}: prod image must be a release x.y.z or a digest, not ${tag}`);
+  }
+  if (c.imagePullPolicy === 'Always' && prod) fail(w, `${where}: pinned images need no Always pull`);
+  const csc = c.securityContext || {};
+  if (csc.readOnlyRootFilesystem !== true) fail(w, `${where}: readOnlyRootFilesystem must be true`);
+  if (csc.allowPrivilegeEscalation !== false) fail(w, `${where}: allowPrivilegeEscalation must be false`);
+  if (!(csc.capabilities && (csc.capabilities.drop || []).includes('ALL'))) fail(w, `${where}: drop ALL capabilities`);
+  // Secrets reach containers only by reference: no literal value of a
+  // password-, key- or token-named variable, no literal password in args.
+  for (const e of c.env || []) {
+    if (/KEY|PASS|SECRET|TOKEN|AUTH/i.test(e.name) && e.value !== undefined) {
+      fail(w, `${where}: env ${e.name} must come from a secretKeyRef, not a value`);
+    }
+  }
+  const fromSecret = new Set((c.env || []).filter((e) => e.valueFrom && e.valueFrom.secretKeyRef).map((e) => e.name));
+  const args = [...(c.command || []), ...(c.args || [])];
+  for (let i = 0; i < args.length; i++) {
+    const a = String(args[i]);
+    const url = a.match(/redis:\/\/([^@]*)@/);
+    if (url) {
+      const pw = url[1].includes(':') ? url[1].slice(url[1].indexOf(':') + 1) : url[1];
+      const ref = pw.match(/^\$\(([A-Za-z_][A-Za-z0-9_]*)\)$/);
+      if (!ref || !fromSecret.has(ref[1])) fail(w, `${where}: the password in ${a.replace(pw, '***')} must be $(VAR) of a secretKeyRef env`);
+    }
+    if (/^--?(requirepass|masterauth)$/.test(a)) {
+      const ref = String(args[i + 1] || '').match(/^\$\(([A-Za-z_][A-Za-z0-9_]*)\)$/);
+      if (!ref || !fromSecret.has(ref[1])) fail(w, `${where}: ${a} must be followed by $(VAR) of a secretKeyRef env`);
+    }
+  }
+}
+for (const w of workloads) {
+  checkPodSecurity(w);
+  for (const c of w.spec.template.spec.containers) checkContainer(w, c);
+}
+
+const flagsText = byKind('ConfigMap').filter((c) => c.metadata.name.startsWith('stud-flags'))
+  .map((c) => Object.values(c.data || {}).join('\n')).join('\n');
 for (const d of deployments) {
   const spec = d.spec;
   const pod = spec.template.spec;
-  const minReplicas = env === 'prod' ? 2 : 1;
+  const minReplicas = prod ? 2 : 1;
   if (!(spec.replicas >= minReplicas)) fail(d, `replicas ${spec.replicas} < ${minReplicas} in ${env}`);
-  const sc = pod.securityContext || {};
-  if (sc.runAsNonRoot !== true) fail(d, 'pod securityContext.runAsNonRoot must be true');
-  if (!(sc.runAsUser > 0)) fail(d, 'pod securityContext.runAsUser must be a non-zero uid');
-  const flagsText = byKind('ConfigMap').map((c) => Object.values(c.data || {}).join('\n')).join('\n');
   const drain = Number((flagsText.match(/--drain_seconds=(\d+)/) || [])[1] || 10);
   let preStop = 0;
   for (const c of pod.containers) {
     const where = `container ${c.name}`;
     for (const p of ['readinessProbe', 'livenessProbe']) {
-      if (!c[p]) fail(d, `${where}: ${p} missing`);
-      else if (!c[p].grpc) fail(d, `${where}: ${p} must be a native grpc probe`);
+      if (c[p] && !c[p].grpc) fail(d, `${where}: ${p} must be a native grpc probe`);
     }
-    const res = c.resources || {};
-    for (const r of ['cpu', 'memory']) {
-      if (!(res.requests && res.requests[r])) fail(d, `${where}: resources.requests.${r} missing`);
-      if (!(res.limits && res.limits[r])) fail(d, `${where}: resources.limits.${r} missing`);
-    }
-    const img = c.image || '';
-    const tag = img.includes('@') ? img.split('@')[1] : (img.match(/:([^/:]+)$/) || [])[1];
-    if (!tag) fail(d, `${where}: image ${img} has no tag or digest`);
-    else if (tag === 'latest') fail(d, `${where}: image tag must not be latest`);
-    if (env === 'prod' && tag && !/^(sha256:[0-9a-f]{64}|v?\d+\.\d+\.\d+)$/.test(tag)) {
-      fail(d, `${where}: prod image must be a release x.y.z or a digest, not ${tag}`);
-    }
-    if (c.imagePullPolicy === 'Always' && env === 'prod') fail(d, `${where}: pinned images need no Always pull`);
-    const csc = c.securityContext || {};
-    if (csc.readOnlyRootFilesystem !== true) fail(d, `${where}: readOnlyRootFilesystem must be true`);
-    if (csc.allowPrivilegeEscalation !== false) fail(d, `${where}: allowPrivilegeEscalation must be false`);
-    if (!(csc.capabilities && (csc.capabilities.drop || []).includes('ALL'))) fail(d, `${where}: drop ALL capabilities`);
     const ports = (c.ports || []).map((p) => p.containerPort);
     if (dockerfile) {
       for (const p of ports) if (!exposed.has(p)) fail(d, `${where}: port ${p} not EXPOSEd in ${dockerfile}`);
@@ -173,32 +220,120 @@ for (const d of deployments) {
     const mounts = (c.volumeMounts || []).map((m) => m.name);
     const keyVol = (pod.volumes || []).find((v) => v.secret);
     if (!keyVol || !mounts.includes(keyVol.name)) fail(d, `${where}: the key ring must be mounted from a Secret`);
-    if ((c.env || []).some((e) => /KEY/i.test(e.name) && e.value)) fail(d, `${where}: no key material in env values`);
   }
   const grace = pod.terminationGracePeriodSeconds === undefined ? 30 : pod.terminationGracePeriodSeconds;
   if (!(grace > drain + preStop)) {
     fail(d, `terminationGracePeriodSeconds ${grace} must exceed preStop ${preStop} + drain ${drain}`);
   }
   const roll = (spec.strategy || {}).rollingUpdate || {};
-  if (env === 'prod' && roll.maxUnavailable !== 0) fail(d, 'prod rolls must keep every replica (maxUnavailable 0)');
+  if (prod && roll.maxUnavailable !== 0) fail(d, 'prod rolls must keep every replica (maxUnavailable 0)');
 }
 for (const h of byKind('HorizontalPodAutoscaler')) {
   const min = h.spec.minReplicas || 1;
-  if (env === 'prod' && min < 2) fail(h, `minReplicas ${min} < 2 in prod`);
+  if (prod && min < 2) fail(h, `minReplicas ${min} < 2 in prod`);
   if (h.spec.maxReplicas < min) fail(h, 'maxReplicas < minReplicas');
   const target = h.spec.scaleTargetRef;
   if (!deployments.some((d) => d.kind === target.kind && d.metadata.name === target.name)) {
     fail(h, `scaleTargetRef ${target.kind}/${target.name} is not in the rendering`);
   }
 }
-// Selectors of the Services, PDB and NetworkPolicy must select the pods.
-const podLabels = deployments.length ? deployments[0].spec.template.metadata.labels || {} : {};
-const selects = (sel) => sel && Object.keys(sel).length > 0 && Object.entries(sel).every(([k, v]) => podLabels[k] === v);
-for (const s of byKind('Service')) if (!selects(s.spec.selector)) fail(s, 'selector does not select the pods');
-for (const p of byKind('PodDisruptionBudget')) if (!selects(p.spec.selector.matchLabels)) fail(p, 'selector does not select the pods');
-for (const n of byKind('NetworkPolicy')) if (!selects(n.spec.podSelector.matchLabels)) fail(n, 'podSelector does not select the pods');
+// Selectors of the Services, PDB and NetworkPolicies must select the pods of
+// a workload of the rendering; every workload's pods have a NetworkPolicy.
+const labelsOf = (w) => w.spec.template.metadata.labels || {};
+const matches = (sel, labels) => sel && Object.keys(sel).length > 0 && Object.entries(sel).every(([k, v]) => labels[k] === v);
+const selected = (sel) => workloads.filter((w) => matches(sel, labelsOf(w)));
+for (const s of byKind('Service')) if (!selected(s.spec.selector).length) fail(s, 'selector does not select the pods of any workload');
+for (const p of byKind('PodDisruptionBudget')) if (!selected(p.spec.selector.matchLabels).length) fail(p, 'selector does not select the pods of any workload');
+for (const n of byKind('NetworkPolicy')) if (!selected(n.spec.podSelector.matchLabels).length) fail(n, 'podSelector does not select the pods of any workload');
+for (const w of workloads) {
+  if (!byKind('NetworkPolicy').some((n) => matches(n.spec.podSelector.matchLabels, labelsOf(w)))) {
+    fail(w, 'no NetworkPolicy selects its pods');
+  }
+}
 for (const s of byKind('Secret')) {
-  fail(s, 'Secrets are not committed with the manifests (create stud-keys out of band)');
+  fail(s, 'Secrets are not committed with the manifests (create them out of band: stud-keys, stud-ledger-redis)');
+}
+for (const c of byKind('ConfigMap')) {
+  const text = Object.values(c.data || {}).join('\n');
+  if (/^\s*(requirepass|masterauth)\s/m.test(text)) fail(c, 'a Redis password must come from a Secret, not a ConfigMap');
+  if (/redis:\/\/[^@\s]*:[^@\s]+@/.test(text)) fail(c, 'a --ledger password must come from a Secret, not a ConfigMap');
+}
+
+// StatefulSets (the ledger's Redis): a headless Service of the rendering
+// selecting its pods, persistent volumes from claim templates.
+for (const st of statefulSets) {
+  const svc = byKind('Service').find((s) => s.metadata.name === st.spec.serviceName);
+  if (!svc) fail(st, `serviceName ${st.spec.serviceName} is not a Service of the rendering`);
+  else {
+    if (svc.spec.clusterIP !== 'None') fail(st, `Service ${svc.metadata.name} must be headless`);
+    if (!matches(svc.spec.selector, labelsOf(st))) fail(st, `Service ${svc.metadata.name} does not select its pods`);
+  }
+  const claims = (st.spec.volumeClaimTemplates || []).map((v) => v.metadata.name);
+  if (claims.length === 0) fail(st, 'no volumeClaimTemplates (its data must persist)');
+  const podVols = (st.spec.template.spec.volumes || []).map((v) => v.name);
+  for (const c of st.spec.template.spec.containers) {
+    for (const m of c.volumeMounts || []) {
+      if (!claims.includes(m.name) && !podVols.includes(m.name)) fail(st, `container ${c.name}: volume ${m.name} undefined`);
+    }
+    if (!(c.volumeMounts || []).some((m) => claims.includes(m.name))) fail(st, `container ${c.name}: mounts no claim`);
+  }
+}
+
+// Server flags: --seat_tickets is off|required; --ledger (a flag line or a
+// container argument) names a Service of the rendering, on one of its ports,
+// behind a NetworkPolicy that admits only the stud pods on that port.
+const studArgs = deployments.flatMap((d) => d.spec.template.spec.containers.flatMap((c) => c.args || []));
+const allFlags = [...flagsText.split('\n').map((l) => l.trim()), ...studArgs];
+for (const f of allFlags) {
+  const m = f.match(/^--seat_tickets=(.*)$/);
+  if (m && !['off', 'required'].includes(m[1])) fail(null, `--seat_tickets=${m[1]}: off or required`);
+}
+const ledgerFlags = allFlags.filter((f) => /^--ledger[= ]/.test(f));
+if (env === 'ledger' && ledgerFlags.length !== 1) fail(null, `the ledger overlay needs exactly one --ledger, found ${ledgerFlags.length}`);
+for (const f of ledgerFlags) {
+  const m = f.match(/^--ledger[= ]redis:\/\/(?:[^@]*@)?([^:/@]+)(?::(\d+))?\/*$/);
+  if (!m) {
+    fail(null, `${f.replace(/\/\/[^@]*@/, '//***@')}: expected redis://[:PASSWORD@]HOST:PORT`);
+    continue;
+  }
+  const host = m[1];
+  const port = Number(m[2] || 6379);
+  if (host.includes('.')) continue;  // outside the rendering (a managed Redis): nothing more to check
+  const svc = byKind('Service').find((s) => s.metadata.name === host);
+  if (!svc) {
+    fail(null, `--ledger host ${host} is not a Service of the rendering`);
+    continue;
+  }
+  const sp = (svc.spec.ports || []).find((p) => p.port === port);
+  if (!sp) fail(svc, `--ledger port ${port} is not a port of the Service`);
+  const backends = selected(svc.spec.selector);
+  const containerPort = (w) => {
+    if (!sp) return port;
+    if (typeof sp.targetPort === 'number') return sp.targetPort;
+    const named = w.spec.template.spec.containers.flatMap((c) => c.ports || []).find((p) => p.name === (sp.targetPort || ''));
+    return named ? named.containerPort : (sp.targetPort === undefined ? sp.port : undefined);
+  };
+  for (const w of backends) {
+    const cport = containerPort(w);
+    const pols = byKind('NetworkPolicy').filter((n) => matches(n.spec.podSelector.matchLabels, labelsOf(w)));
+    for (const n of pols) {
+      if (!(n.spec.policyTypes || []).includes('Ingress')) fail(n, 'must restrict Ingress');
+      for (const rule of n.spec.ingress || []) {
+        const froms = rule.from || [];
+        if (froms.length === 0) fail(n, 'an ingress rule admits every source');
+        for (const from of froms) {
+          const ok = from.podSelector && !from.namespaceSelector && !from.ipBlock &&
+            deployments.some((d) => matches(from.podSelector.matchLabels, labelsOf(d)));
+          if (!ok) fail(n, 'ingress must come only from the stud pods (podSelector, own namespace)');
+        }
+        const ports = (rule.ports || []).map((p) => p.port);
+        if (ports.length === 0 || ports.some((p) => p !== cport && p !== (sp && sp.targetPort))) {
+          fail(n, `ingress must be limited to the Redis port ${cport}`);
+        }
+      }
+      if (!(n.spec.ingress || []).length) fail(n, 'admits nothing: the stud pods cannot reach the ledger');
+    }
+  }
 }
 
 if (errors.length) {

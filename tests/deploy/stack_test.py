@@ -9,6 +9,10 @@ three stud_server replicas sharing a key ring behind nginx grpc_pass.
   * rolling restart (SIGTERM, drain, start) of all three while hands are in play.
   * key rotation during play (deploy/rotate-keys.sh add, promote, retire) with
     no call refused at any step.
+  * with --ledger (a second, short stack; redis-server from Debian): hands whose
+    calls alternate between replicas share one Redis ledger, an older token is
+    refused TOKEN_SUPERSEDED by every replica, the exact retry is identical,
+    and the Redis stops with the stack.
 
 The client retries a call only when it is known to be safe: UNAVAILABLE (the
 call did not reach a live replica) and CANCELLED (a call racing a replica's
@@ -45,11 +49,11 @@ def token_key_id(token):
 class Stack:
     """deploy/local-stack.sh in its own state directory; stopped by SIGTERM."""
 
-    def __init__(self, tmp):
-        self.dir = os.path.join(tmp, "stack")
-        self.out = open(os.path.join(tmp, "stack.out"), "w+")
+    def __init__(self, tmp, name="stack", extra=()):
+        self.dir = os.path.join(tmp, name)
+        self.out = open(os.path.join(tmp, name + ".out"), "w+")
         self.proc = subprocess.Popen([ARGS.stack, "up", "--server", ARGS.server, "--dir", self.dir,
-                                      "--parent-pid", str(os.getpid())],
+                                      "--parent-pid", str(os.getpid())] + list(extra),
                                      stdout=self.out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -459,6 +463,77 @@ class LocalStack(unittest.TestCase):
 
 
 TMP = None
+
+
+class LedgerStack(unittest.TestCase):
+    """deploy/local-stack.sh --ledger: three replicas, one redis-server (a few seconds)."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists("/usr/bin/redis-server"):
+            raise RuntimeError("/usr/bin/redis-server missing: tools/install-deps.sh installs Debian's redis-server")
+        cls.stack = Stack(TMP, "ledger-stack", ["--ledger", "--no-prometheus"])
+
+    @classmethod
+    def tearDownClass(cls):
+        with open(os.path.join(cls.stack.dir, "redis", "pid")) as f:
+            redis_pid = int(f.read())
+        cls.stack.stop()
+        try:
+            os.kill(redis_pid, 0)
+            raise AssertionError("redis-server %d still runs after the stack stopped" % redis_pid)
+        except ProcessLookupError:
+            pass
+
+    def redis(self, *args):
+        with open(os.path.join(self.stack.dir, "redis", "password")) as f:
+            env = dict(os.environ, REDISCLI_AUTH=f.read().strip())
+        return subprocess.run(["redis-cli", "-p", self.stack.env()["LEDGER_PORT"]] + list(args), env=env,
+                              capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+
+    def test_ledger_shared_by_the_replicas(self):
+        import grpc
+        from stud.v1 import stud_pb2 as pb, stud_pb2_grpc
+        start = time.time()
+        player = Player(self.stack.lb)
+        try:
+            # Complete hands through the load balancer: consecutive calls on
+            # different replicas, each checking and moving the one ledger entry.
+            results = play_many(player, "ledger", 6, 3, deadline_s=60)
+            for hand_id, (update, stacks, _) in results.items():
+                player.check_settled(hand_id, update, stacks)
+            self.assertGreaterEqual(int(self.redis("DBSIZE")), 6)
+            by_hand = collections.defaultdict(set)
+            for up, hand, _ in self.stack.access_log():
+                if hand.startswith("ledger-"):
+                    by_hand[hand].add(up)
+            self.assertTrue(all(len(ups) == 3 for ups in by_hand.values()), by_hand)
+
+            # One step of a new hand; the token before it is now stale everywhere.
+            req = pb.NewHandRequest(variant=pb.VARIANT_STUD, stakes=pb.Stakes(preset="$1-$2"))
+            for seat in (1, 2, 3):
+                req.seats.add(seat=seat, stack=500)
+            first = player.call("NewHand", req, "ledger-old").update
+            a = first.legal_actions[0]
+            areq = pb.ApplyActionRequest(token=first.token, expected_version=first.version,
+                                         action=pb.Action(kind=a.kind, seat=first.to_act, amount_to=a.amount_to))
+            second = player.call("ApplyAction", areq, "ledger-old").update
+            for i, addr in self.stack.replicas.items():
+                with grpc.insecure_channel(addr) as ch:
+                    stub = stud_pb2_grpc.StudServiceStub(ch)
+                    # The exact retry of the last call: the same answer, on any replica.
+                    again = stub.ApplyAction(areq, timeout=CALL_TIMEOUT).update
+                    self.assertEqual(again.token, second.token, "replica %d" % i)
+                    # A read of the older state: refused.
+                    with self.assertRaises(grpc.RpcError) as ctx:
+                        stub.LegalActions(pb.LegalActionsRequest(token=first.token, seat=first.to_act),
+                                          timeout=CALL_TIMEOUT)
+                    self.assertEqual(ctx.exception.code(), grpc.StatusCode.ABORTED, "replica %d" % i)
+                    self.assertEqual(error_reason(ctx.exception), "TOKEN_SUPERSEDED", "replica %d" % i)
+        finally:
+            player.close()
+        print("ledger stack: 6 hands + stale-token checks in %.1f s, retries %s"
+              % (time.time() - start, dict(player.retries)))
 
 
 def main():
