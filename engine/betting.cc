@@ -75,15 +75,24 @@ bool AnotherSeatCanExceed(const HandState& st, int seat, Chips level) {
 
 OpType OpFor(ActionKind k) {
   switch (k) {
-    case ActionKind::kFold: return OpType::kFold;
-    case ActionKind::kCheck: return OpType::kCheck;
-    case ActionKind::kCall: return OpType::kCall;
-    case ActionKind::kBringIn: return OpType::kBringIn;
-    case ActionKind::kComplete: return OpType::kComplete;
-    case ActionKind::kBet: return OpType::kBet;
-    case ActionKind::kDeclareAllIn: return OpType::kDeclareAllIn;
-    case ActionKind::kDeclineOption: return OpType::kDeclineOption;
-    default: return OpType::kRaise;
+    case ActionKind::kFold:
+      return OpType::kFold;
+    case ActionKind::kCheck:
+      return OpType::kCheck;
+    case ActionKind::kCall:
+      return OpType::kCall;
+    case ActionKind::kBringIn:
+      return OpType::kBringIn;
+    case ActionKind::kComplete:
+      return OpType::kComplete;
+    case ActionKind::kBet:
+      return OpType::kBet;
+    case ActionKind::kDeclareAllIn:
+      return OpType::kDeclareAllIn;
+    case ActionKind::kDeclineOption:
+      return OpType::kDeclineOption;
+    default:
+      return OpType::kRaise;
   }
 }
 
@@ -197,14 +206,14 @@ absl::Status ExplainRefusal(const HandState& st, const Action& a,
       for (int i = 1; i <= st.config.num_seats; ++i) {
         pair_showing = pair_showing || (st.seats[i].live() && HasOpenPair(st, i));
       }
-      rule = !pair_showing                               ? "STUD-BET-2"
+      rule = !pair_showing                             ? "STUD-BET-2"
              : st.config.variant == Variant::kStudHiLo ? "STUD-PAIR-5"
                                                        : "STUD-PAIR-1";
     }
     if (st.street == Street::kFourth && st.big_bet_made) rule = "STUD-PAIR-3";
-    return RuleViolation(rule, absl::StrCat(name, " must be to ", amounts(a.kind), " on ",
-                                            StreetName(st.street), ", not ", a.amount_to,
-                                            " (fixed limit)"));
+    return RuleViolation(
+        rule, absl::StrCat(name, " must be to ", amounts(a.kind), " on ", StreetName(st.street),
+                           ", not ", a.amount_to, " (fixed limit)"));
   }
   const bool facing = st.bet_to > s.street_bet;
   switch (a.kind) {
@@ -219,15 +228,15 @@ absl::Status ExplainRefusal(const HandState& st, const Action& a,
       return RuleViolation("STUD-DECK-1", "no reshuffle is due now; the betting round is open");
     case ActionKind::kDeclareAllIn:
     case ActionKind::kDeclineOption:
-      return RuleViolation("STUD-IRR-EXP-5", absl::StrCat("seat ", a.seat,
-                                                          " has no all-in option to answer"));
+      return RuleViolation("STUD-IRR-EXP-5",
+                           absl::StrCat("seat ", a.seat, " has no all-in option to answer"));
     default:
       break;
   }
   if (AllInOptionOpen(st, a.seat)) {
-    return RuleViolation("STUD-IRR-EXP-5",
-                         absl::StrCat("seat ", a.seat, "'s final card was dealt face up: it first "
-                                      "declares all-in or declines the option"));
+    return RuleViolation("STUD-IRR-EXP-5", absl::StrCat("seat ", a.seat,
+                                                        "'s final card was dealt face up: it first "
+                                                        "declares all-in or declines the option"));
   }
   if (st.bring_in_due && a.kind == ActionKind::kComplete &&
       !AnotherSeatCanExceed(st, a.seat, BringInAmount(st))) {
@@ -266,20 +275,22 @@ absl::Status ExplainRefusal(const HandState& st, const Action& a,
                          "call more, so only call, check or fold");
   }
   if (NoBetOnSixth(st, a.seat)) {
-    return RuleViolation("STUD-IRR-PREM-2",
-                         absl::StrCat(a.seat == st.premature_seat
-                                          ? absl::StrCat("seat ", a.seat, " already holds its 7th card")
-                                          : std::string("a player already holds a premature 7th card"),
-                                      ": no bet or raise on 6th street; check, call or fold"));
+    return RuleViolation(
+        "STUD-IRR-PREM-2",
+        absl::StrCat(a.seat == st.premature_seat
+                         ? absl::StrCat("seat ", a.seat, " already holds its 7th card")
+                         : std::string("a player already holds a premature 7th card"),
+                     ": no bet or raise on 6th street; check, call or fold"));
   }
   if (!Reopened(st, s)) {
-    return RuleViolation("STUD-CAP-2", "a short all-in does not reopen the betting for a player "
-                                       "who already acted; call or fold");
+    return RuleViolation("STUD-CAP-2",
+                         "a short all-in does not reopen the betting for a player "
+                         "who already acted; call or fold");
   }
   const ActionKind kind = AggressiveKind(st);
   if (kind == ActionKind::kRaise && CapReached(st)) {
-    return RuleViolation("STUD-CAP-1", absl::StrCat("betting is capped after ", st.raises,
-                                                    " raises; call or fold"));
+    return RuleViolation(
+        "STUD-CAP-1", absl::StrCat("betting is capped after ", st.raises, " raises; call or fold"));
   }
   if (kind == ActionKind::kComplete) {
     return RuleViolation("STUD-BRING-6", absl::StrCat("after the bring-in the next full bet is a "
@@ -306,9 +317,14 @@ void ApplyBet(HandState& st, int seat, const LegalAction& c) {
   s.committed += c.amount_by;
   s.street_bet = c.amount_to;
   if (s.stack == 0 && c.kind != ActionKind::kFold && c.kind != ActionKind::kCheck) s.all_in = true;
-  Operation op{.type = OpFor(c.kind), .seat = static_cast<uint8_t>(seat), .street = st.street, .card = {},
-               .all_in = s.all_in && c.amount_by > 0, .amount = c.amount_by,
-               .amount_to = c.amount_to, .rule_id = {}};
+  Operation op{.type = OpFor(c.kind),
+               .seat = static_cast<uint8_t>(seat),
+               .street = st.street,
+               .card = {},
+               .all_in = s.all_in && c.amount_by > 0,
+               .amount = c.amount_by,
+               .amount_to = c.amount_to,
+               .rule_id = {}};
   if (c.kind == ActionKind::kDeclareAllIn || c.kind == ActionKind::kDeclineOption) {
     // [STUD-IRR-EXP-5] the option is answered before the betting starts.
     if (c.kind == ActionKind::kDeclareAllIn) s.all_in = true;
@@ -324,8 +340,8 @@ void ApplyBet(HandState& st, int seat, const LegalAction& c) {
     case ActionKind::kFold:
       // [STUD-IRR-FOLD-1] folding with no bet to face: the seat keeps being
       // dealt to until a bet is made, so the card flow does not change.
-      s.checked_out = st.bet_to <= s.street_bet &&
-                      st.config.options.fold_when_check != FoldWhenCheck::kAtOnce;
+      s.checked_out =
+          st.bet_to <= s.street_bet && st.config.options.fold_when_check != FoldWhenCheck::kAtOnce;
       s.folded = true;
       break;
     case ActionKind::kBringIn:
@@ -344,8 +360,9 @@ void ApplyBet(HandState& st, int seat, const LegalAction& c) {
       const bool big = st.street == Street::kFourth && st.open_pair && !st.big_bet_made &&
                        x > st.config.stakes.small_bet;
       if (big) unit = st.config.stakes.big_bet;
-      const bool full = x >= unit || (st.config.options.short_allin_rule ==
-                                          ShortAllInRule::kHalfBet && 2 * x >= unit);
+      const bool full =
+          x >= unit ||
+          (st.config.options.short_allin_rule == ShortAllInRule::kHalfBet && 2 * x >= unit);
       st.bet_to = std::max(st.bet_to, c.amount_to);
       if (full) {
         st.full_level = c.amount_to;

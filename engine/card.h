@@ -18,16 +18,28 @@
 #include <bit>
 #include <cstdint>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace stud {
 
 // Rank 0..12 stands for 2..A.
 enum class Rank : uint8_t {
-  kTwo = 0, kThree, kFour, kFive, kSix, kSeven, kEight, kNine, kTen, kJack, kQueen, kKing, kAce
+  kTwo = 0,
+  kThree,
+  kFour,
+  kFive,
+  kSix,
+  kSeven,
+  kEight,
+  kNine,
+  kTen,
+  kJack,
+  kQueen,
+  kKing,
+  kAce
 };
 // Suit order of the rule documents: clubs < diamonds < hearts < spades.
 enum class Suit : uint8_t { kClubs = 0, kDiamonds, kHearts, kSpades };
@@ -53,9 +65,7 @@ class Card {
   constexpr Suit suit() const { return static_cast<Suit>(index_ & 3); }
   constexpr int rank_value() const { return index_ >> 2; }  // 0 = deuce .. 12 = ace
   // Bit of this card inside a CardSet mask.
-  constexpr uint64_t bit() const {
-    return uint64_t{1} << ((index_ & 3) * 16 + (index_ >> 2));
-  }
+  constexpr uint64_t bit() const { return uint64_t{1} << ((index_ & 3) * 16 + (index_ >> 2)); }
 
   // "As", "Td", "2c".
   std::string ToString() const;

@@ -30,8 +30,10 @@ void Recycle(HandState& st) {
   std::sort(pile.begin(), pile.end(),
             [&](Card a, Card b) { return position[a.index()] < position[b.index()]; });
   st.recycled = std::move(pile);
-  Log(st, {.type = OpType::kRecycle, .street = st.street,
-           .amount = static_cast<Chips>(st.recycled.size()), .rule_id = "STUD-DECK-1"});
+  Log(st, {.type = OpType::kRecycle,
+           .street = st.street,
+           .amount = static_cast<Chips>(st.recycled.size()),
+           .rule_id = "STUD-DECK-1"});
 }
 
 // Next card off the top: the stub, then the recycled pile.
@@ -51,13 +53,18 @@ void Burn(HandState& st) {
   Log(st, {.type = OpType::kBurn, .street = st.street, .card = c, .rule_id = "STUD-DEAL-3"});
 }
 
-void Give(HandState& st, int seat, Card c, bool face_up) { GiveCard(st, seat, c, face_up, st.street); }
+void Give(HandState& st, int seat, Card c, bool face_up) {
+  GiveCard(st, seat, c, face_up, st.street);
+}
 
 void GiveCommon(HandState& st, Card c) {
   st.has_common = true;
   st.common_card = c;
   st.seen.Add(c);
-  Log(st, {.type = OpType::kCommonCard, .street = st.street, .card = c, .face_up = true,
+  Log(st, {.type = OpType::kCommonCard,
+           .street = st.street,
+           .card = c,
+           .face_up = true,
            .rule_id = "STUD-DECK-5"});
 }
 
@@ -123,8 +130,11 @@ void GiveCard(HandState& st, int seat, Card c, bool face_up, Street street) {
   Seat& s = st.seats[seat];
   s.cards[s.num_cards++] = {c, face_up, street};
   st.seen.Add(c);
-  Log(st, {.type = OpType::kDeal, .seat = static_cast<uint8_t>(seat), .street = street,
-           .card = c, .face_up = face_up,
+  Log(st, {.type = OpType::kDeal,
+           .seat = static_cast<uint8_t>(seat),
+           .street = street,
+           .card = c,
+           .face_up = face_up,
            .rule_id = street == Street::kThird ? "STUD-DEAL-1" : "STUD-DEAL-2"});
 }
 
@@ -144,8 +154,11 @@ void PostAntes(HandState& st) {
     s.stack -= paid;
     s.committed += paid;
     if (s.stack == 0) s.all_in = true;
-    Log(st, {.type = OpType::kAnte, .seat = static_cast<uint8_t>(i), .street = Street::kThird,
-             .all_in = s.all_in, .amount = paid,
+    Log(st, {.type = OpType::kAnte,
+             .seat = static_cast<uint8_t>(i),
+             .street = Street::kThird,
+             .all_in = s.all_in,
+             .amount = paid,
              .rule_id = paid < ante ? "STUD-ALLIN-6" : "STUD-SETUP-2"});
   }
 }
@@ -162,7 +175,8 @@ bool BeginStreetDeal(HandState& st) {
     const int n = static_cast<int>(to.size());
     if (!deck) st.burn_count += n;
     for (int k = 0; k < n; ++k) {
-      Log(st, {.type = OpType::kAside, .street = st.street, .amount = 1, .rule_id = "STUD-IRR-PREM-1"});
+      Log(st,
+          {.type = OpType::kAside, .street = st.street, .amount = 1, .rule_id = "STUD-IRR-PREM-1"});
     }
     st.premature_pending = 0;
   }
@@ -257,8 +271,11 @@ void DesignateOpener(HandState& st) {
       st.actor = NextCanActLeftOf(st, low);  // [STUD-BRING-8] low card all-in for the ante
       rule = "STUD-BRING-8";
     }
-    Log(st, {.type = OpType::kFirstToAct, .seat = static_cast<uint8_t>(st.actor),
-             .street = st.street, .card = DoorCard(st.seats[low]), .rule_id = rule});
+    Log(st, {.type = OpType::kFirstToAct,
+             .seat = static_cast<uint8_t>(st.actor),
+             .street = st.street,
+             .card = DoorCard(st.seats[low]),
+             .rule_id = rule});
     return;
   }
   // [STUD-ORDER-1..4, STUD-ORDER-6] the highest board (Razz: lowest) opens.
@@ -291,13 +308,17 @@ void DesignateOpener(HandState& st) {
   const int opt = st.allin_option_seat;
   if (opt != 0 && st.seats[opt].can_act()) {
     st.actor = opt;
-    Log(st, {.type = OpType::kFirstToAct, .seat = static_cast<uint8_t>(opt), .street = st.street,
+    Log(st, {.type = OpType::kFirstToAct,
+             .seat = static_cast<uint8_t>(opt),
+             .street = st.street,
              .rule_id = "STUD-IRR-EXP-5"});
     return;
   }
   st.allin_option_seat = 0;
-  Log(st, {.type = OpType::kFirstToAct, .seat = static_cast<uint8_t>(st.actor),
-           .street = st.street, .rule_id = rule});
+  Log(st, {.type = OpType::kFirstToAct,
+           .seat = static_cast<uint8_t>(st.actor),
+           .street = st.street,
+           .rule_id = rule});
 }
 
 }  // namespace stud::internal
@@ -319,8 +340,8 @@ std::vector<BoardPlace> BoardOrder(const HandState& st) {
   std::vector<BoardPlace> out;
   for (size_t k = 0; k < boards.size(); ++k) {
     const bool tied = k > 0 && boards[k].first == boards[k - 1].first;
-    out.push_back({.seat = boards[k].second,
-                   .rank = tied ? out.back().rank : static_cast<int>(k) + 1});
+    out.push_back(
+        {.seat = boards[k].second, .rank = tied ? out.back().rank : static_cast<int>(k) + 1});
   }
   return out;
 }

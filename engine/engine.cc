@@ -34,9 +34,9 @@ absl::Status ValidateConfig(const HandConfig& c) {
     // A seat all-in for an ante carried into a redeal has nothing behind.
     const Chips least = c.carried_antes[i] > 0 ? 0 : 1;
     if (c.starting_stacks[i] < least || c.starting_stacks[i] > kMaxStack) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "seats[", i, "].stack: must be positive and at most 2^40 chips, got ",
-          c.starting_stacks[i]));
+      return absl::InvalidArgumentError(
+          absl::StrCat("seats[", i, "].stack: must be positive and at most 2^40 chips, got ",
+                       c.starting_stacks[i]));
     }
   }
   auto permutation = [](const std::vector<Card>& cards, absl::string_view field) {
@@ -49,8 +49,8 @@ absl::Status ValidateConfig(const HandConfig& c) {
       set.Add(card);
     }
     if (cards.size() != kDeckSize) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          field, ": must list all 52 cards in dealing order, got ", cards.size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ": must list all 52 cards in dealing order, got ", cards.size()));
     }
     return absl::OkStatus();
   };
@@ -78,8 +78,11 @@ void ReturnUncalled(HandState& st) {
   if (u.amount <= 0) return;
   st.seats[u.seat].committed -= u.amount;
   st.seats[u.seat].stack += u.amount;
-  Log(st, {.type = OpType::kReturnUncalled, .seat = static_cast<uint8_t>(u.seat),
-           .street = st.street, .amount = u.amount, .rule_id = "STUD-ALLIN-1"});
+  Log(st, {.type = OpType::kReturnUncalled,
+           .seat = static_cast<uint8_t>(u.seat),
+           .street = st.street,
+           .amount = u.amount,
+           .rule_id = "STUD-ALLIN-1"});
 }
 
 void Finish(HandState& st) {
@@ -94,9 +97,12 @@ void AwardShares(HandState& st, const Settlement& settlement) {
     for (const PotShare& share : pot.shares) {
       st.seats[share.seat].stack += share.amount;
       st.paid_out += share.amount;
-      Log(st, {.type = OpType::kAward, .seat = static_cast<uint8_t>(share.seat),
-               .street = st.street, .pot = static_cast<uint8_t>(p),
-               .half = static_cast<uint8_t>(share.half), .odd_chip = share.odd_chip,
+      Log(st, {.type = OpType::kAward,
+               .seat = static_cast<uint8_t>(share.seat),
+               .street = st.street,
+               .pot = static_cast<uint8_t>(p),
+               .half = static_cast<uint8_t>(share.half),
+               .odd_chip = share.odd_chip,
                .amount = share.amount,
                .rule_id = share.odd_chip ? share.odd_chip_rule : pot.rule_id});
     }
@@ -123,15 +129,17 @@ void SettleHand(HandState& st) {
     for (const ShowdownSeat& s : seats) {
       if (!s.live) continue;
       const std::vector<Pot> pots = BuildPots(seats);
-      const absl::string_view rule = st.street == Street::kThird && st.raises == 0 &&
-                                            st.full_level == 0
-                                        ? "STUD-BRING-7"
-                                        : "STUD-SHOW-2";
+      const absl::string_view rule =
+          st.street == Street::kThird && st.raises == 0 && st.full_level == 0 ? "STUD-BRING-7"
+                                                                              : "STUD-SHOW-2";
       for (size_t p = 0; p < pots.size(); ++p) {
         st.seats[s.seat].stack += pots[p].amount;
         st.paid_out += pots[p].amount;
-        Log(st, {.type = OpType::kAward, .seat = static_cast<uint8_t>(s.seat),
-                 .street = st.street, .pot = static_cast<uint8_t>(p), .amount = pots[p].amount,
+        Log(st, {.type = OpType::kAward,
+                 .seat = static_cast<uint8_t>(s.seat),
+                 .street = st.street,
+                 .pot = static_cast<uint8_t>(p),
+                 .amount = pots[p].amount,
                  .rule_id = rule});
       }
     }
@@ -179,7 +187,9 @@ void StartShowdown(HandState& st) {
     for (int i = 1; i <= st.config.num_seats; ++i) {
       if (!st.seats[i].live()) continue;
       st.seats[i].shown = true;
-      Log(st, {.type = OpType::kShow, .seat = static_cast<uint8_t>(i), .street = st.street,
+      Log(st, {.type = OpType::kShow,
+               .seat = static_cast<uint8_t>(i),
+               .street = st.street,
                .rule_id = "STUD-SHOW-1"});
     }
     SettleHand(st);
@@ -221,7 +231,8 @@ absl::Status ApplyDeal(HandState& st, const Action& a) {
   if (next.step == DealStep::kReshuffle) {
     return RuleViolation("STUD-DECK-1",
                          absl::StrCat("the stub holds ", internal::LiveStub(st), " card(s) and ",
-                                      StreetName(st.street), " needs more: report the reshuffle "
+                                      StreetName(st.street),
+                                      " needs more: report the reshuffle "
                                       "(RESHUFFLE) of the burns, aside cards and stub first"));
   }
   // [STUD-DEAL-3] a card reported where a burn is due: burned face down first.
@@ -255,10 +266,10 @@ absl::Status ApplyDeal(HandState& st, const Action& a) {
   }
   if (burn_implied) internal::BurnReported(st, a, /*implied=*/true);
   internal::GiveReportedCard(st, a.card);
-  const bool done = st.street_uses_common
-                        ? st.has_common
-                        : std::none_of(st.pending_deal.begin(), st.pending_deal.end(),
-                                       [](bool b) { return b; });
+  const bool done =
+      st.street_uses_common
+          ? st.has_common
+          : std::none_of(st.pending_deal.begin(), st.pending_deal.end(), [](bool b) { return b; });
   if (done) AfterStreetDealt(st);
   return absl::OkStatus();
 }
@@ -320,11 +331,15 @@ absl::Status ApplyShowdown(HandState& st, const Action& a) {
   Seat& s = st.seats[a.seat];
   if (a.kind == ActionKind::kShow) {
     s.shown = true;
-    Log(st, {.type = OpType::kShow, .seat = static_cast<uint8_t>(a.seat), .street = st.street,
+    Log(st, {.type = OpType::kShow,
+             .seat = static_cast<uint8_t>(a.seat),
+             .street = st.street,
              .rule_id = "STUD-SHOW-1"});
   } else {
     s.mucked = true;
-    Log(st, {.type = OpType::kMuck, .seat = static_cast<uint8_t>(a.seat), .street = st.street,
+    Log(st, {.type = OpType::kMuck,
+             .seat = static_cast<uint8_t>(a.seat),
+             .street = st.street,
              .rule_id = "STUD-SHOW-2"});
   }
   const int next = NextToShow(st, a.seat);
@@ -391,10 +406,10 @@ void ContinueDeal(HandState& st) {
     return;
   }
   AdvanceDealPass(st);
-  const bool done = st.street_uses_common
-                        ? st.has_common
-                        : std::none_of(st.pending_deal.begin(), st.pending_deal.end(),
-                                       [](bool b) { return b; });
+  const bool done =
+      st.street_uses_common
+          ? st.has_common
+          : std::none_of(st.pending_deal.begin(), st.pending_deal.end(), [](bool b) { return b; });
   if (done) AfterStreetDealt(st);
 }
 
@@ -511,9 +526,8 @@ ExpectedDeal NextDeal(const HandState& st) {
 
 absl::Status Apply(HandState& st, const Action& a) {
   if (a.seat < 0 || a.seat > st.config.num_seats) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("seat: ", a.seat, " is not at this table (seats 1..", st.config.num_seats,
-                     ")"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "seat: ", a.seat, " is not at this table (seats 1..", st.config.num_seats, ")"));
   }
   absl::Status status;
   switch (st.phase) {
@@ -539,8 +553,8 @@ absl::Status Apply(HandState& st, const Action& a) {
         }
         if (IsBettingKind(a.kind)) {
           const absl::string_view rule =
-              st.bring_in_due ? "STUD-BRING-1" : (st.street == Street::kThird ? "STUD-BET-1"
-                                                                               : "STUD-ORDER-1");
+              st.bring_in_due ? "STUD-BRING-1"
+                              : (st.street == Street::kThird ? "STUD-BET-1" : "STUD-ORDER-1");
           return RuleViolation(rule, absl::StrCat("it is seat ", st.actor, "'s turn to act on ",
                                                   StreetName(st.street), ", not seat ", a.seat));
         }
@@ -588,20 +602,40 @@ absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Ope
         i += static_cast<size_t>(op.amount_to);
         continue;
       }
-      case OpType::kDeclareAllIn: a.kind = ActionKind::kDeclareAllIn; break;
-      case OpType::kDeclineOption: a.kind = ActionKind::kDeclineOption; break;
-      case OpType::kFold: a.kind = ActionKind::kFold; break;
-      case OpType::kCheck: a.kind = ActionKind::kCheck; break;
-      case OpType::kCall: a.kind = ActionKind::kCall; break;
-      case OpType::kBringIn: a.kind = ActionKind::kBringIn; break;
-      case OpType::kComplete: a.kind = ActionKind::kComplete; break;
-      case OpType::kBet: a.kind = ActionKind::kBet; break;
-      case OpType::kRaise: a.kind = ActionKind::kRaise; break;
+      case OpType::kDeclareAllIn:
+        a.kind = ActionKind::kDeclareAllIn;
+        break;
+      case OpType::kDeclineOption:
+        a.kind = ActionKind::kDeclineOption;
+        break;
+      case OpType::kFold:
+        a.kind = ActionKind::kFold;
+        break;
+      case OpType::kCheck:
+        a.kind = ActionKind::kCheck;
+        break;
+      case OpType::kCall:
+        a.kind = ActionKind::kCall;
+        break;
+      case OpType::kBringIn:
+        a.kind = ActionKind::kBringIn;
+        break;
+      case OpType::kComplete:
+        a.kind = ActionKind::kComplete;
+        break;
+      case OpType::kBet:
+        a.kind = ActionKind::kBet;
+        break;
+      case OpType::kRaise:
+        a.kind = ActionKind::kRaise;
+        break;
       case OpType::kShow:
         if (op.rule_id != "STUD-SHOW-1" || st->phase != Phase::kShowdown) continue;
         a.kind = ActionKind::kShow;
         break;
-      case OpType::kMuck: a.kind = ActionKind::kMuck; break;
+      case OpType::kMuck:
+        a.kind = ActionKind::kMuck;
+        break;
       case OpType::kDeal:
       case OpType::kCommonCard:
         if (!reported) continue;
@@ -614,7 +648,9 @@ absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Ope
           internal::BurnReported(*st, a, /*implied=*/true);
           continue;
         }
-        a = {.kind = ActionKind::kBurn, .card = op.card, .face_up = op.face_up,
+        a = {.kind = ActionKind::kBurn,
+             .card = op.card,
+             .face_up = op.face_up,
              .unseen = op.amount == 1};
         break;
       case OpType::kRecycle:

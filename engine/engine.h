@@ -17,11 +17,11 @@
 #define STUD_ENGINE_ENGINE_H_
 
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "engine/hand_state.h"
 
 namespace stud {
@@ -31,8 +31,8 @@ absl::string_view ActionKindName(ActionKind k);
 struct Action {
   ActionKind kind = ActionKind::kFold;
   int seat = 0;
-  Chips amount_to = 0;  // betting actions: the seat's street total after acting
-  Card card;            // kDeal only
+  Chips amount_to = 0;   // betting actions: the seat's street total after acting
+  Card card;             // kDeal only
   bool face_up = false;  // kDeal, kBurn only
   bool unseen = false;   // kBurn only: burned face down, card not known (`card` ignored)
 };

@@ -83,8 +83,8 @@ void Build(Tables& b) {
     return shift == 0 ? used[w] : (used[w] >> shift) | (used[w + 1] << (64 - shift));
   };
   std::fill(std::begin(b.row_offset), std::end(b.row_offset), 0u);  // empty rows: displacement 0
-  uint32_t end = 0;               // one past the last displacement
-  uint32_t first_free = 0;        // every slot below is used
+  uint32_t end = 0;         // one past the last displacement
+  uint32_t first_free = 0;  // every slot below is used
   for (const size_t row : order) {
     std::vector<uint32_t>& cols = columns[row];
     if (cols.empty()) break;
@@ -93,7 +93,8 @@ void Build(Tables& b) {
     for (;; d += 64) {
       if ((d + row_size) / 64 + 2 >= used.size()) used.resize(used.size() * 2, 0);
       uint64_t clash = 0;
-      for (size_t i = 0; i < cols.size() && clash != ~uint64_t{0}; ++i) clash |= window(d + cols[i]);
+      for (size_t i = 0; i < cols.size() && clash != ~uint64_t{0}; ++i)
+        clash |= window(d + cols[i]);
       if (clash != ~uint64_t{0}) {
         d += static_cast<uint32_t>(std::countr_one(clash));
         break;
@@ -140,7 +141,8 @@ void Build(Tables& b) {
   }
   if (highs.size() != kHighRanks || lows.size() > kMaxLowRanks) __builtin_trap();
   const auto rank_of = [](const std::vector<uint32_t>& sorted, uint32_t value) {
-    return static_cast<uint16_t>(std::lower_bound(sorted.begin(), sorted.end(), value) - sorted.begin());
+    return static_cast<uint16_t>(std::lower_bound(sorted.begin(), sorted.end(), value) -
+                                 sorted.begin());
   };
   std::copy(highs.begin(), highs.end(), b.high_value);
   std::fill(std::begin(b.low_value), std::end(b.low_value), 0u);

@@ -106,10 +106,11 @@ inline constexpr size_t kHighRanks = 7462;
 inline constexpr size_t kMaxLowRanks = 6175;
 
 struct Tables {
-  uint32_t row_offset[kRows];        // index = (rank key >> kRowShift) + row_offset[rank key & kRowMask]
-  alignas(4096) uint16_t flush[1 << kNumRanks];    // HighRank by the 13-bit rank mask of the flush suit
-  alignas(4096) uint16_t high[kSlots];             // HighRank by index; non-flush hands
-  alignas(4096) uint16_t low[kSlots];              // LowRank by index
+  uint32_t row_offset[kRows];  // index = (rank key >> kRowShift) + row_offset[rank key & kRowMask]
+  alignas(
+      4096) uint16_t flush[1 << kNumRanks];  // HighRank by the 13-bit rank mask of the flush suit
+  alignas(4096) uint16_t high[kSlots];       // HighRank by index; non-flush hands
+  alignas(4096) uint16_t low[kSlots];        // LowRank by index
   alignas(4096) HighValue high_value[kHighRanks];  // HighRank -> HighValue
   alignas(4096) LowValue low_value[kMaxLowRanks];  // LowRank -> LowValue
   alignas(4096) HighValue flush_value[1 << kNumRanks];
@@ -125,9 +126,7 @@ inline const Tables* Get() {
 }
 
 // The suit (0..3) whose counter flag is set in `flags` (the lowest one).
-inline int FlushSuit(uint64_t flags) {
-  return (__builtin_ctzll(flags) - kSuitShift - 3) >> 2;
-}
+inline int FlushSuit(uint64_t flags) { return (__builtin_ctzll(flags) - kSuitShift - 3) >> 2; }
 inline uint32_t Index(const Tables* t, uint64_t key) {
   const uint32_t rank_key = static_cast<uint32_t>(key);
   return (rank_key >> kRowShift) + t->row_offset[rank_key & kRowMask];
@@ -139,7 +138,8 @@ class HandKey {
  public:
   constexpr HandKey() = default;  // no cards
   constexpr explicit HandKey(CardSet cards) : mask_(cards.mask()) {
-    for (uint64_t m = mask_; m != 0; m &= m - 1) key_ += hand_key_internal::kBitKeys[std::countr_zero(m)];
+    for (uint64_t m = mask_; m != 0; m &= m - 1)
+      key_ += hand_key_internal::kBitKeys[std::countr_zero(m)];
   }
 
   // `c` must not be in the key yet.
@@ -183,7 +183,8 @@ class KeyEvaluator {
   // Same value as EvaluateHigh(key.cards()) / EvaluateLow(key.cards()).
   [[gnu::always_inline]] HighValue High(HandKey key) const {
     namespace in = hand_key_internal;
-    if (__builtin_expect((key.key() & in::kFlushFlags) != 0, 0)) return t_->flush_value[FlushRanks(key)];
+    if (__builtin_expect((key.key() & in::kFlushFlags) != 0, 0))
+      return t_->flush_value[FlushRanks(key)];
     return t_->high_value_by_index[in::Index(t_, key.key())];
   }
   [[gnu::always_inline]] LowValue Low(HandKey key) const {

@@ -6,67 +6,116 @@ namespace stud {
 
 absl::string_view StreetName(Street s) {
   switch (s) {
-    case Street::kThird: return "3rd street";
-    case Street::kFourth: return "4th street";
-    case Street::kFifth: return "5th street";
-    case Street::kSixth: return "6th street";
-    case Street::kSeventh: return "7th street";
+    case Street::kThird:
+      return "3rd street";
+    case Street::kFourth:
+      return "4th street";
+    case Street::kFifth:
+      return "5th street";
+    case Street::kSixth:
+      return "6th street";
+    case Street::kSeventh:
+      return "7th street";
   }
   return "unknown street";
 }
 
 absl::string_view OpTypeName(OpType t) {
   switch (t) {
-    case OpType::kAnte: return "ante";
-    case OpType::kDeal: return "deal";
-    case OpType::kBurn: return "burn";
-    case OpType::kRecycle: return "recycle";
-    case OpType::kCommonCard: return "common_card";
-    case OpType::kBringIn: return "bring_in";
-    case OpType::kComplete: return "complete";
-    case OpType::kBet: return "bet";
-    case OpType::kRaise: return "raise";
-    case OpType::kCall: return "call";
-    case OpType::kCheck: return "check";
-    case OpType::kFold: return "fold";
-    case OpType::kFirstToAct: return "first_to_act";
-    case OpType::kStreetEnd: return "street_end";
-    case OpType::kReturnUncalled: return "return_uncalled";
-    case OpType::kShow: return "show";
-    case OpType::kMuck: return "muck";
-    case OpType::kAward: return "award";
-    case OpType::kHandEnd: return "hand_end";
-    case OpType::kRuling: return "ruling";
-    case OpType::kExpose: return "expose";
-    case OpType::kKill: return "kill";
-    case OpType::kReturnAnte: return "return_ante";
-    case OpType::kMisdeal: return "misdeal";
-    case OpType::kAside: return "aside";
-    case OpType::kReplaceCard: return "replace_card";
-    case OpType::kDeclareAllIn: return "declare_all_in";
-    case OpType::kDeclineOption: return "decline_option";
-    case OpType::kTimeoutAllIn: return "timeout_all_in";
-    case OpType::kOutOfTurn: return "out_of_turn";
+    case OpType::kAnte:
+      return "ante";
+    case OpType::kDeal:
+      return "deal";
+    case OpType::kBurn:
+      return "burn";
+    case OpType::kRecycle:
+      return "recycle";
+    case OpType::kCommonCard:
+      return "common_card";
+    case OpType::kBringIn:
+      return "bring_in";
+    case OpType::kComplete:
+      return "complete";
+    case OpType::kBet:
+      return "bet";
+    case OpType::kRaise:
+      return "raise";
+    case OpType::kCall:
+      return "call";
+    case OpType::kCheck:
+      return "check";
+    case OpType::kFold:
+      return "fold";
+    case OpType::kFirstToAct:
+      return "first_to_act";
+    case OpType::kStreetEnd:
+      return "street_end";
+    case OpType::kReturnUncalled:
+      return "return_uncalled";
+    case OpType::kShow:
+      return "show";
+    case OpType::kMuck:
+      return "muck";
+    case OpType::kAward:
+      return "award";
+    case OpType::kHandEnd:
+      return "hand_end";
+    case OpType::kRuling:
+      return "ruling";
+    case OpType::kExpose:
+      return "expose";
+    case OpType::kKill:
+      return "kill";
+    case OpType::kReturnAnte:
+      return "return_ante";
+    case OpType::kMisdeal:
+      return "misdeal";
+    case OpType::kAside:
+      return "aside";
+    case OpType::kReplaceCard:
+      return "replace_card";
+    case OpType::kDeclareAllIn:
+      return "declare_all_in";
+    case OpType::kDeclineOption:
+      return "decline_option";
+    case OpType::kTimeoutAllIn:
+      return "timeout_all_in";
+    case OpType::kOutOfTurn:
+      return "out_of_turn";
   }
   return "unknown";
 }
 
 absl::string_view ActionKindName(ActionKind k) {
   switch (k) {
-    case ActionKind::kFold: return "fold";
-    case ActionKind::kCheck: return "check";
-    case ActionKind::kCall: return "call";
-    case ActionKind::kBringIn: return "bring-in";
-    case ActionKind::kComplete: return "complete";
-    case ActionKind::kBet: return "bet";
-    case ActionKind::kRaise: return "raise";
-    case ActionKind::kShow: return "show";
-    case ActionKind::kMuck: return "muck";
-    case ActionKind::kDeal: return "deal";
-    case ActionKind::kDeclareAllIn: return "declare all-in";
-    case ActionKind::kDeclineOption: return "decline the option";
-    case ActionKind::kBurn: return "burn";
-    case ActionKind::kReshuffle: return "reshuffle";
+    case ActionKind::kFold:
+      return "fold";
+    case ActionKind::kCheck:
+      return "check";
+    case ActionKind::kCall:
+      return "call";
+    case ActionKind::kBringIn:
+      return "bring-in";
+    case ActionKind::kComplete:
+      return "complete";
+    case ActionKind::kBet:
+      return "bet";
+    case ActionKind::kRaise:
+      return "raise";
+    case ActionKind::kShow:
+      return "show";
+    case ActionKind::kMuck:
+      return "muck";
+    case ActionKind::kDeal:
+      return "deal";
+    case ActionKind::kDeclareAllIn:
+      return "declare all-in";
+    case ActionKind::kDeclineOption:
+      return "decline the option";
+    case ActionKind::kBurn:
+      return "burn";
+    case ActionKind::kReshuffle:
+      return "reshuffle";
   }
   return "unknown";
 }

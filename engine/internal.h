@@ -80,7 +80,8 @@ void AfterSeatRemoved(HandState& state, int seat);
 // Applies one verified betting action and moves the hand on (as Apply does).
 void ApplyAndAdvance(HandState& state, int seat, const LegalAction& chosen);
 // The same analysis as Apply: the legal action of `seat` matching kind and amount.
-const LegalAction* FindLegal(const std::vector<LegalAction>& legal, ActionKind kind, Chips amount_to);
+const LegalAction* FindLegal(const std::vector<LegalAction>& legal, ActionKind kind,
+                             Chips amount_to);
 
 // ---- misdeal.cc ----
 // carried_antes: only seats of the hand, each 0..the ante [STUD-IRR-EXP-1].

@@ -14,7 +14,6 @@ namespace stud {
 namespace internal {
 namespace {
 
-
 absl::Status NotNow(absl::string_view rule, absl::string_view why) {
   return RuleViolation(rule, why);
 }
@@ -37,13 +36,16 @@ absl::StatusOr<Outcome> WrongOpener(HandState& st, const IrregularityReport& r) 
   Outcome o{.rule_id = kRule};
   if (!r.next_acted) {
     o.decision = Decision::kActionCorrected;
-    o.en = absl::StrCat(Seat(r.seat), " was wrongly designated and acted, but the next player has "
-                        "not: the action is corrected. ", Seat(r.seat), " takes back its chips and ",
-                        Seat(right), third ? ", the true low card, must bring in."
-                                           : ", the true high hand, must act.");
-    o.es = absl::StrCat("El ", Asiento(r.seat), " fue designado por error y actuó, pero el siguiente "
-                        "jugador no: se corrige la acción. El ", Asiento(r.seat),
-                        " recupera sus fichas y el ", Asiento(right),
+    o.en = absl::StrCat(
+        Seat(r.seat),
+        " was wrongly designated and acted, but the next player has "
+        "not: the action is corrected. ",
+        Seat(r.seat), " takes back its chips and ", Seat(right),
+        third ? ", the true low card, must bring in." : ", the true high hand, must act.");
+    o.es = absl::StrCat("El ", Asiento(r.seat),
+                        " fue designado por error y actuó, pero el siguiente "
+                        "jugador no: se corrige la acción. El ",
+                        Asiento(r.seat), " recupera sus fichas y el ", Asiento(right),
                         third ? ", la verdadera carta baja, debe abrir."
                               : ", la verdadera mano alta, debe actuar.");
     return o;
@@ -51,8 +53,11 @@ absl::StatusOr<Outcome> WrongOpener(HandState& st, const IrregularityReport& r) 
   // The wrong action stands and play continues from it.
   st.actor = r.seat;
   if (third && st.bring_in_due) st.bring_in_seat = r.seat;
-  Log(st, {.type = OpType::kFirstToAct, .seat = static_cast<uint8_t>(r.seat), .street = st.street,
-           .card = third ? DoorCard(st.seats[r.seat]) : Card(), .rule_id = kRule});
+  Log(st, {.type = OpType::kFirstToAct,
+           .seat = static_cast<uint8_t>(r.seat),
+           .street = st.street,
+           .card = third ? DoorCard(st.seats[r.seat]) : Card(),
+           .rule_id = kRule});
   const std::vector<LegalAction> legal = BettingOptions(st, r.seat);
   const LegalAction* chosen = FindLegal(legal, r.action, r.amount_to);
   if (chosen == nullptr) {
@@ -77,14 +82,16 @@ absl::StatusOr<Outcome> Absent(HandState& st, const IrregularityReport& r) {
     return NotNow(kRule, "online, an absent player is a time-out: report TIMEOUT (STUD-ALLIN-4)");
   }
   if (st.phase != Phase::kBetting) {
-    return NotNow(kRule, "an absent player's hand is killed during the betting, once everyone "
-                         "has the starting hand");
+    return NotNow(kRule,
+                  "an absent player's hand is killed during the betting, once everyone "
+                  "has the starting hand");
   }
   const bool tournament = opt.absent_kill == AbsentKill::kAfterStartingHands;
   if (!tournament && r.seat != st.actor) {
-    return NotNow(kRule, absl::StrCat("in a cash game the hand is killed when the action reaches "
-                                      "the seat; report it when ", Seat(r.seat), " is to act (",
-                                      Seat(st.actor), " is to act now)"));
+    return NotNow(kRule,
+                  absl::StrCat("in a cash game the hand is killed when the action reaches "
+                               "the seat; report it when ",
+                               Seat(r.seat), " is to act (", Seat(st.actor), " is to act now)"));
   }
   Outcome o{.rule_id = kRule, .decision = Decision::kHandKilled};
   o.alternative = tournament ? "absent_kill = AFTER_STARTING_HANDS (tournament)"
@@ -99,10 +106,10 @@ absl::StatusOr<Outcome> Absent(HandState& st, const IrregularityReport& r) {
   }
   Kill(st, r.seat, kRule);
   AfterSeatRemoved(st, r.seat);
-  o.en = absl::StrCat(Seat(r.seat), " is not at the table", tournament ? "" : " when it is to act",
-                      ": the hand is dead and the ante is forfeited",
-                      low ? "; the bring-in is posted from the stack and stands as the opening bet."
-                          : ".");
+  o.en = absl::StrCat(
+      Seat(r.seat), " is not at the table", tournament ? "" : " when it is to act",
+      ": the hand is dead and the ante is forfeited",
+      low ? "; the bring-in is posted from the stack and stands as the opening bet." : ".");
   o.es = absl::StrCat("El ", Asiento(r.seat), " no está en la mesa",
                       tournament ? "" : " cuando le toca actuar",
                       ": la mano está muerta y pierde el ante",
@@ -117,8 +124,10 @@ absl::StatusOr<Outcome> FoldOut(HandState& st, const IrregularityReport& r) {
   const bool picked_up = r.kind == IrregularityKind::kUpcardsPickedUp;
   const absl::string_view rule = picked_up ? "STUD-IRR-FOLD-2" : "STUD-IRR-FOLD-1";
   if (picked_up && st.phase == Phase::kShowdown) {
-    return Outcome{.rule_id = rule, .decision = Decision::kNoEffect,
-                   .en = absl::StrCat("The betting is over: ", Seat(r.seat), " picking up its upcards "
+    return Outcome{.rule_id = rule,
+                   .decision = Decision::kNoEffect,
+                   .en = absl::StrCat("The betting is over: ", Seat(r.seat),
+                                      " picking up its upcards "
                                       "means nothing; the hand is live until it is thrown away "
                                       "(STUD-SHOW-3)."),
                    .es = absl::StrCat("Las apuestas han terminado: que el ", Asiento(r.seat),
@@ -126,27 +135,32 @@ absl::StatusOr<Outcome> FoldOut(HandState& st, const IrregularityReport& r) {
                                       "sigue viva hasta que se descarte (STUD-SHOW-3).")};
   }
   if (st.phase != Phase::kBetting || r.seat != st.actor) {
-    return NotNow(rule, absl::StrCat("only the player to act can fold this way; ",
-                                     st.actor != 0 ? Seat(st.actor) : std::string("nobody"),
-                                     " is to act"));
+    return NotNow(
+        rule, absl::StrCat("only the player to act can fold this way; ",
+                           st.actor != 0 ? Seat(st.actor) : std::string("nobody"), " is to act"));
   }
   const bool facing = Facing(st, r.seat) || st.bring_in_due;
   if (picked_up && !facing) {
-    return NotNow(rule, "no bet is faced: this is a fold with no bet (checking out); report "
-                        "CHECKED_OUT (STUD-IRR-FOLD-1)");
+    return NotNow(rule,
+                  "no bet is faced: this is a fold with no bet (checking out); report "
+                  "CHECKED_OUT (STUD-IRR-FOLD-1)");
   }
   if (!picked_up && facing) {
     return NotNow(rule, "a bet is faced: this is an ordinary fold; apply a fold action");
   }
   const std::vector<LegalAction> legal = BettingOptions(st, r.seat);
   const LegalAction* fold = FindLegal(legal, ActionKind::kFold, 0);
-  if (fold == nullptr) return ExplainRefusal(st, {.kind = ActionKind::kFold, .seat = r.seat}, legal);
+  if (fold == nullptr)
+    return ExplainRefusal(st, {.kind = ActionKind::kFold, .seat = r.seat}, legal);
   ApplyAndAdvance(st, r.seat, *fold);
   if (picked_up) {
-    return Outcome{.rule_id = rule, .decision = Decision::kHandKilled,
-                   .en = absl::StrCat(Seat(r.seat), " picked up its upcards facing a bet without "
+    return Outcome{.rule_id = rule,
+                   .decision = Decision::kHandKilled,
+                   .en = absl::StrCat(Seat(r.seat),
+                                      " picked up its upcards facing a bet without "
                                       "calling: that is a fold and the hand is dead."),
-                   .es = absl::StrCat("El ", Asiento(r.seat), " recogió sus cartas descubiertas "
+                   .es = absl::StrCat("El ", Asiento(r.seat),
+                                      " recogió sus cartas descubiertas "
                                       "ante una apuesta sin igualar: es un retiro y la mano está "
                                       "muerta.")};
   }
@@ -154,14 +168,17 @@ absl::StatusOr<Outcome> FoldOut(HandState& st, const IrregularityReport& r) {
   Outcome o{.rule_id = rule, .decision = Decision::kCheckedOut};
   if (mode == FoldWhenCheck::kAtOnce) {
     o.alternative = "fold_when_check = AT_ONCE (online)";
-    o.en = absl::StrCat(Seat(r.seat), " folded with no bet to face: the fold takes effect at once.");
+    o.en =
+        absl::StrCat(Seat(r.seat), " folded with no bet to face: the fold takes effect at once.");
     o.es = absl::StrCat("El ", Asiento(r.seat), " se retiró sin apuesta: el retiro es inmediato.");
   } else {
     if (mode == FoldWhenCheck::kLiveUntilBet) o.alternative = "fold_when_check = LIVE_UNTIL_BET";
-    o.en = absl::StrCat(Seat(r.seat), " folded with no bet to face: the fold stands, but the seat "
+    o.en = absl::StrCat(Seat(r.seat),
+                        " folded with no bet to face: the fold stands, but the seat "
                         "keeps receiving cards until a bet kills the hand, so nobody's cards "
                         "change.");
-    o.es = absl::StrCat("El ", Asiento(r.seat), " se retiró sin apuesta: el retiro vale, pero el "
+    o.es = absl::StrCat("El ", Asiento(r.seat),
+                        " se retiró sin apuesta: el retiro vale, pero el "
                         "asiento sigue recibiendo cartas hasta que una apuesta anule la mano, "
                         "para no cambiar las cartas de nadie.");
   }
@@ -172,8 +189,11 @@ void TakeOut(HandState& st, int seat, int from_index) {
   ::stud::Seat& s = st.seats[seat];
   for (int k = from_index; k < s.num_cards; ++k) {
     st.aside.push_back(s.cards[k].card);
-    Log(st, {.type = OpType::kAside, .seat = static_cast<uint8_t>(seat), .street = st.street,
-             .card = s.cards[k].card, .rule_id = "STUD-IRR-CARDS-1"});
+    Log(st, {.type = OpType::kAside,
+             .seat = static_cast<uint8_t>(seat),
+             .street = st.street,
+             .card = s.cards[k].card,
+             .rule_id = "STUD-IRR-CARDS-1"});
     s.cards[k] = {};
   }
   s.num_cards = static_cast<uint8_t>(std::min<int>(s.num_cards, from_index));
@@ -193,9 +213,11 @@ absl::StatusOr<Outcome> CardCount(HandState& st, const IrregularityReport& r) {
   if (r.card_count > 7) {
     Kill(st, r.seat, kRule);
     AfterSeatRemoved(st, r.seat);
-    o.en = absl::StrCat(Seat(r.seat), " holds ", r.card_count, " cards: a hand with more than seven "
+    o.en = absl::StrCat(Seat(r.seat), " holds ", r.card_count,
+                        " cards: a hand with more than seven "
                         "cards is dead.");
-    o.es = absl::StrCat("El ", Asiento(r.seat), " tiene ", r.card_count, " cartas: una mano con más "
+    o.es = absl::StrCat("El ", Asiento(r.seat), " tiene ", r.card_count,
+                        " cartas: una mano con más "
                         "de siete cartas está muerta.");
     return o;
   }
@@ -223,9 +245,11 @@ absl::StatusOr<Outcome> CardCount(HandState& st, const IrregularityReport& r) {
   }
   Kill(st, r.seat, kRule);
   AfterSeatRemoved(st, r.seat);
-  o.en = absl::StrCat(Seat(r.seat), " has only ", r.card_count, " cards at the showdown: the hand is "
+  o.en = absl::StrCat(Seat(r.seat), " has only ", r.card_count,
+                      " cards at the showdown: the hand is "
                       "dead.");
-  o.es = absl::StrCat("El ", Asiento(r.seat), " solo tiene ", r.card_count, " cartas en el showdown: "
+  o.es = absl::StrCat("El ", Asiento(r.seat), " solo tiene ", r.card_count,
+                      " cartas en el showdown: "
                       "la mano está muerta.");
   return o;
 }
@@ -236,9 +260,9 @@ absl::StatusOr<Outcome> Timeout(HandState& st, const IrregularityReport& r) {
     return absl::InvalidArgumentError("report.allowance_remaining: must not be negative");
   }
   if (st.phase != Phase::kBetting || r.seat != st.actor) {
-    return NotNow("STUD-ALLIN-4", absl::StrCat("a time-out is ruled for the player to act; ",
-                                               st.actor != 0 ? Seat(st.actor) : "nobody",
-                                               " is to act"));
+    return NotNow("STUD-ALLIN-4",
+                  absl::StrCat("a time-out is ruled for the player to act; ",
+                               st.actor != 0 ? Seat(st.actor) : "nobody", " is to act"));
   }
   const char* what_en = r.disconnect ? "disconnected" : "ran out of time";
   const char* what_es = r.disconnect ? "se desconectó" : "agotó su tiempo";
@@ -248,33 +272,43 @@ absl::StatusOr<Outcome> Timeout(HandState& st, const IrregularityReport& r) {
     s.acted = true;
     s.acted_to = s.street_bet;
     if (st.allin_option_seat == r.seat) st.allin_option_seat = 0;
-    Log(st, {.type = OpType::kTimeoutAllIn, .seat = static_cast<uint8_t>(r.seat),
-             .street = st.street, .all_in = true, .amount = r.allowance_remaining - 1,
+    Log(st, {.type = OpType::kTimeoutAllIn,
+             .seat = static_cast<uint8_t>(r.seat),
+             .street = st.street,
+             .all_in = true,
+             .amount = r.allowance_remaining - 1,
              .rule_id = "STUD-ALLIN-4"});
     AfterSeatRemoved(st, r.seat);
     const int left = r.allowance_remaining - 1;
     return Outcome{
-        .rule_id = "STUD-ALLIN-4", .decision = Decision::kTimeoutAllIn,
+        .rule_id = "STUD-ALLIN-4",
+        .decision = Decision::kTimeoutAllIn,
         .en = absl::StrCat(Seat(r.seat), " ", what_en, ": it is all-in for the ", s.committed,
                            " already in the pot and can win up to that; further bets go to a side "
-                           "pot. Disconnect all-ins left this period: ", left, "."),
+                           "pot. Disconnect all-ins left this period: ",
+                           left, "."),
         .es = absl::StrCat("El ", Asiento(r.seat), " ", what_es, ": queda all-in por las ",
-                           s.committed, " fichas que ya tiene en el bote y puede ganar hasta ahí; "
+                           s.committed,
+                           " fichas que ya tiene en el bote y puede ganar hasta ahí; "
                            "las apuestas siguientes van a un bote lateral. All-ins por desconexión "
-                           "que le quedan en el periodo: ", left, "."),
+                           "que le quedan en el periodo: ",
+                           left, "."),
         .allowance_remaining = left};
   }
   const std::vector<LegalAction> legal = BettingOptions(st, r.seat);
-  Outcome o{.rule_id = "STUD-ALLIN-5", .decision = Decision::kTimeoutFold, .allowance_remaining = 0};
+  Outcome o{
+      .rule_id = "STUD-ALLIN-5", .decision = Decision::kTimeoutFold, .allowance_remaining = 0};
   const LegalAction* check = FindLegal(legal, ActionKind::kCheck, 0);
   if (st.config.options.exhausted_timeout_action == ExhaustedTimeout::kCheckIfFree) {
     o.alternative = "exhausted_timeout_action = CHECK_IF_FREE";
     if (check != nullptr) {
       ApplyAndAdvance(st, r.seat, *check);
       o.decision = Decision::kTimeoutCheck;
-      o.en = absl::StrCat(Seat(r.seat), " ", what_en, " with its disconnect all-ins used up for the "
+      o.en = absl::StrCat(Seat(r.seat), " ", what_en,
+                          " with its disconnect all-ins used up for the "
                           "period; with no bet to face it checks.");
-      o.es = absl::StrCat("El ", Asiento(r.seat), " ", what_es, " sin all-ins por desconexión en el "
+      o.es = absl::StrCat("El ", Asiento(r.seat), " ", what_es,
+                          " sin all-ins por desconexión en el "
                           "periodo; sin apuesta que igualar, pasa.");
       return o;
     }
@@ -285,34 +319,49 @@ absl::StatusOr<Outcome> Timeout(HandState& st, const IrregularityReport& r) {
     Kill(st, r.seat, "STUD-ALLIN-5");
     AfterSeatRemoved(st, r.seat);
   }
-  o.en = absl::StrCat(Seat(r.seat), " ", what_en, " with its disconnect all-ins used up for the "
+  o.en = absl::StrCat(Seat(r.seat), " ", what_en,
+                      " with its disconnect all-ins used up for the "
                       "period: the hand is folded.");
-  o.es = absl::StrCat("El ", Asiento(r.seat), " ", what_es, " sin all-ins por desconexión en el "
+  o.es = absl::StrCat("El ", Asiento(r.seat), " ", what_es,
+                      " sin all-ins por desconexión en el "
                       "periodo: la mano se retira.");
   return o;
 }
 
 absl::StatusOr<Outcome> Dispatch(HandState& st, const IrregularityReport& r) {
   switch (r.kind) {
-    case IrregularityKind::kWrongOpener: return WrongOpener(st, r);
-    case IrregularityKind::kAbsentPlayer: return Absent(st, r);
+    case IrregularityKind::kWrongOpener:
+      return WrongOpener(st, r);
+    case IrregularityKind::kAbsentPlayer:
+      return Absent(st, r);
     case IrregularityKind::kCheckedOut:
-    case IrregularityKind::kUpcardsPickedUp: return FoldOut(st, r);
-    case IrregularityKind::kWrongCardCount: return CardCount(st, r);
-    case IrregularityKind::kTimeout: return Timeout(st, r);
-    case IrregularityKind::kActionOutOfTurn: return OutOfTurn(st, r);
-    case IrregularityKind::kSkippedSeat: return SkippedSeat(st, r);
+    case IrregularityKind::kUpcardsPickedUp:
+      return FoldOut(st, r);
+    case IrregularityKind::kWrongCardCount:
+      return CardCount(st, r);
+    case IrregularityKind::kTimeout:
+      return Timeout(st, r);
+    case IrregularityKind::kActionOutOfTurn:
+      return OutOfTurn(st, r);
+    case IrregularityKind::kSkippedSeat:
+      return SkippedSeat(st, r);
     case IrregularityKind::kCalledWhenBeaten:
-      return Outcome{.rule_id = "STUD-IRR-CALL-1", .decision = Decision::kNoRefund,
-                     .en = absl::StrCat(Seat(r.seat), " called while beaten on board: no refund; "
+      return Outcome{.rule_id = "STUD-IRR-CALL-1",
+                     .decision = Decision::kNoRefund,
+                     .en = absl::StrCat(Seat(r.seat),
+                                        " called while beaten on board: no refund; "
                                         "the call bought information the board did not give."),
-                     .es = absl::StrCat("El ", Asiento(r.seat), " igualó ya ganado por las cartas "
+                     .es = absl::StrCat("El ", Asiento(r.seat),
+                                        " igualó ya ganado por las cartas "
                                         "descubiertas: no hay devolución; pagó por información.")};
     case IrregularityKind::kUpcardsReordered:
-      return Outcome{.rule_id = "STUD-GAME-5", .decision = Decision::kWarning,
-                     .en = absl::StrCat(Seat(r.seat), ": changing the order of your upcards is "
+      return Outcome{.rule_id = "STUD-GAME-5",
+                     .decision = Decision::kWarning,
+                     .en = absl::StrCat(Seat(r.seat),
+                                        ": changing the order of your upcards is "
                                         "improper; put them back in the order dealt."),
-                     .es = absl::StrCat("El ", Asiento(r.seat), ": cambiar el orden de las cartas "
+                     .es = absl::StrCat("El ", Asiento(r.seat),
+                                        ": cambiar el orden de las cartas "
                                         "descubiertas es incorrecto; vuelva a ponerlas en orden.")};
     default:
       return RuleDealerError(st, r);
@@ -332,7 +381,9 @@ bool NoActionYet(const HandState& st) {
 void Kill(HandState& st, int seat, absl::string_view rule) {
   st.seats[seat].folded = true;
   st.seats[seat].checked_out = false;
-  Log(st, {.type = OpType::kKill, .seat = static_cast<uint8_t>(seat), .street = st.street,
+  Log(st, {.type = OpType::kKill,
+           .seat = static_cast<uint8_t>(seat),
+           .street = st.street,
            .rule_id = rule});
 }
 
@@ -342,21 +393,29 @@ void ReturnChips(HandState& st, int seat, Chips amount, absl::string_view rule) 
   s.committed -= amount;  // antes only: they are not part of street_bet
   s.stack += amount;
   if (s.stack > 0 && s.folded) s.all_in = false;
-  Log(st, {.type = OpType::kReturnAnte, .seat = static_cast<uint8_t>(seat), .street = st.street,
-           .amount = amount, .rule_id = rule});
+  Log(st, {.type = OpType::kReturnAnte,
+           .seat = static_cast<uint8_t>(seat),
+           .street = st.street,
+           .amount = amount,
+           .rule_id = rule});
 }
 
 void Expose(HandState& st, int seat, int index, absl::string_view rule) {
   SeatCard& c = st.seats[seat].cards[index];
   c.face_up = true;
-  Log(st, {.type = OpType::kExpose, .seat = static_cast<uint8_t>(seat), .street = c.street,
-           .card = c.card, .face_up = true, .rule_id = rule});
+  Log(st, {.type = OpType::kExpose,
+           .seat = static_cast<uint8_t>(seat),
+           .street = c.street,
+           .card = c.card,
+           .face_up = true,
+           .rule_id = rule});
 }
 
 absl::Status LiveOnly(const HandState& st, absl::string_view rule) {
   if (st.config.deal_source == DealSource::kReported) return absl::OkStatus();
-  return RuleViolation(rule, "the engine deals this hand and designates the opener: this dealer "
-                             "error cannot occur (LIVE dealing only)");
+  return RuleViolation(rule,
+                       "the engine deals this hand and designates the opener: this dealer "
+                       "error cannot occur (LIVE dealing only)");
 }
 
 absl::StatusOr<Outcome> RuleOnCopy(HandState& st, const IrregularityReport& r) {
@@ -368,8 +427,10 @@ absl::StatusOr<Outcome> RuleOnCopy(HandState& st, const IrregularityReport& r) {
   }
   const size_t at = st.log.size();
   st.reports.push_back(r);
-  Log(st, {.type = OpType::kRuling, .seat = static_cast<uint8_t>(std::clamp(r.seat, 0, n)),
-           .street = st.street, .amount = static_cast<Chips>(st.reports.size() - 1)});
+  Log(st, {.type = OpType::kRuling,
+           .seat = static_cast<uint8_t>(std::clamp(r.seat, 0, n)),
+           .street = st.street,
+           .amount = static_cast<Chips>(st.reports.size() - 1)});
   absl::StatusOr<Outcome> o = Dispatch(st, r);
   if (!o.ok()) return o.status();
   SettleOutOfTurn(st);  // the ruling may have brought the turn to a held action
@@ -394,21 +455,34 @@ absl::StatusOr<Ruling> RuleIrregularity(HandState& st, const IrregularityReport&
   absl::StatusOr<internal::Outcome> o = internal::RuleOnCopy(work, report);
   if (!o.ok()) return o.status();
   ++work.version;
-  Ruling r{.rule_id = o->rule_id, .decision = o->decision, .explanation_en = std::move(o->en),
-           .explanation_es = std::move(o->es), .alternative = std::move(o->alternative),
-           .redeal_en = std::move(o->redeal_en), .redeal_es = std::move(o->redeal_es)};
+  Ruling r{.rule_id = o->rule_id,
+           .decision = o->decision,
+           .explanation_en = std::move(o->en),
+           .explanation_es = std::move(o->es),
+           .alternative = std::move(o->alternative),
+           .redeal_en = std::move(o->redeal_en),
+           .redeal_es = std::move(o->redeal_es)};
   r.allowance_remaining = o->allowance_remaining;
   r.first_op = first;
   r.end_op = work.log.size();
   for (size_t i = first; i < work.log.size(); ++i) {
     const Operation& op = work.log[i];
     switch (op.type) {
-      case OpType::kExpose: r.exposed.push_back({op.seat, op.card, true}); break;
-      case OpType::kAside: r.removed.push_back({op.seat, op.card, op.amount == 0}); break;
+      case OpType::kExpose:
+        r.exposed.push_back({op.seat, op.card, true});
+        break;
+      case OpType::kAside:
+        r.removed.push_back({op.seat, op.card, op.amount == 0});
+        break;
       case OpType::kDeal:
-      case OpType::kReplaceCard: r.given.push_back({op.seat, op.card, true}); break;
-      case OpType::kKill: r.killed.push_back(op.seat); break;
-      default: break;
+      case OpType::kReplaceCard:
+        r.given.push_back({op.seat, op.card, true});
+        break;
+      case OpType::kKill:
+        r.killed.push_back(op.seat);
+        break;
+      default:
+        break;
     }
   }
   for (int i = 1; i <= work.config.num_seats; ++i) {
@@ -424,31 +498,56 @@ absl::StatusOr<Ruling> RuleIrregularity(HandState& st, const IrregularityReport&
 
 absl::string_view DecisionName(Decision d) {
   switch (d) {
-    case Decision::kThirdCardDown: return "THIRD_CARD_DOWN";
-    case Decision::kMisdeal: return "MISDEAL";
-    case Decision::kHandDeadAnteReturned: return "HAND_DEAD_ANTE_RETURNED";
-    case Decision::kNoEffect: return "NO_EFFECT";
-    case Decision::kKeepFaceUp: return "KEEP_FACE_UP";
-    case Decision::kAllInOption: return "ALL_IN_OPTION";
-    case Decision::kActFirstOption: return "ACT_FIRST_OPTION";
-    case Decision::kBothFinalCardsUp: return "BOTH_FINAL_CARDS_UP";
-    case Decision::kActionCorrected: return "ACTION_CORRECTED";
-    case Decision::kActionStands: return "ACTION_STANDS";
-    case Decision::kHandKilled: return "HAND_KILLED";
-    case Decision::kBringInPostedHandKilled: return "BRING_IN_POSTED_HAND_KILLED";
-    case Decision::kCheckedOut: return "CHECKED_OUT";
-    case Decision::kCardsCorrected: return "CARDS_CORRECTED";
-    case Decision::kCardsStand: return "CARDS_STAND";
-    case Decision::kCardsTakenOut: return "CARDS_TAKEN_OUT";
-    case Decision::kPlayerKeepsCard: return "PLAYER_KEEPS_CARD";
-    case Decision::kHandLive: return "HAND_LIVE";
-    case Decision::kNoRefund: return "NO_REFUND";
-    case Decision::kWarning: return "WARNING";
-    case Decision::kTimeoutAllIn: return "TIMEOUT_ALL_IN";
-    case Decision::kTimeoutFold: return "TIMEOUT_FOLD";
-    case Decision::kTimeoutCheck: return "TIMEOUT_CHECK";
-    case Decision::kActionBinding: return "ACTION_BINDING";
-    case Decision::kPlaysShort: return "PLAYS_SHORT";
+    case Decision::kThirdCardDown:
+      return "THIRD_CARD_DOWN";
+    case Decision::kMisdeal:
+      return "MISDEAL";
+    case Decision::kHandDeadAnteReturned:
+      return "HAND_DEAD_ANTE_RETURNED";
+    case Decision::kNoEffect:
+      return "NO_EFFECT";
+    case Decision::kKeepFaceUp:
+      return "KEEP_FACE_UP";
+    case Decision::kAllInOption:
+      return "ALL_IN_OPTION";
+    case Decision::kActFirstOption:
+      return "ACT_FIRST_OPTION";
+    case Decision::kBothFinalCardsUp:
+      return "BOTH_FINAL_CARDS_UP";
+    case Decision::kActionCorrected:
+      return "ACTION_CORRECTED";
+    case Decision::kActionStands:
+      return "ACTION_STANDS";
+    case Decision::kHandKilled:
+      return "HAND_KILLED";
+    case Decision::kBringInPostedHandKilled:
+      return "BRING_IN_POSTED_HAND_KILLED";
+    case Decision::kCheckedOut:
+      return "CHECKED_OUT";
+    case Decision::kCardsCorrected:
+      return "CARDS_CORRECTED";
+    case Decision::kCardsStand:
+      return "CARDS_STAND";
+    case Decision::kCardsTakenOut:
+      return "CARDS_TAKEN_OUT";
+    case Decision::kPlayerKeepsCard:
+      return "PLAYER_KEEPS_CARD";
+    case Decision::kHandLive:
+      return "HAND_LIVE";
+    case Decision::kNoRefund:
+      return "NO_REFUND";
+    case Decision::kWarning:
+      return "WARNING";
+    case Decision::kTimeoutAllIn:
+      return "TIMEOUT_ALL_IN";
+    case Decision::kTimeoutFold:
+      return "TIMEOUT_FOLD";
+    case Decision::kTimeoutCheck:
+      return "TIMEOUT_CHECK";
+    case Decision::kActionBinding:
+      return "ACTION_BINDING";
+    case Decision::kPlaysShort:
+      return "PLAYS_SHORT";
   }
   return "UNKNOWN";
 }

@@ -12,7 +12,6 @@ namespace stud {
 namespace internal {
 namespace {
 
-
 // Index of `card` among the seat's cards, or -1.
 int IndexOf(const HandState& st, int seat, Card card) {
   const ::stud::Seat& s = st.seats[seat];
@@ -23,7 +22,8 @@ int IndexOf(const HandState& st, int seat, Card card) {
 }
 
 absl::Status CardOk(const HandState& st, Card card, absl::string_view field) {
-  if (card.index() >= kDeckSize) return absl::InvalidArgumentError(absl::StrCat(field, ": not a card"));
+  if (card.index() >= kDeckSize)
+    return absl::InvalidArgumentError(absl::StrCat(field, ": not a card"));
   if (st.seen.Contains(card)) {
     return RuleViolation("STUD-DEAL-4", absl::StrCat(card.ToString(), " is already in play"));
   }
@@ -60,7 +60,8 @@ bool BeforeThirdStreetBetting(const HandState& st) {
 
 // [STUD-IRR-EXP-2] both hole cards face up: dead hand, ante back.
 Outcome BothExposed(HandState& st, int seat, absl::string_view rule) {
-  if (st.config.options.exposed_holecard == ExposedHolecard::kMisdeal) return Misdeal(st, seat, rule);
+  if (st.config.options.exposed_holecard == ExposedHolecard::kMisdeal)
+    return Misdeal(st, seat, rule);
   ::stud::Seat& s = st.seats[seat];
   for (int k = 0; k < s.num_cards && k < 2; ++k) {
     if (!s.cards[k].face_up) Expose(st, seat, k, rule);
@@ -72,17 +73,22 @@ Outcome BothExposed(HandState& st, int seat, absl::string_view rule) {
   st.pending_deal[seat] = false;
   Resume(st);
   Outcome o{.rule_id = rule, .decision = Decision::kHandDeadAnteReturned};
-  const bool forced = st.config.options.dead_hand_low_opener == DeadHandLowOpener::kLeftPlayerForced;
+  const bool forced =
+      st.config.options.dead_hand_low_opener == DeadHandLowOpener::kLeftPlayerForced;
   if (forced) o.alternative = "dead_hand_low_opener = LEFT_PLAYER_FORCED";
-  o.en = absl::StrCat("Both hole cards of ", Seat(seat), " were dealt face up: the hand is dead and "
-                      "the ante is returned. If its first exposed card would have been the low card, "
-                      "the bring-in is not passed on: the player to its left opens and ",
-                      forced ? "must bring in or complete." : "may fold, bring in or complete.");
-  o.es = absl::StrCat("Las dos cartas tapadas del ", Asiento(seat), " se repartieron descubiertas: "
-                      "la mano está muerta y se le devuelve el ante. Si su primera carta descubierta "
-                      "hubiera sido la más baja, la apuesta forzada no pasa a otro: abre el jugador "
-                      "de su izquierda, que ",
-                      forced ? "debe abrir o completar." : "puede retirarse, abrir o completar.");
+  o.en =
+      absl::StrCat("Both hole cards of ", Seat(seat),
+                   " were dealt face up: the hand is dead and "
+                   "the ante is returned. If its first exposed card would have been the low card, "
+                   "the bring-in is not passed on: the player to its left opens and ",
+                   forced ? "must bring in or complete." : "may fold, bring in or complete.");
+  o.es =
+      absl::StrCat("Las dos cartas tapadas del ", Asiento(seat),
+                   " se repartieron descubiertas: "
+                   "la mano está muerta y se le devuelve el ante. Si su primera carta descubierta "
+                   "hubiera sido la más baja, la apuesta forzada no pasa a otro: abre el jugador "
+                   "de su izquierda, que ",
+                   forced ? "debe abrir o completar." : "puede retirarse, abrir o completar.");
   return o;
 }
 
@@ -95,7 +101,8 @@ absl::StatusOr<Outcome> HoleExposed(HandState& st, int seat, int index, absl::st
   }
   if (s.door_down) return BothExposed(st, seat, "STUD-IRR-EXP-2");
   if (s.num_cards > 2) {
-    return RuleViolation(rule, absl::StrCat(Seat(seat), " already has its third card; an exposed "
+    return RuleViolation(rule, absl::StrCat(Seat(seat),
+                                            " already has its third card; an exposed "
                                             "hole card is ruled before the third card is dealt"));
   }
   if (!s.cards[index].face_up) Expose(st, seat, index, rule);
@@ -119,9 +126,11 @@ Outcome FinalUp(HandState& st, int seat, absl::string_view rule) {
   if (s.all_in) {
     o = {.rule_id = rule == "STUD-IRR-EXP-3" ? rule : "STUD-IRR-EXP-4",
          .decision = Decision::kKeepFaceUp,
-         .en = absl::StrCat(Seat(seat), " is all-in: it keeps its final card face up; everyone else "
+         .en = absl::StrCat(Seat(seat),
+                            " is all-in: it keeps its final card face up; everyone else "
                             "gets the final card face down as usual."),
-         .es = absl::StrCat("El ", Asiento(seat), " está all-in: se queda su última carta "
+         .es = absl::StrCat("El ", Asiento(seat),
+                            " está all-in: se queda su última carta "
                             "descubierta; los demás reciben la suya tapada como siempre.")};
     Resume(st);
     return o;
@@ -142,12 +151,16 @@ Outcome FinalUp(HandState& st, int seat, absl::string_view rule) {
       Expose(st, other, t.num_cards - 1, applied);
     }
     Resume(st);
-    return {.rule_id = applied, .decision = Decision::kBothFinalCardsUp,
-            .en = absl::StrCat("Heads-up, the first player's final card was dealt face up: ",
-                               Seat(other), "'s final card is dealt face up too and the betting "
-                               "proceeds normally; the high hand on board acts first."),
+    return {.rule_id = applied,
+            .decision = Decision::kBothFinalCardsUp,
+            .en = absl::StrCat(
+                "Heads-up, the first player's final card was dealt face up: ", Seat(other),
+                "'s final card is dealt face up too and the betting "
+                "proceeds normally; the high hand on board acts first."),
             .es = absl::StrCat("Mano a mano, la última carta del primer jugador salió descubierta: "
-                               "la del ", Asiento(other), " también se reparte descubierta y las "
+                               "la del ",
+                               Asiento(other),
+                               " también se reparte descubierta y las "
                                "apuestas siguen normalmente; habla primero la mano alta.")};
   }
   st.allin_option_seat = seat;
@@ -156,19 +169,22 @@ Outcome FinalUp(HandState& st, int seat, absl::string_view rule) {
   o.rule_id = applied;
   o.decision = act_first ? Decision::kActFirstOption : Decision::kAllInOption;
   if (act_first) o.alternative = "faceup_final_option = ACT_FIRST";
-  const std::string others = LiveSeatCount(st) > 2 ? "Everyone else gets the final card face down. "
-                                                   : "";
-  const std::string otros = LiveSeatCount(st) > 2 ? "Los demás reciben la última carta tapada. "
-                                                  : "";
-  o.en = absl::StrCat("The final card of ", Seat(seat), " was dealt face up. ", others,
-                      act_first ? absl::StrCat(SeatCap(seat), " may act before the betting starts.")
-                                : absl::StrCat(SeatCap(seat), " may declare all-in before the betting: "
-                                               "no more chips from it, later bets go to a side pot. "
-                                               "Then the high hand on board acts first."));
+  const std::string others =
+      LiveSeatCount(st) > 2 ? "Everyone else gets the final card face down. " : "";
+  const std::string otros =
+      LiveSeatCount(st) > 2 ? "Los demás reciben la última carta tapada. " : "";
+  o.en =
+      absl::StrCat("The final card of ", Seat(seat), " was dealt face up. ", others,
+                   act_first ? absl::StrCat(SeatCap(seat), " may act before the betting starts.")
+                             : absl::StrCat(SeatCap(seat),
+                                            " may declare all-in before the betting: "
+                                            "no more chips from it, later bets go to a side pot. "
+                                            "Then the high hand on board acts first."));
   o.es = absl::StrCat("La última carta del ", Asiento(seat), " se repartió descubierta. ", otros,
                       act_first ? absl::StrCat("El ", Asiento(seat),
                                                " puede actuar antes de que empiecen las apuestas.")
-                                : absl::StrCat("El ", Asiento(seat), " puede declararse all-in antes "
+                                : absl::StrCat("El ", Asiento(seat),
+                                               " puede declararse all-in antes "
                                                "de las apuestas: no pone más fichas y las apuestas "
                                                "siguientes van a un bote lateral. Luego habla "
                                                "primero la mano alta."));
@@ -186,7 +202,8 @@ absl::StatusOr<Outcome> Exposed(HandState& st, const IrregularityReport& r) {
   if (r.kind == IrregularityKind::kCardOffTable) rule = "STUD-IRR-EXP-3";
   if (r.kind == IrregularityKind::kFinalCardFaceUp) rule = "STUD-IRR-EXP-5";
   if (absl::Status s = LiveOnly(st, rule); !s.ok()) return s;
-  if (!st.seats[r.seat].live()) return RuleViolation(rule, absl::StrCat(Seat(r.seat), " has no live hand"));
+  if (!st.seats[r.seat].live())
+    return RuleViolation(rule, absl::StrCat(Seat(r.seat), " has no live hand"));
   if (r.from_deal) {
     // The reported card itself came face up (DealIrregularity checked it).
     GiveAsDealt(st, r.seat, r.card, true);
@@ -197,20 +214,22 @@ absl::StatusOr<Outcome> Exposed(HandState& st, const IrregularityReport& r) {
   }
   if (r.kind == IrregularityKind::kBothHolecardsExposed) {
     if (!BeforeThirdStreetBetting(st) || st.seats[r.seat].num_cards < 2) {
-      return RuleViolation(rule, "both hole cards are ruled on once dealt, before the 3rd-street "
-                                 "betting starts");
+      return RuleViolation(rule,
+                           "both hole cards are ruled on once dealt, before the 3rd-street "
+                           "betting starts");
     }
     return BothExposed(st, r.seat, rule);
   }
   if (!r.has_card) return absl::InvalidArgumentError("report.card: required for this kind");
   const int index = IndexOf(st, r.seat, r.card);
   if (index < 0) {
-    return absl::InvalidArgumentError(absl::StrCat("report.card: ", r.card.ToString(),
-                                                   " is not a card of seat ", r.seat));
+    return absl::InvalidArgumentError(
+        absl::StrCat("report.card: ", r.card.ToString(), " is not a card of seat ", r.seat));
   }
   const SeatCard& c = st.seats[r.seat].cards[index];
   if (c.face_up) {
-    return Outcome{.rule_id = rule, .decision = Decision::kNoEffect,
+    return Outcome{.rule_id = rule,
+                   .decision = Decision::kNoEffect,
                    .en = absl::StrCat(c.card.ToString(), " is an upcard of ", Seat(r.seat),
                                       ": exposing it changes nothing."),
                    .es = absl::StrCat(c.card.ToString(), " es una carta descubierta del ",
@@ -248,23 +267,26 @@ absl::StatusOr<Outcome> BurnError(HandState& st, const IrregularityReport& r) {
   const bool all_stand =
       final_card && st.config.options.final_burn_error == FinalBurnError::kAllStand;
   if (all_stand && !r.moves.empty()) {
-    return absl::InvalidArgumentError("report.moves: under final_burn_error = ALL_STAND every card "
-                                      "stands; report no moves");
+    return absl::InvalidArgumentError(
+        "report.moves: under final_burn_error = ALL_STAND every card "
+        "stands; report no moves");
   }
   // Validate the moves: each seat once, a card of this street, and a new card
   // that is unseen or another moved seat's card.
   CardSet replaced, placed;
   for (const CardMove& m : r.moves) {
     if (m.seat < 1 || m.seat > st.config.num_seats || st.street == Street::kThird) {
-      return absl::InvalidArgumentError("report.moves: a seat 1..N holding a card of 4th..7th street");
+      return absl::InvalidArgumentError(
+          "report.moves: a seat 1..N holding a card of 4th..7th street");
     }
     const ::stud::Seat& s = st.seats[m.seat];
     if (s.num_cards == 0 || s.cards[s.num_cards - 1].street != st.street) {
-      return absl::InvalidArgumentError(absl::StrCat("report.moves: seat ", m.seat,
-                                                     " has no card of ", StreetName(st.street)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("report.moves: seat ", m.seat, " has no card of ", StreetName(st.street)));
     }
     if (std::find(r.seats.begin(), r.seats.end(), m.seat) != r.seats.end()) {
-      return RuleViolation(rule, absl::StrCat(Seat(m.seat), " mixed in or looked at its final card "
+      return RuleViolation(rule, absl::StrCat(Seat(m.seat),
+                                              " mixed in or looked at its final card "
                                               "and must keep it"));
     }
     replaced.Add(s.cards[s.num_cards - 1].card);
@@ -287,30 +309,41 @@ absl::StatusOr<Outcome> BurnError(HandState& st, const IrregularityReport& r) {
     SeatCard& c = s.cards[s.num_cards - 1];
     c.card = m.card;
     st.seen.Add(m.card);
-    Log(st, {.type = OpType::kReplaceCard, .seat = static_cast<uint8_t>(m.seat), .street = st.street,
-             .card = m.card, .face_up = c.face_up, .rule_id = rule});
+    Log(st, {.type = OpType::kReplaceCard,
+             .seat = static_cast<uint8_t>(m.seat),
+             .street = st.street,
+             .card = m.card,
+             .face_up = c.face_up,
+             .rule_id = rule});
   }
   // Cards displaced and not placed again, and the named misplaced card, become
   // the burn, known to everyone.
   for (int i = 0; i < kDeckSize; ++i) {
     const Card c = Card::FromIndex(i);
-    if ((replaced.Contains(c) && !placed.Contains(c)) || (r.has_card && c == r.card && !placed.Contains(c))) {
+    if ((replaced.Contains(c) && !placed.Contains(c)) ||
+        (r.has_card && c == r.card && !placed.Contains(c))) {
       st.seen.Add(c);
       st.burns.push_back(c);
-      Log(st, {.type = OpType::kAside, .street = st.street, .card = c, .face_up = true,
+      Log(st, {.type = OpType::kAside,
+               .street = st.street,
+               .card = c,
+               .face_up = true,
                .rule_id = rule});
     }
   }
   st.burn_count = std::max(0, st.burn_count + r.burn_delta);
   if (st.phase == Phase::kBetting && !r.moves.empty()) Resume(st);
-  Outcome o{.rule_id = rule, .decision = all_stand ? Decision::kCardsStand : Decision::kCardsCorrected};
+  Outcome o{.rule_id = rule,
+            .decision = all_stand ? Decision::kCardsStand : Decision::kCardsCorrected};
   const char* what_en = r.burn_delta > 0 ? "burned two cards" : "did not burn a card";
   const char* what_es = r.burn_delta > 0 ? "quemó dos cartas" : "no quemó carta";
   if (all_stand) {
     o.alternative = "final_burn_error = ALL_STAND";
-    o.en = absl::StrCat("The dealer ", what_en, " before the final downcard: every player accepts "
+    o.en = absl::StrCat("The dealer ", what_en,
+                        " before the final downcard: every player accepts "
                         "the card dealt and play continues.");
-    o.es = absl::StrCat("El dealer ", what_es, " antes de la última carta tapada: todos aceptan la "
+    o.es = absl::StrCat("El dealer ", what_es,
+                        " antes de la última carta tapada: todos aceptan la "
                         "carta recibida y el juego sigue.");
   } else {
     std::string kept_en, kept_es;
@@ -322,10 +355,14 @@ absl::StatusOr<Outcome> BurnError(HandState& st, const IrregularityReport& r) {
       absl::StrAppend(&kept_en, " mixed in or looked at the card and keep it.");
       absl::StrAppend(&kept_es, " mezclaron o miraron la carta y se la quedan.");
     }
-    o.en = absl::StrCat("The dealer ", what_en, ": the cards are put back in their proper order and "
-                        "the misplaced card becomes the burn, known to everyone.", kept_en);
-    o.es = absl::StrCat("El dealer ", what_es, ": las cartas vuelven a su orden correcto y la carta "
-                        "fuera de lugar pasa a ser la quemada, a la vista de todos.", kept_es);
+    o.en = absl::StrCat("The dealer ", what_en,
+                        ": the cards are put back in their proper order and "
+                        "the misplaced card becomes the burn, known to everyone.",
+                        kept_en);
+    o.es = absl::StrCat("El dealer ", what_es,
+                        ": las cartas vuelven a su orden correcto y la carta "
+                        "fuera de lugar pasa a ser la quemada, a la vista de todos.",
+                        kept_es);
   }
   return o;
 }
@@ -337,12 +374,14 @@ absl::StatusOr<Outcome> Premature(HandState& st, const IrregularityReport& r) {
   if (absl::Status s = LiveOnly(st, rule); !s.ok()) return s;
   if (st.phase != Phase::kBetting || st.street == Street::kSeventh ||
       static_cast<int>(r.street) != static_cast<int>(st.street) + 1) {
-    return RuleViolation(rule, "premature cards are the next street's, dealt while this street's "
-                               "betting is still open");
+    return RuleViolation(rule,
+                         "premature cards are the next street's, dealt while this street's "
+                         "betting is still open");
   }
   if (r.cards.empty() && !keeps) {
-    return absl::InvalidArgumentError("report.cards: name the cards dealt early (or report.card "
-                                      "with report.seat for a final downcard the player keeps)");
+    return absl::InvalidArgumentError(
+        "report.cards: name the cards dealt early (or report.card "
+        "with report.seat for a final downcard the player keeps)");
   }
   if (keeps && (r.street != Street::kSeventh || r.seat < 1 || r.seat > st.config.num_seats ||
                 !st.seats[r.seat].live() || st.seats[r.seat].has_seventh)) {
@@ -363,8 +402,11 @@ absl::StatusOr<Outcome> Premature(HandState& st, const IrregularityReport& r) {
   for (Card c : r.cards) {
     st.seen.Add(c);
     st.aside.push_back(c);
-    Log(st, {.type = OpType::kAside, .street = st.street, .card = c,
-             .face_up = r.street != Street::kSeventh, .rule_id = "STUD-IRR-PREM-1"});
+    Log(st, {.type = OpType::kAside,
+             .street = st.street,
+             .card = c,
+             .face_up = r.street != Street::kSeventh,
+             .rule_id = "STUD-IRR-PREM-1"});
   }
   if (!r.cards.empty()) st.premature_pending = 1;
   if (keeps) {
@@ -374,30 +416,38 @@ absl::StatusOr<Outcome> Premature(HandState& st, const IrregularityReport& r) {
     const bool all = st.config.options.premature_seventh == PrematureSeventh::kAllPlayers;
     Outcome o{.rule_id = rule, .decision = Decision::kPlayerKeepsCard};
     if (all) o.alternative = "premature_seventh = ALL_PLAYERS";
-    o.en = absl::StrCat(Seat(r.seat), " looked at its final downcard dealt too early: it keeps it and "
-                        "gets no other card. ", all ? "Nobody" : absl::StrCat("That player"),
+    o.en = absl::StrCat(Seat(r.seat),
+                        " looked at its final downcard dealt too early: it keeps it and "
+                        "gets no other card. ",
+                        all ? "Nobody" : absl::StrCat("That player"),
                         " may bet or raise on 6th street, because ", Seat(r.seat),
                         " already holds seven cards.",
                         r.cards.empty() ? "" : " The other early cards are taken out of play.");
-    o.es = absl::StrCat("El ", Asiento(r.seat), " miró su última carta tapada repartida antes de "
-                        "tiempo: se la queda y no recibe otra. ", all ? "Nadie" : "Ese jugador no",
-                        all ? " puede" : " puede", " apostar ni subir en 6a calle, porque el ",
-                        Asiento(r.seat), " ya tiene siete cartas.",
-                        r.cards.empty() ? "" : " Las demás cartas adelantadas se retiran del juego.");
+    o.es = absl::StrCat(
+        "El ", Asiento(r.seat),
+        " miró su última carta tapada repartida antes de "
+        "tiempo: se la queda y no recibe otra. ",
+        all ? "Nadie" : "Ese jugador no", all ? " puede" : " puede",
+        " apostar ni subir en 6a calle, porque el ", Asiento(r.seat), " ya tiene siete cartas.",
+        r.cards.empty() ? "" : " Las demás cartas adelantadas se retiran del juego.");
     return o;
   }
   return Outcome{
-      .rule_id = rule, .decision = Decision::kCardsTakenOut,
-      .en = absl::StrCat(r.cards.size(), " card(s) were dealt before the betting on ",
-                         StreetName(st.street), " was over: they are taken out of play. When the "
-                         "betting is complete, one more card for each player still in is taken "
-                         "out, then the dealer burns and deals. The removed cards are kept aside in "
-                         "case the deck runs out."),
-      .es = absl::StrCat(r.cards.size(), " carta(s) se repartieron antes de terminar las apuestas de ",
-                         static_cast<int>(st.street), "a calle: se retiran del juego. Al terminar "
-                         "las apuestas se retira una carta más por cada jugador que siga en la mano; "
-                         "luego el dealer quema y reparte. Las cartas retiradas se guardan aparte por "
-                         "si se acaba la baraja.")};
+      .rule_id = rule,
+      .decision = Decision::kCardsTakenOut,
+      .en = absl::StrCat(
+          r.cards.size(), " card(s) were dealt before the betting on ", StreetName(st.street),
+          " was over: they are taken out of play. When the "
+          "betting is complete, one more card for each player still in is taken "
+          "out, then the dealer burns and deals. The removed cards are kept aside in "
+          "case the deck runs out."),
+      .es = absl::StrCat(
+          r.cards.size(), " carta(s) se repartieron antes de terminar las apuestas de ",
+          static_cast<int>(st.street),
+          "a calle: se retiran del juego. Al terminar "
+          "las apuestas se retira una carta más por cada jugador que siga en la mano; "
+          "luego el dealer quema y reparte. Las cartas retiradas se guardan aparte por "
+          "si se acaba la baraja.")};
 }
 
 }  // namespace
@@ -409,29 +459,35 @@ absl::StatusOr<Outcome> RuleDealerError(HandState& st, const IrregularityReport&
     case IrregularityKind::kCardOffTable:
     case IrregularityKind::kFinalCardFaceUp:
       return Exposed(st, r);
-    case IrregularityKind::kBurnError: return BurnError(st, r);
-    case IrregularityKind::kPrematureDeal: return Premature(st, r);
-    default: return absl::InvalidArgumentError("report.kind: unknown irregularity");
+    case IrregularityKind::kBurnError:
+      return BurnError(st, r);
+    case IrregularityKind::kPrematureDeal:
+      return Premature(st, r);
+    default:
+      return absl::InvalidArgumentError("report.kind: unknown irregularity");
   }
 }
 
 }  // namespace internal
 
 std::optional<IrregularityReport> DealIrregularity(const HandState& st, const Action& a) {
-  if (st.config.deal_source != DealSource::kReported || a.kind != ActionKind::kDeal) return std::nullopt;
+  if (st.config.deal_source != DealSource::kReported || a.kind != ActionKind::kDeal)
+    return std::nullopt;
   if (a.card.index() >= kDeckSize || st.seen.Contains(a.card)) return std::nullopt;
   if (a.seat < 0 || a.seat > st.config.num_seats) return std::nullopt;
-  IrregularityReport r{.seat = a.seat, .street = st.street, .has_card = true, .card = a.card,
-                       .from_deal = true};
+  IrregularityReport r{
+      .seat = a.seat, .street = st.street, .has_card = true, .card = a.card, .from_deal = true};
   if (st.phase == Phase::kBetting && st.street != Street::kSeventh) {
     // [STUD-IRR-PREM-1] a card before the betting round is over.
-    return IrregularityReport{.kind = IrregularityKind::kPrematureDeal, .street =
-                                  static_cast<Street>(static_cast<int>(st.street) + 1),
-                              .cards = {a.card}, .from_deal = true};
+    return IrregularityReport{.kind = IrregularityKind::kPrematureDeal,
+                              .street = static_cast<Street>(static_cast<int>(st.street) + 1),
+                              .cards = {a.card},
+                              .from_deal = true};
   }
   if (st.phase != Phase::kAwaitingDeal) return std::nullopt;
   const ExpectedDeal next = NextDeal(st);
-  if (a.seat != next.seat || !a.face_up || next.face_up || a.seat == kBoardSeat) return std::nullopt;
+  if (a.seat != next.seat || !a.face_up || next.face_up || a.seat == kBoardSeat)
+    return std::nullopt;
   if (st.street == Street::kThird && st.deal_pass < 2) {
     r.kind = st.seats[a.seat].door_down ? IrregularityKind::kBothHolecardsExposed
                                         : IrregularityKind::kHolecardExposed;

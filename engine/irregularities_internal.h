@@ -50,7 +50,7 @@ absl::Status ValidateSkippedSeat(const HandState& state, const IrregularityRepor
 absl::StatusOr<Outcome> RuleOnCopy(HandState& state, const IrregularityReport& report);
 
 // Helpers.
-bool NoActionYet(const HandState& state);    // betting phase, nothing voluntary this street
+bool NoActionYet(const HandState& state);  // betting phase, nothing voluntary this street
 void Kill(HandState& state, int seat, absl::string_view rule);
 void ReturnChips(HandState& state, int seat, Chips amount, absl::string_view rule);
 void Expose(HandState& state, int seat, int index, absl::string_view rule);

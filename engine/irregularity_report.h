@@ -35,14 +35,14 @@ enum class Street : uint8_t { kThird = 3, kFourth = 4, kFifth = 5, kSixth = 6, k
 enum class ActionKind : uint8_t {
   kFold = 1,
   kCheck,
-  kCall,      // amount_to = the level called (less when all-in)
-  kBringIn,   // amount_to = the bring-in (less when all-in) [STUD-BRING-4]
-  kComplete,  // amount_to = the small bet [STUD-BRING-5]
-  kBet,       // amount_to = the bet
-  kRaise,     // amount_to = the new level
-  kShow,      // showdown: show the hand [STUD-SHOW-1]
-  kMuck,      // showdown: surrender without showing [STUD-SHOW-2]
-  kDeal,      // reported dealing: `card` to `seat` (kBoardSeat for a common card)
+  kCall,           // amount_to = the level called (less when all-in)
+  kBringIn,        // amount_to = the bring-in (less when all-in) [STUD-BRING-4]
+  kComplete,       // amount_to = the small bet [STUD-BRING-5]
+  kBet,            // amount_to = the bet
+  kRaise,          // amount_to = the new level
+  kShow,           // showdown: show the hand [STUD-SHOW-1]
+  kMuck,           // showdown: surrender without showing [STUD-SHOW-2]
+  kDeal,           // reported dealing: `card` to `seat` (kBoardSeat for a common card)
   kDeclareAllIn,   // face-up final card: stay in for what is already in [STUD-IRR-EXP-5]
   kDeclineOption,  // face-up final card: keep playing normally [STUD-IRR-EXP-5]
   // Reported dealing, seat kBoardSeat: a card burned [STUD-DEAL-3] (`card`
@@ -87,9 +87,9 @@ struct IrregularityReport {
   int seat = 0;
   Street street = Street::kThird;
   bool has_card = false;
-  Card card;                  // the exposed / kept card
-  std::vector<Card> cards;    // kPrematureDeal: the cards dealt early and taken out of play;
-                              // kBothHolecardsExposed: none, or the seat's two hole cards
+  Card card;                // the exposed / kept card
+  std::vector<Card> cards;  // kPrematureDeal: the cards dealt early and taken out of play;
+                            // kBothHolecardsExposed: none, or the seat's two hole cards
   // kWrongOpener: what the wrongly designated seat did, and whether the next
   // player acted after it. kActionOutOfTurn: what the seat did out of turn
   // (amount_to: its street total as the table saw it; 0 for a fold or check).

@@ -35,8 +35,8 @@ Options ProfileDefaults(Profile profile) {
     case Profile::kCash:
       break;
     case Profile::kTournament:
-      o.exposed_holecard = ExposedHolecard::kMisdeal;        // STUD-IRR-EXP-1 (000, 001 note)
-      o.absent_kill = AbsentKill::kAfterStartingHands;       // STUD-IRR-ABS-1 (001 note)
+      o.exposed_holecard = ExposedHolecard::kMisdeal;   // STUD-IRR-EXP-1 (000, 001 note)
+      o.absent_kill = AbsentKill::kAfterStartingHands;  // STUD-IRR-ABS-1 (001 note)
       break;
     case Profile::kOnline:
       o.fold_when_check = FoldWhenCheck::kAtOnce;  // STUD-IRR-FOLD-1: the fold takes effect at once
@@ -47,9 +47,9 @@ Options ProfileDefaults(Profile profile) {
 
 absl::Status ValidateOptions(const Options& o) {
   if (o.max_raises_per_round < 1 || o.max_raises_per_round > 100) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "options.max_raises_per_round: ", o.max_raises_per_round,
-        " is out of range 1..100 (STUD-CAP-1)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("options.max_raises_per_round: ", o.max_raises_per_round,
+                     " is out of range 1..100 (STUD-CAP-1)"));
   }
   if (o.odd_chip_unit <= 0) {
     return absl::InvalidArgumentError("options.odd_chip_unit: must be positive (STUD-ODD-5)");

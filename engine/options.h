@@ -7,9 +7,9 @@
 #define STUD_ENGINE_OPTIONS_H_
 
 #include <cstdint>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "engine/stakes.h"
 
 namespace stud {
@@ -38,10 +38,13 @@ enum class DeckExhaustion : uint8_t {                                        // 
   kRecycleSkipBurnIfShort,  // 004: no burn when short
   kCommonImmediately,       // 000/002: a common card as soon as the stub is short
 };
-enum class OddChipCards : uint8_t { kAllCards, kBestFive };            // STUD-ODD-5(a)
+enum class OddChipCards : uint8_t { kAllCards, kBestFive };                     // STUD-ODD-5(a)
 enum class ShortHand : uint8_t { kMissingSeventhLive, kPlayerOptionAnyShort };  // STUD-IRR-CARDS-1
-enum class ExposedHolecard : uint8_t { kDealThirdDown, kMisdeal };     // STUD-IRR-EXP-1
-enum class DeadHandLowOpener : uint8_t { kLeftPlayerOptional, kLeftPlayerForced };  // STUD-IRR-EXP-2
+enum class ExposedHolecard : uint8_t { kDealThirdDown, kMisdeal };              // STUD-IRR-EXP-1
+enum class DeadHandLowOpener : uint8_t {
+  kLeftPlayerOptional,
+  kLeftPlayerForced
+};                                                                            // STUD-IRR-EXP-2
 enum class AbsentKill : uint8_t { kWhenActionReaches, kAfterStartingHands };  // STUD-IRR-ABS-1
 // STUD-IRR-FOLD-1: a fold with no bet to face. kBindingKeepDealing: the hand
 // is dead but the seat keeps receiving cards until a bet is made (live
@@ -49,10 +52,10 @@ enum class AbsentKill : uint8_t { kWhenActionReaches, kAfterStartingHands };  //
 // reading that the hand is live until it faces a bet); kAtOnce: the seat leaves
 // the hand at once (online).
 enum class FoldWhenCheck : uint8_t { kBindingKeepDealing, kLiveUntilBet, kAtOnce };
-enum class FinalBurnError : uint8_t { kAffectedOnly, kAllStand };            // STUD-IRR-BURN-2
-enum class PrematureSeventh : uint8_t { kThatPlayer, kAllPlayers };          // STUD-IRR-PREM-2
-enum class FaceupFinalOption : uint8_t { kDeclareAllIn, kActFirst };         // STUD-IRR-EXP-5
-enum class ExhaustedTimeout : uint8_t { kFold, kCheckIfFree };               // STUD-ALLIN-5
+enum class FinalBurnError : uint8_t { kAffectedOnly, kAllStand };     // STUD-IRR-BURN-2
+enum class PrematureSeventh : uint8_t { kThatPlayer, kAllPlayers };   // STUD-IRR-PREM-2
+enum class FaceupFinalOption : uint8_t { kDeclareAllIn, kActFirst };  // STUD-IRR-EXP-5
+enum class ExhaustedTimeout : uint8_t { kFold, kCheckIfFree };        // STUD-ALLIN-5
 // STUD-IRR-EXP-1: the antes of a misdealt hand. kReturned: every ante goes
 // back and the redeal posts them again; kStayInPot: they stay in the pot and
 // the redeal plays for them (HandConfig::carried_antes) without new antes.
@@ -60,37 +63,37 @@ enum class MisdealAntes : uint8_t { kReturned, kStayInPot };
 
 struct Options {
   Profile profile = Profile::kCash;
-  BringInSource bring_in_source = BringInSource::kStakesTable;            // STUD-STAKES-3
-  bool burn_before_third = false;                                         // STUD-DEAL-3
+  BringInSource bring_in_source = BringInSource::kStakesTable;                 // STUD-STAKES-3
+  bool burn_before_third = false;                                              // STUD-DEAL-3
   ThirdStreetOpener third_street_opener = ThirdStreetOpener::kLowCardBringIn;  // STUD-BRING-1
-  bool bring_in_option = false;                                           // STUD-BRING-7
-  int max_raises_per_round = 3;                                           // STUD-CAP-1
-  bool uncapped_heads_up = false;                                         // STUD-CAP-1
-  ShortAllInRule short_allin_rule = ShortAllInRule::kHalfBet;             // STUD-CAP-2
-  OpenPairScope open_pair_scope = OpenPairScope::kAnyPlayer;              // STUD-PAIR-1
-  bool hilo_open_pair_double = false;                                     // STUD-PAIR-5
-  DeckExhaustion deck_exhaustion = DeckExhaustion::kRecycleBurnThenCommon;  // STUD-DECK-*
-  OddChipCards odd_chip_cards = OddChipCards::kAllCards;                  // STUD-ODD-5(a)
-  bool odd_chip_low_ace_low = true;                                       // STUD-ODD-5(b)
-  Chips odd_chip_unit = 1;                                                // STUD-ODD-5(c)
+  bool bring_in_option = false;                                                // STUD-BRING-7
+  int max_raises_per_round = 3;                                                // STUD-CAP-1
+  bool uncapped_heads_up = false;                                              // STUD-CAP-1
+  ShortAllInRule short_allin_rule = ShortAllInRule::kHalfBet;                  // STUD-CAP-2
+  OpenPairScope open_pair_scope = OpenPairScope::kAnyPlayer;                   // STUD-PAIR-1
+  bool hilo_open_pair_double = false;                                          // STUD-PAIR-5
+  DeckExhaustion deck_exhaustion = DeckExhaustion::kRecycleBurnThenCommon;     // STUD-DECK-*
+  OddChipCards odd_chip_cards = OddChipCards::kAllCards;                       // STUD-ODD-5(a)
+  bool odd_chip_low_ace_low = true;                                            // STUD-ODD-5(b)
+  Chips odd_chip_unit = 1;                                                     // STUD-ODD-5(c)
   // Irregularity options (ruled by the irregularity layer; fixed per hand).
-  ShortHand short_hand = ShortHand::kMissingSeventhLive;                  // STUD-IRR-CARDS-1
-  ExposedHolecard exposed_holecard = ExposedHolecard::kDealThirdDown;     // STUD-IRR-EXP-1
+  ShortHand short_hand = ShortHand::kMissingSeventhLive;               // STUD-IRR-CARDS-1
+  ExposedHolecard exposed_holecard = ExposedHolecard::kDealThirdDown;  // STUD-IRR-EXP-1
   DeadHandLowOpener dead_hand_low_opener = DeadHandLowOpener::kLeftPlayerOptional;  // EXP-2
-  AbsentKill absent_kill = AbsentKill::kWhenActionReaches;                // STUD-IRR-ABS-1
-  FoldWhenCheck fold_when_check = FoldWhenCheck::kBindingKeepDealing;     // STUD-IRR-FOLD-1
-  bool allow_fold_when_check = true;                                      // STUD-IRR-FOLD-1
-  FinalBurnError final_burn_error = FinalBurnError::kAffectedOnly;        // STUD-IRR-BURN-2
-  PrematureSeventh premature_seventh = PrematureSeventh::kThatPlayer;     // STUD-IRR-PREM-2
+  AbsentKill absent_kill = AbsentKill::kWhenActionReaches;                   // STUD-IRR-ABS-1
+  FoldWhenCheck fold_when_check = FoldWhenCheck::kBindingKeepDealing;        // STUD-IRR-FOLD-1
+  bool allow_fold_when_check = true;                                         // STUD-IRR-FOLD-1
+  FinalBurnError final_burn_error = FinalBurnError::kAffectedOnly;           // STUD-IRR-BURN-2
+  PrematureSeventh premature_seventh = PrematureSeventh::kThatPlayer;        // STUD-IRR-PREM-2
   FaceupFinalOption faceup_final_option = FaceupFinalOption::kDeclareAllIn;  // STUD-IRR-EXP-5
-  int disconnect_allins_per_period = 2;                                   // STUD-ALLIN-5
-  ExhaustedTimeout exhausted_timeout_action = ExhaustedTimeout::kFold;    // STUD-ALLIN-5
-  bool announce_draws = false;                                            // STUD-IRR-ANN-1
+  int disconnect_allins_per_period = 2;                                      // STUD-ALLIN-5
+  ExhaustedTimeout exhausted_timeout_action = ExhaustedTimeout::kFold;       // STUD-ALLIN-5
+  bool announce_draws = false;                                               // STUD-IRR-ANN-1
   // An action out of turn: false, taken back at once (the STUD-IRR-WRONG-1
   // text); true, it stands when the seat's turn comes if the action to it has
   // not changed (cardroom practice; no seed says so).
-  bool out_of_turn_binding = false;                                       // STUD-IRR-WRONG-1
-  MisdealAntes misdeal_antes = MisdealAntes::kReturned;                   // STUD-IRR-EXP-1
+  bool out_of_turn_binding = false;                      // STUD-IRR-WRONG-1
+  MisdealAntes misdeal_antes = MisdealAntes::kReturned;  // STUD-IRR-EXP-1
 
   friend bool operator==(const Options&, const Options&) = default;
 };

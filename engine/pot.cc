@@ -88,8 +88,10 @@ std::vector<Pot> BuildPots(std::span<const ShowdownSeat> seats) {
   for (const ShowdownSeat& s : seats) top = std::max(top, s.committed);
   if (levels.empty() || levels.back() < top) {
     // Chips above every live total: they belong to the live seats at the top.
-    if (levels.empty()) levels.push_back(top);
-    else levels.back() = top;
+    if (levels.empty())
+      levels.push_back(top);
+    else
+      levels.back() = top;
   }
   std::vector<Pot> pots;
   Chips prev = 0;

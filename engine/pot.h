@@ -14,10 +14,10 @@
 #include <optional>
 #include <span>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "engine/card.h"
 #include "engine/hand_eval.h"
 #include "engine/hand_state.h"
@@ -26,10 +26,10 @@
 namespace stud {
 
 struct ShowdownSeat {
-  int seat = 0;              // 1..kMaxSeats
-  std::vector<Card> cards;   // the seat's own cards (a common card goes in `common`)
-  Chips committed = 0;       // everything the seat put in this hand, antes included
-  bool live = true;          // false: folded or mucked; pays into pots, cannot win
+  int seat = 0;             // 1..kMaxSeats
+  std::vector<Card> cards;  // the seat's own cards (a common card goes in `common`)
+  Chips committed = 0;      // everything the seat put in this hand, antes included
+  bool live = true;         // false: folded or mucked; pays into pots, cannot win
 };
 
 enum class PotHalf : uint8_t { kWhole = 0, kHigh = 1, kLow = 2 };
@@ -38,17 +38,17 @@ struct PotShare {
   int seat = 0;
   Chips amount = 0;
   PotHalf half = PotHalf::kWhole;
-  bool odd_chip = false;           // this share includes odd chip(s)
+  bool odd_chip = false;            // this share includes odd chip(s)
   absl::string_view odd_chip_rule;  // STUD-ODD-1..4 when odd_chip
 };
 
 struct SettledPot {
   Chips amount = 0;
-  std::vector<int> eligible;       // live seats that may win it, ascending
-  std::vector<int> high_winners;   // Razz: the low winners
-  std::vector<int> low_winners;    // Hi-Lo only; empty when no low qualifies [STUD-HILO-3]
+  std::vector<int> eligible;      // live seats that may win it, ascending
+  std::vector<int> high_winners;  // Razz: the low winners
+  std::vector<int> low_winners;   // Hi-Lo only; empty when no low qualifies [STUD-HILO-3]
   std::vector<PotShare> shares;
-  absl::string_view rule_id;        // the rule that decided the split
+  absl::string_view rule_id;  // the rule that decided the split
 };
 
 struct ShownHand {
@@ -56,15 +56,15 @@ struct ShownHand {
   HighValue high = 0;
   std::array<Card, 5> best_high{};
   std::string high_name;
-  bool has_low = false;            // Hi-Lo: qualifies for low; Razz: always
+  bool has_low = false;  // Hi-Lo: qualifies for low; Razz: always
   LowValue low = 0;
   std::array<Card, 5> best_low{};
   std::string low_name;
 };
 
 struct Settlement {
-  std::vector<SettledPot> pots;    // main pot first
-  std::vector<ShownHand> hands;    // one per live seat
+  std::vector<SettledPot> pots;                 // main pot first
+  std::vector<ShownHand> hands;                 // one per live seat
   std::array<Chips, kMaxSeats + 1> won{};       // indexed by seat
   std::array<Chips, kMaxSeats + 1> returned{};  // uncalled chips given back [STUD-ALLIN-1]
 };
@@ -72,7 +72,7 @@ struct Settlement {
 // Chips one live seat put in above every other seat's total: nobody called
 // them, so they go back to that seat and belong to no pot [STUD-ALLIN-1].
 struct Uncalled {
-  int seat = 0;      // 0 when every chip was called
+  int seat = 0;  // 0 when every chip was called
   Chips amount = 0;
 };
 Uncalled FindUncalled(std::span<const ShowdownSeat> seats);

@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <optional>
 #include <span>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 
 namespace stud {
 

@@ -19,8 +19,14 @@ TableView ViewFor(const HandState& st, int viewer) {
   v.seats.reserve(static_cast<size_t>(st.config.num_seats));
   for (int i = 1; i <= st.config.num_seats; ++i) {
     const Seat& s = st.seats[i];
-    SeatView sv{.seat = i, .stack = s.stack, .committed = s.committed, .street_bet = s.street_bet,
-                .folded = s.folded, .all_in = s.all_in, .mucked = s.mucked, .shown = s.shown};
+    SeatView sv{.seat = i,
+                .stack = s.stack,
+                .committed = s.committed,
+                .street_bet = s.street_bet,
+                .folded = s.folded,
+                .all_in = s.all_in,
+                .mucked = s.mucked,
+                .shown = s.shown};
     sv.cards.reserve(s.num_cards);
     for (int k = 0; k < s.num_cards; ++k) {
       const SeatCard& c = s.cards[k];

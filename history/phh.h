@@ -62,7 +62,15 @@ struct PhhValue {
   std::vector<std::string> strings;
 };
 
-enum class PhhActionType { kDeal, kDealBoard, kBringIn, kCompleteBetRaise, kCheckCall, kFold, kShowMuck };
+enum class PhhActionType {
+  kDeal,
+  kDealBoard,
+  kBringIn,
+  kCompleteBetRaise,
+  kCheckCall,
+  kFold,
+  kShowMuck
+};
 
 struct PhhAction {
   PhhActionType type = PhhActionType::kFold;

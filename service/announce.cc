@@ -11,12 +11,12 @@ namespace stud::service {
 namespace v1 = stud::v1;
 namespace {
 
-constexpr const char* kRanksEn[kNumRanks] = {"twos",  "threes", "fours", "fives",  "sixes",
-                                             "sevens", "eights", "nines", "tens",   "jacks",
+constexpr const char* kRanksEn[kNumRanks] = {"twos",   "threes", "fours", "fives", "sixes",
+                                             "sevens", "eights", "nines", "tens",  "jacks",
                                              "queens", "kings",  "aces"};
-constexpr const char* kRanksEs[kNumRanks] = {"doses", "treses", "cuatros", "cincos", "seises",
-                                             "sietes", "ochos", "nueves", "dieces", "jotas",
-                                             "reinas", "reyes", "ases"};
+constexpr const char* kRanksEs[kNumRanks] = {"doses",  "treses", "cuatros", "cincos", "seises",
+                                             "sietes", "ochos",  "nueves",  "dieces", "jotas",
+                                             "reinas", "reyes",  "ases"};
 
 // The seat's up-cards as they stand after `upto` operations are not tracked,
 // so boards are described from the current state; announcements are computed
@@ -33,9 +33,7 @@ std::string Board(const HandState& state, int seat) {
   return out;
 }
 
-std::string SpanishStreet(Street s) {
-  return absl::StrCat(static_cast<int>(s), "a calle");
-}
+std::string SpanishStreet(Street s) { return absl::StrCat(static_cast<int>(s), "a calle"); }
 
 void Add(google::protobuf::RepeatedPtrField<v1::Announcement>* out, v1::Locale locale,
          const char* kind, int seat, absl::string_view rule, std::string en, std::string es) {
@@ -75,8 +73,8 @@ void AnnounceOpener(const HandState& state, const Operation& op, v1::Locale loca
     } else {
       Add(out, locale, "LOW_CARD", seat, rule,
           absl::StrCat(en, ": seat ", low, " (", door, ") is a dead hand; seat ", seat, " opens"),
-          absl::StrCat(es, ": la mano del asiento ", low, " (", door, ") está muerta; abre el asiento ",
-                       seat));
+          absl::StrCat(es, ": la mano del asiento ", low, " (", door,
+                       ") está muerta; abre el asiento ", seat));
     }
     return;
   }
@@ -134,7 +132,8 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
         if (fresh && (up_ranks[static_cast<size_t>(seat)] & bit) != 0) {
           Add(out, locale, "PAIR", seat, "STUD-IRR-ANN-1",
               absl::StrCat("Pair of ", kRanksEn[op.card.rank_value()], " showing, seat ", seat),
-              absl::StrCat("Pareja de ", kRanksEs[op.card.rank_value()], " a la vista, asiento ", seat));
+              absl::StrCat("Pareja de ", kRanksEs[op.card.rank_value()], " a la vista, asiento ",
+                           seat));
         }
         up_ranks[static_cast<size_t>(seat)] |= bit;
         break;
@@ -163,12 +162,18 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
       case OpType::kAward:
         if (!fresh) break;
         Add(out, locale, "WIN", seat, op.rule_id,
-            absl::StrCat("Seat ", seat, " wins ", FormatMoneyEn(op.amount),
-                         op.pot == 0 ? " from the main pot" : absl::StrCat(" from side pot ", int{op.pot}),
-                         op.half == 1 ? " (high)" : op.half == 2 ? " (low)" : ""),
+            absl::StrCat(
+                "Seat ", seat, " wins ", FormatMoneyEn(op.amount),
+                op.pot == 0 ? " from the main pot" : absl::StrCat(" from side pot ", int{op.pot}),
+                op.half == 1   ? " (high)"
+                : op.half == 2 ? " (low)"
+                               : ""),
             absl::StrCat("Asiento ", seat, " gana ", FormatMoneyEs(op.amount),
-                         op.pot == 0 ? " del bote principal" : absl::StrCat(" del bote lateral ", int{op.pot}),
-                         op.half == 1 ? " (alta)" : op.half == 2 ? " (baja)" : ""));
+                         op.pot == 0 ? " del bote principal"
+                                     : absl::StrCat(" del bote lateral ", int{op.pot}),
+                         op.half == 1   ? " (alta)"
+                         : op.half == 2 ? " (baja)"
+                                        : ""));
         break;
       default:
         break;

@@ -39,10 +39,12 @@ std::string Quoted(absl::string_view text) {
 // engine value (both start at 1), 0 means "not set" and is rejected when the
 // field is present.
 template <typename E, typename P>
-absl::Status Override(bool has, P value, int max, E* out, absl::string_view field, const char* name) {
+absl::Status Override(bool has, P value, int max, E* out, absl::string_view field,
+                      const char* name) {
   if (!has) return absl::OkStatus();
   const int v = static_cast<int>(value);
-  if (v < 1 || v > max) return Invalid(absl::StrCat(field, ".", name), "must be set to a named value");
+  if (v < 1 || v > max)
+    return Invalid(absl::StrCat(field, ".", name), "must be set to a named value");
   *out = static_cast<E>(v - 1);
   return absl::OkStatus();
 }
@@ -51,12 +53,13 @@ absl::Status Override(bool has, P value, int max, E* out, absl::string_view fiel
 
 absl::StatusOr<Card> DecodeCard(absl::string_view text, absl::string_view field) {
   absl::StatusOr<Card> card = ParseCard(text);
-  if (!card.ok()) return Invalid(field, absl::StrCat(Quoted(text), " is not a card like \"As\" or \"Td\""));
+  if (!card.ok())
+    return Invalid(field, absl::StrCat(Quoted(text), " is not a card like \"As\" or \"Td\""));
   return card;
 }
 
-absl::StatusOr<std::vector<Card>> DecodeCards(const google::protobuf::RepeatedPtrField<std::string>& cards,
-                                              absl::string_view field) {
+absl::StatusOr<std::vector<Card>> DecodeCards(
+    const google::protobuf::RepeatedPtrField<std::string>& cards, absl::string_view field) {
   std::vector<Card> out;
   out.reserve(static_cast<size_t>(cards.size()));
   for (int i = 0; i < cards.size(); ++i) {
@@ -69,10 +72,14 @@ absl::StatusOr<std::vector<Card>> DecodeCards(const google::protobuf::RepeatedPt
 
 absl::StatusOr<Variant> DecodeVariant(v1::Variant v, absl::string_view field) {
   switch (v) {
-    case v1::VARIANT_STUD: return Variant::kStud;
-    case v1::VARIANT_STUD_HI_LO: return Variant::kStudHiLo;
-    case v1::VARIANT_RAZZ: return Variant::kRazz;
-    default: return Invalid(field, "required: VARIANT_STUD, VARIANT_STUD_HI_LO or VARIANT_RAZZ");
+    case v1::VARIANT_STUD:
+      return Variant::kStud;
+    case v1::VARIANT_STUD_HI_LO:
+      return Variant::kStudHiLo;
+    case v1::VARIANT_RAZZ:
+      return Variant::kRazz;
+    default:
+      return Invalid(field, "required: VARIANT_STUD, VARIANT_STUD_HI_LO or VARIANT_RAZZ");
   }
 }
 
@@ -82,7 +89,8 @@ absl::StatusOr<Stakes> DecodeStakes(const v1::Stakes& stakes, absl::string_view 
       std::optional<Stakes> found = FindStakesPreset(stakes.preset());
       if (!found) {
         return Invalid(absl::StrCat(field, ".preset"),
-                       absl::StrCat(Quoted(stakes.preset()), " is not in the stakes table (e.g. \"$15-$30\")"));
+                       absl::StrCat(Quoted(stakes.preset()),
+                                    " is not in the stakes table (e.g. \"$15-$30\")"));
       }
       return *found;
     }
@@ -99,14 +107,22 @@ absl::StatusOr<Stakes> DecodeStakes(const v1::Stakes& stakes, absl::string_view 
   }
 }
 
-absl::StatusOr<Options> DecodeOptions(v1::Profile profile, const v1::RuleOptions& o, absl::string_view field) {
+absl::StatusOr<Options> DecodeOptions(v1::Profile profile, const v1::RuleOptions& o,
+                                      absl::string_view field) {
   Profile p = Profile::kCash;
   switch (profile) {
     case v1::PROFILE_UNSPECIFIED:
-    case v1::PROFILE_CASH: p = Profile::kCash; break;
-    case v1::PROFILE_TOURNAMENT: p = Profile::kTournament; break;
-    case v1::PROFILE_ONLINE: p = Profile::kOnline; break;
-    default: return Invalid("profile", "unknown profile");
+    case v1::PROFILE_CASH:
+      p = Profile::kCash;
+      break;
+    case v1::PROFILE_TOURNAMENT:
+      p = Profile::kTournament;
+      break;
+    case v1::PROFILE_ONLINE:
+      p = Profile::kOnline;
+      break;
+    default:
+      return Invalid("profile", "unknown profile");
   }
   Options out = ProfileDefaults(p);
   absl::Status st;
@@ -160,7 +176,8 @@ absl::StatusOr<Action> DecodeAction(const v1::Action& a, absl::string_view field
     return Invalid(absl::StrCat(field, ".seat"), "must be 0: the dealer burns and reshuffles");
   }
   if (a.seat() < min_seat || a.seat() > kMaxSeats) {
-    return Invalid(absl::StrCat(field, ".seat"), absl::StrCat("must be ", min_seat, "..", kMaxSeats));
+    return Invalid(absl::StrCat(field, ".seat"),
+                   absl::StrCat("must be ", min_seat, "..", kMaxSeats));
   }
   out.seat = a.seat();
   if (a.amount_to() < 0) return Invalid(absl::StrCat(field, ".amount_to"), "must not be negative");
@@ -201,13 +218,14 @@ absl::StatusOr<Action> DecodeAction(const v1::Action& a, absl::string_view field
   return out;
 }
 
-absl::StatusOr<std::vector<int>> DecodeViewSeats(const google::protobuf::RepeatedField<int32_t>& seats,
-                                                 int num_seats, absl::string_view field) {
+absl::StatusOr<std::vector<int>> DecodeViewSeats(
+    const google::protobuf::RepeatedField<int32_t>& seats, int num_seats, absl::string_view field) {
   std::vector<int> out;
   for (int i = 0; i < seats.size(); ++i) {
     const int s = seats.Get(i);
     if (s < 1 || s > num_seats) {
-      return Invalid(absl::StrCat(field, "[", i, "]"), absl::StrCat("seat ", s, " is not 1..", num_seats));
+      return Invalid(absl::StrCat(field, "[", i, "]"),
+                     absl::StrCat("seat ", s, " is not 1..", num_seats));
     }
     if (std::find(out.begin(), out.end(), s) != out.end()) {
       return Invalid(absl::StrCat(field, "[", i, "]"), absl::StrCat("seat ", s, " appears twice"));
@@ -219,7 +237,9 @@ absl::StatusOr<std::vector<int>> DecodeViewSeats(const google::protobuf::Repeate
 
 v1::Street EncodeStreet(Street s) { return static_cast<v1::Street>(static_cast<int>(s)); }
 v1::Phase EncodePhase(Phase p) { return static_cast<v1::Phase>(static_cast<int>(p)); }
-v1::ActionKind EncodeActionKind(ActionKind k) { return static_cast<v1::ActionKind>(static_cast<int>(k)); }
+v1::ActionKind EncodeActionKind(ActionKind k) {
+  return static_cast<v1::ActionKind>(static_cast<int>(k));
+}
 v1::Variant EncodeVariant(Variant v) { return static_cast<v1::Variant>(static_cast<int>(v)); }
 v1::Profile EncodeProfile(Profile p) { return static_cast<v1::Profile>(static_cast<int>(p)); }
 
@@ -249,7 +269,8 @@ void EncodeOptions(const Options& o, v1::RuleOptions* out) {
   out->set_premature_seventh(static_cast<v1::PrematureSeventh>(e(o.premature_seventh)));
   out->set_faceup_final_option(static_cast<v1::FaceupFinalOption>(e(o.faceup_final_option)));
   out->set_disconnect_all_ins_per_period(o.disconnect_allins_per_period);
-  out->set_exhausted_timeout_action(static_cast<v1::ExhaustedTimeout>(e(o.exhausted_timeout_action)));
+  out->set_exhausted_timeout_action(
+      static_cast<v1::ExhaustedTimeout>(e(o.exhausted_timeout_action)));
   out->set_announce_draws(o.announce_draws);
   out->set_out_of_turn_binding(o.out_of_turn_binding);
   out->set_misdeal_antes(static_cast<v1::MisdealAntes>(e(o.misdeal_antes)));
@@ -289,7 +310,9 @@ void EncodeOperation(const HandState& state, const Operation& op, uint32_t index
   out->set_all_in(op.all_in);
   if (op.type == OpType::kAward) {
     out->set_pot(op.pot);
-    out->set_half(op.half == 1 ? v1::POT_HALF_HIGH : op.half == 2 ? v1::POT_HALF_LOW : v1::POT_HALF_WHOLE);
+    out->set_half(op.half == 1   ? v1::POT_HALF_HIGH
+                  : op.half == 2 ? v1::POT_HALF_LOW
+                                 : v1::POT_HALF_WHOLE);
     out->set_odd_chip(op.odd_chip);
   }
   out->set_amount(op.amount);
@@ -398,12 +421,14 @@ void EncodeSettlement(const Settlement& settlement, v1::ResolveShowdownResponse*
 
 // The proto enums reuse the engine's numbers; these pin the correspondence.
 static_assert(static_cast<int>(stud::ActionKind::kDeal) == stud::v1::ACTION_KIND_DEAL);
-static_assert(static_cast<int>(stud::ActionKind::kDeclineOption) == stud::v1::ACTION_KIND_DECLINE_OPTION);
+static_assert(static_cast<int>(stud::ActionKind::kDeclineOption) ==
+              stud::v1::ACTION_KIND_DECLINE_OPTION);
 static_assert(static_cast<int>(stud::ActionKind::kBurn) == stud::v1::ACTION_KIND_BURN);
 static_assert(static_cast<int>(stud::ActionKind::kReshuffle) == stud::v1::ACTION_KIND_RESHUFFLE);
 static_assert(static_cast<int>(stud::DealStep::kReshuffle) == stud::v1::DEAL_STEP_RESHUFFLE);
 static_assert(static_cast<int>(stud::DealStep::kCard) == stud::v1::DEAL_STEP_CARD);
-static_assert(static_cast<int>(stud::OpType::kTimeoutAllIn) == stud::v1::OPERATION_TYPE_TIMEOUT_ALL_IN);
+static_assert(static_cast<int>(stud::OpType::kTimeoutAllIn) ==
+              stud::v1::OPERATION_TYPE_TIMEOUT_ALL_IN);
 static_assert(static_cast<int>(stud::OpType::kOutOfTurn) == stud::v1::OPERATION_TYPE_OUT_OF_TURN);
 static_assert(static_cast<int>(stud::OpType::kRuling) == stud::v1::OPERATION_TYPE_RULING);
 static_assert(static_cast<int>(stud::ActionKind::kFold) == stud::v1::ACTION_KIND_FOLD);

@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "engine/engine.h"
 #include "engine/hand_state.h"
 #include "engine/pot.h"
@@ -28,17 +28,18 @@ namespace stud::service {
 
 // ---- decoding (requests) ----
 absl::StatusOr<Card> DecodeCard(absl::string_view text, absl::string_view field);
-absl::StatusOr<std::vector<Card>> DecodeCards(const google::protobuf::RepeatedPtrField<std::string>& cards,
-                                              absl::string_view field);
+absl::StatusOr<std::vector<Card>> DecodeCards(
+    const google::protobuf::RepeatedPtrField<std::string>& cards, absl::string_view field);
 absl::StatusOr<Variant> DecodeVariant(stud::v1::Variant v, absl::string_view field);
 absl::StatusOr<Stakes> DecodeStakes(const stud::v1::Stakes& stakes, absl::string_view field);
 // The profile's defaults with the overrides applied, then ValidateOptions.
-absl::StatusOr<Options> DecodeOptions(stud::v1::Profile profile, const stud::v1::RuleOptions& overrides,
+absl::StatusOr<Options> DecodeOptions(stud::v1::Profile profile,
+                                      const stud::v1::RuleOptions& overrides,
                                       absl::string_view field);
 absl::StatusOr<Action> DecodeAction(const stud::v1::Action& action, absl::string_view field);
 // Requested private-view seats: each in 1..num_seats, no duplicates.
-absl::StatusOr<std::vector<int>> DecodeViewSeats(const google::protobuf::RepeatedField<int32_t>& seats,
-                                                 int num_seats, absl::string_view field);
+absl::StatusOr<std::vector<int>> DecodeViewSeats(
+    const google::protobuf::RepeatedField<int32_t>& seats, int num_seats, absl::string_view field);
 
 // ---- encoding (responses) ----
 stud::v1::Street EncodeStreet(Street s);

@@ -69,7 +69,9 @@ std::string NewHandId() {
   return id;
 }
 
-std::string HandIdText(const ServiceData& service) { return absl::BytesToHexString(service.hand_id); }
+std::string HandIdText(const ServiceData& service) {
+  return absl::BytesToHexString(service.hand_id);
+}
 
 absl::Status PrepareDeal(const v1::NewHandRequest& request, bool allow_preset, HandConfig* config,
                          ServiceData* service) {

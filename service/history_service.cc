@@ -31,8 +31,9 @@ absl::Status HandService::ExportHandHistory(const v1::ExportHandHistoryRequest& 
   if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
   const HandState& state = hand->state;
   if (req.viewer_seat() < 0 || req.viewer_seat() > state.config.num_seats) {
-    return absl::InvalidArgumentError(absl::StrCat("viewer_seat: ", req.viewer_seat(), " is not 1..",
-                                                   state.config.num_seats, " (0 = the public record)"));
+    return absl::InvalidArgumentError(absl::StrCat("viewer_seat: ", req.viewer_seat(),
+                                                   " is not 1..", state.config.num_seats,
+                                                   " (0 = the public record)"));
   }
   if (req.reveal_hidden_cards() && !options_.allow_history_reveal) {
     return absl::PermissionDeniedError(
@@ -48,7 +49,9 @@ absl::Status HandService::ExportHandHistory(const v1::ExportHandHistoryRequest& 
   if (mode_name.rfind("DEALING_MODE_", 0) == 0) mode_name = mode_name.substr(13);
   options.extra_fields.emplace_back("_dealing_mode", absl::StrCat("'", mode_name, "'"));
   if (!hand->service.commitment.empty()) {
-    options.extra_fields.emplace_back("_deck_commitment", absl::StrCat("'", absl::BytesToHexString(hand->service.commitment), "'"));
+    options.extra_fields.emplace_back(
+        "_deck_commitment",
+        absl::StrCat("'", absl::BytesToHexString(hand->service.commitment), "'"));
   }
   std::string text = [&] {
     ChildSpan span("engine");
@@ -66,11 +69,14 @@ absl::Status HandService::ExportHandHistory(const v1::ExportHandHistoryRequest& 
 
 absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& req,
                                             v1::ReplayHandHistoryResponse* resp) const {
-  if (req.phh().empty()) return absl::InvalidArgumentError("phh: required (the text of a PHH hand history)");
+  if (req.phh().empty())
+    return absl::InvalidArgumentError("phh: required (the text of a PHH hand history)");
   if (req.phh().size() > kMaxPhhBytes) {
-    return absl::InvalidArgumentError(absl::StrCat("phh: at most ", kMaxPhhBytes, " bytes (one hand)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("phh: at most ", kMaxPhhBytes, " bytes (one hand)"));
   }
-  absl::StatusOr<Options> rules = DecodeOptions(req.profile(), req.option_overrides(), "option_overrides");
+  absl::StatusOr<Options> rules =
+      DecodeOptions(req.profile(), req.option_overrides(), "option_overrides");
   if (!rules.ok()) return rules.status();
   absl::StatusOr<history::PhhHand> hand = history::ParsePhh(req.phh());
   if (!hand.ok()) return absl::InvalidArgumentError(absl::StrCat("phh: ", hand.status().message()));
@@ -78,7 +84,8 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
     ChildSpan span("engine");
     return history::ReplayPhh(*hand, {.rules = *rules});
   }();
-  if (!report.ok()) return absl::InvalidArgumentError(absl::StrCat("phh: ", report.status().message()));
+  if (!report.ok())
+    return absl::InvalidArgumentError(absl::StrCat("phh: ", report.status().message()));
 
   resp->set_matches(report->ok());
   resp->set_legal(report->legal);
@@ -128,33 +135,39 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
 }
 
 // Every handler goes through ServeUnary (observability.h), as in service_impl.cc.
-grpc::ServerUnaryReactor* StudServiceImpl::ExportHandHistory(grpc::CallbackServerContext* ctx,
-                                                             const v1::ExportHandHistoryRequest* req,
-                                                             v1::ExportHandHistoryResponse* resp) {
+grpc::ServerUnaryReactor* StudServiceImpl::ExportHandHistory(
+    grpc::CallbackServerContext* ctx, const v1::ExportHandHistoryRequest* req,
+    v1::ExportHandHistoryResponse* resp) {
   return Dispatch(
       ctx,
       [this, ctx, req, resp](grpc::ServerUnaryReactor* reactor) {
         ServeUnary(
             observability_, ctx, RpcMethod::kExportHandHistory, *req, resp,
-            [&] { return Authorized(ctx, [&] { return hands_.ExportHandHistory(*req, resp); }); }, reactor);
+            [&] { return Authorized(ctx, [&] { return hands_.ExportHandHistory(*req, resp); }); },
+            reactor);
       },
       [&](grpc::ServerUnaryReactor* reactor) {
-        ServeUnary(observability_, ctx, RpcMethod::kExportHandHistory, *req, resp, [this] { return Overloaded(); }, reactor);
+        ServeUnary(
+            observability_, ctx, RpcMethod::kExportHandHistory, *req, resp,
+            [this] { return Overloaded(); }, reactor);
       });
 }
 
-grpc::ServerUnaryReactor* StudServiceImpl::ReplayHandHistory(grpc::CallbackServerContext* ctx,
-                                                             const v1::ReplayHandHistoryRequest* req,
-                                                             v1::ReplayHandHistoryResponse* resp) {
+grpc::ServerUnaryReactor* StudServiceImpl::ReplayHandHistory(
+    grpc::CallbackServerContext* ctx, const v1::ReplayHandHistoryRequest* req,
+    v1::ReplayHandHistoryResponse* resp) {
   return Dispatch(
       ctx,
       [this, ctx, req, resp](grpc::ServerUnaryReactor* reactor) {
         ServeUnary(
             observability_, ctx, RpcMethod::kReplayHandHistory, *req, resp,
-            [&] { return Authorized(ctx, [&] { return hands_.ReplayHandHistory(*req, resp); }); }, reactor);
+            [&] { return Authorized(ctx, [&] { return hands_.ReplayHandHistory(*req, resp); }); },
+            reactor);
       },
       [&](grpc::ServerUnaryReactor* reactor) {
-        ServeUnary(observability_, ctx, RpcMethod::kReplayHandHistory, *req, resp, [this] { return Overloaded(); }, reactor);
+        ServeUnary(
+            observability_, ctx, RpcMethod::kReplayHandHistory, *req, resp,
+            [this] { return Overloaded(); }, reactor);
       });
 }
 

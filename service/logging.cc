@@ -29,27 +29,40 @@ std::function<void(const std::string&)>& Sink() {
 
 bool ParseLogLevel(absl::string_view text, LogLevel* level) {
   const std::string t = absl::AsciiStrToLower(text);
-  if (t == "debug") *level = LogLevel::kDebug;
-  else if (t == "info") *level = LogLevel::kInfo;
-  else if (t == "warn" || t == "warning") *level = LogLevel::kWarn;
-  else if (t == "error") *level = LogLevel::kError;
-  else return false;
+  if (t == "debug")
+    *level = LogLevel::kDebug;
+  else if (t == "info")
+    *level = LogLevel::kInfo;
+  else if (t == "warn" || t == "warning")
+    *level = LogLevel::kWarn;
+  else if (t == "error")
+    *level = LogLevel::kError;
+  else
+    return false;
   return true;
 }
 
 absl::string_view LogLevelName(LogLevel level) {
   switch (level) {
-    case LogLevel::kDebug: return "debug";
-    case LogLevel::kInfo: return "info";
-    case LogLevel::kWarn: return "warn";
-    case LogLevel::kError: return "error";
+    case LogLevel::kDebug:
+      return "debug";
+    case LogLevel::kInfo:
+      return "info";
+    case LogLevel::kWarn:
+      return "warn";
+    case LogLevel::kError:
+      return "error";
   }
   return "info";
 }
 
-void SetLogLevel(LogLevel level) { g_level.store(static_cast<int>(level), std::memory_order_relaxed); }
+void SetLogLevel(LogLevel level) {
+  g_level.store(static_cast<int>(level), std::memory_order_relaxed);
+}
 
-bool LogEnabled(LogLevel level) { return static_cast<int>(level) >= g_level.load(std::memory_order_relaxed); }
+bool LogEnabled(LogLevel level) {
+  return static_cast<int>(level) >= g_level.load(std::memory_order_relaxed);
+}
 
 void SetLogSink(std::function<void(const std::string& line)> sink) {
   std::lock_guard<std::mutex> lock(SinkMutex());
@@ -61,14 +74,25 @@ std::string JsonEscape(absl::string_view text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
-          absl::StrAppendFormat(&out, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+          absl::StrAppendFormat(&out, "\\u%04x",
+                                static_cast<unsigned>(static_cast<unsigned char>(c)));
         } else {
           out += c;
         }
@@ -81,7 +105,8 @@ LogLine::LogLine(LogLevel level, absl::string_view event) : enabled_(LogEnabled(
   if (!enabled_) return;
   absl::StrAppend(&text_, "{\"ts\":\"",
                   absl::FormatTime("%Y-%m-%dT%H:%M:%E6SZ", absl::Now(), absl::UTCTimeZone()),
-                  "\",\"level\":\"", LogLevelName(level), "\",\"event\":\"", JsonEscape(event), "\"");
+                  "\",\"level\":\"", LogLevelName(level), "\",\"event\":\"", JsonEscape(event),
+                  "\"");
   std::string trace_id, span_id;
   if (CurrentTraceIds(&trace_id, &span_id)) {
     absl::StrAppend(&text_, ",\"trace_id\":\"", trace_id, "\",\"span_id\":\"", span_id, "\"");

@@ -5,8 +5,9 @@
 //   stud_server listening on <host>:<port>
 // (with the bound port when --listen asks for port 0). Diagnostics go to
 // stderr as JSON lines (logging.h): the start-up configuration (never key
-// bytes), the metrics port, rejected tokens, irregularity rulings, errors. SIGTERM or SIGINT starts a graceful drain: no new calls, in-flight
-// calls get up to --drain_seconds to finish, then the process exits 0.
+// bytes), the metrics port, rejected tokens, irregularity rulings, errors. SIGTERM or SIGINT starts
+// a graceful drain: no new calls, in-flight calls get up to --drain_seconds to finish, then the
+// process exits 0.
 #include <signal.h>
 
 #include <algorithm>
@@ -44,39 +45,46 @@
 #define STUD_GIT_COMMIT "unknown"
 #endif
 
-ABSL_FLAG(std::string, listen, "127.0.0.1:50051", "gRPC listen address (host:port; port 0 = any free port)");
-ABSL_FLAG(std::string, metrics_listen, "127.0.0.1:9464",
-          "Prometheus /metrics address (host:port; port 0 = any free port, logged as metrics_listening); "
-          "empty disables metrics");
+ABSL_FLAG(std::string, listen, "127.0.0.1:50051",
+          "gRPC listen address (host:port; port 0 = any free port)");
+ABSL_FLAG(
+    std::string, metrics_listen, "127.0.0.1:9464",
+    "Prometheus /metrics address (host:port; port 0 = any free port, logged as metrics_listening); "
+    "empty disables metrics");
 ABSL_FLAG(std::string, otlp_endpoint, "",
           "OTLP/gRPC trace collector (host:port, plaintext); empty disables trace export");
 ABSL_FLAG(double, trace_sampling_ratio, 1.0,
           "Share of calls without a sampled caller traceparent that are traced (0..1); a caller's "
           "sampled flag is always followed");
-ABSL_FLAG(int, otlp_queue_spans, 2048, "Spans the trace export queue holds; more are dropped and counted");
+ABSL_FLAG(int, otlp_queue_spans, 2048,
+          "Spans the trace export queue holds; more are dropped and counted");
 ABSL_FLAG(int, otlp_batch_spans, 512, "Most spans sent in one OTLP Export call");
-ABSL_FLAG(int, otlp_flush_ms, 1000, "Longest time a span waits in the queue before a batch is sent");
+ABSL_FLAG(int, otlp_flush_ms, 1000,
+          "Longest time a span waits in the queue before a batch is sent");
 ABSL_FLAG(int, otlp_timeout_ms, 3000, "Deadline of one OTLP Export call");
 ABSL_FLAG(std::string, log_level, "info", "Lowest log level written: debug, info, warn or error");
 ABSL_FLAG(std::string, key_file, "",
           "Sealing key ring file (\"<id>:<64 hex>\" entries; the largest id seals). "
           "Without it, env STUD_KEYS is read; without both, an ephemeral key is made.");
-ABSL_FLAG(int, token_format, 1,
-          "Format of the tokens this server seals: 1 (formats 1 and 2: keyed-BLAKE2b nonce, "
-          "service/sealer.h). 3 (SipHash-derived nonce) is deprecated: it is still opened, so tokens "
-          "of replicas that sealed it keep working, but it should no longer be sealed");
+ABSL_FLAG(
+    int, token_format, 1,
+    "Format of the tokens this server seals: 1 (formats 1 and 2: keyed-BLAKE2b nonce, "
+    "service/sealer.h). 3 (SipHash-derived nonce) is deprecated: it is still opened, so tokens "
+    "of replicas that sealed it keep working, but it should no longer be sealed");
 ABSL_FLAG(bool, allow_preset, false, "Accept DEALING_MODE_PRESET (caller-chosen deck order)");
-ABSL_FLAG(bool, allow_history_reveal, false,
-          "ExportHandHistory honours reveal_hidden_cards (every seat's down cards in the PHH record); "
-          "without it such a request is PERMISSION_DENIED");
+ABSL_FLAG(
+    bool, allow_history_reveal, false,
+    "ExportHandHistory honours reveal_hidden_cards (every seat's down cards in the PHH record); "
+    "without it such a request is PERMISSION_DENIED");
 ABSL_FLAG(std::string, tls_cert, "", "PEM certificate chain; with --tls_key enables TLS");
 ABSL_FLAG(std::string, tls_key, "", "PEM private key; with --tls_cert enables TLS");
 ABSL_FLAG(std::string, tls_client_ca, "",
           "PEM CA bundle: with TLS, require a client certificate signed by it (mutual TLS)");
-ABSL_FLAG(std::string, tenant_keys_file, "",
-          "Caller authentication: \"<tenant>:<64 hex>\" entries; calls must send x-stud-tenant and "
-          "x-stud-api-key, and tokens are bound to their tenant. Without it, env STUD_TENANT_KEYS is "
-          "read; without both, callers are not authenticated.");
+ABSL_FLAG(
+    std::string, tenant_keys_file, "",
+    "Caller authentication: \"<tenant>:<64 hex>\" entries; calls must send x-stud-tenant and "
+    "x-stud-api-key, and tokens are bound to their tenant. Without it, env STUD_TENANT_KEYS is "
+    "read; without both, callers are not authenticated.");
 ABSL_FLAG(
     std::string, seat_tickets, "off",
     "Seat-scoped access: \"off\" (a token sees and acts for every seat: a trusted backend) or "
@@ -85,7 +93,8 @@ ABSL_FLAG(
 ABSL_FLAG(int, max_message_bytes, 1 << 20, "Largest request or response message, in bytes");
 ABSL_FLAG(int, drain_seconds, 10, "Grace period for in-flight calls on SIGTERM/SIGINT");
 ABSL_FLAG(int, max_in_flight, 0,
-          "Load shedding: 0 = off; N = calls are queued for --workers threads and a call arriving while N "
+          "Load shedding: 0 = off; N = calls are queued for --workers threads and a call arriving "
+          "while N "
           "are queued or running is refused with RESOURCE_EXHAUSTED");
 ABSL_FLAG(std::string, ledger, "",
           "Hand ledger, redis://HOST:PORT (or redis://:PASSWORD@HOST:PORT): only each hand's "
@@ -132,7 +141,8 @@ int main(int argc, char** argv) {
   }
   stud::service::SetLogLevel(log_level);
   const double sampling_ratio = absl::GetFlag(FLAGS_trace_sampling_ratio);
-  if (!(sampling_ratio >= 0.0 && sampling_ratio <= 1.0)) return Fail("--trace_sampling_ratio: must be in 0..1");
+  if (!(sampling_ratio >= 0.0 && sampling_ratio <= 1.0))
+    return Fail("--trace_sampling_ratio: must be in 0..1");
 
   // Block the shutdown signals in every thread (gRPC's threads inherit this
   // mask) so that only sigwait below receives them.
@@ -142,7 +152,8 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-  if (absl::Status st = stud::service::InitSodium(); !st.ok()) return Fail(std::string(st.message()));
+  if (absl::Status st = stud::service::InitSodium(); !st.ok())
+    return Fail(std::string(st.message()));
   // The hand evaluator builds its tables at first use (tens of ms): do it now,
   // before the server reports ready, not inside the first showdown's call.
   const stud::KeyEvaluator evaluator_tables;
@@ -154,14 +165,18 @@ int main(int argc, char** argv) {
     keys->push_back(stud::service::Sealer::EphemeralKey());
     stud::service::LogLine(stud::service::LogLevel::kWarn, "ephemeral_key")
         .Int("key_id", keys->back().id)
-        .Str("msg", absl::StrCat("no --key_file and no STUD_KEYS: sealing with an EPHEMERAL key (id ",
-                                 keys->back().id,
-                                 "). Tokens will NOT survive a restart and other replicas cannot open them."));
+        .Str("msg",
+             absl::StrCat(
+                 "no --key_file and no STUD_KEYS: sealing with an EPHEMERAL key (id ",
+                 keys->back().id,
+                 "). Tokens will NOT survive a restart and other replicas cannot open them."));
   }
   std::string key_ids;
-  for (const stud::service::Key& k : *keys) absl::StrAppend(&key_ids, key_ids.empty() ? "" : ",", k.id);
+  for (const stud::service::Key& k : *keys)
+    absl::StrAppend(&key_ids, key_ids.empty() ? "" : ",", k.id);
   absl::StatusOr<stud::service::Sealer> sealer = stud::service::Sealer::Create(
-      *std::move(keys), static_cast<uint8_t>(std::clamp(absl::GetFlag(FLAGS_token_format), 0, 255)));
+      *std::move(keys),
+      static_cast<uint8_t>(std::clamp(absl::GetFlag(FLAGS_token_format), 0, 255)));
   if (!sealer.ok()) return Fail(std::string(sealer.status().message()));
 
   std::shared_ptr<grpc::ServerCredentials> creds = grpc::InsecureServerCredentials();
@@ -199,7 +214,8 @@ int main(int argc, char** argv) {
     if (k.seat_tickets) seat_tickets.tenants.insert(k.tenant);
   }
   if (!tenant_keys->empty()) {
-    absl::StatusOr<stud::service::TenantAuth> auth = stud::service::TenantAuth::Create(*std::move(tenant_keys));
+    absl::StatusOr<stud::service::TenantAuth> auth =
+        stud::service::TenantAuth::Create(*std::move(tenant_keys));
     if (!auth.ok()) return Fail(std::string(auth.status().message()));
     tenants = std::make_unique<stud::service::TenantAuth>(*std::move(auth));
   }
@@ -210,7 +226,8 @@ int main(int argc, char** argv) {
   std::unique_ptr<stud::service::Metrics> metrics;
   const std::string metrics_listen = absl::GetFlag(FLAGS_metrics_listen);
   if (!metrics_listen.empty()) {
-    metrics = std::make_unique<stud::service::Metrics>(stud::service::BuildInfo{STUD_VERSION, STUD_GIT_COMMIT});
+    metrics = std::make_unique<stud::service::Metrics>(
+        stud::service::BuildInfo{STUD_VERSION, STUD_GIT_COMMIT});
     metrics->SetSealingKey(sealer->sealing_key_id());
     int metrics_port = 0;
     if (absl::Status st = metrics->Serve(metrics_listen, &metrics_port); !st.ok()) {
@@ -248,9 +265,10 @@ int main(int argc, char** argv) {
       if (m != nullptr) m->SpanQueueSize(spans);
     };
     processor = std::make_unique<stud::service::BatchSpanProcessor>(
-        stud::service::MakeOtlpGrpcExporter(otlp_endpoint, absl::Milliseconds(absl::GetFlag(FLAGS_otlp_timeout_ms)),
-                                            {{"service.name", std::string("stud_server")},
-                                             {"service.version", std::string(STUD_VERSION)}}),
+        stud::service::MakeOtlpGrpcExporter(
+            otlp_endpoint, absl::Milliseconds(absl::GetFlag(FLAGS_otlp_timeout_ms)),
+            {{"service.name", std::string("stud_server")},
+             {"service.version", std::string(STUD_VERSION)}}),
         batch, std::move(counters));
   }
   stud::service::Tracer tracer(sampling_ratio, std::move(processor));
@@ -339,7 +357,8 @@ int main(int argc, char** argv) {
       .Int("signal", sig)
       .Int("drain_seconds", absl::GetFlag(FLAGS_drain_seconds));
   server->GetHealthCheckService()->SetServingStatus(false);
-  server->Shutdown(absl::ToChronoTime(absl::Now() + absl::Seconds(absl::GetFlag(FLAGS_drain_seconds))));
+  server->Shutdown(
+      absl::ToChronoTime(absl::Now() + absl::Seconds(absl::GetFlag(FLAGS_drain_seconds))));
   server->Wait();
   if (tracer.processor() != nullptr) tracer.processor()->Shutdown();  // sends what is queued
   stud::service::LogLine(stud::service::LogLevel::kInfo, "stopped");

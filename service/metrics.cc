@@ -10,9 +10,10 @@ namespace stud::service {
 namespace {
 
 constexpr const char* kCodeNames[] = {
-    "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
-    "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED",
-    "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"};
+    "OK",        "CANCELLED",      "UNKNOWN",           "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
+    "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+    "ABORTED",   "OUT_OF_RANGE",   "UNIMPLEMENTED",     "INTERNAL",           "UNAVAILABLE",
+    "DATA_LOSS", "UNAUTHENTICATED"};
 // The codes this service returns (status_mapping.h): pre-created at zero.
 constexpr int kServiceCodes[] = {0, 3, 9, 10, 13, 16};
 
@@ -20,12 +21,13 @@ constexpr int kServiceCodes[] = {0, 3, 9, 10, 13, 16};
 const prometheus::Histogram::BucketBoundaries& Buckets() {
   static const auto* b = new prometheus::Histogram::BucketBoundaries{
       0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
-      0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+      0.025,   0.05,     0.1,     0.25,   0.5,     1,      2.5,   5,      10};
   return *b;
 }
 
 // "VARIANT_STUD_HI_LO" -> "STUD_HI_LO" for every value but UNSPECIFIED.
-std::vector<std::string> EnumLabels(const google::protobuf::EnumDescriptor* d, absl::string_view prefix) {
+std::vector<std::string> EnumLabels(const google::protobuf::EnumDescriptor* d,
+                                    absl::string_view prefix) {
   std::vector<std::string> out;
   for (int i = 0; i < d->value_count(); ++i) {
     if (d->value(i)->number() == 0) continue;
@@ -39,23 +41,31 @@ std::vector<std::string> EnumLabels(const google::protobuf::EnumDescriptor* d, a
 
 absl::string_view RpcMethodName(RpcMethod m) {
   switch (m) {
-    case RpcMethod::kNewHand: return "NewHand";
-    case RpcMethod::kApplyAction: return "ApplyAction";
-    case RpcMethod::kLegalActions: return "LegalActions";
-    case RpcMethod::kResolveShowdown: return "ResolveShowdown";
-    case RpcMethod::kRuleIrregularity: return "RuleIrregularity";
-    case RpcMethod::kGetView: return "GetView";
-    case RpcMethod::kExportHandHistory: return "ExportHandHistory";
-    case RpcMethod::kReplayHandHistory: return "ReplayHandHistory";
+    case RpcMethod::kNewHand:
+      return "NewHand";
+    case RpcMethod::kApplyAction:
+      return "ApplyAction";
+    case RpcMethod::kLegalActions:
+      return "LegalActions";
+    case RpcMethod::kResolveShowdown:
+      return "ResolveShowdown";
+    case RpcMethod::kRuleIrregularity:
+      return "RuleIrregularity";
+    case RpcMethod::kGetView:
+      return "GetView";
+    case RpcMethod::kExportHandHistory:
+      return "ExportHandHistory";
+    case RpcMethod::kReplayHandHistory:
+      return "ReplayHandHistory";
   }
   return "unknown";
 }
 
 const std::vector<std::string>& IrregularityRuleIds() {
   static const auto* ids = new std::vector<std::string>{
-      "STUD-IRR-EXP-1",  "STUD-IRR-EXP-2",  "STUD-IRR-EXP-3",  "STUD-IRR-EXP-5",
-      "STUD-IRR-WRONG-1", "STUD-IRR-ABS-1", "STUD-IRR-FOLD-2", "STUD-IRR-BURN-1",
-      "STUD-IRR-PREM-1", "STUD-IRR-CARDS-1", "STUD-GAME-5"};
+      "STUD-IRR-EXP-1",   "STUD-IRR-EXP-2",   "STUD-IRR-EXP-3",  "STUD-IRR-EXP-5",
+      "STUD-IRR-WRONG-1", "STUD-IRR-ABS-1",   "STUD-IRR-FOLD-2", "STUD-IRR-BURN-1",
+      "STUD-IRR-PREM-1",  "STUD-IRR-CARDS-1", "STUD-GAME-5"};
   return *ids;
 }
 
@@ -67,11 +77,13 @@ Metrics::Metrics(const BuildInfo& build) : registry_(std::make_shared<prometheus
                    .Name("stud_rpc_requests_total")
                    .Help("stud.v1.StudService calls handled, by method and gRPC status code")
                    .Register(*registry_);
-  duration_ = &BuildHistogram()
-                   .Name("stud_rpc_duration_seconds")
-                   .Help("Server handling time of stud.v1.StudService calls (request parsed to status), "
-                         "by method and gRPC status code")
-                   .Register(*registry_);
+  duration_ =
+      &BuildHistogram()
+           .Name("stud_rpc_duration_seconds")
+           .Help(
+               "Server handling time of stud.v1.StudService calls (request parsed to status), "
+               "by method and gRPC status code")
+           .Register(*registry_);
   in_flight_ = &BuildGauge()
                     .Name("stud_rpc_in_flight_requests")
                     .Help("stud.v1.StudService calls being handled now, by method")
@@ -84,18 +96,20 @@ Metrics::Metrics(const BuildInfo& build) : registry_(std::make_shared<prometheus
                          .Name("stud_hands_finished_total")
                          .Help("Hands that reached PHASE_COMPLETE, by variant and dealing mode")
                          .Register(*registry_);
-  actions_rejected_ = &BuildCounter()
-                           .Name("stud_actions_rejected_total")
-                           .Help("ApplyAction calls refused by a rule (FAILED_PRECONDITION), by rule ID")
-                           .Register(*registry_);
+  actions_rejected_ =
+      &BuildCounter()
+           .Name("stud_actions_rejected_total")
+           .Help("ApplyAction calls refused by a rule (FAILED_PRECONDITION), by rule ID")
+           .Register(*registry_);
   rulings_ = &BuildCounter()
                   .Name("stud_irregularity_rulings_total")
                   .Help("Irregularity rulings given by RuleIrregularity, by rule ID")
                   .Register(*registry_);
-  token_rejections_ = &BuildCounter()
-                           .Name("stud_token_rejections_total")
-                           .Help("Calls refused because the hand token could not be opened, by reason")
-                           .Register(*registry_);
+  token_rejections_ =
+      &BuildCounter()
+           .Name("stud_token_rejections_total")
+           .Help("Calls refused because the hand token could not be opened, by reason")
+           .Register(*registry_);
   sealing_key_ = &BuildGauge()
                       .Name("stud_sealing_key_info")
                       .Help("The id of the key that seals new tokens (value always 1)")
@@ -132,18 +146,19 @@ Metrics::Metrics(const BuildInfo& build) : registry_(std::make_shared<prometheus
     }
   }
   for (const std::string& variant : EnumLabels(stud::v1::Variant_descriptor(), "VARIANT_")) {
-    for (const std::string& mode : EnumLabels(stud::v1::DealingMode_descriptor(), "DEALING_MODE_")) {
+    for (const std::string& mode :
+         EnumLabels(stud::v1::DealingMode_descriptor(), "DEALING_MODE_")) {
       hands_started_->Add({{"variant", variant}, {"dealing_mode", mode}});
       hands_finished_->Add({{"variant", variant}, {"dealing_mode", mode}});
     }
   }
   for (const std::string& rule : IrregularityRuleIds()) rulings_->Add({{"rule_id", rule}});
-  for (const char* reason :
-       {"TOKEN_MALFORMED", "TOKEN_VERSION_UNSUPPORTED", "TOKEN_UNKNOWN_KEY", "TOKEN_AUTHENTICATION_FAILED",
-        "TOKEN_TENANT_MISMATCH"}) {
+  for (const char* reason : {"TOKEN_MALFORMED", "TOKEN_VERSION_UNSUPPORTED", "TOKEN_UNKNOWN_KEY",
+                             "TOKEN_AUTHENTICATION_FAILED", "TOKEN_TENANT_MISMATCH"}) {
     token_rejections_->Add({{"reason", reason}});
   }
-  for (const char* reason : {"queue_full", "export_failed"}) spans_dropped_->Add({{"reason", reason}});
+  for (const char* reason : {"queue_full", "export_failed"})
+    spans_dropped_->Add({{"reason", reason}});
   // Present (as a family) before any action is refused; one common rule at zero.
   actions_rejected_->Add({{"rule_id", "STUD-BET-1"}});
 }
@@ -154,7 +169,8 @@ absl::Status Metrics::Serve(const std::string& address, int* bound_port) {
   try {
     exposer_ = std::make_unique<prometheus::Exposer>(address, /*num_threads=*/2);
   } catch (const std::exception& e) {
-    return absl::UnavailableError(absl::StrCat("--metrics_listen ", address, ": cannot listen: ", e.what()));
+    return absl::UnavailableError(
+        absl::StrCat("--metrics_listen ", address, ": cannot listen: ", e.what()));
   }
   exposer_->RegisterCollectable(registry_);
   const std::vector<int> ports = exposer_->GetListeningPorts();
@@ -162,7 +178,9 @@ absl::Status Metrics::Serve(const std::string& address, int* bound_port) {
   return absl::OkStatus();
 }
 
-void Metrics::SetSealingKey(uint32_t key_id) { sealing_key_->Add({{"key_id", absl::StrCat(key_id)}}).Set(1); }
+void Metrics::SetSealingKey(uint32_t key_id) {
+  sealing_key_->Add({{"key_id", absl::StrCat(key_id)}}).Set(1);
+}
 
 void Metrics::RpcStarted(RpcMethod m) { in_flight_cache_[static_cast<size_t>(m)]->Increment(); }
 
@@ -176,7 +194,8 @@ void Metrics::RpcFinished(RpcMethod m, int code, double seconds) {
   if (counter == nullptr || histogram == nullptr) {
     // Family::Add returns the existing series for the same labels, so a race
     // here stores the same pointer twice.
-    const prometheus::Labels labels{{"method", std::string(RpcMethodName(m))}, {"code", kCodeNames[code]}};
+    const prometheus::Labels labels{{"method", std::string(RpcMethodName(m))},
+                                    {"code", kCodeNames[code]}};
     counter = &requests_->Add(labels);
     histogram = &duration_->Add(labels, Buckets());
     request_cache_[mi][ci].store(counter, std::memory_order_release);
@@ -187,11 +206,14 @@ void Metrics::RpcFinished(RpcMethod m, int code, double seconds) {
 }
 
 void Metrics::HandStarted(absl::string_view variant, absl::string_view dealing_mode) {
-  hands_started_->Add({{"variant", std::string(variant)}, {"dealing_mode", std::string(dealing_mode)}}).Increment();
+  hands_started_
+      ->Add({{"variant", std::string(variant)}, {"dealing_mode", std::string(dealing_mode)}})
+      .Increment();
 }
 
 void Metrics::HandFinished(absl::string_view variant, absl::string_view dealing_mode) {
-  hands_finished_->Add({{"variant", std::string(variant)}, {"dealing_mode", std::string(dealing_mode)}})
+  hands_finished_
+      ->Add({{"variant", std::string(variant)}, {"dealing_mode", std::string(dealing_mode)}})
       .Increment();
 }
 
@@ -211,7 +233,9 @@ void Metrics::SpansDropped(absl::string_view reason, uint64_t spans) {
   spans_dropped_->Add({{"reason", std::string(reason)}}).Increment(static_cast<double>(spans));
 }
 
-void Metrics::SpansExported(uint64_t spans) { spans_exported_->Increment(static_cast<double>(spans)); }
+void Metrics::SpansExported(uint64_t spans) {
+  spans_exported_->Increment(static_cast<double>(spans));
+}
 
 void Metrics::SpanQueueSize(size_t spans) { span_queue_->Set(static_cast<double>(spans)); }
 

@@ -33,8 +33,14 @@ class Exposer;
 namespace stud::service {
 
 enum class RpcMethod {
-  kNewHand, kApplyAction, kLegalActions, kResolveShowdown, kRuleIrregularity, kGetView,
-  kExportHandHistory, kReplayHandHistory
+  kNewHand,
+  kApplyAction,
+  kLegalActions,
+  kResolveShowdown,
+  kRuleIrregularity,
+  kGetView,
+  kExportHandHistory,
+  kReplayHandHistory
 };
 inline constexpr int kRpcMethodCount = 8;
 absl::string_view RpcMethodName(RpcMethod m);
@@ -94,8 +100,10 @@ class Metrics {
   prometheus::Gauge* span_queue_;
 
   // Per (method, code) series, made on first use and then read lock-free.
-  std::array<std::array<std::atomic<prometheus::Counter*>, kCodes>, kRpcMethodCount> request_cache_{};
-  std::array<std::array<std::atomic<prometheus::Histogram*>, kCodes>, kRpcMethodCount> duration_cache_{};
+  std::array<std::array<std::atomic<prometheus::Counter*>, kCodes>, kRpcMethodCount>
+      request_cache_{};
+  std::array<std::array<std::atomic<prometheus::Histogram*>, kCodes>, kRpcMethodCount>
+      duration_cache_{};
   std::array<prometheus::Gauge*, kRpcMethodCount> in_flight_cache_{};
 };
 

@@ -13,7 +13,8 @@ namespace stud::service {
 namespace v1 = stud::v1;
 namespace {
 
-std::string EnumLabel(const google::protobuf::EnumDescriptor* d, int value, absl::string_view prefix) {
+std::string EnumLabel(const google::protobuf::EnumDescriptor* d, int value,
+                      absl::string_view prefix) {
   if (value == 0) return "";
   const google::protobuf::EnumValueDescriptor* v = d->FindValueByNumber(value);
   if (v == nullptr) return "";
@@ -24,7 +25,8 @@ std::string EnumLabel(const google::protobuf::EnumDescriptor* d, int value, absl
 
 void AddRule(const std::string& rule, RpcFacts* f) {
   if (rule.empty()) return;
-  if (std::find(f->rule_ids.begin(), f->rule_ids.end(), rule) == f->rule_ids.end()) f->rule_ids.push_back(rule);
+  if (std::find(f->rule_ids.begin(), f->rule_ids.end(), rule) == f->rule_ids.end())
+    f->rule_ids.push_back(rule);
 }
 
 // From an update: game, street, rules named by this call's operations. Not
@@ -70,30 +72,35 @@ absl::string_view SpanName(RpcMethod m) {
 
 }  // namespace
 
-RpcFacts Describe(const v1::NewHandRequest& req, const v1::NewHandResponse& resp, bool ok, bool detailed) {
+RpcFacts Describe(const v1::NewHandRequest& req, const v1::NewHandResponse& resp, bool ok,
+                  bool detailed) {
   RpcFacts f;
   if (ok) {
     FromUpdate(resp.update(), /*changed=*/true, detailed, /*need_game=*/true, &f);
     f.hand_started = true;
   } else {
     f.variant = EnumLabel(v1::Variant_descriptor(), req.variant(), "VARIANT_");
-    f.dealing_mode = EnumLabel(v1::DealingMode_descriptor(),
-                               req.dealing_mode() == 0 ? int{v1::DEALING_MODE_SERVICE} : req.dealing_mode(),
-                               "DEALING_MODE_");
+    f.dealing_mode =
+        EnumLabel(v1::DealingMode_descriptor(),
+                  req.dealing_mode() == 0 ? int{v1::DEALING_MODE_SERVICE} : req.dealing_mode(),
+                  "DEALING_MODE_");
   }
   return f;
 }
 
-RpcFacts Describe(const v1::ApplyActionRequest&, const v1::ApplyActionResponse& resp, bool ok, bool detailed) {
+RpcFacts Describe(const v1::ApplyActionRequest&, const v1::ApplyActionResponse& resp, bool ok,
+                  bool detailed) {
   RpcFacts f;
   if (ok) FromUpdate(resp.update(), /*changed=*/true, detailed, /*need_game=*/false, &f);
   return f;
 }
 
-RpcFacts Describe(const v1::LegalActionsRequest&, const v1::LegalActionsResponse&, bool, bool) { return {}; }
+RpcFacts Describe(const v1::LegalActionsRequest&, const v1::LegalActionsResponse&, bool, bool) {
+  return {};
+}
 
-RpcFacts Describe(const v1::ResolveShowdownRequest& req, const v1::ResolveShowdownResponse& resp, bool ok,
-                  bool detailed) {
+RpcFacts Describe(const v1::ResolveShowdownRequest& req, const v1::ResolveShowdownResponse& resp,
+                  bool ok, bool detailed) {
   RpcFacts f;
   if (req.hand_case() == v1::ResolveShowdownRequest::kStateless) {
     f.variant = EnumLabel(v1::Variant_descriptor(), req.stateless().variant(), "VARIANT_");
@@ -104,11 +111,12 @@ RpcFacts Describe(const v1::ResolveShowdownRequest& req, const v1::ResolveShowdo
   return f;
 }
 
-RpcFacts Describe(const v1::RuleIrregularityRequest&, const v1::RuleIrregularityResponse& resp, bool ok,
-                  bool detailed) {
+RpcFacts Describe(const v1::RuleIrregularityRequest&, const v1::RuleIrregularityResponse& resp,
+                  bool ok, bool detailed) {
   RpcFacts f;
   if (ok) {
-    FromUpdate(resp.update(), /*changed=*/resp.update().operations_size() > 0, detailed, /*need_game=*/true, &f);
+    FromUpdate(resp.update(), /*changed=*/resp.update().operations_size() > 0, detailed,
+               /*need_game=*/true, &f);
     f.ruling_rule_id = resp.ruling().rule_id();
     f.ruling_decision = resp.ruling().decision();
     AddRule(f.ruling_rule_id, &f);
@@ -116,17 +124,21 @@ RpcFacts Describe(const v1::RuleIrregularityRequest&, const v1::RuleIrregularity
   return f;
 }
 
-RpcFacts Describe(const v1::GetViewRequest&, const v1::GetViewResponse& resp, bool ok, bool detailed) {
+RpcFacts Describe(const v1::GetViewRequest&, const v1::GetViewResponse& resp, bool ok,
+                  bool detailed) {
   RpcFacts f;
   if (ok) FromUpdate(resp.update(), /*changed=*/false, detailed, /*need_game=*/false, &f);
   f.rule_ids.clear();  // GetView returns the whole log: its rules are history, not this call's
   return f;
 }
 
-RpcFacts Describe(const v1::ExportHandHistoryRequest&, const v1::ExportHandHistoryResponse&, bool, bool) { return {}; }
+RpcFacts Describe(const v1::ExportHandHistoryRequest&, const v1::ExportHandHistoryResponse&, bool,
+                  bool) {
+  return {};
+}
 
-RpcFacts Describe(const v1::ReplayHandHistoryRequest&, const v1::ReplayHandHistoryResponse& resp, bool ok,
-                  bool /*detailed*/) {
+RpcFacts Describe(const v1::ReplayHandHistoryRequest&, const v1::ReplayHandHistoryResponse& resp,
+                  bool ok, bool /*detailed*/) {
   RpcFacts f;
   if (ok) {
     f.variant = EnumLabel(v1::Variant_descriptor(), resp.variant(), "VARIANT_");
@@ -135,18 +147,21 @@ RpcFacts Describe(const v1::ReplayHandHistoryRequest&, const v1::ReplayHandHisto
   return f;
 }
 
-RpcObservation::RpcObservation(const Observability* obs, grpc::CallbackServerContext* ctx, RpcMethod method)
+RpcObservation::RpcObservation(const Observability* obs, grpc::CallbackServerContext* ctx,
+                               RpcMethod method)
     : obs_(obs), method_(method) {
   if (obs_ == nullptr) return;
   start_ = std::chrono::steady_clock::now();
   if (obs_->metrics != nullptr) obs_->metrics->RpcStarted(method_);
   if (obs_->tracer != nullptr) {
-    scope_.emplace(obs_->tracer, obs_->tracer->StartServerSpan(SpanName(method_), ParentFromMetadata(ctx)));
+    scope_.emplace(obs_->tracer,
+                   obs_->tracer->StartServerSpan(SpanName(method_), ParentFromMetadata(ctx)));
   }
 }
 
 void RpcObservation::Finish(const absl::Status& status, int grpc_code, const RpcFacts& facts) {
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const std::string token_reason = TokenErrorReasonOf(status);
   const std::string error_rule = status.ok() ? "" : RuleIdOf(status);
   Metrics* m = obs_->metrics;
@@ -156,8 +171,8 @@ void RpcObservation::Finish(const absl::Status& status, int grpc_code, const Rpc
     if (facts.hand_finished) m->HandFinished(facts.variant, facts.dealing_mode);
     if (!facts.ruling_rule_id.empty()) m->IrregularityRuling(facts.ruling_rule_id);
     if (!token_reason.empty()) m->TokenRejected(token_reason);
-    if (method_ == RpcMethod::kApplyAction && status.code() == absl::StatusCode::kFailedPrecondition &&
-        !error_rule.empty()) {
+    if (method_ == RpcMethod::kApplyAction &&
+        status.code() == absl::StatusCode::kFailedPrecondition && !error_rule.empty()) {
       m->ActionRejected(error_rule);
     }
   }
@@ -168,7 +183,8 @@ void RpcObservation::Finish(const absl::Status& status, int grpc_code, const Rpc
     span.attributes.push_back({"rpc.method", std::string(RpcMethodName(method_))});
     span.attributes.push_back({"rpc.grpc.status_code", int64_t{grpc_code}});
     if (!facts.variant.empty()) span.attributes.push_back({"stud.variant", facts.variant});
-    if (!facts.dealing_mode.empty()) span.attributes.push_back({"stud.dealing_mode", facts.dealing_mode});
+    if (!facts.dealing_mode.empty())
+      span.attributes.push_back({"stud.dealing_mode", facts.dealing_mode});
     if (!facts.street.empty()) span.attributes.push_back({"stud.street", facts.street});
     std::vector<std::string> rules = facts.rule_ids;
     if (!error_rule.empty() && std::find(rules.begin(), rules.end(), error_rule) == rules.end()) {

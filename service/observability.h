@@ -33,36 +33,32 @@ struct Observability {
 // logs use is filled (hand_started/hand_finished with variant and dealing
 // mode, the ruling); street and rule_ids are left empty.
 struct RpcFacts {
-  std::string variant;       // "STUD", "STUD_HI_LO", "RAZZ" or ""
-  std::string dealing_mode;  // "SERVICE", "PRESET", "LIVE" or ""
-  std::string street;        // "THIRD" .. "SEVENTH" or ""
+  std::string variant;                // "STUD", "STUD_HI_LO", "RAZZ" or ""
+  std::string dealing_mode;           // "SERVICE", "PRESET", "LIVE" or ""
+  std::string street;                 // "THIRD" .. "SEVENTH" or ""
   std::vector<std::string> rule_ids;  // rules named by the answer (operations, pots, ruling, error)
   bool hand_started = false;
-  bool hand_finished = false;        // the answer's phase is COMPLETE after a state change
-  std::string ruling_rule_id;        // RuleIrregularity: the ruling given
+  bool hand_finished = false;  // the answer's phase is COMPLETE after a state change
+  std::string ruling_rule_id;  // RuleIrregularity: the ruling given
   std::string ruling_decision;
 };
 
-RpcFacts Describe(const stud::v1::NewHandRequest& req, const stud::v1::NewHandResponse& resp, bool ok,
-                  bool detailed = true);
-RpcFacts Describe(const stud::v1::ApplyActionRequest& req, const stud::v1::ApplyActionResponse& resp, bool ok,
-                  bool detailed = true);
-RpcFacts Describe(const stud::v1::LegalActionsRequest& req, const stud::v1::LegalActionsResponse& resp, bool ok,
-                  bool detailed = true);
-RpcFacts Describe(const stud::v1::ResolveShowdownRequest& req, const stud::v1::ResolveShowdownResponse& resp,
-                  bool ok,
-                  bool detailed = true);
-RpcFacts Describe(const stud::v1::RuleIrregularityRequest& req, const stud::v1::RuleIrregularityResponse& resp,
-                  bool ok,
-                  bool detailed = true);
-RpcFacts Describe(const stud::v1::GetViewRequest& req, const stud::v1::GetViewResponse& resp, bool ok,
-                  bool detailed = true);
-RpcFacts Describe(const stud::v1::ExportHandHistoryRequest& req, const stud::v1::ExportHandHistoryResponse& resp,
-                  bool ok,
-                  bool detailed = true);
-RpcFacts Describe(const stud::v1::ReplayHandHistoryRequest& req, const stud::v1::ReplayHandHistoryResponse& resp,
-                  bool ok,
-                  bool detailed = true);
+RpcFacts Describe(const stud::v1::NewHandRequest& req, const stud::v1::NewHandResponse& resp,
+                  bool ok, bool detailed = true);
+RpcFacts Describe(const stud::v1::ApplyActionRequest& req,
+                  const stud::v1::ApplyActionResponse& resp, bool ok, bool detailed = true);
+RpcFacts Describe(const stud::v1::LegalActionsRequest& req,
+                  const stud::v1::LegalActionsResponse& resp, bool ok, bool detailed = true);
+RpcFacts Describe(const stud::v1::ResolveShowdownRequest& req,
+                  const stud::v1::ResolveShowdownResponse& resp, bool ok, bool detailed = true);
+RpcFacts Describe(const stud::v1::RuleIrregularityRequest& req,
+                  const stud::v1::RuleIrregularityResponse& resp, bool ok, bool detailed = true);
+RpcFacts Describe(const stud::v1::GetViewRequest& req, const stud::v1::GetViewResponse& resp,
+                  bool ok, bool detailed = true);
+RpcFacts Describe(const stud::v1::ExportHandHistoryRequest& req,
+                  const stud::v1::ExportHandHistoryResponse& resp, bool ok, bool detailed = true);
+RpcFacts Describe(const stud::v1::ReplayHandHistoryRequest& req,
+                  const stud::v1::ReplayHandHistoryResponse& resp, bool ok, bool detailed = true);
 
 // Per-call bookkeeping used by ServeUnary.
 class RpcObservation {
@@ -84,14 +80,17 @@ class RpcObservation {
 // (it may be taken only once per call: load shedding takes it on the gRPC
 // thread and serves the call on a worker); null = take it here.
 template <typename Req, typename Resp, typename Handler>
-grpc::ServerUnaryReactor* ServeUnary(const Observability* obs, grpc::CallbackServerContext* ctx, RpcMethod method,
-                                     const Req& req, Resp* resp, Handler&& handler,
+grpc::ServerUnaryReactor* ServeUnary(const Observability* obs, grpc::CallbackServerContext* ctx,
+                                     RpcMethod method, const Req& req, Resp* resp,
+                                     Handler&& handler,
                                      grpc::ServerUnaryReactor* reactor = nullptr) {
   if (reactor == nullptr) reactor = ctx->DefaultReactor();
   RpcObservation observation(obs, ctx, method);
   absl::Status st = handler();
   grpc::Status status = ToGrpcStatus(st);
-  if (observation.active()) observation.Finish(st, static_cast<int>(status.error_code()), Describe(req, *resp, st.ok(), observation.detailed()));
+  if (observation.active())
+    observation.Finish(st, static_cast<int>(status.error_code()),
+                       Describe(req, *resp, st.ok(), observation.detailed()));
   if (!st.ok()) resp->Clear();
   reactor->Finish(status);
   return reactor;

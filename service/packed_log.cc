@@ -43,7 +43,9 @@ uint8_t* PutVarint(uint64_t v, uint8_t* w) {
   *w++ = static_cast<uint8_t>(v);
   return w;
 }
-uint64_t ZigZag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
+uint64_t ZigZag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
 int64_t UnZigZag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
 
 // At most 10 bytes; bits past the 64th are dropped (as protobuf does).
@@ -74,7 +76,8 @@ absl::StatusOr<absl::string_view> InternCached(absl::string_view id) {
 
 }  // namespace
 
-uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w, std::vector<absl::string_view>* rules) {
+uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w,
+                   std::vector<absl::string_view>* rules) {
   rules->reserve(16);  // a hand names a handful of rules: no regrowth
   // Distinct rule IDs in order of first use. The same ID almost always comes
   // from the same storage (an engine constant or an interned decoded ID), so
@@ -97,7 +100,8 @@ uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w, std::vector<ab
     if (op.amount != 0) mask |= kHasAmount;
     if (op.amount_to != 0) mask |= kHasAmountTo;
     if (!op.rule_id.empty()) mask |= kHasRule;
-    *w++ = static_cast<uint8_t>(static_cast<uint32_t>(op.type) | (static_cast<uint32_t>(op.street) - 3) << 5);
+    *w++ = static_cast<uint8_t>(static_cast<uint32_t>(op.type) |
+                                (static_cast<uint32_t>(op.street) - 3) << 5);
     *w++ = static_cast<uint8_t>(op.seat | (op.face_up ? 0x10u : 0u) | (op.all_in ? 0x20u : 0u) |
                                 (op.odd_chip ? 0x40u : 0u) | (mask != 0 ? 0x80u : 0u));
     if (mask == 0) continue;
@@ -122,8 +126,8 @@ void PackLog(const std::vector<Operation>& log, std::string* packed,
   for (absl::string_view id : rules) rule_ids->Add(std::string(id));
 }
 
-absl::Status UnpackLog(absl::string_view packed, absl::Span<const absl::string_view> rule_ids, int num_seats,
-                       std::vector<Operation>* log) {
+absl::Status UnpackLog(absl::string_view packed, absl::Span<const absl::string_view> rule_ids,
+                       int num_seats, std::vector<Operation>* log) {
   absl::InlinedVector<absl::string_view, 16> rules;
   rules.reserve(rule_ids.size());
   for (absl::string_view id : rule_ids) {

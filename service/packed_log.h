@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/types/span.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "engine/hand_state.h"
 #include "google/protobuf/repeated_ptr_field.h"
 
@@ -39,12 +39,13 @@ void PackLog(const std::vector<Operation>& log, std::string* packed,
 // kMaxPackedLogEntryBytes per operation; returns the end. `rules` receives
 // the distinct rule IDs in order of first use (the rule_ids field).
 inline constexpr size_t kMaxPackedLogEntryBytes = 6 + 3 * 10;
-uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w, std::vector<absl::string_view>* rules);
+uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w,
+                   std::vector<absl::string_view>* rules);
 
 // Appends the operations of `packed` to *log. INTERNAL ("sealed state: field
 // packed_log... is out of range") on any malformed or out-of-range entry.
-absl::Status UnpackLog(absl::string_view packed, absl::Span<const absl::string_view> rule_ids, int num_seats,
-                       std::vector<Operation>* log);
+absl::Status UnpackLog(absl::string_view packed, absl::Span<const absl::string_view> rule_ids,
+                       int num_seats, std::vector<Operation>* log);
 
 }  // namespace stud::service
 

@@ -49,11 +49,16 @@ static_assert(kKeyBytes == crypto_aead_xchacha20poly1305_ietf_KEYBYTES);
 
 absl::string_view TokenErrorReason(TokenError e) {
   switch (e) {
-    case TokenError::kMalformed: return "TOKEN_MALFORMED";
-    case TokenError::kVersion: return "TOKEN_VERSION_UNSUPPORTED";
-    case TokenError::kUnknownKey: return "TOKEN_UNKNOWN_KEY";
-    case TokenError::kAuthFailed: return "TOKEN_AUTHENTICATION_FAILED";
-    case TokenError::kTenantMismatch: return "TOKEN_TENANT_MISMATCH";
+    case TokenError::kMalformed:
+      return "TOKEN_MALFORMED";
+    case TokenError::kVersion:
+      return "TOKEN_VERSION_UNSUPPORTED";
+    case TokenError::kUnknownKey:
+      return "TOKEN_UNKNOWN_KEY";
+    case TokenError::kAuthFailed:
+      return "TOKEN_AUTHENTICATION_FAILED";
+    case TokenError::kTenantMismatch:
+      return "TOKEN_TENANT_MISMATCH";
   }
   return "TOKEN_MALFORMED";
 }
@@ -86,14 +91,15 @@ absl::StatusOr<std::vector<Key>> ParseKeys(absl::string_view text) {
       Key key;
       if (colon == absl::string_view::npos || !absl::SimpleAtoi(entry.substr(0, colon), &key.id) ||
           key.id == 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("keys: entry ", keys.size() + 1, " must be <id>:<64 hex chars> with id >= 1"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "keys: entry ", keys.size() + 1, " must be <id>:<64 hex chars> with id >= 1"));
       }
       absl::string_view hex = entry.substr(colon + 1);
       if (const size_t mark = hex.find(':'); mark != absl::string_view::npos) {
         if (hex.substr(mark + 1) != "open") {
           return absl::InvalidArgumentError(absl::StrCat(
-              "keys: key ", key.id, " has an unknown mark (only \":open\", a key that opens but never seals)"));
+              "keys: key ", key.id,
+              " has an unknown mark (only \":open\", a key that opens but never seals)"));
         }
         key.seals = false;
         hex = hex.substr(0, mark);
@@ -120,12 +126,15 @@ absl::StatusOr<std::vector<Key>> LoadKeys(const std::string& key_file) {
     std::stringstream text;
     text << in.rdbuf();
     absl::StatusOr<std::vector<Key>> keys = ParseKeys(text.str());
-    if (!keys.ok()) return absl::InvalidArgumentError(absl::StrCat("--key_file ", key_file, ": ", keys.status().message()));
+    if (!keys.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("--key_file ", key_file, ": ", keys.status().message()));
     return keys;
   }
   if (const char* env = std::getenv("STUD_KEYS"); env != nullptr && *env != '\0') {
     absl::StatusOr<std::vector<Key>> keys = ParseKeys(env);
-    if (!keys.ok()) return absl::InvalidArgumentError(absl::StrCat("STUD_KEYS: ", keys.status().message()));
+    if (!keys.ok())
+      return absl::InvalidArgumentError(absl::StrCat("STUD_KEYS: ", keys.status().message()));
     return keys;
   }
   return std::vector<Key>();
@@ -142,7 +151,8 @@ absl::StatusOr<Sealer> Sealer::Create(std::vector<Key> keys, uint8_t seal_format
   std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) { return a.id < b.id; });
   for (size_t i = 1; i < keys.size(); ++i) {
     if (keys[i].id == keys[i - 1].id) {
-      return absl::InvalidArgumentError(absl::StrCat("keys: key id ", keys[i].id, " appears twice"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("keys: key id ", keys[i].id, " appears twice"));
     }
   }
   size_t sealing = keys.size();
@@ -154,7 +164,8 @@ absl::StatusOr<Sealer> Sealer::Create(std::vector<Key> keys, uint8_t seal_format
         "keys: every key is marked \":open\" (opens only); at least one key must seal");
   }
   if (seal_format != kTokenFormat && seal_format != kSipTokenFormat) {
-    return absl::InvalidArgumentError(absl::StrCat("token format ", seal_format, ": must be 1 or 3"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("token format ", seal_format, ": must be 1 or 3"));
   }
   return Sealer(std::move(keys), sealing, seal_format);
 }
@@ -195,12 +206,15 @@ static_assert(sizeof(crypto_generichash_state) == 384);
 
 Sealer::Sealer(std::vector<Key> keys, size_t sealing, uint8_t seal_format)
     : keys_(std::move(keys)), sealing_(sealing), seal_format_(seal_format) {
-  static_assert(crypto_shorthash_siphashx24_KEYBYTES == 16 && crypto_shorthash_siphashx24_BYTES == 16);
-  crypto_kdf_derive_from_key(sip_key_.data(), sip_key_.size(), 2, kNonceContext, keys_[sealing_].bytes.data());
+  static_assert(crypto_shorthash_siphashx24_KEYBYTES == 16 &&
+                crypto_shorthash_siphashx24_BYTES == 16);
+  crypto_kdf_derive_from_key(sip_key_.data(), sip_key_.size(), 2, kNonceContext,
+                             keys_[sealing_].bytes.data());
   // Deterministic nonce (see header): BLAKE2b-192 keyed with a subkey of the
   // sealing key. Keying is the same for every token, so it is done once here.
   uint8_t subkey[crypto_generichash_KEYBYTES];
-  crypto_kdf_derive_from_key(subkey, sizeof(subkey), 1, kNonceContext, keys_[sealing_].bytes.data());
+  crypto_kdf_derive_from_key(subkey, sizeof(subkey), 1, kNonceContext,
+                             keys_[sealing_].bytes.data());
   crypto_generichash_state h;
   crypto_generichash_init(&h, subkey, sizeof(subkey), kTokenNonceBytes);
   std::memcpy(nonce_hash_.data(), &h, sizeof(h));
@@ -233,7 +247,8 @@ std::string Sealer::SealSip(absl::string_view plaintext, absl::string_view tenan
 
 std::string Sealer::Seal(absl::string_view plaintext, absl::string_view tenant) const {
   const Key& key = keys_[sealing_];
-  tenant = tenant.substr(0, 64);  // callers pass validated ids (tenants.h); never overflow the length byte
+  tenant = tenant.substr(
+      0, 64);  // callers pass validated ids (tenants.h); never overflow the length byte
   if (seal_format_ == kSipTokenFormat) return SealSip(plaintext, tenant);
   const size_t header = HeaderBytes(tenant);
   std::string token(header + kTokenNonceBytes + kTokenTagBytes + plaintext.size(), '\0');
@@ -263,7 +278,8 @@ absl::StatusOr<std::string> Sealer::Open(absl::string_view token, absl::string_v
   return plain;
 }
 
-absl::Status Sealer::OpenInto(absl::string_view token, absl::string_view tenant, std::string* out) const {
+absl::Status Sealer::OpenInto(absl::string_view token, absl::string_view tenant,
+                              std::string* out) const {
   if (token.size() < kTokenOverhead) {
     return TokenErrorStatus(TokenError::kMalformed,
                             absl::StrCat("token: malformed (", token.size(), " bytes; at least ",
@@ -271,7 +287,8 @@ absl::Status Sealer::OpenInto(absl::string_view token, absl::string_view tenant,
   }
   const auto* in = reinterpret_cast<const uint8_t*>(token.data());
   if (in[0] != kMagic[0] || in[1] != kMagic[1]) {
-    return TokenErrorStatus(TokenError::kMalformed, "token: malformed (bad magic): not a stud token");
+    return TokenErrorStatus(TokenError::kMalformed,
+                            "token: malformed (bad magic): not a stud token");
   }
   if (in[2] != kTokenFormat && in[2] != kTenantTokenFormat && in[2] != kSipTokenFormat) {
     return TokenErrorStatus(TokenError::kVersion,
@@ -287,25 +304,28 @@ absl::Status Sealer::OpenInto(absl::string_view token, absl::string_view tenant,
     header = kTokenHeaderBytes + 1 + len;
     nonce_bytes = kSipTokenNonceBytes;
     if (len > 64 || token.size() < header + kSipTokenNonceBytes + kTokenTagBytes) {
-      return TokenErrorStatus(TokenError::kMalformed, "token: malformed (tenant header): truncated or not a token");
+      return TokenErrorStatus(TokenError::kMalformed,
+                              "token: malformed (tenant header): truncated or not a token");
     }
     token_tenant = token.substr(kTokenHeaderBytes + 1, len);
   } else if (in[2] == kTenantTokenFormat) {
     const size_t len = in[7];
     header = kTokenHeaderBytes + 1 + len;
     if (len == 0 || len > 64 || token.size() < header + kTokenNonceBytes + kTokenTagBytes) {
-      return TokenErrorStatus(TokenError::kMalformed, "token: malformed (tenant header): truncated or not a token");
+      return TokenErrorStatus(TokenError::kMalformed,
+                              "token: malformed (tenant header): truncated or not a token");
     }
     token_tenant = token.substr(kTokenHeaderBytes + 1, len);
   }
-  const uint32_t id = (uint32_t{in[3]} << 24) | (uint32_t{in[4]} << 16) | (uint32_t{in[5]} << 8) |
-                      uint32_t{in[6]};
+  const uint32_t id =
+      (uint32_t{in[3]} << 24) | (uint32_t{in[4]} << 16) | (uint32_t{in[5]} << 8) | uint32_t{in[6]};
   const Key* key = Find(id);
   if (key == nullptr) {
-    return TokenErrorStatus(TokenError::kUnknownKey,
-                            absl::StrCat("token: sealed with key id ", id,
-                                         ", which this server does not hold (another deployment, "
-                                         "a retired key, or a restarted server with an ephemeral key)"));
+    return TokenErrorStatus(
+        TokenError::kUnknownKey,
+        absl::StrCat("token: sealed with key id ", id,
+                     ", which this server does not hold (another deployment, "
+                     "a retired key, or a restarted server with an ephemeral key)"));
   }
   const size_t clen = token.size() - header - nonce_bytes;
   std::string& plain = *out;
@@ -313,19 +333,19 @@ absl::Status Sealer::OpenInto(absl::string_view token, absl::string_view tenant,
   uint8_t nonce[kTokenNonceBytes] = {};  // format 3: N || 8 zero bytes
   std::memcpy(nonce, in + header, nonce_bytes);
   unsigned long long plen = 0;
-  if (crypto_aead_xchacha20poly1305_ietf_decrypt(
-          reinterpret_cast<uint8_t*>(plain.data()), &plen, nullptr,
-          in + header + nonce_bytes, clen, in, header,
-          nonce, key->bytes.data()) != 0) {
+  if (crypto_aead_xchacha20poly1305_ietf_decrypt(reinterpret_cast<uint8_t*>(plain.data()), &plen,
+                                                 nullptr, in + header + nonce_bytes, clen, in,
+                                                 header, nonce, key->bytes.data()) != 0) {
     return TokenErrorStatus(TokenError::kAuthFailed,
                             "token: authentication failed: the token was altered or truncated");
   }
   // Authentic: now whose is it. The message names neither tenant.
   if (token_tenant != tenant) {
     sodium_memzero(plain.data(), plain.size());
-    return TokenErrorStatus(TokenError::kTenantMismatch,
-                            tenant.empty() ? "token: sealed for a tenant; this call has no tenant"
-                                           : "token: sealed for another tenant (or for none): not yours to play");
+    return TokenErrorStatus(
+        TokenError::kTenantMismatch,
+        tenant.empty() ? "token: sealed for a tenant; this call has no tenant"
+                       : "token: sealed for another tenant (or for none): not yours to play");
   }
   plain.resize(static_cast<size_t>(plen));
   return absl::OkStatus();

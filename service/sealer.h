@@ -84,9 +84,9 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace stud::service {
 

@@ -41,7 +41,7 @@ absl::StatusOr<v1::Locale> DecodeLocale(v1::Locale locale) {
 struct IrregularityRule {
   absl::string_view rule_id;
   bool needs_seat;
-  int cards;          // cards the report must name (0: none; -1: any number)
+  int cards;  // cards the report must name (0: none; -1: any number)
   bool needs_street;
   IrregularityKind kind = IrregularityKind::kHolecardExposed;
 };
@@ -49,24 +49,40 @@ struct IrregularityRule {
 IrregularityRule RuleFor(v1::IrregularityKind kind) {
   using K = IrregularityKind;
   switch (kind) {
-    case v1::IRREGULARITY_KIND_HOLECARD_EXPOSED: return {"STUD-IRR-EXP-1", true, 1, false, K::kHolecardExposed};
-    case v1::IRREGULARITY_KIND_BOTH_HOLECARDS_EXPOSED: return {"STUD-IRR-EXP-2", true, 0, false, K::kBothHolecardsExposed};
-    case v1::IRREGULARITY_KIND_CARD_OFF_TABLE: return {"STUD-IRR-EXP-3", true, 1, false, K::kCardOffTable};
-    case v1::IRREGULARITY_KIND_FINAL_CARD_FACE_UP: return {"STUD-IRR-EXP-5", true, 1, false, K::kFinalCardFaceUp};
-    case v1::IRREGULARITY_KIND_WRONG_OPENER: return {"STUD-IRR-WRONG-1", true, 0, false, K::kWrongOpener};
-    case v1::IRREGULARITY_KIND_ABSENT_PLAYER: return {"STUD-IRR-ABS-1", true, 0, false, K::kAbsentPlayer};
-    case v1::IRREGULARITY_KIND_UPCARDS_PICKED_UP: return {"STUD-IRR-FOLD-2", true, 0, false, K::kUpcardsPickedUp};
-    case v1::IRREGULARITY_KIND_BURN_ERROR: return {"STUD-IRR-BURN-1", false, -1, true, K::kBurnError};
-    case v1::IRREGULARITY_KIND_PREMATURE_DEAL: return {"STUD-IRR-PREM-1", false, -1, true, K::kPrematureDeal};
-    case v1::IRREGULARITY_KIND_WRONG_CARD_COUNT: return {"STUD-IRR-CARDS-1", true, 0, false, K::kWrongCardCount};
-    case v1::IRREGULARITY_KIND_UPCARDS_REORDERED: return {"STUD-GAME-5", true, 0, false, K::kUpcardsReordered};
-    case v1::IRREGULARITY_KIND_CHECKED_OUT: return {"STUD-IRR-FOLD-1", true, 0, false, K::kCheckedOut};
-    case v1::IRREGULARITY_KIND_CALLED_WHEN_BEATEN: return {"STUD-IRR-CALL-1", true, 0, false, K::kCalledWhenBeaten};
-    case v1::IRREGULARITY_KIND_TIMEOUT: return {"STUD-ALLIN-4", true, 0, false, K::kTimeout};
+    case v1::IRREGULARITY_KIND_HOLECARD_EXPOSED:
+      return {"STUD-IRR-EXP-1", true, 1, false, K::kHolecardExposed};
+    case v1::IRREGULARITY_KIND_BOTH_HOLECARDS_EXPOSED:
+      return {"STUD-IRR-EXP-2", true, 0, false, K::kBothHolecardsExposed};
+    case v1::IRREGULARITY_KIND_CARD_OFF_TABLE:
+      return {"STUD-IRR-EXP-3", true, 1, false, K::kCardOffTable};
+    case v1::IRREGULARITY_KIND_FINAL_CARD_FACE_UP:
+      return {"STUD-IRR-EXP-5", true, 1, false, K::kFinalCardFaceUp};
+    case v1::IRREGULARITY_KIND_WRONG_OPENER:
+      return {"STUD-IRR-WRONG-1", true, 0, false, K::kWrongOpener};
+    case v1::IRREGULARITY_KIND_ABSENT_PLAYER:
+      return {"STUD-IRR-ABS-1", true, 0, false, K::kAbsentPlayer};
+    case v1::IRREGULARITY_KIND_UPCARDS_PICKED_UP:
+      return {"STUD-IRR-FOLD-2", true, 0, false, K::kUpcardsPickedUp};
+    case v1::IRREGULARITY_KIND_BURN_ERROR:
+      return {"STUD-IRR-BURN-1", false, -1, true, K::kBurnError};
+    case v1::IRREGULARITY_KIND_PREMATURE_DEAL:
+      return {"STUD-IRR-PREM-1", false, -1, true, K::kPrematureDeal};
+    case v1::IRREGULARITY_KIND_WRONG_CARD_COUNT:
+      return {"STUD-IRR-CARDS-1", true, 0, false, K::kWrongCardCount};
+    case v1::IRREGULARITY_KIND_UPCARDS_REORDERED:
+      return {"STUD-GAME-5", true, 0, false, K::kUpcardsReordered};
+    case v1::IRREGULARITY_KIND_CHECKED_OUT:
+      return {"STUD-IRR-FOLD-1", true, 0, false, K::kCheckedOut};
+    case v1::IRREGULARITY_KIND_CALLED_WHEN_BEATEN:
+      return {"STUD-IRR-CALL-1", true, 0, false, K::kCalledWhenBeaten};
+    case v1::IRREGULARITY_KIND_TIMEOUT:
+      return {"STUD-ALLIN-4", true, 0, false, K::kTimeout};
     case v1::IRREGULARITY_KIND_ACTION_OUT_OF_TURN:
       return {"STUD-IRR-WRONG-1", true, 0, false, K::kActionOutOfTurn};
-    case v1::IRREGULARITY_KIND_SKIPPED_SEAT: return {"STUD-IRR-CARDS-1", true, -1, true, K::kSkippedSeat};
-    default: return {"", false, 0, false};
+    case v1::IRREGULARITY_KIND_SKIPPED_SEAT:
+      return {"STUD-IRR-CARDS-1", true, -1, true, K::kSkippedSeat};
+    default:
+      return {"", false, 0, false};
   }
 }
 
@@ -108,8 +124,9 @@ void EncodeRuling(const HandState& state, const Ruling& r, v1::Ruling* out) {
 }
 
 // The engine report of a validated request report.
-absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r, const IrregularityRule& rule,
-                                                 std::vector<Card> cards) {
+absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
+                                                const IrregularityRule& rule,
+                                                std::vector<Card> cards) {
   IrregularityReport out;
   out.kind = rule.kind;
   out.seat = r.seat();
@@ -131,7 +148,8 @@ absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
       }
       break;
     case IrregularityKind::kBurnError:
-      if (cards.size() > 1) return absl::InvalidArgumentError("report.cards: at most the one misplaced card");
+      if (cards.size() > 1)
+        return absl::InvalidArgumentError("report.cards: at most the one misplaced card");
       if (!cards.empty()) {
         out.has_card = true;
         out.card = cards[0];
@@ -157,7 +175,8 @@ absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
     return absl::InvalidArgumentError(
         "report.action: required for WRONG_OPENER and ACTION_OUT_OF_TURN");
   }
-  if (r.amount_to() < 0) return absl::InvalidArgumentError("report.amount_to: must not be negative");
+  if (r.amount_to() < 0)
+    return absl::InvalidArgumentError("report.amount_to: must not be negative");
   out.amount_to = r.amount_to();
   out.next_acted = r.next_acted();
   out.burn_delta = r.burn_delta();
@@ -168,7 +187,8 @@ absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
     return absl::InvalidArgumentError("report.kept_seats: at most one per seat");
   }
   for (int i = 0; i < r.moves_size(); ++i) {
-    absl::StatusOr<Card> c = DecodeCard(r.moves(i).card(), absl::StrCat("report.moves[", i, "].card"));
+    absl::StatusOr<Card> c =
+        DecodeCard(r.moves(i).card(), absl::StrCat("report.moves[", i, "].card"));
     if (!c.ok()) return c.status();
     out.moves.push_back({r.moves(i).seat(), *c});
   }
@@ -227,8 +247,9 @@ absl::StatusOr<SealedHand> HandService::Unseal(const std::string& token,
   return hand;
 }
 
-void HandService::FillUpdate(const SealedHand& hand, size_t first_op, const std::vector<int>& view_seats,
-                             bool announce, std::string token, v1::HandUpdate* out) const {
+void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
+                             const std::vector<int>& view_seats, bool announce, std::string token,
+                             v1::HandUpdate* out) const {
   const HandState& state = hand.state;
   if (token.empty()) {
     ChildSpan span("seal");
@@ -278,7 +299,8 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op, const std:
     }
   }
   if (announce) {
-    Announce(state, first_op, static_cast<v1::Locale>(hand.service.locale), out->mutable_announcements());
+    Announce(state, first_op, static_cast<v1::Locale>(hand.service.locale),
+             out->mutable_announcements());
   }
 }
 
@@ -291,7 +313,8 @@ absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResp
   absl::StatusOr<Stakes> stakes = DecodeStakes(req.stakes(), "stakes");
   if (!stakes.ok()) return stakes.status();
   config.stakes = *stakes;
-  absl::StatusOr<Options> options = DecodeOptions(req.profile(), req.option_overrides(), "option_overrides");
+  absl::StatusOr<Options> options =
+      DecodeOptions(req.profile(), req.option_overrides(), "option_overrides");
   if (!options.ok()) return options.status();
   config.options = *options;
 
@@ -305,8 +328,9 @@ absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResp
   for (int i = 0; i < n; ++i) {
     const v1::SeatConfig& s = req.seats(i);
     if (s.seat() < 1 || s.seat() > n || given[static_cast<size_t>(s.seat())]) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "seats[", i, "].seat: ", s.seat(), " is out of range or repeated; seats must be exactly 1..", n));
+      return absl::InvalidArgumentError(
+          absl::StrCat("seats[", i, "].seat: ", s.seat(),
+                       " is out of range or repeated; seats must be exactly 1..", n));
     }
     if (s.stack() <= 0 || s.stack() > kMaxChips) {
       return absl::InvalidArgumentError(
@@ -317,7 +341,8 @@ absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResp
   }
   absl::StatusOr<v1::Locale> locale = DecodeLocale(req.locale());
   if (!locale.ok()) return locale.status();
-  absl::StatusOr<std::vector<int>> views = DecodeViewSeats(req.private_view_seats(), n, "private_view_seats");
+  absl::StatusOr<std::vector<int>> views =
+      DecodeViewSeats(req.private_view_seats(), n, "private_view_seats");
   if (!views.ok()) return views.status();
 
   SealedHand hand;
@@ -336,7 +361,8 @@ absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResp
   return absl::OkStatus();
 }
 
-absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req, v1::ApplyActionResponse* resp) const {
+absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
+                                      v1::ApplyActionResponse* resp) const {
   absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
   if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
@@ -346,7 +372,8 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req, v1::App
   absl::StatusOr<std::vector<int>> views =
       DecodeViewSeats(req.private_view_seats(), hand->state.config.num_seats, "private_view_seats");
   if (!views.ok()) return views.status();
-  if (absl::Status st = CheckVersion(req.has_expected_version(), req.expected_version(), hand->state);
+  if (absl::Status st =
+          CheckVersion(req.has_expected_version(), req.expected_version(), hand->state);
       !st.ok()) {
     return st;
   }
@@ -374,14 +401,15 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req, v1::App
   return absl::OkStatus();
 }
 
-absl::Status HandService::LegalActions(const v1::LegalActionsRequest& req, v1::LegalActionsResponse* resp) const {
+absl::Status HandService::LegalActions(const v1::LegalActionsRequest& req,
+                                       v1::LegalActionsResponse* resp) const {
   absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
   if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
   const HandState& state = hand->state;
   if (req.seat() < 0 || req.seat() > state.config.num_seats) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("seat: ", req.seat(), " is not 1..", state.config.num_seats, " (0 = the board)"));
+    return absl::InvalidArgumentError(absl::StrCat("seat: ", req.seat(), " is not 1..",
+                                                   state.config.num_seats, " (0 = the board)"));
   }
   resp->set_version(state.version);
   resp->set_hand_id(HandIdText(hand->service));
@@ -390,7 +418,8 @@ absl::Status HandService::LegalActions(const v1::LegalActionsRequest& req, v1::L
   for (const LegalAction& a : stud::LegalActions(state, req.seat())) {
     EncodeLegalAction(a, resp->add_legal_actions());
   }
-  if (state.phase == Phase::kAwaitingDeal) EncodeExpectedDeal(NextDeal(state), resp->mutable_expected_deal());
+  if (state.phase == Phase::kAwaitingDeal)
+    EncodeExpectedDeal(NextDeal(state), resp->mutable_expected_deal());
   return absl::OkStatus();
 }
 
@@ -416,9 +445,10 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
     const HandState& state = hand->state;
     resp->set_hand_id(HandIdText(hand->service));
     if (state.phase != Phase::kComplete) {
-      return RuleViolation("STUD-SHOW-1",
-                           "STUD-SHOW-1: the hand is not over; showdown is resolved once every live "
-                           "seat has shown or mucked");
+      return RuleViolation(
+          "STUD-SHOW-1",
+          "STUD-SHOW-1: the hand is not over; showdown is resolved once every live "
+          "seat has shown or mucked");
     }
     variant = state.config.variant;
     options = state.config.options;
@@ -426,7 +456,8 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
     for (int i = 1; i <= state.config.num_seats; ++i) {
       const Seat& s = state.seats[i];
       ShowdownSeat ss{i, {}, s.committed, s.live()};
-      for (int k = 0; k < s.num_cards; ++k) ss.cards.push_back(s.cards[static_cast<size_t>(k)].card);
+      for (int k = 0; k < s.num_cards; ++k)
+        ss.cards.push_back(s.cards[static_cast<size_t>(k)].card);
       seats.push_back(std::move(ss));
     }
     if (LiveSeatCount(state) < 2) {
@@ -453,11 +484,13 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
     absl::StatusOr<Variant> v = DecodeVariant(sd.variant(), "stateless.variant");
     if (!v.ok()) return v.status();
     variant = *v;
-    absl::StatusOr<Options> o = DecodeOptions(sd.profile(), sd.option_overrides(), "stateless.option_overrides");
+    absl::StatusOr<Options> o =
+        DecodeOptions(sd.profile(), sd.option_overrides(), "stateless.option_overrides");
     if (!o.ok()) return o.status();
     options = *o;
     if (sd.seats_size() < 2 || sd.seats_size() > kMaxSeats) {
-      return absl::InvalidArgumentError(absl::StrCat("stateless.seats: 2..", kMaxSeats, " seats required"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("stateless.seats: 2..", kMaxSeats, " seats required"));
     }
     for (int i = 0; i < sd.seats_size(); ++i) {
       const v1::ShowdownSeat& s = sd.seats(i);
@@ -466,12 +499,14 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
         return absl::InvalidArgumentError(absl::StrCat(field, ".seat: must be 1..", kMaxSeats));
       }
       if (s.contribution() < 0) {
-        return absl::InvalidArgumentError(absl::StrCat(field, ".contribution: must not be negative"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(field, ".contribution: must not be negative"));
       }
       if (s.contribution() > kMaxChips) {  // eight of them must sum without overflow
         return absl::InvalidArgumentError(absl::StrCat(field, ".contribution: at most 2^40 chips"));
       }
-      absl::StatusOr<std::vector<Card>> cards = DecodeCards(s.cards(), absl::StrCat(field, ".cards"));
+      absl::StatusOr<std::vector<Card>> cards =
+          DecodeCards(s.cards(), absl::StrCat(field, ".cards"));
       if (!cards.ok()) return cards.status();
       seats.push_back(ShowdownSeat{s.seat(), *std::move(cards), s.contribution(), !s.folded()});
     }
@@ -511,10 +546,12 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
   if (!req.has_report()) return absl::InvalidArgumentError("report: required");
   const v1::IrregularityReport& r = req.report();
   const IrregularityRule rule = RuleFor(r.kind());
-  if (rule.rule_id.empty()) return absl::InvalidArgumentError("report.kind: required: an IRREGULARITY_KIND_ value");
+  if (rule.rule_id.empty())
+    return absl::InvalidArgumentError("report.kind: required: an IRREGULARITY_KIND_ value");
   const int n = hand->state.config.num_seats;
   if (rule.needs_seat && (r.seat() < 1 || r.seat() > n)) {
-    return absl::InvalidArgumentError(absl::StrCat("report.seat: required for this kind; must be 1..", n));
+    return absl::InvalidArgumentError(
+        absl::StrCat("report.seat: required for this kind; must be 1..", n));
   }
   if (!rule.needs_seat && r.seat() != 0 && r.kept_card().empty()) {
     return absl::InvalidArgumentError("report.seat: not used by this kind; leave it 0");
@@ -526,8 +563,8 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
   }
   if (rule.cards >= 0 && r.cards_size() != rule.cards &&
       !(rule.kind == IrregularityKind::kBothHolecardsExposed && r.cards_size() == 2)) {
-    return absl::InvalidArgumentError(absl::StrCat("report.cards: this kind names exactly ", rule.cards,
-                                                   " card(s), got ", r.cards_size()));
+    return absl::InvalidArgumentError(absl::StrCat("report.cards: this kind names exactly ",
+                                                   rule.cards, " card(s), got ", r.cards_size()));
   }
   if (r.cards_size() > kMaxSeats) {  // before decoding: never parse an unbounded list
     return absl::InvalidArgumentError(
@@ -537,15 +574,18 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
   if (!cards.ok()) return cards.status();
   const int street = static_cast<int>(r.street());
   if (rule.needs_street && (street < 3 || street > 7)) {
-    return absl::InvalidArgumentError("report.street: required for this kind: STREET_THIRD..STREET_SEVENTH");
+    return absl::InvalidArgumentError(
+        "report.street: required for this kind: STREET_THIRD..STREET_SEVENTH");
   }
   if (!rule.needs_street && street != 0) {
     return absl::InvalidArgumentError("report.street: not used by this kind; leave it unspecified");
   }
   if (r.note().size() > kMaxNoteBytes) {
-    return absl::InvalidArgumentError(absl::StrCat("report.note: at most ", kMaxNoteBytes, " bytes"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("report.note: at most ", kMaxNoteBytes, " bytes"));
   }
-  if (absl::Status st = CheckVersion(req.has_expected_version(), req.expected_version(), hand->state);
+  if (absl::Status st =
+          CheckVersion(req.has_expected_version(), req.expected_version(), hand->state);
       !st.ok()) {
     return st;
   }
@@ -580,7 +620,9 @@ thread_local absl::string_view current_tenant;
 }  // namespace
 
 absl::string_view CurrentTenant() { return current_tenant; }
-TenantScope::TenantScope(absl::string_view tenant) : previous_(current_tenant) { current_tenant = tenant; }
+TenantScope::TenantScope(absl::string_view tenant) : previous_(current_tenant) {
+  current_tenant = tenant;
+}
 TenantScope::~TenantScope() { current_tenant = previous_; }
 
 absl::Status StudServiceImpl::Authorized(grpc::CallbackServerContext* ctx,
@@ -637,9 +679,10 @@ void Admission::Run() {
 }
 
 absl::Status StudServiceImpl::Overloaded() const {
-  return absl::ResourceExhaustedError(absl::StrCat("server overloaded: ", admission_->max_in_flight(),
-                                                   " calls are queued or running (--max_in_flight); retry "
-                                                   "with backoff"));
+  return absl::ResourceExhaustedError(
+      absl::StrCat("server overloaded: ", admission_->max_in_flight(),
+                   " calls are queued or running (--max_in_flight); retry "
+                   "with backoff"));
 }
 
 StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
@@ -647,7 +690,8 @@ StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
       observability_(options.observability),
       tenants_(options.tenants),
       ledger_(options.ledger) {
-  if (options.max_in_flight > 0) admission_ = std::make_unique<Admission>(options.max_in_flight, options.workers);
+  if (options.max_in_flight > 0)
+    admission_ = std::make_unique<Admission>(options.max_in_flight, options.workers);
   SetMessageAllocatorFor_NewHand(&new_hand_alloc_);
   SetMessageAllocatorFor_ApplyAction(&apply_action_alloc_);
   SetMessageAllocatorFor_LegalActions(&legal_actions_alloc_);
@@ -658,13 +702,14 @@ StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
   SetMessageAllocatorFor_ReplayHandHistory(&replay_history_alloc_);
 }
 
-grpc::ServerUnaryReactor* StudServiceImpl::Dispatch(grpc::CallbackServerContext* ctx,
-                                                   absl::AnyInvocable<void(grpc::ServerUnaryReactor*) &&> serve,
-                                                   absl::FunctionRef<void(grpc::ServerUnaryReactor*)> refuse) {
+grpc::ServerUnaryReactor* StudServiceImpl::Dispatch(
+    grpc::CallbackServerContext* ctx, absl::AnyInvocable<void(grpc::ServerUnaryReactor*) &&> serve,
+    absl::FunctionRef<void(grpc::ServerUnaryReactor*)> refuse) {
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();  // once per call
   if (admission_ == nullptr) {
     std::move(serve)(reactor);
-  } else if (!admission_->TrySubmit([serve = std::move(serve), reactor]() mutable { std::move(serve)(reactor); })) {
+  } else if (!admission_->TrySubmit(
+                 [serve = std::move(serve), reactor]() mutable { std::move(serve)(reactor); })) {
     refuse(reactor);
   }
   return reactor;
@@ -674,20 +719,21 @@ grpc::ServerUnaryReactor* StudServiceImpl::Dispatch(grpc::CallbackServerContext*
 
 // Every handler goes through ServeUnary (observability.h): metrics, the
 // server span and logs are recorded there, once per call.
-#define STUD_RPC(Name, Req, Resp)                                                                  \
-  grpc::ServerUnaryReactor* StudServiceImpl::Name(grpc::CallbackServerContext* ctx,                \
-                                                  const v1::Req* req, v1::Resp* resp) {            \
-    return Dispatch(                                                                               \
-        ctx,                                                                                       \
-        [this, ctx, req, resp](grpc::ServerUnaryReactor* reactor) {                                \
-          ServeUnary(                                                                              \
-              observability_, ctx, RpcMethod::k##Name, *req, resp,                                 \
+#define STUD_RPC(Name, Req, Resp)                                                                 \
+  grpc::ServerUnaryReactor* StudServiceImpl::Name(grpc::CallbackServerContext* ctx,               \
+                                                  const v1::Req* req, v1::Resp* resp) {           \
+    return Dispatch(                                                                              \
+        ctx,                                                                                      \
+        [this, ctx, req, resp](grpc::ServerUnaryReactor* reactor) {                               \
+          ServeUnary(                                                                             \
+              observability_, ctx, RpcMethod::k##Name, *req, resp,                                \
               [&] { return Authorized(ctx, [&] { return hands_.Name(*req, resp); }); }, reactor); \
-        },                                                                                         \
-        [&](grpc::ServerUnaryReactor* reactor) {                                                   \
-          ServeUnary(observability_, ctx, RpcMethod::k##Name, *req, resp,                          \
-                     [this] { return Overloaded(); }, reactor);                                    \
-        });                                                                                        \
+        },                                                                                        \
+        [&](grpc::ServerUnaryReactor* reactor) {                                                  \
+          ServeUnary(                                                                             \
+              observability_, ctx, RpcMethod::k##Name, *req, resp,                                \
+              [this] { return Overloaded(); }, reactor);                                          \
+        });                                                                                       \
   }
 STUD_RPC(NewHand, NewHandRequest, NewHandResponse)
 STUD_RPC(ApplyAction, ApplyActionRequest, ApplyActionResponse)

@@ -77,8 +77,8 @@ class Admission {
   std::mutex mu_;
   std::condition_variable work_;
   std::deque<absl::AnyInvocable<void() &&>> queue_;  // guarded by mu_
-  int in_flight_ = 0;                                 // queued + running; guarded by mu_
-  bool stop_ = false;                                 // guarded by mu_
+  int in_flight_ = 0;                                // queued + running; guarded by mu_
+  bool stop_ = false;                                // guarded by mu_
   std::vector<std::thread> threads_;
 };
 
@@ -145,7 +145,8 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
  public:
   StudServiceImpl(const Sealer* sealer, ServiceOptions options);
 
-  grpc::ServerUnaryReactor* NewHand(grpc::CallbackServerContext* ctx, const stud::v1::NewHandRequest* req,
+  grpc::ServerUnaryReactor* NewHand(grpc::CallbackServerContext* ctx,
+                                    const stud::v1::NewHandRequest* req,
                                     stud::v1::NewHandResponse* resp) override;
   grpc::ServerUnaryReactor* ApplyAction(grpc::CallbackServerContext* ctx,
                                         const stud::v1::ApplyActionRequest* req,
@@ -159,7 +160,8 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
   grpc::ServerUnaryReactor* RuleIrregularity(grpc::CallbackServerContext* ctx,
                                              const stud::v1::RuleIrregularityRequest* req,
                                              stud::v1::RuleIrregularityResponse* resp) override;
-  grpc::ServerUnaryReactor* GetView(grpc::CallbackServerContext* ctx, const stud::v1::GetViewRequest* req,
+  grpc::ServerUnaryReactor* GetView(grpc::CallbackServerContext* ctx,
+                                    const stud::v1::GetViewRequest* req,
                                     stud::v1::GetViewResponse* resp) override;
   grpc::ServerUnaryReactor* ExportHandHistory(grpc::CallbackServerContext* ctx,
                                               const stud::v1::ExportHandHistoryRequest* req,
@@ -171,7 +173,8 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
  private:
   // Authenticates the caller (when tenants_ is set) and runs `handler` with
   // its tenant as CurrentTenant(); an unauthenticated call never reaches it.
-  absl::Status Authorized(grpc::CallbackServerContext* ctx, absl::FunctionRef<absl::Status()> handler) const;
+  absl::Status Authorized(grpc::CallbackServerContext* ctx,
+                          absl::FunctionRef<absl::Status()> handler) const;
   absl::Status Overloaded() const;
 
   // Runs `serve` (which finishes the call) now, or on a worker when load
@@ -188,11 +191,15 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
   Alloc<stud::v1::NewHandRequest, stud::v1::NewHandResponse> new_hand_alloc_;
   Alloc<stud::v1::ApplyActionRequest, stud::v1::ApplyActionResponse> apply_action_alloc_;
   Alloc<stud::v1::LegalActionsRequest, stud::v1::LegalActionsResponse> legal_actions_alloc_;
-  Alloc<stud::v1::ResolveShowdownRequest, stud::v1::ResolveShowdownResponse> resolve_showdown_alloc_;
-  Alloc<stud::v1::RuleIrregularityRequest, stud::v1::RuleIrregularityResponse> rule_irregularity_alloc_;
+  Alloc<stud::v1::ResolveShowdownRequest, stud::v1::ResolveShowdownResponse>
+      resolve_showdown_alloc_;
+  Alloc<stud::v1::RuleIrregularityRequest, stud::v1::RuleIrregularityResponse>
+      rule_irregularity_alloc_;
   Alloc<stud::v1::GetViewRequest, stud::v1::GetViewResponse> get_view_alloc_;
-  Alloc<stud::v1::ExportHandHistoryRequest, stud::v1::ExportHandHistoryResponse> export_history_alloc_;
-  Alloc<stud::v1::ReplayHandHistoryRequest, stud::v1::ReplayHandHistoryResponse> replay_history_alloc_;
+  Alloc<stud::v1::ExportHandHistoryRequest, stud::v1::ExportHandHistoryResponse>
+      export_history_alloc_;
+  Alloc<stud::v1::ReplayHandHistoryRequest, stud::v1::ReplayHandHistoryResponse>
+      replay_history_alloc_;
   const TenantAuth* tenants_;
   Ledger* ledger_;
   std::unique_ptr<Admission> admission_;  // null: no load shedding

@@ -118,10 +118,12 @@ absl::Status DecodeReport(const P& p, int num_seats, IrregularityReport* r) {
   }
   if (p.seat() < 0 || p.seat() > num_seats) return Bad("reports.seat");
   r->seat = p.seat();
-  if (!ToEnum(p.street(), Street::kThird, Street::kSeventh, &r->street)) return Bad("reports.street");
+  if (!ToEnum(p.street(), Street::kThird, Street::kSeventh, &r->street))
+    return Bad("reports.street");
   r->has_card = p.has_card();
   if (!ToCard(p.card(), &r->card)) return Bad("reports.card");
-  if (!UnpackCards(p.cards(), &r->cards) || r->cards.size() > kDeckSize) return Bad("reports.cards");
+  if (!UnpackCards(p.cards(), &r->cards) || r->cards.size() > kDeckSize)
+    return Bad("reports.cards");
   if (!ToEnum(p.action(), ActionKind::kFold, ActionKind::kDeclineOption, &r->action)) {
     return Bad("reports.action");
   }
@@ -232,7 +234,8 @@ absl::StatusOr<HandState> DecodeStateT(const P& p) {
     seat.has_seventh = (ps.flags() & 256u) != 0;
     seat.acted_to = ps.acted_to();
     if (!ps.packed_cards().empty()) {  // schema 2
-      if (ps.cards_size() != 0 || !UnpackSeatCards(ps.packed_cards(), &seat)) return Bad("seats.packed_cards");
+      if (ps.cards_size() != 0 || !UnpackSeatCards(ps.packed_cards(), &seat))
+        return Bad("seats.packed_cards");
       continue;
     }
     // Schema 1.
@@ -302,33 +305,35 @@ absl::StatusOr<HandState> DecodeStateT(const P& p) {
     if (p.log_size() != 0) return Bad("log");
     s.log.reserve(p.packed_log().size() / 2 + kLogHeadroom);
     absl::InlinedVector<absl::string_view, 16> rule_ids(p.rule_ids().begin(), p.rule_ids().end());
-    if (absl::Status st = UnpackLog(p.packed_log(), rule_ids, c.num_seats, &s.log); !st.ok()) return st;
+    if (absl::Status st = UnpackLog(p.packed_log(), rule_ids, c.num_seats, &s.log); !st.ok())
+      return st;
     if (absl::Status st = CheckAmounts(s); !st.ok()) return st;
     return s;
   }
   // Schema 1.
   s.log.reserve(static_cast<size_t>(p.log_size()) + kLogHeadroom);
   if constexpr (kProto) {
-  for (const pb::Operation& po : p.log()) {
-    Operation op;
-    if (!ToEnum(po.type(), OpType::kAnte, OpType::kOutOfTurn, &op.type)) return Bad("log.type");
-    if (po.seat() > static_cast<uint32_t>(c.num_seats)) return Bad("log.seat");
-    op.seat = static_cast<uint8_t>(po.seat());
-    if (!ToEnum(po.street(), Street::kThird, Street::kSeventh, &op.street)) return Bad("log.street");
-    if (!ToCard(po.card(), &op.card)) return Bad("log.card");
-    op.face_up = (po.flags() & 1u) != 0;
-    op.all_in = (po.flags() & 2u) != 0;
-    op.odd_chip = (po.flags() & 4u) != 0;
-    if (po.pot() > 255 || po.half() > 2) return Bad("log.pot");
-    op.pot = static_cast<uint8_t>(po.pot());
-    op.half = static_cast<uint8_t>(po.half());
-    op.amount = po.amount();
-    op.amount_to = po.amount_to();
-    absl::StatusOr<absl::string_view> rule = InternRuleId(po.rule_id());
-    if (!rule.ok()) return rule.status();
-    op.rule_id = *rule;
-    s.log.push_back(op);
-  }
+    for (const pb::Operation& po : p.log()) {
+      Operation op;
+      if (!ToEnum(po.type(), OpType::kAnte, OpType::kOutOfTurn, &op.type)) return Bad("log.type");
+      if (po.seat() > static_cast<uint32_t>(c.num_seats)) return Bad("log.seat");
+      op.seat = static_cast<uint8_t>(po.seat());
+      if (!ToEnum(po.street(), Street::kThird, Street::kSeventh, &op.street))
+        return Bad("log.street");
+      if (!ToCard(po.card(), &op.card)) return Bad("log.card");
+      op.face_up = (po.flags() & 1u) != 0;
+      op.all_in = (po.flags() & 2u) != 0;
+      op.odd_chip = (po.flags() & 4u) != 0;
+      if (po.pot() > 255 || po.half() > 2) return Bad("log.pot");
+      op.pot = static_cast<uint8_t>(po.pot());
+      op.half = static_cast<uint8_t>(po.half());
+      op.amount = po.amount();
+      op.amount_to = po.amount_to();
+      absl::StatusOr<absl::string_view> rule = InternRuleId(po.rule_id());
+      if (!rule.ok()) return rule.status();
+      op.rule_id = *rule;
+      s.log.push_back(op);
+    }
   }
   if (absl::Status st = CheckAmounts(s); !st.ok()) return st;
   return s;

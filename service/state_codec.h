@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
-#include "absl/strings/string_view.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "engine/hand_state.h"
 #include "stud/internal/v1/state.pb.h"
 

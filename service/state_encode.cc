@@ -119,9 +119,9 @@ void EncodeState(const HandState& s, pb::HandState* p) {
     ps->set_committed(seat.committed);
     ps->set_street_bet(seat.street_bet);
     ps->set_flags((seat.folded ? 1u : 0u) | (seat.all_in ? 2u : 0u) | (seat.mucked ? 4u : 0u) |
-                  (seat.shown ? 8u : 0u) | (seat.acted ? 16u : 0u) |
-                  (seat.checked_out ? 32u : 0u) | (seat.door_down ? 64u : 0u) |
-                  (seat.final_up ? 128u : 0u) | (seat.has_seventh ? 256u : 0u));
+                  (seat.shown ? 8u : 0u) | (seat.acted ? 16u : 0u) | (seat.checked_out ? 32u : 0u) |
+                  (seat.door_down ? 64u : 0u) | (seat.final_up ? 128u : 0u) |
+                  (seat.has_seventh ? 256u : 0u));
     ps->set_acted_to(seat.acted_to);
     ps->set_packed_cards(PackSeatCards(seat));
   }

@@ -46,10 +46,13 @@ class Writer {
     Varint(v);
   }
   void I64(uint32_t field, int64_t v) { U64(field, static_cast<uint64_t>(v)); }
-  void I32(uint32_t field, int32_t v) { U64(field, static_cast<uint64_t>(static_cast<int64_t>(v))); }
+  void I32(uint32_t field, int32_t v) {
+    U64(field, static_cast<uint64_t>(static_cast<int64_t>(v)));
+  }
   void Bool(uint32_t field, bool v) { U64(field, v ? 1 : 0); }
   void SInt32(uint32_t field, int32_t v) {
-    U64(field, static_cast<uint32_t>((static_cast<uint32_t>(v) << 1) ^ static_cast<uint32_t>(v >> 31)));
+    U64(field,
+        static_cast<uint32_t>((static_cast<uint32_t>(v) << 1) ^ static_cast<uint32_t>(v >> 31)));
   }
   void Fixed64(uint32_t field, uint64_t v) {
     if (v == 0) return;
@@ -182,9 +185,10 @@ void WriteSeat(const Seat& seat, Writer& w) {
   w.I64(1, seat.stack);
   w.I64(2, seat.committed);
   w.I64(3, seat.street_bet);
-  w.U64(4, (seat.folded ? 1u : 0u) | (seat.all_in ? 2u : 0u) | (seat.mucked ? 4u : 0u) | (seat.shown ? 8u : 0u) |
-               (seat.acted ? 16u : 0u) | (seat.checked_out ? 32u : 0u) | (seat.door_down ? 64u : 0u) |
-               (seat.final_up ? 128u : 0u) | (seat.has_seventh ? 256u : 0u));
+  w.U64(4, (seat.folded ? 1u : 0u) | (seat.all_in ? 2u : 0u) | (seat.mucked ? 4u : 0u) |
+               (seat.shown ? 8u : 0u) | (seat.acted ? 16u : 0u) | (seat.checked_out ? 32u : 0u) |
+               (seat.door_down ? 64u : 0u) | (seat.final_up ? 128u : 0u) |
+               (seat.has_seventh ? 256u : 0u));
   w.I64(5, seat.acted_to);
   if (seat.num_cards > 0) {  // packed_cards (PackSeatCards)
     w.Room(16 + 2u * seat.num_cards);
@@ -301,8 +305,9 @@ void WriteSealedHand(const SealedHand& hand, std::string* out) {
   // Typical sizes with room to spare, so that the buffer rarely grows and the
   // zero-filling of an oversized one is not paid on every call.
   const HandState& s = hand.state;
-  Writer w(out, 384 + 48 * static_cast<size_t>(s.config.num_seats) + 6 * s.log.size() + 160 * s.reports.size() +
-                    s.config.deck.size() + s.config.recycle_order.size() + s.recycled.size());
+  Writer w(out, 384 + 48 * static_cast<size_t>(s.config.num_seats) + 6 * s.log.size() +
+                    160 * s.reports.size() + s.config.deck.size() + s.config.recycle_order.size() +
+                    s.recycled.size());
   w.U64(1, kSealedSchema);
   size_t at = w.Open(2);  // state: always present
   WriteState(hand.state, w);

@@ -68,9 +68,9 @@ absl::Status LedgerNeedsHandId() {
 }
 
 absl::Status LedgerUnavailable(absl::string_view why) {
-  absl::Status s(
-      absl::StatusCode::kUnavailable,
-      absl::StrCat("hand ledger unavailable: ", why, "; no answer was sent: retry the same call with backoff"));
+  absl::Status s(absl::StatusCode::kUnavailable,
+                 absl::StrCat("hand ledger unavailable: ", why,
+                              "; no answer was sent: retry the same call with backoff"));
   s.SetPayload(kLedgerPayload, absl::Cord("LEDGER_UNAVAILABLE"));
   return s;
 }

@@ -17,7 +17,8 @@ namespace {
 constexpr absl::string_view kCallerPayload = "type.stud/caller_error";
 constexpr absl::string_view kCallerReason = "CALLER_UNAUTHENTICATED";
 
-absl::string_view Header(const std::multimap<grpc::string_ref, grpc::string_ref>& md, absl::string_view name) {
+absl::string_view Header(const std::multimap<grpc::string_ref, grpc::string_ref>& md,
+                         absl::string_view name) {
   auto it = md.find(grpc::string_ref(name.data(), name.size()));
   if (it == md.end()) return {};
   return absl::string_view(it->second.data(), it->second.size());
@@ -27,8 +28,8 @@ absl::string_view Header(const std::multimap<grpc::string_ref, grpc::string_ref>
 bool ValidTenantId(absl::string_view tenant) {
   if (tenant.empty() || tenant.size() > kMaxTenantBytes) return false;
   return std::all_of(tenant.begin(), tenant.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-           c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
   });
 }
 
@@ -50,10 +51,11 @@ absl::StatusOr<std::vector<TenantKey>> ParseTenantKeys(absl::string_view text) {
       const absl::string_view hex = entry.substr(colon + 1);
       size_t bin_len = 0;
       if (hex.size() != 2 * key.key.size() ||
-          sodium_hex2bin(key.key.data(), key.key.size(), hex.data(), hex.size(), nullptr, &bin_len, nullptr) != 0 ||
+          sodium_hex2bin(key.key.data(), key.key.size(), hex.data(), hex.size(), nullptr, &bin_len,
+                         nullptr) != 0 ||
           bin_len != key.key.size()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("tenant keys: the key of tenant ", key.tenant, " must be exactly 64 hex characters"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "tenant keys: the key of tenant ", key.tenant, " must be exactly 64 hex characters"));
       }
       keys.push_back(std::move(key));
     }
@@ -70,13 +72,16 @@ absl::StatusOr<std::vector<TenantKey>> LoadTenantKeys(const std::string& file) {
     text << in.rdbuf();
     absl::StatusOr<std::vector<TenantKey>> keys = ParseTenantKeys(text.str());
     if (!keys.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("--tenant_keys_file ", file, ": ", keys.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("--tenant_keys_file ", file, ": ", keys.status().message()));
     }
     return keys;
   }
   if (const char* env = std::getenv("STUD_TENANT_KEYS"); env != nullptr && *env != '\0') {
     absl::StatusOr<std::vector<TenantKey>> keys = ParseTenantKeys(env);
-    if (!keys.ok()) return absl::InvalidArgumentError(absl::StrCat("STUD_TENANT_KEYS: ", keys.status().message()));
+    if (!keys.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("STUD_TENANT_KEYS: ", keys.status().message()));
     return keys;
   }
   return std::vector<TenantKey>();
@@ -102,7 +107,8 @@ absl::StatusOr<TenantAuth> TenantAuth::Create(std::vector<TenantKey> keys) {
   std::map<std::string, std::array<uint8_t, 32>> map;
   for (TenantKey& k : keys) {
     if (!map.emplace(k.tenant, k.key).second) {
-      return absl::InvalidArgumentError(absl::StrCat("tenant keys: tenant ", k.tenant, " appears twice"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("tenant keys: tenant ", k.tenant, " appears twice"));
     }
     sodium_memzero(k.key.data(), k.key.size());
   }
@@ -114,14 +120,15 @@ absl::StatusOr<std::string> TenantAuth::Authenticate(
   const absl::string_view tenant = Header(metadata, kTenantHeader);
   const absl::string_view hex = Header(metadata, kApiKeyHeader);
   if (tenant.empty() || hex.empty()) {
-    return CallerUnauthenticated(absl::StrCat("caller: this server authenticates callers; send the metadata ",
-                                              kTenantHeader, " and ", kApiKeyHeader));
+    return CallerUnauthenticated(
+        absl::StrCat("caller: this server authenticates callers; send the metadata ", kTenantHeader,
+                     " and ", kApiKeyHeader));
   }
   std::array<uint8_t, 32> given{};
   size_t bin_len = 0;
   const bool parsed = hex.size() == 2 * given.size() &&
-                      sodium_hex2bin(given.data(), given.size(), hex.data(), hex.size(), nullptr, &bin_len,
-                                     nullptr) == 0 &&
+                      sodium_hex2bin(given.data(), given.size(), hex.data(), hex.size(), nullptr,
+                                     &bin_len, nullptr) == 0 &&
                       bin_len == given.size();
   // Compare against a dummy key for unknown tenants so that timing does not
   // tell which tenants exist.

@@ -68,7 +68,8 @@ class TenantAuth {
   std::vector<std::string> tenants() const;
 
  private:
-  explicit TenantAuth(std::map<std::string, std::array<uint8_t, 32>> keys) : keys_(std::move(keys)) {}
+  explicit TenantAuth(std::map<std::string, std::array<uint8_t, 32>> keys)
+      : keys_(std::move(keys)) {}
   std::map<std::string, std::array<uint8_t, 32>> keys_;
 };
 

@@ -59,7 +59,8 @@ void SetValue(const AttributeValue& v, otlp_common::AnyValue* out) {
 
 class OtlpGrpcExporter : public SpanExporter {
  public:
-  OtlpGrpcExporter(const std::string& endpoint, absl::Duration timeout, const std::vector<Attribute>& resource)
+  OtlpGrpcExporter(const std::string& endpoint, absl::Duration timeout,
+                   const std::vector<Attribute>& resource)
       : timeout_(timeout), resource_(resource) {
     std::string target = endpoint;
     if (absl::StartsWith(target, "http://")) target = target.substr(7);
@@ -175,7 +176,8 @@ TraceId NewTraceId() {
   return id;
 }
 
-std::unique_ptr<SpanExporter> MakeOtlpGrpcExporter(const std::string& endpoint, absl::Duration timeout,
+std::unique_ptr<SpanExporter> MakeOtlpGrpcExporter(const std::string& endpoint,
+                                                   absl::Duration timeout,
                                                    const std::vector<Attribute>& resource) {
   return std::make_unique<OtlpGrpcExporter>(endpoint, timeout, resource);
 }
@@ -274,7 +276,8 @@ bool Tracer::SampleRoot(const TraceId& id) const {
   return static_cast<double>(x) < ratio_ * 18446744073709551616.0;
 }
 
-SpanData Tracer::StartServerSpan(absl::string_view name, const std::optional<SpanContext>& parent) const {
+SpanData Tracer::StartServerSpan(absl::string_view name,
+                                 const std::optional<SpanContext>& parent) const {
   SpanData s;
   s.kind = SpanKind::kServer;
   s.start_unix_nanos = NowUnixNanos();

@@ -89,7 +89,8 @@ class SpanExporter {
 
 // OTLP/gRPC: opentelemetry.proto.collector.trace.v1.TraceService/Export on
 // `endpoint` ("host:port"; a leading "http://" is ignored), plaintext.
-std::unique_ptr<SpanExporter> MakeOtlpGrpcExporter(const std::string& endpoint, absl::Duration timeout,
+std::unique_ptr<SpanExporter> MakeOtlpGrpcExporter(const std::string& endpoint,
+                                                   absl::Duration timeout,
                                                    const std::vector<Attribute>& resource);
 
 struct BatchOptions {
@@ -108,7 +109,8 @@ struct SpanCounters {
 
 class BatchSpanProcessor {
  public:
-  BatchSpanProcessor(std::unique_ptr<SpanExporter> exporter, BatchOptions options, SpanCounters counters);
+  BatchSpanProcessor(std::unique_ptr<SpanExporter> exporter, BatchOptions options,
+                     SpanCounters counters);
   ~BatchSpanProcessor();  // Shutdown()
   BatchSpanProcessor(const BatchSpanProcessor&) = delete;
   BatchSpanProcessor& operator=(const BatchSpanProcessor&) = delete;

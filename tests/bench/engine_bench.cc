@@ -82,8 +82,9 @@ void BM_Whole8SeatHand(benchmark::State& state) {
   state.counters["actions_per_second"] =
       benchmark::Counter(static_cast<double>(actions), benchmark::Counter::kIsRate);
   // Heap allocations per whole hand (NewHand, every LegalActions and Apply, showdown).
-  state.counters["allocs_per_hand"] = benchmark::Counter(
-      static_cast<double>(g_allocations - allocations_before) / static_cast<double>(state.iterations()));
+  state.counters["allocs_per_hand"] =
+      benchmark::Counter(static_cast<double>(g_allocations - allocations_before) /
+                         static_cast<double>(state.iterations()));
 }
 BENCHMARK(BM_Whole8SeatHand);
 

@@ -178,12 +178,14 @@ void RunCardArrays(benchmark::State& state, Eval eval) {
 }
 
 void BM_KeyHigh7FromCards(benchmark::State& state) {
-  RunCardArrays(state, [](const KeyEvaluator& e, const std::array<Card, 7>& a) { return e.High(a); });
+  RunCardArrays(state,
+                [](const KeyEvaluator& e, const std::array<Card, 7>& a) { return e.High(a); });
 }
 BENCHMARK(BM_KeyHigh7FromCards);
 
 void BM_KeyLow7FromCards(benchmark::State& state) {
-  RunCardArrays(state, [](const KeyEvaluator& e, const std::array<Card, 7>& a) { return e.Low(a); });
+  RunCardArrays(state,
+                [](const KeyEvaluator& e, const std::array<Card, 7>& a) { return e.Low(a); });
 }
 BENCHMARK(BM_KeyLow7FromCards);
 

@@ -54,7 +54,8 @@ std::string PlayGolden(Variant variant, int seats, uint64_t seed) {
   }
   std::string out;
   for (const Operation& op : st.log) absl::StrAppend(&out, Format(op), "\n");
-  for (int i = 1; i <= seats; ++i) absl::StrAppend(&out, "final seat=", i, " stack=", st.seats[i].stack, "\n");
+  for (int i = 1; i <= seats; ++i)
+    absl::StrAppend(&out, "final seat=", i, " stack=", st.seats[i].stack, "\n");
   return out;
 }
 

@@ -7,8 +7,6 @@
 // Sanitizer builds run about ten times slower; there the 7-card sweep keeps
 // the hands whose lowest card is 20 or higher (3.4 M hands) and the 5- and
 // 6-card sweeps stay complete.
-#include "engine/hand_key.h"
-
 #include <array>
 #include <cstdint>
 #include <random>
@@ -16,6 +14,7 @@
 
 #include "engine/card.h"
 #include "engine/hand_eval.h"
+#include "engine/hand_key.h"
 #include "gtest/gtest.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -82,7 +81,8 @@ void ExpectNone(const Mismatches& m) {
 // is at least `first`, cards in increasing index order in c[0..n), the key
 // built incrementally: one Add per card, shared by all hands with that prefix.
 template <typename Visit>
-void ForEachHand(int n, int first, int depth, const HandKey& key, std::array<Card, 7>& c, Visit& visit) {
+void ForEachHand(int n, int first, int depth, const HandKey& key, std::array<Card, 7>& c,
+                 Visit& visit) {
   for (int x = first; x < kDeckSize; ++x) {
     c[static_cast<size_t>(depth)] = Card::FromIndex(x);
     HandKey k = key;
@@ -127,13 +127,15 @@ TEST(HandKeyEval, STUD_GAME_4_STUD_HILO_2_EveryFiveAndSixCardHandMatchesCardSetE
 TEST(HandKeyEval, STUD_GAME_3_STUD_HILO_5_DecodeTablesIncrease) {
   const KeyEvaluator eval;
   for (size_t r = 1; r < hand_key_internal::kHighRanks; ++r) {
-    ASSERT_LT(eval.ToHighValue(static_cast<HighRank>(r - 1)), eval.ToHighValue(static_cast<HighRank>(r)))
+    ASSERT_LT(eval.ToHighValue(static_cast<HighRank>(r - 1)),
+              eval.ToHighValue(static_cast<HighRank>(r)))
         << r;
   }
   // Lows: increasing up to the last used rank (the unused tail holds 0).
   size_t lows = 1;
   while (lows < hand_key_internal::kMaxLowRanks &&
-         eval.ToLowValue(static_cast<LowRank>(lows)) > eval.ToLowValue(static_cast<LowRank>(lows - 1))) {
+         eval.ToLowValue(static_cast<LowRank>(lows)) >
+             eval.ToLowValue(static_cast<LowRank>(lows - 1))) {
     ++lows;
   }
   for (size_t r = lows; r < hand_key_internal::kMaxLowRanks; ++r) {
@@ -141,7 +143,8 @@ TEST(HandKeyEval, STUD_GAME_3_STUD_HILO_5_DecodeTablesIncrease) {
   }
   EXPECT_GT(lows, 1000u);
   EXPECT_EQ(CategoryOf(eval.ToHighValue(0)), HandCategory::kHighCard);
-  EXPECT_EQ(CategoryOf(eval.ToHighValue(hand_key_internal::kHighRanks - 1)), HandCategory::kStraightFlush);
+  EXPECT_EQ(CategoryOf(eval.ToHighValue(hand_key_internal::kHighRanks - 1)),
+            HandCategory::kStraightFlush);
 }
 
 // The public entry points: the free functions, keys built from a CardSet and

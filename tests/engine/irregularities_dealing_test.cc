@@ -36,8 +36,11 @@ TEST(Dealing, STUD_IRR_BURN_1_MissedBurnCardsPutBackInSequence) {
   LiveTable t = Table();
   PlayToBettingOn(t, Street::kFourth);  // dealt 9s, Jh, Td with no burn
   const int burns = t.st.burn_count;
-  absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kBurnError, .street = Street::kFourth,
-                                     .has_card = true, .card = C("9s"), .burn_delta = -1,
+  absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kBurnError,
+                                     .street = Street::kFourth,
+                                     .has_card = true,
+                                     .card = C("9s"),
+                                     .burn_delta = -1,
                                      .moves = {{1, C("Jh")}, {2, C("Td")}, {3, C("Ks")}}});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->rule_id, "STUD-IRR-BURN-1");
@@ -58,16 +61,22 @@ TEST(Dealing, STUD_IRR_BURN_2_FinalCardSeenIsKeptOthersCorrected) {
   LiveTable t = Table();
   PlayToBettingOn(t, Street::kSeventh);
   // Seat 1 looked at its final card; seat 2's is corrected.
-  absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kBurnError, .street = Street::kSeventh,
-                                     .burn_delta = 1, .moves = {{2, C("Ks")}}, .seats = {1}});
+  absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kBurnError,
+                                     .street = Street::kSeventh,
+                                     .burn_delta = 1,
+                                     .moves = {{2, C("Ks")}},
+                                     .seats = {1}});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->rule_id, "STUD-IRR-BURN-2");
   EXPECT_EQ(t.st.seats[1].cards[6].card, C("2h"));
   EXPECT_EQ(t.st.seats[2].cards[6].card, C("Ks"));
   // Moving a card of a seat that must keep it is refused.
   const HandState before = t.st;
-  r = t.Rule({.kind = IrregularityKind::kBurnError, .street = Street::kSeventh, .burn_delta = 1,
-              .moves = {{1, C("Kc")}}, .seats = {1}});
+  r = t.Rule({.kind = IrregularityKind::kBurnError,
+              .street = Street::kSeventh,
+              .burn_delta = 1,
+              .moves = {{1, C("Kc")}},
+              .seats = {1}});
   EXPECT_EQ(RuleIdOf(r.status()), "STUD-IRR-BURN-2");
   EXPECT_TRUE(t.st == before);
   ExpectReplays(t.st);
@@ -121,8 +130,11 @@ TEST(Dealing, STUD_IRR_PREM_2_PlayerKeepsEarlyFinalCardNoBetOnSixth) {
   LiveTable t = Table();
   PlayToBettingOn(t, Street::kSixth);
   ASSERT_EQ(ToAct(t.st), 1);
-  absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kPrematureDeal, .seat = 1,
-                                     .street = Street::kSeventh, .has_card = true, .card = C("2h")});
+  absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kPrematureDeal,
+                                     .seat = 1,
+                                     .street = Street::kSeventh,
+                                     .has_card = true,
+                                     .card = C("2h")});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->rule_id, "STUD-IRR-PREM-2");
   EXPECT_EQ(r->decision, Decision::kPlayerKeepsCard);
@@ -151,8 +163,12 @@ TEST(Dealing, STUD_IRR_PREM_2_AllPlayersAlternative) {
   o.premature_seventh = PrematureSeventh::kAllPlayers;
   LiveTable t = Table(o);
   PlayToBettingOn(t, Street::kSixth);
-  ASSERT_TRUE(t.Rule({.kind = IrregularityKind::kPrematureDeal, .seat = 1, .street = Street::kSeventh,
-                      .has_card = true, .card = C("2h")}).ok());
+  ASSERT_TRUE(t.Rule({.kind = IrregularityKind::kPrematureDeal,
+                      .seat = 1,
+                      .street = Street::kSeventh,
+                      .has_card = true,
+                      .card = C("2h")})
+                  .ok());
   Act(t.st, 1, K::kCheck);
   EXPECT_EQ(KindsOf(LegalActions(t.st, 2)), (std::vector<K>{K::kCheck, K::kFold}));
   Refused(t.st, 2, K::kBet, 800, "STUD-IRR-PREM-2");

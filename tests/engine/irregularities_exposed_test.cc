@@ -14,7 +14,8 @@ using K = ActionKind;
 const std::vector<std::string> kHands = {"2d Ah 7c 9s 9d Qc 2h", "4c 5d 3c Jh 8d 4h 5s",
                                          "3d 3h Kh Td 6c 6d 2s"};
 
-LiveTable Table(Profile profile = Profile::kCash, std::vector<Chips> stacks = {10000, 10000, 10000}) {
+LiveTable Table(Profile profile = Profile::kCash,
+                std::vector<Chips> stacks = {10000, 10000, 10000}) {
   return LiveTable(Variant::kStud, "$4-$8", stacks, kHands, ProfileDefaults(profile));
 }
 
@@ -42,7 +43,7 @@ TEST(Exposed, STUD_IRR_EXP_1_CashHoleCardUpThirdCardDown) {
   t.DealStreet();
   const Seat& s = t.st.seats[1];
   ASSERT_EQ(s.num_cards, 3);
-  EXPECT_TRUE(s.cards[0].face_up);   // 2d stays up as the upcard
+  EXPECT_TRUE(s.cards[0].face_up);  // 2d stays up as the upcard
   EXPECT_FALSE(s.cards[1].face_up);
   EXPECT_FALSE(s.cards[2].face_up);  // the third card 7c came down
   EXPECT_EQ(s.cards[2].card, C("7c"));
@@ -64,8 +65,8 @@ TEST(Exposed, STUD_IRR_EXP_1_CashHoleCardUpThirdCardDown) {
 TEST(Exposed, STUD_IRR_EXP_1_ReportedAfterTheDealRulesTheSame) {
   LiveTable t = Table();
   t.DealOne();
-  absl::StatusOr<Ruling> r =
-      t.Rule({.kind = IrregularityKind::kHolecardExposed, .seat = 1, .has_card = true, .card = C("2d")});
+  absl::StatusOr<Ruling> r = t.Rule(
+      {.kind = IrregularityKind::kHolecardExposed, .seat = 1, .has_card = true, .card = C("2d")});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->rule_id, "STUD-IRR-EXP-1");
   EXPECT_EQ(r->decision, Decision::kThirdCardDown);
@@ -83,8 +84,8 @@ TEST(Exposed, STUD_IRR_EXP_1_TournamentMisdealReturnsEverything) {
   LiveTable t = Table(Profile::kTournament);
   t.DealOne();
   t.DealOne();
-  absl::StatusOr<Ruling> r =
-      t.Rule({.kind = IrregularityKind::kHolecardExposed, .seat = 2, .has_card = true, .card = C("4c")});
+  absl::StatusOr<Ruling> r = t.Rule(
+      {.kind = IrregularityKind::kHolecardExposed, .seat = 2, .has_card = true, .card = C("4c")});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->decision, Decision::kMisdeal);
   EXPECT_NE(r->alternative.find("MISDEAL"), std::string::npos);
@@ -120,9 +121,9 @@ TEST(Exposed, STUD_IRR_EXP_2_DeadLowCardLeftPlayerMayFoldBringInOrComplete) {
   EXPECT_EQ(PotTotal(t.st), 200);
   // 2d would have been low (below 3c): the player to the dead hand's left opens.
   EXPECT_EQ(ToAct(t.st), 2);
-  EXPECT_EQ(LegalActions(t.st, 2),
-            (std::vector<LegalAction>{{K::kFold, 0, 0, false}, {K::kBringIn, 100, 100, false},
-                                      {K::kComplete, 400, 400, false}}));
+  EXPECT_EQ(LegalActions(t.st, 2), (std::vector<LegalAction>{{K::kFold, 0, 0, false},
+                                                             {K::kBringIn, 100, 100, false},
+                                                             {K::kComplete, 400, 400, false}}));
   Act(t.st, 2, K::kFold);
   EXPECT_EQ(t.st.phase, Phase::kComplete) << "seat 3 is the only live hand left";
   EXPECT_EQ(t.st.seats[3].stack, 10100);
@@ -182,15 +183,16 @@ TEST(Exposed, STUD_IRR_EXP_2_TournamentMisdeal) {
 TEST(Exposed, STUD_IRR_EXP_3_CardOffTableIsAnExposedCard) {
   LiveTable t = Table();
   t.DealOne();
-  absl::StatusOr<Ruling> r =
-      t.Rule({.kind = IrregularityKind::kCardOffTable, .seat = 1, .has_card = true, .card = C("2d")});
+  absl::StatusOr<Ruling> r = t.Rule(
+      {.kind = IrregularityKind::kCardOffTable, .seat = 1, .has_card = true, .card = C("2d")});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->rule_id, "STUD-IRR-EXP-3");
   EXPECT_EQ(r->decision, Decision::kThirdCardDown);
   t.DealStreet();
   EXPECT_FALSE(t.st.seats[1].cards[2].face_up);
   // An upcard off the table changes nothing.
-  r = t.Rule({.kind = IrregularityKind::kCardOffTable, .seat = 3, .has_card = true, .card = C("Kh")});
+  r = t.Rule(
+      {.kind = IrregularityKind::kCardOffTable, .seat = 3, .has_card = true, .card = C("Kh")});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->decision, Decision::kNoEffect);
   ExpectReplays(t.st);
@@ -209,7 +211,8 @@ TEST(Exposed, STUD_IRR_EXP_4_AllInPlayerKeepsFaceUpFinalCard) {
   EXPECT_FALSE(t.st.seats[3].cards[6].face_up);
   EXPECT_EQ(t.st.allin_option_seat, 0);
   bool ruled = false;
-  for (const Operation& op : t.st.log) ruled |= op.type == OpType::kRuling && op.rule_id == "STUD-IRR-EXP-4";
+  for (const Operation& op : t.st.log)
+    ruled |= op.type == OpType::kRuling && op.rule_id == "STUD-IRR-EXP-4";
   EXPECT_TRUE(ruled) << "ruling logged";
   ExpectReplays(t.st);
 }
@@ -235,12 +238,12 @@ TEST(Exposed, STUD_IRR_EXP_5_MultiwayFaceUpPlayerMayDeclareAllIn) {
     return out;
   };
   EXPECT_EQ(seventh_openers(), (std::vector<std::pair<int, std::string>>{{1, "STUD-IRR-EXP-5"}}));
-  EXPECT_EQ(LegalActions(t.st, 1),
-            (std::vector<LegalAction>{{K::kDeclareAllIn, 0, 0, true}, {K::kDeclineOption, 0, 0, false}}));
+  EXPECT_EQ(LegalActions(t.st, 1), (std::vector<LegalAction>{{K::kDeclareAllIn, 0, 0, true},
+                                                             {K::kDeclineOption, 0, 0, false}}));
   Refused(t.st, 1, K::kBet, 800, "STUD-IRR-EXP-5");
   Act(t.st, 1, K::kDeclareAllIn);
-  EXPECT_EQ(seventh_openers(), (std::vector<std::pair<int, std::string>>{{1, "STUD-IRR-EXP-5"},
-                                                                         {2, "STUD-ORDER-4"}}));
+  EXPECT_EQ(seventh_openers(),
+            (std::vector<std::pair<int, std::string>>{{1, "STUD-IRR-EXP-5"}, {2, "STUD-ORDER-4"}}));
   EXPECT_TRUE(t.st.seats[1].all_in);
   EXPECT_EQ(t.st.seats[1].stack, 9800) << "no more chips from the all-in player";
   // Seat 1 (9s 9d) is high on board but all-in: seat 2 to its left opens.
@@ -311,10 +314,12 @@ TEST(Exposed, STUD_IRR_EXP_5_HeadsUpSecondPlayerUpHasTheOption) {
 
 // STUD-IRR-EXP-1: the service deals: dealer errors cannot happen.
 TEST(Exposed, STUD_IRR_EXP_1_RefusedWhenTheEngineDeals) {
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), {10000, 10000}, {kHands[0], kHands[1]}));
+  HandState st = Start(
+      Config(Variant::kStud, *FindStakesPreset("$4-$8"), {10000, 10000}, {kHands[0], kHands[1]}));
   const HandState before = st;
   absl::StatusOr<Ruling> r = RuleIrregularity(
-      st, {.kind = IrregularityKind::kHolecardExposed, .seat = 1, .has_card = true, .card = C("2d")});
+      st,
+      {.kind = IrregularityKind::kHolecardExposed, .seat = 1, .has_card = true, .card = C("2d")});
   EXPECT_EQ(RuleIdOf(r.status()), "STUD-IRR-EXP-1");
   EXPECT_TRUE(st == before);
 }

@@ -11,7 +11,8 @@ namespace stud {
 namespace {
 using namespace stud::testing;
 
-IrregularityReport RandomReport(const HandState& st, std::mt19937& rng, const std::vector<Card>& deck) {
+IrregularityReport RandomReport(const HandState& st, std::mt19937& rng,
+                                const std::vector<Card>& deck) {
   const int n = st.config.num_seats;
   IrregularityReport r;
   r.kind = static_cast<IrregularityKind>(1 + rng() % 16);
@@ -40,7 +41,8 @@ IrregularityReport RandomReport(const HandState& st, std::mt19937& rng, const st
       r.has_card = false;
       r.street = st.street;
       r.burn_delta = rng() % 2 ? 1 : -1;
-      if (rng() % 2 && s.num_cards > 3) r.moves.push_back({1 + static_cast<int>(rng() % n), unseen()});
+      if (rng() % 2 && s.num_cards > 3)
+        r.moves.push_back({1 + static_cast<int>(rng() % n), unseen()});
       if (r.street == Street::kSeventh && rng() % 3 == 0) {
         r.seats.push_back(1 + static_cast<int>(rng() % n));
       }
@@ -124,7 +126,8 @@ void RunHands(uint32_t seed, int num_hands, int skip_every, Counts& counts) {
     c.stakes = *FindStakesPreset("$4-$8");
     c.options = o;
     c.num_seats = 2 + static_cast<int>(rng() % 7);
-    for (int i = 1; i <= c.num_seats; ++i) c.starting_stacks[i] = 150 + static_cast<Chips>(rng() % 6000);
+    for (int i = 1; i <= c.num_seats; ++i)
+      c.starting_stacks[i] = 150 + static_cast<Chips>(rng() % 6000);
     c.deal_source = DealSource::kReported;
     HandState st = Start(c);
     std::vector<Card> deck;
@@ -159,18 +162,23 @@ void RunHands(uint32_t seed, int num_hands, int skip_every, Counts& counts) {
         const ExpectedDeal e = NextDeal(st);
         Card card = deck[0];
         for (Card d : deck) {
-          if (!st.seen.Contains(d)) { card = d; break; }
+          if (!st.seen.Contains(d)) {
+            card = d;
+            break;
+          }
         }
         const bool up = rng() % 12 == 0 ? !e.face_up : e.face_up;  // sometimes a dealer error
         const HandState before = st;
-        absl::Status s = Apply(st, {.kind = ActionKind::kDeal, .seat = e.seat, .card = card, .face_up = up});
+        absl::Status s =
+            Apply(st, {.kind = ActionKind::kDeal, .seat = e.seat, .card = card, .face_up = up});
         if (!s.ok()) {
           ASSERT_TRUE(st == before);
-          const absl::Status again =
-              Apply(st, {.kind = ActionKind::kDeal, .seat = e.seat, .card = card, .face_up = e.face_up});
+          const absl::Status again = Apply(
+              st, {.kind = ActionKind::kDeal, .seat = e.seat, .card = card, .face_up = e.face_up});
           if (!again.ok() && e.step == DealStep::kBurn) {
             // [STUD-DECK-1] a burn that leaves the stub short must be reported.
-            ASSERT_TRUE(Apply(st, {.kind = ActionKind::kBurn, .seat = kBoardSeat, .unseen = true}).ok());
+            ASSERT_TRUE(
+                Apply(st, {.kind = ActionKind::kBurn, .seat = kBoardSeat, .unseen = true}).ok());
           } else {
             ASSERT_TRUE(again.ok()) << again;
           }
@@ -180,8 +188,8 @@ void RunHands(uint32_t seed, int num_hands, int skip_every, Counts& counts) {
         if (seat == 0) {
           std::string trail;
           for (size_t i = st.log.size() > 14 ? st.log.size() - 14 : 0; i < st.log.size(); ++i) {
-            trail += std::string(OpTypeName(st.log[i].type)) + "/" + std::to_string(st.log[i].seat) + "/" +
-                     std::string(st.log[i].rule_id) + " ";
+            trail += std::string(OpTypeName(st.log[i].type)) + "/" +
+                     std::to_string(st.log[i].seat) + "/" + std::string(st.log[i].rule_id) + " ";
           }
           FAIL() << "nobody to act in phase " << static_cast<int>(st.phase) << " street "
                  << static_cast<int>(st.street) << ": " << trail;

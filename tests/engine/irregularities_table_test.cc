@@ -29,8 +29,8 @@ TEST(Table, STUD_IRR_WRONG_1_NextPlayerNotActedActionCorrected) {
   LiveTable t = Live();
   ASSERT_EQ(ToAct(t.st), 2);  // 3c is low
   const HandState before = t.st;
-  absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kWrongOpener, .seat = 1,
-                                     .action = K::kBringIn, .amount_to = 100});
+  absl::StatusOr<Ruling> r = t.Rule(
+      {.kind = IrregularityKind::kWrongOpener, .seat = 1, .action = K::kBringIn, .amount_to = 100});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->decision, Decision::kActionCorrected);
   EXPECT_EQ(r->to_act, 2);
@@ -42,8 +42,11 @@ TEST(Table, STUD_IRR_WRONG_1_NextPlayerNotActedActionCorrected) {
 // STUD-IRR-WRONG-1
 TEST(Table, STUD_IRR_WRONG_1_NextPlayerActedActionStandsNoObligation) {
   LiveTable t = Live();
-  absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kWrongOpener, .seat = 1,
-                                     .action = K::kBringIn, .amount_to = 100, .next_acted = true});
+  absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kWrongOpener,
+                                     .seat = 1,
+                                     .action = K::kBringIn,
+                                     .amount_to = 100,
+                                     .next_acted = true});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->decision, Decision::kActionStands);
   EXPECT_EQ(t.st.seats[1].street_bet, 100);
@@ -56,7 +59,8 @@ TEST(Table, STUD_IRR_WRONG_1_NextPlayerActedActionStandsNoObligation) {
   ExpectReplays(t.st);
 }
 
-// STUD-IRR-ABS-1, STUD-BRING-10 (an absent low card still posts the bring-in; the next seat faces it)
+// STUD-IRR-ABS-1, STUD-BRING-10 (an absent low card still posts the bring-in; the next seat faces
+// it)
 TEST(Table, STUD_IRR_ABS_1_CashAbsentLowCardPostsBringInThenKilled) {
   LiveTable t = Live();
   // Cash: only when the action reaches the seat.
@@ -93,7 +97,8 @@ TEST(Table, STUD_IRR_ABS_1_TournamentKilledOnceStartingHandsAreOut) {
 // STUD-IRR-ABS-1
 TEST(Table, STUD_IRR_ABS_1_OnlinePointsToTimeout) {
   HandState st = Dealt(Profile::kOnline);
-  absl::StatusOr<Ruling> r = RuleIrregularity(st, {.kind = IrregularityKind::kAbsentPlayer, .seat = 2});
+  absl::StatusOr<Ruling> r =
+      RuleIrregularity(st, {.kind = IrregularityKind::kAbsentPlayer, .seat = 2});
   EXPECT_EQ(RuleIdOf(r.status()), "STUD-IRR-ABS-1");
   EXPECT_NE(std::string(r.status().message()).find("TIMEOUT"), std::string::npos);
 }
@@ -155,7 +160,8 @@ TEST(Table, STUD_IRR_FOLD_2_AtShowdownMeansNothing) {
   Act(st, 1, K::kCall, 100);
   while (st.phase == Phase::kBetting) CheckRound(st);
   ASSERT_EQ(st.phase, Phase::kShowdown);
-  absl::StatusOr<Ruling> r = RuleIrregularity(st, {.kind = IrregularityKind::kUpcardsPickedUp, .seat = 1});
+  absl::StatusOr<Ruling> r =
+      RuleIrregularity(st, {.kind = IrregularityKind::kUpcardsPickedUp, .seat = 1});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->decision, Decision::kNoEffect);
   EXPECT_TRUE(st.seats[1].live());
@@ -202,8 +208,10 @@ TEST(Table, STUD_IRR_CARDS_1_MissingSeventhLiveShorterDeadMoreDead) {
 // STUD-IRR-CARDS-1
 TEST(Table, STUD_IRR_CARDS_1_PlayerOptionAnyShortAlternative) {
   HandState st = AtShowdown(ShortHand::kPlayerOptionAnyShort);
-  absl::StatusOr<Ruling> r = RuleIrregularity(
-      st, {.kind = IrregularityKind::kWrongCardCount, .seat = 3, .card_count = 5, .declare_live = true});
+  absl::StatusOr<Ruling> r = RuleIrregularity(st, {.kind = IrregularityKind::kWrongCardCount,
+                                                   .seat = 3,
+                                                   .card_count = 5,
+                                                   .declare_live = true});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->decision, Decision::kHandLive);
   EXPECT_EQ(st.seats[3].num_cards, 5);
@@ -216,7 +224,8 @@ TEST(Table, STUD_IRR_CALL_1_NoRefund) {
   Act(st, 2, K::kBringIn, 100);
   Act(st, 3, K::kCall, 100);
   const Chips stack = st.seats[3].stack;
-  absl::StatusOr<Ruling> r = RuleIrregularity(st, {.kind = IrregularityKind::kCalledWhenBeaten, .seat = 3});
+  absl::StatusOr<Ruling> r =
+      RuleIrregularity(st, {.kind = IrregularityKind::kCalledWhenBeaten, .seat = 3});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->decision, Decision::kNoRefund);
   EXPECT_TRUE(r->chips.empty());
@@ -229,8 +238,10 @@ TEST(Table, STUD_ALLIN_4_TimeoutIsAllInForWhatIsIn) {
   HandState st = Dealt(Profile::kOnline);
   Act(st, 2, K::kBringIn, 100);
   Act(st, 3, K::kComplete, 400);
-  absl::StatusOr<Ruling> r = RuleIrregularity(
-      st, {.kind = IrregularityKind::kTimeout, .seat = 1, .allowance_remaining = 2, .disconnect = true});
+  absl::StatusOr<Ruling> r = RuleIrregularity(st, {.kind = IrregularityKind::kTimeout,
+                                                   .seat = 1,
+                                                   .allowance_remaining = 2,
+                                                   .disconnect = true});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->rule_id, "STUD-ALLIN-4");
   EXPECT_EQ(r->decision, Decision::kTimeoutAllIn);
@@ -256,8 +267,8 @@ TEST(Table, STUD_ALLIN_4_TimeoutIsAllInForWhatIsIn) {
 TEST(Table, STUD_ALLIN_5_AllowanceUsedUpFolds) {
   HandState st = Dealt(Profile::kOnline);
   Act(st, 2, K::kBringIn, 100);
-  absl::StatusOr<Ruling> r =
-      RuleIrregularity(st, {.kind = IrregularityKind::kTimeout, .seat = 3, .allowance_remaining = 0});
+  absl::StatusOr<Ruling> r = RuleIrregularity(
+      st, {.kind = IrregularityKind::kTimeout, .seat = 3, .allowance_remaining = 0});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->rule_id, "STUD-ALLIN-5");
   EXPECT_EQ(r->decision, Decision::kTimeoutFold);
@@ -270,13 +281,14 @@ TEST(Table, STUD_ALLIN_5_AllowanceUsedUpFolds) {
 TEST(Table, STUD_ALLIN_5_CheckIfFreeAlternative) {
   Options o = ProfileDefaults(Profile::kOnline);
   o.exhausted_timeout_action = ExhaustedTimeout::kCheckIfFree;
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), {10000, 10000, 10000}, kHands, o));
+  HandState st =
+      Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), {10000, 10000, 10000}, kHands, o));
   Act(st, 2, K::kBringIn, 100);
   Act(st, 3, K::kCall, 100);
   Act(st, 1, K::kCall, 100);
   const int opener = ToAct(st);
-  absl::StatusOr<Ruling> r =
-      RuleIrregularity(st, {.kind = IrregularityKind::kTimeout, .seat = opener, .allowance_remaining = 0});
+  absl::StatusOr<Ruling> r = RuleIrregularity(
+      st, {.kind = IrregularityKind::kTimeout, .seat = opener, .allowance_remaining = 0});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->decision, Decision::kTimeoutCheck);
   EXPECT_FALSE(st.seats[opener].folded);
@@ -286,7 +298,8 @@ TEST(Table, STUD_ALLIN_5_CheckIfFreeAlternative) {
 // STUD-GAME-5
 TEST(Table, STUD_GAME_5_UpcardsReorderedWarning) {
   HandState st = Dealt(Profile::kCash);
-  absl::StatusOr<Ruling> r = RuleIrregularity(st, {.kind = IrregularityKind::kUpcardsReordered, .seat = 1});
+  absl::StatusOr<Ruling> r =
+      RuleIrregularity(st, {.kind = IrregularityKind::kUpcardsReordered, .seat = 1});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->decision, Decision::kWarning);
   ExpectReplays(st);

@@ -290,7 +290,7 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, ValidateProperty,
                          [](const ::testing::TestParamInfo<Variant>& param_info) {
                            return std::string(param_info.param == Variant::kStud       ? "Stud"
                                               : param_info.param == Variant::kStudHiLo ? "StudHiLo"
-                                                                                 : "Razz");
+                                                                                       : "Razz");
                          });
 
 }  // namespace

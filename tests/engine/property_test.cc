@@ -49,13 +49,13 @@ Action RandomIllegal(const HandState& st, const std::vector<LegalAction>& legal,
     if (rng() % 3 == 0) a.seat = 1 + static_cast<int>(rng() % st.config.num_seats);
     a.amount_to = static_cast<Chips>(rng() % (3 * st.config.stakes.big_bet + 1));
     const bool listed = a.seat == seat && std::any_of(legal.begin(), legal.end(), [&](auto& l) {
-      if (l.kind != a.kind) return false;
-      if (a.kind == ActionKind::kFold || a.kind == ActionKind::kCheck ||
-          a.kind == ActionKind::kShow || a.kind == ActionKind::kMuck) {
-        return true;
-      }
-      return l.amount_to == a.amount_to || a.amount_to == 0;
-    });
+                          if (l.kind != a.kind) return false;
+                          if (a.kind == ActionKind::kFold || a.kind == ActionKind::kCheck ||
+                              a.kind == ActionKind::kShow || a.kind == ActionKind::kMuck) {
+                            return true;
+                          }
+                          return l.amount_to == a.amount_to || a.amount_to == 0;
+                        });
     if (!listed) return a;
   }
   return {.kind = ActionKind::kShow, .seat = 0};
@@ -78,8 +78,8 @@ void CheckViews(const HandState& st) {
       if (op.type == OpType::kBurn && !op.face_up) {
         ASSERT_TRUE(hidden);  // only a LIVE burn the dealer showed is public
       }
-      const bool others_down_card = op.type == OpType::kDeal && !op.face_up &&
-                                    op.seat != viewer && !st.seats[op.seat].shown;
+      const bool others_down_card =
+          op.type == OpType::kDeal && !op.face_up && op.seat != viewer && !st.seats[op.seat].shown;
       if (others_down_card) {
         ASSERT_TRUE(hidden);
         ASSERT_EQ(r.card, Card());
@@ -121,12 +121,25 @@ void CheckPots(const HandState& st) {
   std::map<std::pair<int, int>, Chips> awarded;  // (pot, seat) -> chips
   for (const Operation& op : st.log) {
     switch (op.type) {
-      case OpType::kAnte: case OpType::kBringIn: case OpType::kComplete: case OpType::kBet:
-      case OpType::kRaise: case OpType::kCall: put_in += op.amount; break;
-      case OpType::kReturnUncalled: returned += op.amount; break;
-      case OpType::kReturnAnte: put_in -= op.amount; break;
-      case OpType::kAward: awarded[{op.pot, op.seat}] += op.amount; break;
-      default: break;
+      case OpType::kAnte:
+      case OpType::kBringIn:
+      case OpType::kComplete:
+      case OpType::kBet:
+      case OpType::kRaise:
+      case OpType::kCall:
+        put_in += op.amount;
+        break;
+      case OpType::kReturnUncalled:
+        returned += op.amount;
+        break;
+      case OpType::kReturnAnte:
+        put_in -= op.amount;
+        break;
+      case OpType::kAward:
+        awarded[{op.pot, op.seat}] += op.amount;
+        break;
+      default:
+        break;
     }
   }
   std::vector<ShowdownSeat> seats;
@@ -296,11 +309,11 @@ TEST_P(PropertySweep, RandomLegalHandsKeepEveryInvariant) {
       r.reported_hands, r.reported_burns, r.reported_reshuffles);
   EXPECT_GT(r.showdowns, kHandsPerVariant / 10);
   EXPECT_GT(r.side_pots, 100);
-  EXPECT_GT(r.split_pots, 20);  // [STUD-SHOW-4] exact ties are rare in stud high
-  EXPECT_GT(r.common_cards, 10);   // [STUD-DECK-1] 8 seats reaching 7th street
+  EXPECT_GT(r.split_pots, 20);    // [STUD-SHOW-4] exact ties are rare in stud high
+  EXPECT_GT(r.common_cards, 10);  // [STUD-DECK-1] 8 seats reaching 7th street
   EXPECT_GT(r.recycles, 10);
-  EXPECT_GT(r.caps, 100);          // [STUD-CAP-1]
-  EXPECT_GT(r.short_antes, 100);   // [STUD-ALLIN-6]
+  EXPECT_GT(r.caps, 100);         // [STUD-CAP-1]
+  EXPECT_GT(r.short_antes, 100);  // [STUD-ALLIN-6]
   EXPECT_GT(r.reported_hands, kHandsPerVariant / 20);
   EXPECT_GT(r.reported_burns, r.reported_hands);
   EXPECT_GT(r.reported_reshuffles, 0);  // [STUD-DECK-1] LIVE tables run out too
@@ -310,9 +323,12 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, PropertySweep,
                          ::testing::Values(Variant::kStud, Variant::kStudHiLo, Variant::kRazz),
                          [](const ::testing::TestParamInfo<Variant>& param_info) {
                            switch (param_info.param) {
-                             case Variant::kStud: return std::string("Stud");
-                             case Variant::kStudHiLo: return std::string("StudHiLo");
-                             default: return std::string("Razz");
+                             case Variant::kStud:
+                               return std::string("Stud");
+                             case Variant::kStudHiLo:
+                               return std::string("StudHiLo");
+                             default:
+                               return std::string("Razz");
                            }
                          });
 

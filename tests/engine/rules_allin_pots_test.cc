@@ -16,9 +16,9 @@ using namespace stud::testing;
 // $4-$8, seat 3 has 700: 100 ante, 100 for the bring-in, then 500 behind.
 // 5th street: seat 1 (nines on board) bets 800, seat 2 calls, seat 3 calls all-in for 500.
 HandState AllInOnFifth() {
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), {10000, 10000, 700},
-                              {"Ah Kd 7c 9s 9d 3c 2h", "4c 5d 2c Jh 8d 4h 7h",
-                               "3d 3h Qs Td 6c 6d 2s"}));
+  HandState st =
+      Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), {10000, 10000, 700},
+                   {"Ah Kd 7c 9s 9d 3c 2h", "4c 5d 2c Jh 8d 4h 7h", "3d 3h Qs Td 6c 6d 2s"}));
   Act(st, 2, ActionKind::kBringIn, 100);
   Act(st, 3, ActionKind::kCall, 100);
   Act(st, 1, ActionKind::kCall, 100);
@@ -106,9 +106,9 @@ TEST(AllIn, STUD_ALLIN_1_UncalledChipsLeaveThePotsAndAreReturned) {
 // it. 5th street: seat 1 bets its last 800; seat 3 has exactly 800 behind and
 // can at most call, so seat 2 may only call or fold.
 TEST(AllIn, STUD_ALLIN_7_NoRaiseWhenEveryOpponentCanAtMostCall) {
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), {1000, 10000, 1000},
-                              {"Ah Kd 7c 9s 9d 3c 2h", "4c 5d 2c Jh 8d 4h 7h",
-                               "3d 3h Qs Td 6c 6d 2s"}));
+  HandState st =
+      Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), {1000, 10000, 1000},
+                   {"Ah Kd 7c 9s 9d 3c 2h", "4c 5d 2c Jh 8d 4h 7h", "3d 3h Qs Td 6c 6d 2s"}));
   Act(st, 2, ActionKind::kBringIn, 100);
   Act(st, 3, ActionKind::kCall, 100);
   Act(st, 1, ActionKind::kCall, 100);
@@ -184,9 +184,9 @@ TEST(AllIn, STUD_ALLIN_3_AllInPlayerDealtToShowdown) {
 // STUD-ALLIN-6
 TEST(AllIn, STUD_ALLIN_6_PartialAnteCapsMainPot) {
   // $4-$8 (ante 100): seat 1 has only 60; it posts 60 and is all-in.
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), {60, 10000, 10000},
-                              {"As Ah Kd Ac Ad 2c 3c", "5c 6d 2d 9h Th Jc 4s",
-                               "7c 7d Qh 8s 8c 3d 4d"}));
+  HandState st =
+      Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), {60, 10000, 10000},
+                   {"As Ah Kd Ac Ad 2c 3c", "5c 6d 2d 9h Th Jc 4s", "7c 7d Qh 8s 8c 3d 4d"}));
   ASSERT_EQ(st.log[0].type, OpType::kAnte);
   EXPECT_EQ(st.log[0].amount, 60);
   EXPECT_TRUE(st.log[0].all_in);

@@ -146,8 +146,8 @@ TEST(Cap, STUD_CAP_1_AlternativeFourRaisesAndHeadsUpUncapped) {
 TEST(Cap, STUD_CAP_2_HalfBetAllInCountsAsCompletion) {
   // $15-$30: bring-in 500; seat 3 has 800 after its ante and goes all-in for
   // 800 >= 1500 / 2: that is the completion, so the next raise is to 800 + 1500 = 2300.
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$15-$30"), {20000, 20000, 1100},
-                              kThree));
+  HandState st =
+      Start(Config(Variant::kStud, *FindStakesPreset("$15-$30"), {20000, 20000, 1100}, kThree));
   Act(st, 2, ActionKind::kBringIn, 500);
   EXPECT_EQ(AmountsOf(st, 3, ActionKind::kComplete), std::vector<Chips>{800});
   Act(st, 3, ActionKind::kComplete, 800);
@@ -164,8 +164,8 @@ TEST(Cap, STUD_CAP_2_HalfBetAllInCountsAsCompletion) {
 // STUD-CAP-2
 TEST(Cap, STUD_CAP_2_LessThanHalfDoesNotReopen) {
   // $15-$30: seat 3 is all-in for 700 < 750 over the 500 bring-in: not a completion.
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$15-$30"), {20000, 20000, 1000},
-                              kThree));
+  HandState st =
+      Start(Config(Variant::kStud, *FindStakesPreset("$15-$30"), {20000, 20000, 1000}, kThree));
   Act(st, 2, ActionKind::kBringIn, 500);
   Act(st, 3, ActionKind::kComplete, 700);
   EXPECT_EQ(st.bet_to, 700);
@@ -191,8 +191,8 @@ TEST(Cap, STUD_CAP_2_AllInBetOnBigStreet) {
   // $10-$20 5th street (unit 2000). Seat 1 has 1500 left: its all-in bet of
   // 1500 >= 1000 is a full bet, the next raise is 1500 + 2000 = 3500 (RRoP's $15 on a $20 round).
   const std::vector<std::string> hands = {"Ah Kd 9c 9s 5d", "4c 5c 2c Jh 8d", "3d 3h Qs Td 6c"};
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$10-$20"), {2000, 50000, 50000},
-                              hands));
+  HandState st =
+      Start(Config(Variant::kStud, *FindStakesPreset("$10-$20"), {2000, 50000, 50000}, hands));
   Act(st, 2, ActionKind::kBringIn, 300);
   Act(st, 3, ActionKind::kCall, 300);
   Act(st, 1, ActionKind::kCall, 300);
@@ -208,8 +208,8 @@ TEST(Cap, STUD_CAP_2_AllInBetOnBigStreet) {
   EXPECT_EQ(AmountsOf(st, 3, ActionKind::kRaise), std::vector<Chips>{5500});
   // With 900 left instead, the bet is short (900 < 1000): the next player may
   // call 900 or complete the bet to 2000.
-  HandState shorty = Start(Config(Variant::kStud, *FindStakesPreset("$10-$20"),
-                                  {1400, 50000, 50000}, hands));
+  HandState shorty =
+      Start(Config(Variant::kStud, *FindStakesPreset("$10-$20"), {1400, 50000, 50000}, hands));
   Act(shorty, 2, ActionKind::kBringIn, 300);
   Act(shorty, 3, ActionKind::kCall, 300);
   Act(shorty, 1, ActionKind::kCall, 300);
@@ -245,8 +245,8 @@ TEST(Cap, STUD_CAP_2_AlternativeFullBetRule) {
   // player calls 800 or completes to 1500.
   Options full;
   full.short_allin_rule = ShortAllInRule::kFullBet;
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$15-$30"), {20000, 20000, 1100},
-                              kThree, full));
+  HandState st = Start(
+      Config(Variant::kStud, *FindStakesPreset("$15-$30"), {20000, 20000, 1100}, kThree, full));
   Act(st, 2, ActionKind::kBringIn, 500);
   Act(st, 3, ActionKind::kComplete, 800);
   EXPECT_EQ(st.full_level, 0);

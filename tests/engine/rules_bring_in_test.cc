@@ -23,8 +23,8 @@ Stakes S1530() { return *FindStakesPreset("$15-$30"); }
 // STUD-BRING-1
 TEST(BringIn, STUD_BRING_1_LowestUpcardMustOpenWithForcedBet) {
   // Doors 7c, 2c, Qs: seat 2 brings in; it cannot check.
-  HandState st = Start(Config(Variant::kStud, S1530(), {20000, 20000, 20000},
-                              {"Ah Kd 7c", "4c 5d 2c", "3d 3h Qs"}));
+  HandState st = Start(
+      Config(Variant::kStud, S1530(), {20000, 20000, 20000}, {"Ah Kd 7c", "4c 5d 2c", "3d 3h Qs"}));
   EXPECT_EQ(ToAct(st), 2);
   EXPECT_EQ(st.bring_in_seat, 2);
   EXPECT_TRUE(st.bring_in_due);
@@ -45,32 +45,31 @@ TEST(BringIn, STUD_BRING_1_LowestUpcardMustOpenWithForcedBet) {
 // STUD-BRING-2
 TEST(BringIn, STUD_BRING_2_LowestDoorCardBySuit) {
   // Three deuces: clubs is the lowest suit, so 2c (seat 2) brings in.
-  HandState st = Start(Config(Variant::kStud, S1530(), {20000, 20000, 20000},
-                              {"Ah Kd 2d", "4c 5d 2c", "3d 3h 2s"}));
+  HandState st = Start(
+      Config(Variant::kStud, S1530(), {20000, 20000, 20000}, {"Ah Kd 2d", "4c 5d 2c", "3d 3h 2s"}));
   EXPECT_EQ(ToAct(st), 2);
   // Without the club: 2d (seat 1) is below 2s.
-  HandState st2 = Start(Config(Variant::kStud, S1530(), {20000, 20000},
-                               {"Ah Kd 2d", "3d 3h 2s"}));
+  HandState st2 = Start(Config(Variant::kStud, S1530(), {20000, 20000}, {"Ah Kd 2d", "3d 3h 2s"}));
   EXPECT_EQ(ToAct(st2), 1);
   // Rank first: 2s is lower than 3c even though spades is the highest suit.
-  HandState st3 = Start(Config(Variant::kStud, S1530(), {20000, 20000, 20000},
-                               {"Ah Kd 3c", "4c 5d 2s", "9d 9h Kc"}));
+  HandState st3 = Start(
+      Config(Variant::kStud, S1530(), {20000, 20000, 20000}, {"Ah Kd 3c", "4c 5d 2s", "9d 9h Kc"}));
   EXPECT_EQ(ToAct(st3), 2);
 }
 
 // STUD-BRING-3
 TEST(BringIn, STUD_BRING_3_AceIsHighForTheBringIn) {
   // Doors Ac, Kd, Qh: the ace is high, so the queen (seat 3) brings in.
-  HandState st = Start(Config(Variant::kStud, S1530(), {20000, 20000, 20000},
-                              {"5h 6h Ac", "7d 8d Kd", "9s Ts Qh"}));
+  HandState st = Start(
+      Config(Variant::kStud, S1530(), {20000, 20000, 20000}, {"5h 6h Ac", "7d 8d Kd", "9s Ts Qh"}));
   EXPECT_EQ(ToAct(st), 3);
   EXPECT_EQ(st.bring_in_seat, 3);
 }
 
 // STUD-BRING-4
 TEST(BringIn, STUD_BRING_4_BringInOrCompleteOnly) {
-  HandState st = Start(Config(Variant::kStud, S1530(), {20000, 20000, 20000},
-                              {"Ah Kd 7c", "4c 5d 2c", "3d 3h Qs"}));
+  HandState st = Start(
+      Config(Variant::kStud, S1530(), {20000, 20000, 20000}, {"Ah Kd 7c", "4c 5d 2c", "3d 3h Qs"}));
   const std::vector<LegalAction> expected = {
       {ActionKind::kBringIn, 500, 500, false},
       {ActionKind::kComplete, 1500, 1500, false},
@@ -81,7 +80,7 @@ TEST(BringIn, STUD_BRING_4_BringInOrCompleteOnly) {
   Refused(st, 2, ActionKind::kBet, 1500, "STUD-BRING-4");
   Refused(st, 2, ActionKind::kBringIn, 700, "STUD-STAKES-3");
   Refused(st, 3, ActionKind::kCall, 500, "STUD-BRING-1");  // not seat 3's turn
-  EXPECT_EQ(PotTotal(st), 900);  // refusals leave the state unchanged
+  EXPECT_EQ(PotTotal(st), 900);                            // refusals leave the state unchanged
   Act(st, 2, ActionKind::kBringIn, 500);
   EXPECT_EQ(st.seats[2].stack, 20000 - 300 - 500);
   EXPECT_EQ(st.bet_to, 500);
@@ -113,8 +112,8 @@ TEST(BringIn, STUD_BRING_5_CompletionIsNotARaise) {
 
 // STUD-BRING-6
 TEST(BringIn, STUD_BRING_6_CallOrCompleteThenRaisesIncludingBringIn) {
-  HandState st = Start(Config(Variant::kStud, S1530(), {20000, 20000, 20000},
-                              {"Ah Kd 7c", "4c 5d 2c", "3d 3h Qs"}));
+  HandState st = Start(
+      Config(Variant::kStud, S1530(), {20000, 20000, 20000}, {"Ah Kd 7c", "4c 5d 2c", "3d 3h Qs"}));
   Act(st, 2, ActionKind::kBringIn, 500);
   EXPECT_EQ(AmountsOf(st, 3, ActionKind::kFold), std::vector<Chips>{0});
   EXPECT_EQ(AmountsOf(st, 3, ActionKind::kCall), std::vector<Chips>{500});
@@ -225,9 +224,9 @@ TEST(BringIn, STUD_BRING_8_OneActivePlayerMeansNoBetting) {
 // STUD-BRING-9
 TEST(BringIn, STUD_BRING_9_PartialBringInOthersEnterForTheNormalAmount) {
   // $15-$30: seat 2 (low 2c) has 500: 300 ante, 200 left for the bring-in.
-  HandState st = Start(Config(Variant::kStud, S1530(), {20000, 500, 20000},
-                              {"Kh Kd 7c 9s 9d 3h 2h", "As Ad 2c Ac Ah 3c 4c",
-                               "3d 5h Qs Td 6c 6d 2s"}));
+  HandState st =
+      Start(Config(Variant::kStud, S1530(), {20000, 500, 20000},
+                   {"Kh Kd 7c 9s 9d 3h 2h", "As Ad 2c Ac Ah 3c 4c", "3d 5h Qs Td 6c 6d 2s"}));
   const std::vector<LegalAction> only = {{ActionKind::kBringIn, 200, 200, true}};
   EXPECT_EQ(LegalActions(st, 2), only);
   Act(st, 2, ActionKind::kBringIn, 200);
@@ -253,8 +252,8 @@ TEST(BringIn, STUD_BRING_9_PartialBringInOthersEnterForTheNormalAmount) {
 
 // STUD-BRING-11
 TEST(BringIn, STUD_BRING_11_LowCardIsAnnounced) {
-  HandState st = Start(Config(Variant::kStud, S1530(), {20000, 20000, 20000},
-                              {"Ah Kd 7c", "4c 5d 2c", "3d 3h Qs"}));
+  HandState st = Start(
+      Config(Variant::kStud, S1530(), {20000, 20000, 20000}, {"Ah Kd 7c", "4c 5d 2c", "3d 3h Qs"}));
   const Operation* op = FirstToActOp(st, Street::kThird);
   ASSERT_NE(op, nullptr);
   EXPECT_EQ(op->seat, 2);

@@ -39,7 +39,7 @@ const std::vector<std::string> kEight = {
 // the spares are 2c 2d 2h 4h (the four burns) and 6s (the last stub card).
 const std::vector<std::string> kSeven = {
     "3c 3d As Kh Qd Jc Ks", "3h 3s Ah Kd Qc Th Tc", "4c 4d Ad Kc Jd 9s 8d", "4s 5c Ac Qh Jh 8s 9d",
-    "5h 5s 8h 2s 9c Td 8c", "6d 6h Qs Js 7d 6c", "7h 7s Ts 9h 7c 5d"};
+    "5h 5s 8h 2s 9c Td 8c", "6d 6h Qs Js 7d 6c",    "7h 7s Ts 9h 7c 5d"};
 
 // $1-$2: seat 5 (8h) brings in for 25, everyone calls, everyone checks to 7th street.
 HandState PlayToSeventh(const std::vector<std::string>& hands, Options o = Options(),
@@ -132,9 +132,9 @@ TEST(Deal, STUD_DEAL_4_AllInSeatsKeepGettingCardsFoldedSeatsDoNot) {
 // STUD-DEAL-5
 TEST(Deal, STUD_DEAL_5_AllInHolecardsDownUpcardsUp) {
   // Seat 3 is all-in on 3rd street; the hand is dealt out with its upcards face up.
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), {5000, 5000, 200},
-                              {"Ah Kd 7c 9s 9d 3c 2h", "4c 5d 2c Jh 8d 4h 7h",
-                               "3d 3h Qs Td 6c 6d 2s"}));
+  HandState st =
+      Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), {5000, 5000, 200},
+                   {"Ah Kd 7c 9s 9d 3c 2h", "4c 5d 2c Jh 8d 4h 7h", "3d 3h Qs Td 6c 6d 2s"}));
   Act(st, 2, ActionKind::kBringIn, 100);
   Act(st, 3, ActionKind::kCall, 100);
   Act(st, 1, ActionKind::kCall, 100);
@@ -246,8 +246,8 @@ TEST(Deck, STUD_DECK_5_CommonCardPlaysInEveryHand) {
 
 // STUD-DECK-6
 TEST(Deck, STUD_DECK_6_AsideCardsJoinOnlyTheReshuffle) {
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$1-$2"),
-                              std::vector<Chips>(7, 5000), kSeven));
+  HandState st = Start(
+      Config(Variant::kStud, *FindStakesPreset("$1-$2"), std::vector<Chips>(7, 5000), kSeven));
   while (st.street == Street::kThird) {
     const int seat = ToAct(st);
     Act(st, seat, seat == 5 ? ActionKind::kBringIn : ActionKind::kCall, 25);

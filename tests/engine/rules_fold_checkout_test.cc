@@ -68,7 +68,7 @@ TEST(FoldWhenCheck, STUD_CAP_1_CapReachedMultiwayStaysWhenHeadsUp) {
   Act(st, 3, ActionKind::kRaise, 800);
   Act(st, 1, ActionKind::kRaise, 1200);
   Act(st, 2, ActionKind::kRaise, 1600);  // third raise: capped three-handed
-  Act(st, 3, ActionKind::kFold);          // now heads-up
+  Act(st, 3, ActionKind::kFold);         // now heads-up
   EXPECT_TRUE(AmountsOf(st, 1, ActionKind::kRaise).empty());
   Refused(st, 1, ActionKind::kRaise, 2000, "STUD-CAP-1");
 }

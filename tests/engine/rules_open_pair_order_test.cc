@@ -35,8 +35,8 @@ TEST(OpenPair, STUD_PAIR_1_OpenPairGivesEveryoneTheBigBet) {
   ASSERT_EQ(ToAct(st), 1);
   EXPECT_EQ(AmountsOf(st, 1, ActionKind::kBet), (std::vector<Chips>{500, 1000}));
   // A pair made with a holecard is not an open pair: 9c down, 9d and 7s up.
-  HandState hole = ToFourth(Variant::kStud, "$5-$10",
-                            {"9c Kd 9d 7s", "4c 5c 2c Jh", "3d 3h Qs Td"});
+  HandState hole =
+      ToFourth(Variant::kStud, "$5-$10", {"9c Kd 9d 7s", "4c 5c 2c Jh", "3d 3h Qs Td"});
   EXPECT_FALSE(hole.open_pair);
   ASSERT_EQ(ToAct(hole), 3);
   EXPECT_EQ(AmountsOf(hole, 3, ActionKind::kBet), std::vector<Chips>{500});
@@ -195,8 +195,7 @@ TEST(Order, STUD_ORDER_2_BoardsRankByPairsOnlyAceHigh) {
 // STUD-ORDER-3
 TEST(Order, STUD_ORDER_3_TiesGoToTheSeatDealtFirstNotSuits) {
   // 4th street: Kc 7c (seat 1) and Ks 7s (seat 3) tie; seat 1 acts first.
-  HandState st = ToFourth(Variant::kStud, "$2-$4",
-                          {"2h 3h Kc 7c", "4d 6h 2c 5d", "8h 9h Ks 7s"});
+  HandState st = ToFourth(Variant::kStud, "$2-$4", {"2h 3h Kc 7c", "4d 6h 2c 5d", "8h 9h Ks 7s"});
   EXPECT_EQ(ToAct(st), 1);
   // Tie between seats 2 and 3 (seat 2 holds the lower suits): seat 2 acts first.
   HandState st2 = Start(Config(Variant::kStud, *FindStakesPreset("$2-$4"), {50000, 50000, 50000},
@@ -211,8 +210,7 @@ TEST(Order, STUD_ORDER_3_TiesGoToTheSeatDealtFirstNotSuits) {
 TEST(Order, STUD_ORDER_4_AllInHighHandPassesToTheLeft) {
   // $1-$2: seat 2 (aces on board) is all-in after calling the bring-in; seat 4
   // (kings) is the next-highest, but seat 3, the first active seat to seat 2's left, acts.
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$1-$2"),
-                              {5000, 50, 5000, 5000},
+  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$1-$2"), {5000, 50, 5000, 5000},
                               {"5c 6c 2c 7d", "8h 9h Ah As", "Tc Jc 3d 4d", "Qc Qd Kh Ks"}));
   ASSERT_EQ(ToAct(st), 1);
   Act(st, 1, ActionKind::kBringIn, 25);

@@ -26,8 +26,8 @@ const std::vector<std::string> kThreeHands = {"Ah Kd 7c 9s 9d 3c 2h", "4c 5d 2c 
 
 // STUD-GAME-1
 TEST(Game, STUD_GAME_1_FiveBettingRoundsToShowdown) {
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$1-$2"), {10000, 10000, 10000},
-                              kThreeHands));
+  HandState st =
+      Start(Config(Variant::kStud, *FindStakesPreset("$1-$2"), {10000, 10000, 10000}, kThreeHands));
   Act(st, 2, ActionKind::kBringIn, 25);
   Act(st, 3, ActionKind::kCall, 25);
   Act(st, 1, ActionKind::kCall, 25);
@@ -50,8 +50,8 @@ TEST(Game, STUD_GAME_1_FiveBettingRoundsToShowdown) {
 
 // STUD-GAME-2
 TEST(Game, STUD_GAME_2_FourUpcardsThreeDowncards) {
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$1-$2"), {10000, 10000, 10000},
-                              kThreeHands));
+  HandState st =
+      Start(Config(Variant::kStud, *FindStakesPreset("$1-$2"), {10000, 10000, 10000}, kThreeHands));
   Act(st, 2, ActionKind::kBringIn, 25);
   Act(st, 3, ActionKind::kCall, 25);
   Act(st, 1, ActionKind::kCall, 25);
@@ -129,8 +129,8 @@ TEST(Game, STUD_GAME_4_RankingKickersAndSuitsNeverBreakTies) {
 
 // STUD-SETUP-1
 TEST(Setup, STUD_SETUP_1_NoBlindsSeatOneDealtFirst) {
-  HandConfig c = Config(Variant::kStud, *FindStakesPreset("$5-$10"), {5000, 5000, 5000},
-                        kThreeHands);
+  HandConfig c =
+      Config(Variant::kStud, *FindStakesPreset("$5-$10"), {5000, 5000, 5000}, kThreeHands);
   HandState st = Start(c);
   // No blinds: after the antes nobody has a bet on the street.
   for (int seat = 1; seat <= 3; ++seat) {
@@ -173,9 +173,9 @@ TEST(Setup, STUD_SETUP_2_EveryPlayerAntesBeforeTheDeal) {
 // STUD-SETUP-3
 TEST(Setup, STUD_SETUP_3_AntesAreDeadMoneyInContributions) {
   // $5-$10: seat 1 is all-in for the 100 ante. Seats 2 and 3 bet on.
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$5-$10"), {100, 10000, 10000},
-                              {"As Ah Kd Ac Ad 2c 3c", "5c 6d 2d 9h Th Jc 4s",
-                               "7c 7d Qh 8s 8c 3d 4d"}));
+  HandState st =
+      Start(Config(Variant::kStud, *FindStakesPreset("$5-$10"), {100, 10000, 10000},
+                   {"As Ah Kd Ac Ad 2c 3c", "5c 6d 2d 9h Th Jc 4s", "7c 7d Qh 8s 8c 3d 4d"}));
   EXPECT_TRUE(st.seats[1].all_in);
   // Antes do not count as a street bet: the bring-in of 200 costs 200 more.
   EXPECT_EQ(ToAct(st), 2);
@@ -231,12 +231,12 @@ TEST(Stakes, STUD_STAKES_2_TheThirteenPresetsInCents) {
     Stakes stakes;  // ante, bring-in, small, big
   };
   const std::vector<Row> table = {
-      {"$.25-$.50", {5, 10, 25, 50}},        {"$.50-$1.00", {10, 15, 50, 100}},
-      {"$1-$2", {25, 25, 100, 200}},         {"$2-$4", {50, 50, 200, 400}},
-      {"$3-$6", {100, 100, 300, 600}},       {"$4-$8", {100, 100, 400, 800}},
-      {"$5-$10", {100, 200, 500, 1000}},     {"$8-$16", {150, 200, 800, 1600}},
-      {"$10-$20", {200, 300, 1000, 2000}},   {"$15-$30", {300, 500, 1500, 3000}},
-      {"$20-$30", {500, 500, 2000, 4000}},   {"$30-$60", {1000, 1000, 3000, 6000}},
+      {"$.25-$.50", {5, 10, 25, 50}},          {"$.50-$1.00", {10, 15, 50, 100}},
+      {"$1-$2", {25, 25, 100, 200}},           {"$2-$4", {50, 50, 200, 400}},
+      {"$3-$6", {100, 100, 300, 600}},         {"$4-$8", {100, 100, 400, 800}},
+      {"$5-$10", {100, 200, 500, 1000}},       {"$8-$16", {150, 200, 800, 1600}},
+      {"$10-$20", {200, 300, 1000, 2000}},     {"$15-$30", {300, 500, 1500, 3000}},
+      {"$20-$30", {500, 500, 2000, 4000}},     {"$30-$60", {1000, 1000, 3000, 6000}},
       {"$50-$100", {1000, 1500, 5000, 10000}},
   };
   ASSERT_EQ(StakesPresets().size(), 13u);
@@ -253,15 +253,15 @@ TEST(Stakes, STUD_STAKES_2_TheThirteenPresetsInCents) {
 TEST(Stakes, STUD_STAKES_3_BringInFromTableOrHalfSmallBet) {
   const std::vector<std::string> hands = {"Ah Kd 7c", "4c 5d 2c", "3d 3h Qs"};
   // Default STAKES_TABLE: $2-$4 brings in for 50.
-  HandState table = Start(Config(Variant::kStud, *FindStakesPreset("$2-$4"), {5000, 5000, 5000},
-                                 hands));
+  HandState table =
+      Start(Config(Variant::kStud, *FindStakesPreset("$2-$4"), {5000, 5000, 5000}, hands));
   EXPECT_EQ(AmountsOf(table, 2, ActionKind::kBringIn), std::vector<Chips>{50});
   Refused(table, 2, ActionKind::kBringIn, 100, "STUD-STAKES-3");
   // HALF_SMALL_BET: $2-$4 gives 100.
   Options half;
   half.bring_in_source = BringInSource::kHalfSmallBet;
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$2-$4"), {5000, 5000, 5000},
-                              hands, half));
+  HandState st =
+      Start(Config(Variant::kStud, *FindStakesPreset("$2-$4"), {5000, 5000, 5000}, hands, half));
   EXPECT_EQ(AmountsOf(st, 2, ActionKind::kBringIn), std::vector<Chips>{100});
   Act(st, 2, ActionKind::kBringIn, 100);
   EXPECT_EQ(AmountsOf(st, 3, ActionKind::kCall), std::vector<Chips>{100});
@@ -269,8 +269,8 @@ TEST(Stakes, STUD_STAKES_3_BringInFromTableOrHalfSmallBet) {
   EXPECT_EQ(HalfSmallBetBringIn(*FindStakesPreset("$.25-$.50"), 1), 12);
   EXPECT_EQ(HalfSmallBetBringIn(*FindStakesPreset("$.25-$.50"), 5), 10);
   half.odd_chip_unit = 5;
-  HandState quarter = Start(Config(Variant::kStud, *FindStakesPreset("$.25-$.50"),
-                                   {5000, 5000, 5000}, hands, half));
+  HandState quarter = Start(
+      Config(Variant::kStud, *FindStakesPreset("$.25-$.50"), {5000, 5000, 5000}, hands, half));
   EXPECT_EQ(AmountsOf(quarter, 2, ActionKind::kBringIn), std::vector<Chips>{10});
 }
 
@@ -282,7 +282,8 @@ TEST(Stakes, STUD_STAKES_4_TwentyThirtyRowShipsAsTwentyForty) {
   // A literal $20-$30 (big bet 3000) is accepted only when configured explicitly.
   const Stakes literal{.ante = 500, .bring_in = 500, .small_bet = 2000, .big_bet = 3000};
   EXPECT_TRUE(ValidateStakes(literal).ok());
-  HandConfig c = Config(Variant::kStud, literal, {50000, 50000}, {"Ah Kd 7c 9s Jd", "4c 5d 2c Jh 8d"});
+  HandConfig c =
+      Config(Variant::kStud, literal, {50000, 50000}, {"Ah Kd 7c 9s Jd", "4c 5d 2c Jh 8d"});
   HandState st = Start(c);
   Act(st, 2, ActionKind::kBringIn, 500);
   Act(st, 1, ActionKind::kCall, 500);

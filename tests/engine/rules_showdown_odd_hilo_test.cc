@@ -29,9 +29,9 @@ const PotShare* ShareOf(const SettledPot& pot, int seat, PotHalf half) {
 // $1-$2, three seats: seat 2 brings in, everyone calls, checks to 7th street.
 // Seat 1 shows 9-9 on board (high); seat 3 holds sixes and threes (the best hand).
 HandState ThreeToSeventh() {
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$1-$2"), {10000, 10000, 10000},
-                              {"Ah Kd 7c 9s 9d 3c 2h", "4c 5d 2c Jh 8d 4h 7h",
-                               "3d 3h Qs Td 6c 6d 2s"}));
+  HandState st =
+      Start(Config(Variant::kStud, *FindStakesPreset("$1-$2"), {10000, 10000, 10000},
+                   {"Ah Kd 7c 9s 9d 3c 2h", "4c 5d 2c Jh 8d 4h 7h", "3d 3h Qs Td 6c 6d 2s"}));
   Act(st, 2, ActionKind::kBringIn, 25);
   Act(st, 3, ActionKind::kCall, 25);
   Act(st, 1, ActionKind::kCall, 25);
@@ -290,10 +290,9 @@ TEST(HiLo, STUD_HILO_5_WheelIsBestLowAndAStraight) {
 // Hi-Lo $2-$4 (ante 50, bring-in 50): seat 1 shows 9c 9s on 4th and makes nines
 // full; seat 2 (2c brings in) makes 7-4-3-2-A; seat 3 folds on 5th street.
 HandState HiLoHand() {
-  HandState st = Start(Config(Variant::kStudHiLo, *FindStakesPreset("$2-$4"),
-                              {10000, 10000, 10000},
-                              {"9h Kd 9c 9s 5d 5h Qc", "Ac 3c 2c 4d 7h 8d Kc",
-                               "3d 3h Qs Td 6c Js 2s"}));
+  HandState st =
+      Start(Config(Variant::kStudHiLo, *FindStakesPreset("$2-$4"), {10000, 10000, 10000},
+                   {"9h Kd 9c 9s 5d 5h Qc", "Ac 3c 2c 4d 7h 8d Kc", "3d 3h Qs Td 6c Js 2s"}));
   Act(st, 2, ActionKind::kBringIn, 50);
   Act(st, 3, ActionKind::kComplete, 200);
   Act(st, 1, ActionKind::kRaise, 400);

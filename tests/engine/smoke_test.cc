@@ -9,9 +9,9 @@ using namespace stud::testing;
 
 // $15-$30: ante 300, bring-in 500 [STUD-STAKES-2]; seat 2's 2c is the low card.
 TEST(SmokeTest, STUD_BRING_1_LowCardBringsInAndHandPlaysToShowdown) {
-  HandState st = Start(Config(Variant::kStud, *FindStakesPreset("$15-$30"), {20000, 20000, 20000},
-                              {"Ah Kd 7c 9s 9d 3c 2h", "4c 5d 2c Jh 8d 4h 7h",
-                               "3d 3h Qs Td 6c 6d 2s"}));
+  HandState st =
+      Start(Config(Variant::kStud, *FindStakesPreset("$15-$30"), {20000, 20000, 20000},
+                   {"Ah Kd 7c 9s 9d 3c 2h", "4c 5d 2c Jh 8d 4h 7h", "3d 3h Qs Td 6c 6d 2s"}));
   EXPECT_EQ(PotTotal(st), 900);
   EXPECT_EQ(ToAct(st), 2);
   EXPECT_EQ(AmountsOf(st, 2, ActionKind::kBringIn), std::vector<Chips>{500});
@@ -26,7 +26,8 @@ TEST(SmokeTest, STUD_BRING_1_LowCardBringsInAndHandPlaysToShowdown) {
   for (int street = 4; street <= 7; ++street) {
     const int first = ToAct(st);
     Act(st, first, ActionKind::kCheck);
-    while (ToAct(st) != 0 && st.phase == Phase::kBetting && st.street == static_cast<Street>(street)) {
+    while (ToAct(st) != 0 && st.phase == Phase::kBetting &&
+           st.street == static_cast<Street>(street)) {
       Act(st, ToAct(st), ActionKind::kCheck);
     }
   }

@@ -102,14 +102,20 @@ inline v1::NewHandRequest FuzzNewHand(FuzzedDataProvider& p, bool live) {
   }
   req.set_profile(static_cast<v1::Profile>(p.ConsumeIntegralInRange<int>(0, 4)));
   auto* o = req.mutable_option_overrides();
-  if (p.ConsumeBool()) o->set_bring_in_source(static_cast<v1::BringInSource>(p.ConsumeIntegralInRange<int>(0, 3)));
-  if (p.ConsumeBool()) o->set_deck_exhaustion(static_cast<v1::DeckExhaustion>(p.ConsumeIntegralInRange<int>(0, 4)));
-  if (p.ConsumeBool()) o->set_short_all_in_rule(static_cast<v1::ShortAllInRule>(p.ConsumeIntegralInRange<int>(0, 3)));
+  if (p.ConsumeBool())
+    o->set_bring_in_source(static_cast<v1::BringInSource>(p.ConsumeIntegralInRange<int>(0, 3)));
+  if (p.ConsumeBool())
+    o->set_deck_exhaustion(static_cast<v1::DeckExhaustion>(p.ConsumeIntegralInRange<int>(0, 4)));
+  if (p.ConsumeBool())
+    o->set_short_all_in_rule(static_cast<v1::ShortAllInRule>(p.ConsumeIntegralInRange<int>(0, 3)));
   if (p.ConsumeBool()) o->set_max_raises_per_round(p.ConsumeIntegralInRange<int>(-1, 6));
   if (p.ConsumeBool()) o->set_burn_before_third(p.ConsumeBool());
   if (p.ConsumeBool()) o->set_uncapped_heads_up(p.ConsumeBool());
-  if (p.ConsumeBool()) o->set_faceup_final_option(static_cast<v1::FaceupFinalOption>(p.ConsumeIntegralInRange<int>(0, 3)));
-  if (p.ConsumeBool()) o->set_exposed_holecard(static_cast<v1::ExposedHolecard>(p.ConsumeIntegralInRange<int>(0, 3)));
+  if (p.ConsumeBool())
+    o->set_faceup_final_option(
+        static_cast<v1::FaceupFinalOption>(p.ConsumeIntegralInRange<int>(0, 3)));
+  if (p.ConsumeBool())
+    o->set_exposed_holecard(static_cast<v1::ExposedHolecard>(p.ConsumeIntegralInRange<int>(0, 3)));
   if (p.ConsumeBool()) o->set_odd_chip_unit(p.ConsumeIntegralInRange<int64_t>(-1, 100));
   req.set_locale(static_cast<v1::Locale>(p.ConsumeIntegralInRange<int>(0, 3)));
   if (live) {
@@ -118,9 +124,12 @@ inline v1::NewHandRequest FuzzNewHand(FuzzedDataProvider& p, bool live) {
     req.set_dealing_mode(v1::DEALING_MODE_PRESET);
     std::vector<int> deck(52);
     for (int i = 0; i < 52; ++i) deck[static_cast<size_t>(i)] = i;
-    for (int i = 51; i > 0; --i) std::swap(deck[static_cast<size_t>(i)], deck[p.ConsumeIntegralInRange<size_t>(0, static_cast<size_t>(i))]);
+    for (int i = 51; i > 0; --i)
+      std::swap(deck[static_cast<size_t>(i)],
+                deck[p.ConsumeIntegralInRange<size_t>(0, static_cast<size_t>(i))]);
     for (int c : deck) req.add_preset_deck(CardText(c));
-    if (p.ConsumeProbability<float>() < 0.05f) req.set_preset_deck(p.ConsumeIntegralInRange<int>(0, 51), FuzzCard(p));
+    if (p.ConsumeProbability<float>() < 0.05f)
+      req.set_preset_deck(p.ConsumeIntegralInRange<int>(0, 51), FuzzCard(p));
     if (p.ConsumeProbability<float>() < 0.05f) req.mutable_preset_deck()->RemoveLast();
   }
   const int views = p.ConsumeIntegralInRange<int>(0, 2);
@@ -137,8 +146,10 @@ inline v1::RuleIrregularityRequest FuzzReport(FuzzedDataProvider& p, const std::
   rep->set_seat(p.ConsumeIntegralInRange<int>(-1, 9));
   const int cards = p.ConsumeIntegralInRange<int>(0, 3);
   for (int i = 0; i < cards; ++i) rep->add_cards(FuzzCard(p));
-  rep->set_street(static_cast<v1::Street>(p.ConsumeBool() ? 0 : p.ConsumeIntegralInRange<int>(2, 8)));
-  if (p.ConsumeBool()) rep->set_action(static_cast<v1::ActionKind>(p.ConsumeIntegralInRange<int>(0, 15)));
+  rep->set_street(
+      static_cast<v1::Street>(p.ConsumeBool() ? 0 : p.ConsumeIntegralInRange<int>(2, 8)));
+  if (p.ConsumeBool())
+    rep->set_action(static_cast<v1::ActionKind>(p.ConsumeIntegralInRange<int>(0, 15)));
   rep->set_amount_to(p.ConsumeIntegralInRange<int64_t>(-5, 5000));
   rep->set_next_acted(p.ConsumeBool());
   rep->set_burn_delta(p.ConsumeIntegralInRange<int>(-3, 3));
@@ -164,7 +175,8 @@ inline v1::RuleIrregularityRequest FuzzReport(FuzzedDataProvider& p, const std::
 inline v1::Action FuzzAction(FuzzedDataProvider& p, const v1::HandUpdate& u) {
   v1::Action a;
   if (u.legal_actions_size() > 0 && p.ConsumeProbability<float>() < 0.8f) {
-    const v1::LegalAction& la = u.legal_actions(p.ConsumeIntegralInRange<int>(0, u.legal_actions_size() - 1));
+    const v1::LegalAction& la =
+        u.legal_actions(p.ConsumeIntegralInRange<int>(0, u.legal_actions_size() - 1));
     a.set_kind(la.kind());
     a.set_amount_to(la.amount_to());
     a.set_seat(u.to_act());
@@ -174,7 +186,8 @@ inline v1::Action FuzzAction(FuzzedDataProvider& p, const v1::HandUpdate& u) {
       a.set_card(FuzzCard(p));
     }
     // Sometimes a legal kind with another amount.
-    if (p.ConsumeProbability<float>() < 0.1f) a.set_amount_to(p.ConsumeIntegralInRange<int64_t>(-1, 100000));
+    if (p.ConsumeProbability<float>() < 0.1f)
+      a.set_amount_to(p.ConsumeIntegralInRange<int64_t>(-1, 100000));
     return a;
   }
   a.set_kind(static_cast<v1::ActionKind>(p.ConsumeIntegralInRange<int>(0, 15)));

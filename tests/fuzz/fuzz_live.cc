@@ -24,7 +24,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       a->set_kind(v1::ACTION_KIND_DEAL);
       const bool as_expected = p.ConsumeProbability<float>() < 0.85f;
       a->set_seat(as_expected ? u.expected_deal().seat() : p.ConsumeIntegralInRange<int>(-1, 9));
-      a->set_face_up(as_expected && p.ConsumeProbability<float>() < 0.9f ? u.expected_deal().face_up() : p.ConsumeBool());
+      a->set_face_up(as_expected && p.ConsumeProbability<float>() < 0.9f
+                         ? u.expected_deal().face_up()
+                         : p.ConsumeBool());
       a->set_card(FuzzCard(p));
       v1::ApplyActionResponse resp;
       const absl::Status d = s.ApplyAction(r, &resp);

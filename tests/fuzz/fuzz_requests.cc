@@ -14,7 +14,8 @@ void RawRequests(const uint8_t* data, size_t size) {
   const std::string bytes(reinterpret_cast<const char*>(data), size);
   v1::NewHandRequest nh;
   if (nh.ParseFromString(bytes)) {
-    if (nh.dealing_mode() == v1::DEALING_MODE_SERVICE || nh.dealing_mode() == v1::DEALING_MODE_UNSPECIFIED) {
+    if (nh.dealing_mode() == v1::DEALING_MODE_SERVICE ||
+        nh.dealing_mode() == v1::DEALING_MODE_UNSPECIFIED) {
       nh.set_dealing_mode(v1::DEALING_MODE_LIVE);  // keep runs reproducible
     }
     v1::NewHandResponse r;
@@ -42,7 +43,8 @@ void RawRequests(const uint8_t* data, size_t size) {
 void Script(FuzzedDataProvider& p) {
   const service::HandService& s = Service();
   v1::NewHandResponse start;
-  const absl::Status st = s.NewHand(FuzzNewHand(p, /*live=*/p.ConsumeProbability<float>() < 0.2f), &start);
+  const absl::Status st =
+      s.NewHand(FuzzNewHand(p, /*live=*/p.ConsumeProbability<float>() < 0.2f), &start);
   CheckStatus(st, "NewHand");
   if (!st.ok()) return;
   CheckUpdate(start.update());
@@ -64,7 +66,8 @@ void Script(FuzzedDataProvider& p) {
         v1::GetViewResponse resp;
         const absl::Status g = s.GetView(r, &resp);
         CheckStatus(g, "GetView");
-        if (g.ok() && resp.update().token() != u.token()) std::abort();  // GetView never changes the hand
+        if (g.ok() && resp.update().token() != u.token())
+          std::abort();  // GetView never changes the hand
         break;
       }
       case 2: {
@@ -88,14 +91,16 @@ void Script(FuzzedDataProvider& p) {
         v1::ApplyActionRequest r;
         r.set_token(u.token());
         *r.mutable_action() = FuzzAction(p, u);
-        if (p.ConsumeProbability<float>() < 0.05f) r.set_expected_version(p.ConsumeIntegralInRange<uint64_t>(0, 80));
+        if (p.ConsumeProbability<float>() < 0.05f)
+          r.set_expected_version(p.ConsumeIntegralInRange<uint64_t>(0, 80));
         if (p.ConsumeBool()) r.add_private_view_seats(p.ConsumeIntegralInRange<int>(1, 8));
         v1::ApplyActionResponse resp;
         const absl::Status a = s.ApplyAction(r, &resp);
         CheckStatus(a, "ApplyAction");
         if (a.ok()) {
           CheckUpdate(resp.update());
-          if (resp.update().version() <= u.version()) std::abort();  // every accepted action moves the version
+          if (resp.update().version() <= u.version())
+            std::abort();  // every accepted action moves the version
           u = resp.update();
         }
         break;

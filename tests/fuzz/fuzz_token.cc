@@ -94,8 +94,9 @@ void RunAll(const std::string& token, const std::string& tail) {
       a.set_token(token);
       a.mutable_action()->set_kind(la.kind());
       a.mutable_action()->set_amount_to(la.amount_to());
-      a.mutable_action()->set_seat(la.kind() == v1::ACTION_KIND_DEAL ? gr.update().expected_deal().seat()
-                                                                       : gr.update().to_act());
+      a.mutable_action()->set_seat(la.kind() == v1::ACTION_KIND_DEAL
+                                       ? gr.update().expected_deal().seat()
+                                       : gr.update().to_act());
       if (la.kind() == v1::ACTION_KIND_DEAL) a.mutable_action()->set_card("Ah");
       v1::ApplyActionResponse ar;
       CheckStatus(s.ApplyAction(a, &ar), "ApplyAction");
@@ -127,7 +128,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::abort();
   }
   // (2) as a plaintext, and (3) sealed and played.
-  absl::StatusOr<service::SealedHand> hand = service::ParseSealedHand(opened.ok() ? *opened : bytes);
+  absl::StatusOr<service::SealedHand> hand =
+      service::ParseSealedHand(opened.ok() ? *opened : bytes);
   if (!hand.ok()) {
     if (hand.status().code() == absl::StatusCode::kUnknown) std::abort();
     return 0;

@@ -42,29 +42,29 @@
 namespace stud {
 namespace {
 
-using ::stud::testing::TotalChips;
 using ::stud::history::PhhAction;
 using ::stud::history::PhhActionType;
 using ::stud::history::PhhHand;
 using ::stud::history::ReplayReport;
+using ::stud::testing::TotalChips;
 
 // All 30 hands of the data set replay; none is left out.
 const char* const kFiles[] = {
-    "wsop2023_43_5_5_00_22_43_F7S.phh",    "wsop2023_43_5_6_00_25_05_F7S.phh",
-    "wsop2023_43_5_7_00_29_03_F7S.phh",    "wsop2023_43_5_8_00_30_52_F7S.phh",
-    "wsop2023_43_5_9_00_32_02_F7S.phh",    "wsop2023_43_5_10_00_34_43_F7S.phh",
-    "wsop2023_43_5_11_00_35_59_F7S.phh",   "wsop2023_43_5_20_01_00_21_FR.phh",
-    "wsop2023_43_5_21_01_02_14_FR.phh",    "wsop2023_43_5_22_01_03_57_FR.phh",
-    "wsop2023_43_5_23_01_06_16_FR.phh",    "wsop2023_43_5_24_01_07_20_FR.phh",
-    "wsop2023_43_5_25_01_10_31_FR.phh",    "wsop2023_43_5_26_01_13_57_FR.phh",
-    "wsop2023_43_5_48_02_09_20_F7S8.phh",  "wsop2023_43_5_49_02_13_08_F7S8.phh",
-    "wsop2023_43_5_50_02_14_32_F7S8.phh",  "wsop2023_43_5_51_02_18_42_F7S8.phh",
-    "wsop2023_43_5_52_02_22_35_F7S8.phh",  "wsop2023_43_5_53_02_25_11_F7S8.phh",
-    "wsop2023_43_5_54_02_28_14_F7S8.phh",  "wsop2023_43_5_69_03_05_55_F7S.phh",
-    "wsop2023_43_5_71_03_11_08_F7S.phh",   "wsop2023_43_5_72_03_12_55_F7S.phh",
-    "wsop2023_43_5_73_03_14_40_F7S.phh",   "wsop2023_43_5_74_03_17_31_F7S.phh",
-    "wsop2023_43_5_75_03_19_14_F7S.phh",   "wsop2023_43_5_83_03_48_33_FR.phh",
-    "wsop2023_43_5_84_03_49_18_FR.phh",    "wsop2023_43_5_85_03_50_24_FR.phh",
+    "wsop2023_43_5_5_00_22_43_F7S.phh",   "wsop2023_43_5_6_00_25_05_F7S.phh",
+    "wsop2023_43_5_7_00_29_03_F7S.phh",   "wsop2023_43_5_8_00_30_52_F7S.phh",
+    "wsop2023_43_5_9_00_32_02_F7S.phh",   "wsop2023_43_5_10_00_34_43_F7S.phh",
+    "wsop2023_43_5_11_00_35_59_F7S.phh",  "wsop2023_43_5_20_01_00_21_FR.phh",
+    "wsop2023_43_5_21_01_02_14_FR.phh",   "wsop2023_43_5_22_01_03_57_FR.phh",
+    "wsop2023_43_5_23_01_06_16_FR.phh",   "wsop2023_43_5_24_01_07_20_FR.phh",
+    "wsop2023_43_5_25_01_10_31_FR.phh",   "wsop2023_43_5_26_01_13_57_FR.phh",
+    "wsop2023_43_5_48_02_09_20_F7S8.phh", "wsop2023_43_5_49_02_13_08_F7S8.phh",
+    "wsop2023_43_5_50_02_14_32_F7S8.phh", "wsop2023_43_5_51_02_18_42_F7S8.phh",
+    "wsop2023_43_5_52_02_22_35_F7S8.phh", "wsop2023_43_5_53_02_25_11_F7S8.phh",
+    "wsop2023_43_5_54_02_28_14_F7S8.phh", "wsop2023_43_5_69_03_05_55_F7S.phh",
+    "wsop2023_43_5_71_03_11_08_F7S.phh",  "wsop2023_43_5_72_03_12_55_F7S.phh",
+    "wsop2023_43_5_73_03_14_40_F7S.phh",  "wsop2023_43_5_74_03_17_31_F7S.phh",
+    "wsop2023_43_5_75_03_19_14_F7S.phh",  "wsop2023_43_5_83_03_48_33_FR.phh",
+    "wsop2023_43_5_84_03_49_18_FR.phh",   "wsop2023_43_5_85_03_50_24_FR.phh",
 };
 
 std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
@@ -158,7 +158,8 @@ TEST_P(PhhReplayTest, ReplaysExactly) {
   EXPECT_EQ(TotalChips(st), total);
 
   // Exporting the replayed hand gives back the record's actions.
-  absl::StatusOr<PhhHand> again = ::stud::history::ParsePhh(::stud::history::ExportPhh(st, {.reveal_all = true}));
+  absl::StatusOr<PhhHand> again =
+      ::stud::history::ParsePhh(::stud::history::ExportPhh(st, {.reveal_all = true}));
   ASSERT_TRUE(again.ok()) << again.status();
   std::vector<std::string> want, got;
   for (const PhhAction& a : hand.actions) want.push_back(a.text);
@@ -191,8 +192,8 @@ TEST_P(PhhReplayTest, ReplaysExactly) {
   const std::vector<std::string> want_plays = split(want, false), got_plays = split(got, false);
   ASSERT_EQ(got_plays.size(), want_plays.size());
   for (size_t i = 0; i < want_plays.size(); ++i) {
-    EXPECT_TRUE(same(want_plays[i], got_plays[i])) << "action " << i << ": record '" << want_plays[i]
-                                                   << "', export '" << got_plays[i] << "'";
+    EXPECT_TRUE(same(want_plays[i], got_plays[i]))
+        << "action " << i << ": record '" << want_plays[i] << "', export '" << got_plays[i] << "'";
   }
   EXPECT_EQ(split(got, true), split(want, true));
 
@@ -237,9 +238,8 @@ TEST_P(PhhReplayTest, ReplaysExactly) {
   }
   ASSERT_FALSE(shown.empty()) << "a showdown without any shown hand";
   const ExpectedWinners expected = WinnersFromShownCards(*variant, shown);
-  EXPECT_EQ(paid_whole, expected.whole)
-      << "whole pot: engine paid " << SeatsToString(paid_whole) << ", shown cards say "
-      << SeatsToString(expected.whole);
+  EXPECT_EQ(paid_whole, expected.whole) << "whole pot: engine paid " << SeatsToString(paid_whole)
+                                        << ", shown cards say " << SeatsToString(expected.whole);
   EXPECT_EQ(paid_high, expected.high)  // STUD-HILO-1
       << "high half: engine paid " << SeatsToString(paid_high) << ", shown cards say "
       << SeatsToString(expected.high);
@@ -257,8 +257,8 @@ INSTANTIATE_TEST_SUITE_P(Wsop2023Event43, PhhReplayTest,
 TEST(PhhReplayDataTest, EveryFileIsReplayed) {
   const std::set<std::string> listed(std::begin(kFiles), std::end(kFiles));
   std::set<std::string> on_disk;
-  for (const auto& entry : std::filesystem::directory_iterator(
-           absl::StrCat(STUD_SOURCE_DIR, "/tests/data/phh"))) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(absl::StrCat(STUD_SOURCE_DIR, "/tests/data/phh"))) {
     if (entry.path().extension() == ".phh") on_disk.insert(entry.path().filename().string());
   }
   EXPECT_EQ(on_disk, listed);

@@ -111,7 +111,8 @@ TEST_P(PhhRoundTrip, CompleteHandsRevealedAndPublic) {
   std::mt19937_64 rng(0x5eed + static_cast<int>(GetParam()));
   int showdowns = 0, commons = 0;
   for (int h = 0; h < kHandsPerVariant; ++h) {
-    const HandConfig config = testing::RandomConfig(GetParam(), rng, testing::RandomOptions::kDefaults);
+    const HandConfig config =
+        testing::RandomConfig(GetParam(), rng, testing::RandomOptions::kDefaults);
     const HandState original = Play(config, rng, -1);
     ASSERT_EQ(original.phase, Phase::kComplete);
     const std::string all = ExportPhh(original, {.reveal_all = true});
@@ -146,7 +147,8 @@ TEST_P(PhhRoundTrip, CompleteHandsRevealedAndPublic) {
 TEST_P(PhhRoundTrip, HandsInProgress) {
   std::mt19937_64 rng(0xab5eed + static_cast<int>(GetParam()));
   for (int h = 0; h < kHandsPerVariant; ++h) {
-    const HandConfig config = testing::RandomConfig(GetParam(), rng, testing::RandomOptions::kDefaults);
+    const HandConfig config =
+        testing::RandomConfig(GetParam(), rng, testing::RandomOptions::kDefaults);
     const HandState original = Play(config, rng, static_cast<int>(rng() % 20));
     if (original.phase == Phase::kComplete) continue;
     const int viewer = static_cast<int>(rng() % (config.num_seats + 1));
@@ -168,7 +170,8 @@ TEST_P(PhhRoundTrip, CorruptedActionIsTheFirstDifference) {
   std::mt19937_64 rng(0xbad5eed + static_cast<int>(GetParam()));
   int checked = 0;
   for (int h = 0; h < kHandsPerVariant / 4; ++h) {
-    const HandConfig config = testing::RandomConfig(GetParam(), rng, testing::RandomOptions::kDefaults);
+    const HandConfig config =
+        testing::RandomConfig(GetParam(), rng, testing::RandomOptions::kDefaults);
     const HandState original = Play(config, rng, -1);
     absl::StatusOr<PhhHand> hand = ParsePhh(ExportPhh(original, {.reveal_all = true}));
     ASSERT_TRUE(hand.ok());
@@ -185,7 +188,8 @@ TEST_P(PhhRoundTrip, CorruptedActionIsTheFirstDifference) {
     absl::StatusOr<ReplayReport> r = ReplayPhh(*hand);
     ASSERT_TRUE(r.ok()) << r.status();
     ASSERT_FALSE(r->ok()) << a.text;
-    EXPECT_EQ(r->divergence->action_index, static_cast<int>(at)) << history::DescribeReport(*hand, *r);
+    EXPECT_EQ(r->divergence->action_index, static_cast<int>(at))
+        << history::DescribeReport(*hand, *r);
     EXPECT_EQ(r->divergence->action, a.text);
     EXPECT_FALSE(r->divergence->rule_id.empty()) << history::DescribeReport(*hand, *r);
     EXPECT_FALSE(r->legal);

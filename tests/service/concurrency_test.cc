@@ -43,8 +43,8 @@ TEST(ConcurrencyTest, SharedStateFromManyThreads) {
   BatchOptions batch;
   batch.max_queue = 64;
   batch.flush_interval = absl::Milliseconds(2);
-  Tracer tracer(1.0, std::make_unique<BatchSpanProcessor>(std::make_unique<CountingExporter>(&exported), batch,
-                                                          SpanCounters{}));
+  Tracer tracer(1.0, std::make_unique<BatchSpanProcessor>(
+                         std::make_unique<CountingExporter>(&exported), batch, SpanCounters{}));
   std::atomic<int> ran{0}, refused{0};
   {
     Admission admission(/*max_in_flight=*/4, /*workers=*/2);
@@ -91,8 +91,8 @@ TEST(ConcurrencyTest, ParallelClientsGetTheAnswersOfALoneClient) {
   BatchOptions batch;
   batch.max_queue = 256;  // small: the queue also fills and drops under load
   batch.flush_interval = absl::Milliseconds(5);
-  Tracer tracer(1.0, std::make_unique<BatchSpanProcessor>(std::make_unique<CountingExporter>(&exported), batch,
-                                                          SpanCounters{}));
+  Tracer tracer(1.0, std::make_unique<BatchSpanProcessor>(
+                         std::make_unique<CountingExporter>(&exported), batch, SpanCounters{}));
   Observability obs{&metrics, &tracer};
   Server server({TestKey(1, 7)}, /*allow_preset=*/true, &obs);
 
@@ -127,11 +127,12 @@ TEST(ConcurrencyTest, ParallelClientsGetTheAnswersOfALoneClient) {
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       // Each thread its own channel, as separate platform replicas would.
-      auto stub = v1::StudService::NewStub(grpc::CreateChannel("127.0.0.1:" + std::to_string(server.port()),
-                                                               grpc::InsecureChannelCredentials()));
+      auto stub = v1::StudService::NewStub(grpc::CreateChannel(
+          "127.0.0.1:" + std::to_string(server.port()), grpc::InsecureChannelCredentials()));
       for (int round = 0; round < kRounds; ++round) {
         for (size_t k = 0; k < requests.size(); ++k) {
-          const size_t i = (k * 7 + static_cast<size_t>(t) * 13) % requests.size();  // different orders
+          const size_t i =
+              (k * 7 + static_cast<size_t>(t) * 13) % requests.size();  // different orders
           v1::ApplyActionResponse resp;
           grpc::ClientContext c;
           SetDeadline(&c);
@@ -146,12 +147,14 @@ TEST(ConcurrencyTest, ParallelClientsGetTheAnswersOfALoneClient) {
           v1::GetViewResponse view;
           grpc::ClientContext c2;
           SetDeadline(&c2);
-          if (stub->GetView(&c2, bad, &view).error_code() != grpc::StatusCode::UNAUTHENTICATED) ++failures;
+          if (stub->GetView(&c2, bad, &view).error_code() != grpc::StatusCode::UNAUTHENTICATED)
+            ++failures;
           if (k % 10 == 0) {
             v1::NewHandResponse h;
             grpc::ClientContext c3;
             SetDeadline(&c3);
-            if (!stub->NewHand(&c3, BasicHand(2 + t % 7, v1::DEALING_MODE_SERVICE), &h).ok()) ++failures;
+            if (!stub->NewHand(&c3, BasicHand(2 + t % 7, v1::DEALING_MODE_SERVICE), &h).ok())
+              ++failures;
           }
           calls += 2;
         }
@@ -163,7 +166,8 @@ TEST(ConcurrencyTest, ParallelClientsGetTheAnswersOfALoneClient) {
   EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(mismatches.load(), 0);
   EXPECT_GT(exported.load(), 0);
-  std::printf("concurrency: %d calls from %d threads, %d spans exported\n", calls.load(), kThreads, exported.load());
+  std::printf("concurrency: %d calls from %d threads, %d spans exported\n", calls.load(), kThreads,
+              exported.load());
 }
 
 }  // namespace

@@ -97,7 +97,8 @@ void Strings(const google::protobuf::Message& m, std::string* out) {
       if (f->type() == google::protobuf::FieldDescriptor::TYPE_MESSAGE) {
         Strings(f->is_repeated() ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f), out);
       } else if (f->type() == google::protobuf::FieldDescriptor::TYPE_STRING) {
-        absl::StrAppend(out, f->is_repeated() ? r->GetRepeatedString(m, f, i) : r->GetString(m, f), "\n");
+        absl::StrAppend(out, f->is_repeated() ? r->GetRepeatedString(m, f, i) : r->GetString(m, f),
+                        "\n");
       } else if (f->type() == google::protobuf::FieldDescriptor::TYPE_BYTES) {
         // Tickets (NewHand) are the hand id, a seat and a tag: no cards.
         EXPECT_TRUE(f->name() == "token" || f->name() == "commitment" ||
@@ -175,8 +176,8 @@ class HiddenInfo {
   // was made on (null for NewHand), `after_token` the token returned (empty
   // on errors), `named` the cards the request itself named.
   template <typename Resp>
-  void Check(const char* rpc, int viewer, const HandState* before, const absl::Status& st, Resp resp,
-             const std::set<int>& named) {
+  void Check(const char* rpc, int viewer, const HandState* before, const absl::Status& st,
+             Resp resp, const std::set<int>& named) {
     ++checks_;
     std::set<int> visible;
     if (before != nullptr) visible = Visible(*before, viewer);
@@ -187,7 +188,10 @@ class HiddenInfo {
         token = resp.update().token();
         resp.mutable_update()->clear_token();
         resp.mutable_update()->mutable_public_view()->mutable_deck_commitment()->clear_commitment();
-        resp.mutable_update()->mutable_public_view()->mutable_deck_commitment()->clear_revealed_salt();
+        resp.mutable_update()
+            ->mutable_public_view()
+            ->mutable_deck_commitment()
+            ->clear_revealed_salt();
         resp.mutable_update()->mutable_public_view()->clear_hand_id();  // hex, not text
       }
       if constexpr (requires { resp.clear_hand_id(); }) resp.clear_hand_id();
@@ -204,7 +208,8 @@ class HiddenInfo {
       }
       Strings(resp, &text);
       if constexpr (requires { resp.phh(); }) {
-        for (int card : CardsInPhh(resp.phh())) absl::StrAppend(&text, " ", Card::FromIndex(card).ToString());
+        for (int card : CardsInPhh(resp.phh()))
+          absl::StrAppend(&text, " ", Card::FromIndex(card).ToString());
       }
     } else {
       ++errors_;
@@ -212,8 +217,9 @@ class HiddenInfo {
     }
     for (int card : CardsIn(text)) {
       if (visible.count(card) == 0 && named.count(card) == 0) {
-        ADD_FAILURE() << rpc << " to seat " << viewer << " leaks " << Card::FromIndex(card).ToString()
-                      << (st.ok() ? "" : " in an error: ") << (st.ok() ? "" : st.ToString()) << "\n"
+        ADD_FAILURE() << rpc << " to seat " << viewer << " leaks "
+                      << Card::FromIndex(card).ToString() << (st.ok() ? "" : " in an error: ")
+                      << (st.ok() ? "" : st.ToString()) << "\n"
                       << "in: " << Context(text, Card::FromIndex(card).ToString());
         ++leaks_;
         return;
@@ -308,7 +314,8 @@ class HiddenInfo {
           const int ncards = static_cast<int>(rng() % 3);
           for (int i = 0; i < ncards; ++i) rep->add_cards(pick_card(&named));
           if (rng() % 3 == 0) rep->set_street(static_cast<v1::Street>(3 + rng() % 5));
-          if (rep->kind() == v1::IRREGULARITY_KIND_WRONG_OPENER) rep->set_action(v1::ACTION_KIND_CALL);
+          if (rep->kind() == v1::IRREGULARITY_KIND_WRONG_OPENER)
+            rep->set_action(v1::ACTION_KIND_CALL);
           if (rep->kind() == v1::IRREGULARITY_KIND_TIMEOUT) rep->set_allowance_remaining(1);
           v1::RuleIrregularityResponse resp;
           st = service_.RuleIrregularity(r, &resp);
@@ -341,7 +348,8 @@ class HiddenInfo {
           if (rng() % 4 != 0) {
             *r.mutable_action() = ChooseAction(u, rng() % 3 == 0);
             if (rng() % 5 == 0 && u.legal_actions_size() > 0) {
-              const v1::LegalAction& la = u.legal_actions(static_cast<int>(rng() % u.legal_actions_size()));
+              const v1::LegalAction& la =
+                  u.legal_actions(static_cast<int>(rng() % u.legal_actions_size()));
               r.mutable_action()->set_kind(la.kind());
               r.mutable_action()->set_amount_to(la.amount_to());
             }
@@ -381,8 +389,8 @@ TEST(HiddenInfoTest, NoAnswerOrErrorShowsAnotherSeatsDownCardOrTheDeck) {
     h.PlayHand(rng);
     ASSERT_FALSE(::testing::Test::HasFatalFailure());
   }
-  std::printf("hidden-info: %d answers checked (%d errors, %d hand histories), %d leaks\n", h.checks_,
-              h.errors_, h.exports_, h.leaks_);
+  std::printf("hidden-info: %d answers checked (%d errors, %d hand histories), %d leaks\n",
+              h.checks_, h.errors_, h.exports_, h.leaks_);
   EXPECT_EQ(h.leaks_, 0);
   EXPECT_GT(h.exports_, 1000);
   EXPECT_GT(h.checks_, 10000);
@@ -448,9 +456,10 @@ TEST(HiddenInfoTest, TheCheckCatchesALeak) {
   ASSERT_TRUE(service.ExportHandHistory(er, &exported).ok());
   EXPECT_EQ(CardsInPhh(exported.phh()).count(hidden.index()), 0u);
   const std::string other = hidden.ToString() == "2c" ? "3c" : "2c";
-  const std::string planted = "variant = 'F7S'\nantes = [1, 1]\nbring_in = 1\nsmall_bet = 2\nbig_bet = 4\n"
-                              "starting_stacks = [100, 100]\nactions = ['d dh p1 ?\??\??\?', 'd dh p2 " +
-                              other + hidden.ToString() + "?\?']\n";
+  const std::string planted =
+      "variant = 'F7S'\nantes = [1, 1]\nbring_in = 1\nsmall_bet = 2\nbig_bet = 4\n"
+      "starting_stacks = [100, 100]\nactions = ['d dh p1 ?\??\??\?', 'd dh p2 " +
+      other + hidden.ToString() + "?\?']\n";
   EXPECT_EQ(CardsIn(planted).count(hidden.index()), 0u) << "back to back, the plain scan misses it";
   EXPECT_EQ(CardsInPhh(planted).count(hidden.index()), 1u);
 }

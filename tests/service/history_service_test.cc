@@ -48,7 +48,8 @@ std::string ReadData(const std::string& name) {
 
 // Plays a PRESET hand with the fixture's policy; stops after `steps` actions
 // (all when negative). Returns the last update.
-v1::HandUpdate PlayHand(v1::StudService::Stub& stub, v1::Variant variant, int seats, int steps, bool aggressive) {
+v1::HandUpdate PlayHand(v1::StudService::Stub& stub, v1::Variant variant, int seats, int steps,
+                        bool aggressive) {
   v1::NewHandRequest req = testing::BasicHand(seats, v1::DEALING_MODE_SERVICE, variant);
   v1::NewHandResponse started;
   grpc::ClientContext ctx;
@@ -115,8 +116,10 @@ TEST(ExportHandHistory, PublicRecordHidesDownCardsAndRevealNeedsPermission) {
   const grpc::Status st = Export(server.stub(), u.token(), 0, true, &refused);
   EXPECT_EQ(st.error_code(), grpc::StatusCode::PERMISSION_DENIED);
   EXPECT_EQ(ErrorInfoOf(st).reason(), "PERMISSION_DENIED");
-  EXPECT_EQ(Export(server.stub(), u.token(), 4, false, &refused).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_EQ(Export(server.stub(), "garbage", 0, false, &refused).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Export(server.stub(), u.token(), 4, false, &refused).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(Export(server.stub(), "garbage", 0, false, &refused).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
 
   HistoryServer archive(/*allow_reveal=*/true);
   const v1::HandUpdate done = PlayHand(archive.stub(), v1::VARIANT_RAZZ, 4, -1, true);
@@ -167,7 +170,8 @@ TEST(ReplayHandHistory, ExportedHandsReplayExactly) {
           EXPECT_EQ(r.variant(), variant);
           ASSERT_EQ(r.seats_size(), seats);
           for (const v1::ReplaySeat& s : r.seats()) {
-            EXPECT_EQ(s.stack(), done.public_view().seats(s.seat() - 1).stack()) << "seat " << s.seat();
+            EXPECT_EQ(s.stack(), done.public_view().seats(s.seat() - 1).stack())
+                << "seat " << s.seat();
           }
           // Never invent: a record with hidden cards gives no playable token.
           EXPECT_EQ(r.unknown_cards() > 0, e.hidden_cards() > 0) << r.summary();
@@ -186,7 +190,8 @@ TEST(ReplayHandHistory, TheThirtyRealHandsReplayExactly) {
   for (const auto& entry :
        std::filesystem::directory_iterator(absl::StrCat(STUD_SOURCE_DIR, "/tests/data/phh"))) {
     if (entry.path().extension() != ".phh") continue;
-    const v1::ReplayHandHistoryResponse r = Replay(server.stub(), ReadData(entry.path().filename().string()));
+    const v1::ReplayHandHistoryResponse r =
+        Replay(server.stub(), ReadData(entry.path().filename().string()));
     EXPECT_TRUE(r.matches()) << entry.path() << ": " << r.summary();
     EXPECT_TRUE(r.legal()) << entry.path();
     EXPECT_TRUE(r.complete()) << entry.path();
@@ -205,22 +210,23 @@ TEST(ReplayHandHistory, CorruptedRecordReportsTheFirstDifferenceAndItsRule) {
 
   // Action #7: p5 completes the 75000 bring-in to the small bet, 250000. Written as 300000:
   // a completion is to the small bet exactly [STUD-BRING-5].
-  const v1::ReplayHandHistoryResponse wrong_amount = Replay(
-      server.stub(), absl::StrReplaceAll(original, {{"'p5 cbr 250000', 'p1 cbr 500000'",
-                                                     "'p5 cbr 300000', 'p1 cbr 500000'"}}));
+  const v1::ReplayHandHistoryResponse wrong_amount =
+      Replay(server.stub(), absl::StrReplaceAll(original, {{"'p5 cbr 250000', 'p1 cbr 500000'",
+                                                            "'p5 cbr 300000', 'p1 cbr 500000'"}}));
   EXPECT_FALSE(wrong_amount.matches());
   EXPECT_FALSE(wrong_amount.legal());
   EXPECT_EQ(wrong_amount.divergence().point(), v1::REPLAY_POINT_ACTION);
   EXPECT_EQ(wrong_amount.divergence().action_index(), 7);
   EXPECT_EQ(wrong_amount.divergence().action(), "p5 cbr 300000");
-  EXPECT_EQ(wrong_amount.divergence().rule_id(), "STUD-BRING-5") << wrong_amount.divergence().message();
+  EXPECT_EQ(wrong_amount.divergence().rule_id(), "STUD-BRING-5")
+      << wrong_amount.divergence().message();
   EXPECT_NE(wrong_amount.divergence().expected().find("complete 250000"), std::string::npos)
       << wrong_amount.divergence().expected();
   EXPECT_EQ(wrong_amount.actions_applied(), 7);
 
   // Action #5: the bring-in posted by p4 instead of p3, whose door card is lowest [STUD-BRING-1].
-  const v1::ReplayHandHistoryResponse wrong_seat =
-      Replay(server.stub(), absl::StrReplaceAll(original, {{"'p3 pb', 'p4 f'", "'p4 pb', 'p4 f'"}}));
+  const v1::ReplayHandHistoryResponse wrong_seat = Replay(
+      server.stub(), absl::StrReplaceAll(original, {{"'p3 pb', 'p4 f'", "'p4 pb', 'p4 f'"}}));
   EXPECT_EQ(wrong_seat.divergence().point(), v1::REPLAY_POINT_ACTION);
   EXPECT_EQ(wrong_seat.divergence().action_index(), 5);
   EXPECT_EQ(wrong_seat.divergence().rule_id(), "STUD-BRING-1") << wrong_seat.divergence().message();
@@ -245,12 +251,13 @@ TEST(ReplayHandHistory, CorruptedRecordReportsTheFirstDifferenceAndItsRule) {
 
   // The same record with the folded p4's hole cards hidden: the replay judges
   // it with stand-ins, never treats them as real, returns no token and says why.
-  const v1::ReplayHandHistoryResponse hidden =
-      Replay(server.stub(), absl::StrReplaceAll(original, {{"'d dh p4 KdJsJd'", "'d dh p4 ????Jd'"}}));
+  const v1::ReplayHandHistoryResponse hidden = Replay(
+      server.stub(), absl::StrReplaceAll(original, {{"'d dh p4 KdJsJd'", "'d dh p4 ????Jd'"}}));
   EXPECT_TRUE(hidden.matches()) << hidden.summary();
   EXPECT_EQ(hidden.unknown_cards(), 2);
   EXPECT_TRUE(hidden.token().empty());
-  EXPECT_NE(hidden.summary().find("hidden in the record (\?\?)"), std::string::npos) << hidden.summary();
+  EXPECT_NE(hidden.summary().find("hidden in the record (\?\?)"), std::string::npos)
+      << hidden.summary();
 
   // Text that is not a PHH hand is INVALID_ARGUMENT.
   v1::ReplayHandHistoryRequest bad;
@@ -258,7 +265,8 @@ TEST(ReplayHandHistory, CorruptedRecordReportsTheFirstDifferenceAndItsRule) {
   v1::ReplayHandHistoryResponse none;
   grpc::ClientContext c2;
   SetDeadline(&c2);
-  EXPECT_EQ(server.stub().ReplayHandHistory(&c2, bad, &none).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(server.stub().ReplayHandHistory(&c2, bad, &none).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
 }
 
 }  // namespace

@@ -200,15 +200,24 @@ struct Row {
 
 std::string CodeName(StatusCode c) {
   switch (c) {
-    case StatusCode::OK: return "OK";
-    case StatusCode::INVALID_ARGUMENT: return "INVALID_ARGUMENT";
-    case StatusCode::FAILED_PRECONDITION: return "FAILED_PRECONDITION";
-    case StatusCode::UNAUTHENTICATED: return "UNAUTHENTICATED";
-    case StatusCode::PERMISSION_DENIED: return "PERMISSION_DENIED";
-    case StatusCode::ABORTED: return "ABORTED";
-    case StatusCode::RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
-    case StatusCode::UNIMPLEMENTED: return "UNIMPLEMENTED";
-    default: return "code " + std::to_string(static_cast<int>(c));
+    case StatusCode::OK:
+      return "OK";
+    case StatusCode::INVALID_ARGUMENT:
+      return "INVALID_ARGUMENT";
+    case StatusCode::FAILED_PRECONDITION:
+      return "FAILED_PRECONDITION";
+    case StatusCode::UNAUTHENTICATED:
+      return "UNAUTHENTICATED";
+    case StatusCode::PERMISSION_DENIED:
+      return "PERMISSION_DENIED";
+    case StatusCode::ABORTED:
+      return "ABORTED";
+    case StatusCode::RESOURCE_EXHAUSTED:
+      return "RESOURCE_EXHAUSTED";
+    case StatusCode::UNIMPLEMENTED:
+      return "UNIMPLEMENTED";
+    default:
+      return "code " + std::to_string(static_cast<int>(c));
   }
 }
 
@@ -245,7 +254,8 @@ std::function<grpc::Status(Matrix&)> Send(std::function<Req(Matrix&)> make) {
 }
 
 // Every RPC that takes a token, with that token.
-std::vector<std::pair<std::string, std::function<grpc::Status(Matrix&, const std::string&)>>> TokenRpcs() {
+std::vector<std::pair<std::string, std::function<grpc::Status(Matrix&, const std::string&)>>>
+TokenRpcs() {
   return {
       {"ApplyAction",
        [](Matrix& m, const std::string& t) {
@@ -419,8 +429,9 @@ void AddSeatTicketRows(std::vector<Row>& rows) {
 std::vector<Row> Rows() {
   std::vector<Row> rows;
   const StatusCode kInvalid = StatusCode::INVALID_ARGUMENT;
-  auto nh = [&](std::string input, std::function<void(v1::NewHandRequest&)> edit, std::string prefix,
-                StatusCode code = StatusCode::INVALID_ARGUMENT, std::string reason = "INVALID_ARGUMENT",
+  auto nh = [&](std::string input, std::function<void(v1::NewHandRequest&)> edit,
+                std::string prefix, StatusCode code = StatusCode::INVALID_ARGUMENT,
+                std::string reason = "INVALID_ARGUMENT",
                 v1::DealingMode mode = v1::DEALING_MODE_SERVICE) {
     rows.push_back({"NewHand", input, Send<v1::NewHandRequest>([edit, mode](Matrix&) {
                       v1::NewHandRequest r = BasicHand(3, mode);
@@ -430,80 +441,135 @@ std::vector<Row> Rows() {
                     code, prefix, reason});
   };
   // ---- NewHand ----
-  nh("variant missing", [](auto& r) { r.clear_variant(); }, "variant: required");
-  nh("variant unknown enum value (99)", [](auto& r) { r.set_variant(static_cast<v1::Variant>(99)); },
-     "variant: required");
-  nh("stakes missing", [](auto& r) { r.clear_stakes(); }, "stakes: required");
-  nh("stakes preset unknown", [](auto& r) { r.mutable_stakes()->set_preset("$1-$1000000"); }, "stakes.preset:");
-  nh("stakes custom, negative ante",
-     [](auto& r) {
-       auto* c = r.mutable_stakes()->mutable_custom();
-       c->set_ante(-5), c->set_bring_in(5), c->set_small_bet(10), c->set_big_bet(20);
-     },
-     "stakes.custom: stakes.ante: must not be negative");
-  nh("stakes custom, big bet INT64_MAX (overflow)",
-     [](auto& r) {
-       auto* c = r.mutable_stakes()->mutable_custom();
-       c->set_ante(1), c->set_bring_in(5), c->set_small_bet(10), c->set_big_bet(kInt64Max);
-     },
-     "stakes.custom: stakes.big_bet: amounts above 2^40");
-  nh("no seats", [](auto& r) { r.clear_seats(); }, "seats: 0 seats given");
-  nh("9 seats", [](auto& r) { r = BasicHand(9, v1::DEALING_MODE_SERVICE); }, "seats: 9 seats given");
-  nh("seat 0", [](auto& r) { r.mutable_seats(0)->set_seat(0); }, "seats[0].seat: 0 is out of range or repeated");
-  nh("seat 9 of 3", [](auto& r) { r.mutable_seats(2)->set_seat(9); }, "seats[2].seat: 9 is out of range");
-  nh("seat repeated", [](auto& r) { r.mutable_seats(1)->set_seat(1); }, "seats[1].seat: 1 is out of range or repeated");
-  nh("stack 0", [](auto& r) { r.mutable_seats(0)->set_stack(0); }, "seats[0].stack: must be positive");
-  nh("stack negative", [](auto& r) { r.mutable_seats(1)->set_stack(-100); }, "seats[1].stack: must be positive");
-  nh("stack INT64_MAX (overflow)", [](auto& r) { r.mutable_seats(0)->set_stack(kInt64Max); },
-     "seats[0].stack: must be positive and at most 2^40");
-  nh("profile unknown enum value", [](auto& r) { r.set_profile(static_cast<v1::Profile>(42)); },
-     "profile: unknown profile");
-  nh("option override unknown enum value",
-     [](auto& r) { r.mutable_option_overrides()->set_deck_exhaustion(static_cast<v1::DeckExhaustion>(77)); },
-     "option_overrides.deck_exhaustion: must be set to a named value");
-  nh("option override out of range (0 raises)",
-     [](auto& r) { r.mutable_option_overrides()->set_max_raises_per_round(0); }, "option_overrides:");
-  nh("dealing mode unknown enum value", [](auto& r) { r.set_dealing_mode(static_cast<v1::DealingMode>(9)); },
-     "dealing_mode: unknown dealing mode");
-  nh("locale unknown enum value", [](auto& r) { r.set_locale(static_cast<v1::Locale>(5)); },
-     "locale: must be LOCALE_EN or LOCALE_ES");
-  nh("private_view_seats out of range", [](auto& r) { r.add_private_view_seats(4); },
-     "private_view_seats[0]: seat 4 is not 1..3");
-  nh("private_view_seats repeated", [](auto& r) { r.add_private_view_seats(2), r.add_private_view_seats(2); },
-     "private_view_seats[1]: seat 2 appears twice");
-  nh("preset deck with SERVICE dealing", [](auto& r) { r.add_preset_deck("As"); },
-     "preset_deck: only allowed with DEALING_MODE_PRESET");
-  nh("PRESET deck empty", [](auto& r) { r.clear_preset_deck(); }, "preset_deck: required", kInvalid,
-     "INVALID_ARGUMENT", v1::DEALING_MODE_PRESET);
-  nh("PRESET deck of 51 cards", [](auto& r) { r.mutable_preset_deck()->RemoveLast(); },
-     "deck: must list all 52 cards in dealing order, got 51", kInvalid, "INVALID_ARGUMENT",
-     v1::DEALING_MODE_PRESET);
-  nh("PRESET deck of 53 cards", [](auto& r) { r.add_preset_deck("As"); }, "deck: As appears twice", kInvalid,
-     "INVALID_ARGUMENT", v1::DEALING_MODE_PRESET);
-  nh("PRESET deck with a duplicate card", [](auto& r) { r.set_preset_deck(10, "2c"); },
-     "deck: 2c appears twice", kInvalid, "INVALID_ARGUMENT", v1::DEALING_MODE_PRESET);
-  nh("PRESET deck with a malformed card", [](auto& r) { r.set_preset_deck(3, "1x"); },
-     "preset_deck[3]: \"1x\" is not a card", kInvalid, "INVALID_ARGUMENT", v1::DEALING_MODE_PRESET);
-  nh("PRESET deck with an empty card", [](auto& r) { r.set_preset_deck(0, ""); },
-     "preset_deck[0]: \"\" is not a card", kInvalid, "INVALID_ARGUMENT", v1::DEALING_MODE_PRESET);
-  nh("PRESET card of 100 KB (echoed back cut to 16 bytes)", [](auto& r) { r.set_preset_deck(0, std::string(100000, 'x')); },
-     "preset_deck[0]: \"xxxxxxxxxxxxxxxx...(100000 bytes)\" is not a card", kInvalid, "INVALID_ARGUMENT",
-     v1::DEALING_MODE_PRESET);
-  nh("PRESET card with control and non-ASCII characters (echoed as \\xNN)",
-     [](auto& r) { r.set_preset_deck(0, "A\xe2\x99\xa0\n"); },
-     "preset_deck[0]: \"A\\xe2\\x99\\xa0\\x0a\" is not a card", kInvalid, "INVALID_ARGUMENT",
-     v1::DEALING_MODE_PRESET);
-  nh("PRESET card that is not UTF-8 (refused by protobuf parsing, before the service)",
-     [](auto& r) { r.set_preset_deck(0, std::string(8, '\xff')); }, "", StatusCode::UNIMPLEMENTED, "",
-     v1::DEALING_MODE_PRESET);
-  nh("PRESET deck of 10 000 cards", [](auto& r) { for (int i = 0; i < 10000; ++i) r.add_preset_deck("Kd"); },
-     "deck: Kd appears twice", kInvalid, "INVALID_ARGUMENT", v1::DEALING_MODE_PRESET);
-  nh("PRESET recycle order of 3 cards",
-     [](auto& r) { r.add_preset_recycle_order("As"), r.add_preset_recycle_order("Ks"), r.add_preset_recycle_order("Qs"); },
-     "recycle_order: must list all 52 cards", kInvalid, "INVALID_ARGUMENT", v1::DEALING_MODE_PRESET);
-  nh("oversized message (2 MiB > --max_message_bytes)",
-     [](auto& r) { r.mutable_stakes()->set_preset(std::string(2 << 20, 'x')); }, "", StatusCode::RESOURCE_EXHAUSTED,
-     "");
+  nh(
+      "variant missing", [](auto& r) { r.clear_variant(); }, "variant: required");
+  nh(
+      "variant unknown enum value (99)",
+      [](auto& r) { r.set_variant(static_cast<v1::Variant>(99)); }, "variant: required");
+  nh(
+      "stakes missing", [](auto& r) { r.clear_stakes(); }, "stakes: required");
+  nh(
+      "stakes preset unknown", [](auto& r) { r.mutable_stakes()->set_preset("$1-$1000000"); },
+      "stakes.preset:");
+  nh(
+      "stakes custom, negative ante",
+      [](auto& r) {
+        auto* c = r.mutable_stakes()->mutable_custom();
+        c->set_ante(-5), c->set_bring_in(5), c->set_small_bet(10), c->set_big_bet(20);
+      },
+      "stakes.custom: stakes.ante: must not be negative");
+  nh(
+      "stakes custom, big bet INT64_MAX (overflow)",
+      [](auto& r) {
+        auto* c = r.mutable_stakes()->mutable_custom();
+        c->set_ante(1), c->set_bring_in(5), c->set_small_bet(10), c->set_big_bet(kInt64Max);
+      },
+      "stakes.custom: stakes.big_bet: amounts above 2^40");
+  nh(
+      "no seats", [](auto& r) { r.clear_seats(); }, "seats: 0 seats given");
+  nh(
+      "9 seats", [](auto& r) { r = BasicHand(9, v1::DEALING_MODE_SERVICE); },
+      "seats: 9 seats given");
+  nh(
+      "seat 0", [](auto& r) { r.mutable_seats(0)->set_seat(0); },
+      "seats[0].seat: 0 is out of range or repeated");
+  nh(
+      "seat 9 of 3", [](auto& r) { r.mutable_seats(2)->set_seat(9); },
+      "seats[2].seat: 9 is out of range");
+  nh(
+      "seat repeated", [](auto& r) { r.mutable_seats(1)->set_seat(1); },
+      "seats[1].seat: 1 is out of range or repeated");
+  nh(
+      "stack 0", [](auto& r) { r.mutable_seats(0)->set_stack(0); },
+      "seats[0].stack: must be positive");
+  nh(
+      "stack negative", [](auto& r) { r.mutable_seats(1)->set_stack(-100); },
+      "seats[1].stack: must be positive");
+  nh(
+      "stack INT64_MAX (overflow)", [](auto& r) { r.mutable_seats(0)->set_stack(kInt64Max); },
+      "seats[0].stack: must be positive and at most 2^40");
+  nh(
+      "profile unknown enum value", [](auto& r) { r.set_profile(static_cast<v1::Profile>(42)); },
+      "profile: unknown profile");
+  nh(
+      "option override unknown enum value",
+      [](auto& r) {
+        r.mutable_option_overrides()->set_deck_exhaustion(static_cast<v1::DeckExhaustion>(77));
+      },
+      "option_overrides.deck_exhaustion: must be set to a named value");
+  nh(
+      "option override out of range (0 raises)",
+      [](auto& r) { r.mutable_option_overrides()->set_max_raises_per_round(0); },
+      "option_overrides:");
+  nh(
+      "dealing mode unknown enum value",
+      [](auto& r) { r.set_dealing_mode(static_cast<v1::DealingMode>(9)); },
+      "dealing_mode: unknown dealing mode");
+  nh(
+      "locale unknown enum value", [](auto& r) { r.set_locale(static_cast<v1::Locale>(5)); },
+      "locale: must be LOCALE_EN or LOCALE_ES");
+  nh(
+      "private_view_seats out of range", [](auto& r) { r.add_private_view_seats(4); },
+      "private_view_seats[0]: seat 4 is not 1..3");
+  nh(
+      "private_view_seats repeated",
+      [](auto& r) { r.add_private_view_seats(2), r.add_private_view_seats(2); },
+      "private_view_seats[1]: seat 2 appears twice");
+  nh(
+      "preset deck with SERVICE dealing", [](auto& r) { r.add_preset_deck("As"); },
+      "preset_deck: only allowed with DEALING_MODE_PRESET");
+  nh(
+      "PRESET deck empty", [](auto& r) { r.clear_preset_deck(); }, "preset_deck: required",
+      kInvalid, "INVALID_ARGUMENT", v1::DEALING_MODE_PRESET);
+  nh(
+      "PRESET deck of 51 cards", [](auto& r) { r.mutable_preset_deck()->RemoveLast(); },
+      "deck: must list all 52 cards in dealing order, got 51", kInvalid, "INVALID_ARGUMENT",
+      v1::DEALING_MODE_PRESET);
+  nh(
+      "PRESET deck of 53 cards", [](auto& r) { r.add_preset_deck("As"); }, "deck: As appears twice",
+      kInvalid, "INVALID_ARGUMENT", v1::DEALING_MODE_PRESET);
+  nh(
+      "PRESET deck with a duplicate card", [](auto& r) { r.set_preset_deck(10, "2c"); },
+      "deck: 2c appears twice", kInvalid, "INVALID_ARGUMENT", v1::DEALING_MODE_PRESET);
+  nh(
+      "PRESET deck with a malformed card", [](auto& r) { r.set_preset_deck(3, "1x"); },
+      "preset_deck[3]: \"1x\" is not a card", kInvalid, "INVALID_ARGUMENT",
+      v1::DEALING_MODE_PRESET);
+  nh(
+      "PRESET deck with an empty card", [](auto& r) { r.set_preset_deck(0, ""); },
+      "preset_deck[0]: \"\" is not a card", kInvalid, "INVALID_ARGUMENT", v1::DEALING_MODE_PRESET);
+  nh(
+      "PRESET card of 100 KB (echoed back cut to 16 bytes)",
+      [](auto& r) { r.set_preset_deck(0, std::string(100000, 'x')); },
+      "preset_deck[0]: \"xxxxxxxxxxxxxxxx...(100000 bytes)\" is not a card", kInvalid,
+      "INVALID_ARGUMENT", v1::DEALING_MODE_PRESET);
+  nh(
+      "PRESET card with control and non-ASCII characters (echoed as \\xNN)",
+      [](auto& r) { r.set_preset_deck(0, "A\xe2\x99\xa0\n"); },
+      "preset_deck[0]: \"A\\xe2\\x99\\xa0\\x0a\" is not a card", kInvalid, "INVALID_ARGUMENT",
+      v1::DEALING_MODE_PRESET);
+  nh(
+      "PRESET card that is not UTF-8 (refused by protobuf parsing, before the service)",
+      [](auto& r) { r.set_preset_deck(0, std::string(8, '\xff')); }, "", StatusCode::UNIMPLEMENTED,
+      "", v1::DEALING_MODE_PRESET);
+  nh(
+      "PRESET deck of 10 000 cards",
+      [](auto& r) {
+        for (int i = 0; i < 10000; ++i) r.add_preset_deck("Kd");
+      },
+      "deck: Kd appears twice", kInvalid, "INVALID_ARGUMENT", v1::DEALING_MODE_PRESET);
+  nh(
+      "PRESET recycle order of 3 cards",
+      [](auto& r) {
+        r.add_preset_recycle_order("As"), r.add_preset_recycle_order("Ks"),
+            r.add_preset_recycle_order("Qs");
+      },
+      "recycle_order: must list all 52 cards", kInvalid, "INVALID_ARGUMENT",
+      v1::DEALING_MODE_PRESET);
+  nh(
+      "oversized message (2 MiB > --max_message_bytes)",
+      [](auto& r) { r.mutable_stakes()->set_preset(std::string(2 << 20, 'x')); }, "",
+      StatusCode::RESOURCE_EXHAUSTED, "");
 
   // ---- token attacks, on every RPC that takes a token ----
   struct TokenAttack {
@@ -514,26 +580,31 @@ std::vector<Row> Rows() {
   };
   const Key foreign_same_id = TestKey(1, 99), foreign_other_id = TestKey(2, 7);
   std::vector<TokenAttack> attacks = {
-      {"token empty", [](Matrix&) { return std::string(); }, kInvalid, "token: required", "INVALID_ARGUMENT"},
-      {"token of 10 bytes", [](Matrix& m) { return Truncated(m.token(), 10); }, StatusCode::UNAUTHENTICATED,
-       "token: malformed (10 bytes", "TOKEN_MALFORMED"},
-      {"token truncated by one byte", [](Matrix& m) { return Truncated(m.token(), m.token().size() - 1); },
+      {"token empty", [](Matrix&) { return std::string(); }, kInvalid, "token: required",
+       "INVALID_ARGUMENT"},
+      {"token of 10 bytes", [](Matrix& m) { return Truncated(m.token(), 10); },
+       StatusCode::UNAUTHENTICATED, "token: malformed (10 bytes", "TOKEN_MALFORMED"},
+      {"token truncated by one byte",
+       [](Matrix& m) { return Truncated(m.token(), m.token().size() - 1); },
        StatusCode::UNAUTHENTICATED, "token: authentication failed", "TOKEN_AUTHENTICATION_FAILED"},
-      {"token with bad magic", [](Matrix& m) { return WithByte(m.token(), 0, 'X'); }, StatusCode::UNAUTHENTICATED,
-       "token: malformed (bad magic)", "TOKEN_MALFORMED"},
-      {"token format byte 9", [](Matrix& m) { return WithByte(m.token(), 2, 9); }, StatusCode::UNAUTHENTICATED,
-       "token: format version 9 is not supported", "TOKEN_VERSION_UNSUPPORTED"},
-      {"token key id altered", [](Matrix& m) { return WithByte(m.token(), 6, 5); }, StatusCode::UNAUTHENTICATED,
-       "token: sealed with key id 5", "TOKEN_UNKNOWN_KEY"},
-      {"token one ciphertext bit flipped", [](Matrix& m) { return Flipped(m.token(), m.token().size() / 2); },
+      {"token with bad magic", [](Matrix& m) { return WithByte(m.token(), 0, 'X'); },
+       StatusCode::UNAUTHENTICATED, "token: malformed (bad magic)", "TOKEN_MALFORMED"},
+      {"token format byte 9", [](Matrix& m) { return WithByte(m.token(), 2, 9); },
+       StatusCode::UNAUTHENTICATED, "token: format version 9 is not supported",
+       "TOKEN_VERSION_UNSUPPORTED"},
+      {"token key id altered", [](Matrix& m) { return WithByte(m.token(), 6, 5); },
+       StatusCode::UNAUTHENTICATED, "token: sealed with key id 5", "TOKEN_UNKNOWN_KEY"},
+      {"token one ciphertext bit flipped",
+       [](Matrix& m) { return Flipped(m.token(), m.token().size() / 2); },
        StatusCode::UNAUTHENTICATED, "token: authentication failed", "TOKEN_AUTHENTICATION_FAILED"},
       {"token ciphertext blocks reordered", [](Matrix& m) { return BlocksSwapped(m.token()); },
        StatusCode::UNAUTHENTICATED, "token: authentication failed", "TOKEN_AUTHENTICATION_FAILED"},
-      {"token with another token's nonce", [](Matrix& m) { return NonceFrom(m.token(), m.other_token()); },
-       StatusCode::UNAUTHENTICATED, "token: authentication failed", "TOKEN_AUTHENTICATION_FAILED"},
-      {"token sealed by another deployment's key with the same id",
-       [foreign_same_id](Matrix& m) { return SealedBy(foreign_same_id, m.token()); }, StatusCode::UNAUTHENTICATED,
+      {"token with another token's nonce",
+       [](Matrix& m) { return NonceFrom(m.token(), m.other_token()); }, StatusCode::UNAUTHENTICATED,
        "token: authentication failed", "TOKEN_AUTHENTICATION_FAILED"},
+      {"token sealed by another deployment's key with the same id",
+       [foreign_same_id](Matrix& m) { return SealedBy(foreign_same_id, m.token()); },
+       StatusCode::UNAUTHENTICATED, "token: authentication failed", "TOKEN_AUTHENTICATION_FAILED"},
       {"token sealed by another deployment's key id",
        [foreign_other_id](Matrix& m) { return SealedBy(foreign_other_id, m.token()); },
        StatusCode::UNAUTHENTICATED, "token: sealed with key id 2", "TOKEN_UNKNOWN_KEY"},
@@ -543,20 +614,22 @@ std::vector<Row> Rows() {
          return same.Seal(*same.Open(m.token()), "acme");
        },
        StatusCode::PERMISSION_DENIED, "token: sealed for a tenant", "TOKEN_TENANT_MISMATCH"},
-      {"token of 2 MiB (> --max_message_bytes)", [](Matrix& m) { return m.token() + std::string(2 << 20, 'x'); },
+      {"token of 2 MiB (> --max_message_bytes)",
+       [](Matrix& m) { return m.token() + std::string(2 << 20, 'x'); },
        StatusCode::RESOURCE_EXHAUSTED, "", ""},
   };
   for (const auto& [rpc, call] : TokenRpcs()) {
     for (const TokenAttack& a : attacks) {
       // Printed once for the six RPCs (they share Unseal).
-      rows.push_back({rpc, a.input, [call = call, token = a.token](Matrix& m) { return call(m, token(m)); }, a.code,
-                      a.prefix, a.reason, rpc == "ApplyAction" ? "every RPC with a token" : "-"});
+      rows.push_back(
+          {rpc, a.input, [call = call, token = a.token](Matrix& m) { return call(m, token(m)); },
+           a.code, a.prefix, a.reason, rpc == "ApplyAction" ? "every RPC with a token" : "-"});
     }
   }
 
   // ---- ApplyAction ----
-  auto aa = [&](std::string input, std::function<void(Matrix&, v1::ApplyActionRequest&)> edit, StatusCode code,
-                std::string prefix, std::string reason) {
+  auto aa = [&](std::string input, std::function<void(Matrix&, v1::ApplyActionRequest&)> edit,
+                StatusCode code, std::string prefix, std::string reason) {
     rows.push_back({"ApplyAction", input, Send<v1::ApplyActionRequest>([edit](Matrix& m) {
                       v1::ApplyActionRequest r = m.GoodAction();
                       edit(m, r);
@@ -564,83 +637,109 @@ std::vector<Row> Rows() {
                     }),
                     code, prefix, reason});
   };
-  aa("action missing", [](Matrix&, auto& r) { r.clear_action(); }, kInvalid, "action: required", "INVALID_ARGUMENT");
-  aa("action kind missing", [](Matrix&, auto& r) { r.mutable_action()->clear_kind(); }, kInvalid,
-     "action.kind: required", "INVALID_ARGUMENT");
-  aa("action kind unknown enum value (99)",
-     [](Matrix&, auto& r) { r.mutable_action()->set_kind(static_cast<v1::ActionKind>(99)); }, kInvalid,
-     "action.kind: required", "INVALID_ARGUMENT");
-  aa("action seat -1", [](Matrix&, auto& r) { r.mutable_action()->set_seat(-1); }, kInvalid,
-     "action.seat: must be 1..8", "INVALID_ARGUMENT");
-  aa("action seat 9", [](Matrix&, auto& r) { r.mutable_action()->set_seat(9); }, kInvalid,
-     "action.seat: must be 1..8", "INVALID_ARGUMENT");
-  aa("action seat 5 at a 3-seat table",
-     [](Matrix&, auto& r) { r.mutable_action()->set_seat(5); }, kInvalid, "action.seat: 5 is not at this table (seats 1..3)",
-     "INVALID_ARGUMENT");
-  aa("action by a seat not to act",
-     [](Matrix& m, auto& r) { r.mutable_action()->set_seat(m.next().to_act() % 3 + 1); },
-     StatusCode::FAILED_PRECONDITION, "", "*");
-  aa("amount_to negative", [](Matrix&, auto& r) { r.mutable_action()->set_amount_to(-1); }, kInvalid,
-     "action.amount_to: must not be negative", "INVALID_ARGUMENT");
-  aa("raise to INT64_MAX (overflow)",
-     [](Matrix&, auto& r) {
-       r.mutable_action()->set_kind(v1::ACTION_KIND_RAISE);
-       r.mutable_action()->set_amount_to(kInt64Max);
-     },
-     StatusCode::FAILED_PRECONDITION, "", "*");
-  aa("card on a betting action", [](Matrix&, auto& r) { r.mutable_action()->set_card("As"); }, kInvalid,
-     "action.card: only ACTION_KIND_DEAL and ACTION_KIND_BURN carry a card", "INVALID_ARGUMENT");
-  aa("DEAL on a SERVICE-dealt hand",
-     [](Matrix&, auto& r) {
-       r.mutable_action()->set_kind(v1::ACTION_KIND_DEAL);
-       r.mutable_action()->set_seat(1);
-       r.mutable_action()->set_amount_to(0);
-       r.mutable_action()->set_card("As");
-     },
-     StatusCode::FAILED_PRECONDITION, "", "*");
-  aa("FOLD with an amount (5000)",
-     [](Matrix& m, auto& r) {
-       r.mutable_action()->set_kind(v1::ACTION_KIND_FOLD);
-       r.mutable_action()->set_seat(m.next().to_act());
-       r.mutable_action()->set_amount_to(5000);
-     },
-     kInvalid, "action.amount_to: fold puts in no chips", "INVALID_ARGUMENT");
-  aa("face_up on a betting action", [](Matrix&, auto& r) { r.mutable_action()->set_face_up(true); }, kInvalid,
-     "action.face_up: only ACTION_KIND_DEAL and ACTION_KIND_BURN are dealt face up or down", "INVALID_ARGUMENT");
-  aa("SHOW with an amount",
-     [](Matrix&, auto& r) {
-       r.mutable_action()->set_kind(v1::ACTION_KIND_SHOW);
-       r.mutable_action()->set_amount_to(100);
-     },
-     kInvalid, "action.amount_to: show takes no amount", "INVALID_ARGUMENT");
-  aa("private_view_seats out of range", [](Matrix&, auto& r) { r.add_private_view_seats(0); }, kInvalid,
-     "private_view_seats[0]: seat 0 is not 1..3", "INVALID_ARGUMENT");
-  aa("expected_version stale", [](Matrix&, auto& r) { r.set_expected_version(0); }, StatusCode::ABORTED,
-     "expected_version: the request expects version 0", "VERSION_MISMATCH");
-  aa("expected_version UINT64_MAX",
-     [](Matrix&, auto& r) { r.set_expected_version(std::numeric_limits<uint64_t>::max()); }, StatusCode::ABORTED,
-     "expected_version: the request expects version 18446744073709551615", "VERSION_MISMATCH");
-  aa("older token of the same hand, with expected_version",
-     [](Matrix& m, auto& r) {
-       r.set_token(m.stale_token());
-       r.set_expected_version(m.next().version());
-     },
-     StatusCode::ABORTED, "expected_version:", "VERSION_MISMATCH");
-  aa("older token of the same hand replayed with its action, no expected_version (accepted: see the threat model)",
-     [](Matrix& m, auto& r) {
-       r.set_token(m.stale_token());
-       *r.mutable_action() = ChooseAction(m.first(), false);
-     },
-     StatusCode::OK, "", "");
-  aa("token of another hand, expected_version of this one",
-     [](Matrix& m, auto& r) {
-       r.set_token(m.other_token());
-       r.set_expected_version(m.next().version());
-     },
-     StatusCode::ABORTED, "expected_version:", "VERSION_MISMATCH");
+  aa(
+      "action missing", [](Matrix&, auto& r) { r.clear_action(); }, kInvalid, "action: required",
+      "INVALID_ARGUMENT");
+  aa(
+      "action kind missing", [](Matrix&, auto& r) { r.mutable_action()->clear_kind(); }, kInvalid,
+      "action.kind: required", "INVALID_ARGUMENT");
+  aa(
+      "action kind unknown enum value (99)",
+      [](Matrix&, auto& r) { r.mutable_action()->set_kind(static_cast<v1::ActionKind>(99)); },
+      kInvalid, "action.kind: required", "INVALID_ARGUMENT");
+  aa(
+      "action seat -1", [](Matrix&, auto& r) { r.mutable_action()->set_seat(-1); }, kInvalid,
+      "action.seat: must be 1..8", "INVALID_ARGUMENT");
+  aa(
+      "action seat 9", [](Matrix&, auto& r) { r.mutable_action()->set_seat(9); }, kInvalid,
+      "action.seat: must be 1..8", "INVALID_ARGUMENT");
+  aa(
+      "action seat 5 at a 3-seat table", [](Matrix&, auto& r) { r.mutable_action()->set_seat(5); },
+      kInvalid, "action.seat: 5 is not at this table (seats 1..3)", "INVALID_ARGUMENT");
+  aa(
+      "action by a seat not to act",
+      [](Matrix& m, auto& r) { r.mutable_action()->set_seat(m.next().to_act() % 3 + 1); },
+      StatusCode::FAILED_PRECONDITION, "", "*");
+  aa(
+      "amount_to negative", [](Matrix&, auto& r) { r.mutable_action()->set_amount_to(-1); },
+      kInvalid, "action.amount_to: must not be negative", "INVALID_ARGUMENT");
+  aa(
+      "raise to INT64_MAX (overflow)",
+      [](Matrix&, auto& r) {
+        r.mutable_action()->set_kind(v1::ACTION_KIND_RAISE);
+        r.mutable_action()->set_amount_to(kInt64Max);
+      },
+      StatusCode::FAILED_PRECONDITION, "", "*");
+  aa(
+      "card on a betting action", [](Matrix&, auto& r) { r.mutable_action()->set_card("As"); },
+      kInvalid, "action.card: only ACTION_KIND_DEAL and ACTION_KIND_BURN carry a card",
+      "INVALID_ARGUMENT");
+  aa(
+      "DEAL on a SERVICE-dealt hand",
+      [](Matrix&, auto& r) {
+        r.mutable_action()->set_kind(v1::ACTION_KIND_DEAL);
+        r.mutable_action()->set_seat(1);
+        r.mutable_action()->set_amount_to(0);
+        r.mutable_action()->set_card("As");
+      },
+      StatusCode::FAILED_PRECONDITION, "", "*");
+  aa(
+      "FOLD with an amount (5000)",
+      [](Matrix& m, auto& r) {
+        r.mutable_action()->set_kind(v1::ACTION_KIND_FOLD);
+        r.mutable_action()->set_seat(m.next().to_act());
+        r.mutable_action()->set_amount_to(5000);
+      },
+      kInvalid, "action.amount_to: fold puts in no chips", "INVALID_ARGUMENT");
+  aa(
+      "face_up on a betting action",
+      [](Matrix&, auto& r) { r.mutable_action()->set_face_up(true); }, kInvalid,
+      "action.face_up: only ACTION_KIND_DEAL and ACTION_KIND_BURN are dealt face up or down",
+      "INVALID_ARGUMENT");
+  aa(
+      "SHOW with an amount",
+      [](Matrix&, auto& r) {
+        r.mutable_action()->set_kind(v1::ACTION_KIND_SHOW);
+        r.mutable_action()->set_amount_to(100);
+      },
+      kInvalid, "action.amount_to: show takes no amount", "INVALID_ARGUMENT");
+  aa(
+      "private_view_seats out of range", [](Matrix&, auto& r) { r.add_private_view_seats(0); },
+      kInvalid, "private_view_seats[0]: seat 0 is not 1..3", "INVALID_ARGUMENT");
+  aa(
+      "expected_version stale", [](Matrix&, auto& r) { r.set_expected_version(0); },
+      StatusCode::ABORTED, "expected_version: the request expects version 0", "VERSION_MISMATCH");
+  aa(
+      "expected_version UINT64_MAX",
+      [](Matrix&, auto& r) { r.set_expected_version(std::numeric_limits<uint64_t>::max()); },
+      StatusCode::ABORTED, "expected_version: the request expects version 18446744073709551615",
+      "VERSION_MISMATCH");
+  aa(
+      "older token of the same hand, with expected_version",
+      [](Matrix& m, auto& r) {
+        r.set_token(m.stale_token());
+        r.set_expected_version(m.next().version());
+      },
+      StatusCode::ABORTED, "expected_version:", "VERSION_MISMATCH");
+  aa(
+      "older token of the same hand replayed with its action, no expected_version (accepted: see "
+      "the threat model)",
+      [](Matrix& m, auto& r) {
+        r.set_token(m.stale_token());
+        *r.mutable_action() = ChooseAction(m.first(), false);
+      },
+      StatusCode::OK, "", "");
+  aa(
+      "token of another hand, expected_version of this one",
+      [](Matrix& m, auto& r) {
+        r.set_token(m.other_token());
+        r.set_expected_version(m.next().version());
+      },
+      StatusCode::ABORTED, "expected_version:", "VERSION_MISMATCH");
   // LIVE dealing reports.
-  auto deal = [&](std::string input, std::string card, std::function<void(Matrix&, v1::Action&)> edit,
-                  StatusCode code, std::string prefix, std::string reason) {
+  auto deal = [&](std::string input, std::string card,
+                  std::function<void(Matrix&, v1::Action&)> edit, StatusCode code,
+                  std::string prefix, std::string reason) {
     rows.push_back({"ApplyAction", input, Send<v1::ApplyActionRequest>([card, edit](Matrix& m) {
                       v1::ApplyActionRequest r;
                       r.set_token(m.live_token());
@@ -654,17 +753,23 @@ std::vector<Row> Rows() {
                     }),
                     code, prefix, reason});
   };
-  deal("LIVE deal, malformed card", "Zz", [](Matrix&, v1::Action&) {}, kInvalid, "action.card: \"Zz\" is not a card",
-       "INVALID_ARGUMENT");
-  deal("LIVE deal, card missing", "", [](Matrix&, v1::Action&) {}, kInvalid, "action.card: \"\" is not a card",
-       "INVALID_ARGUMENT");
-  deal("LIVE deal, to the wrong seat", "As", [](Matrix& m, v1::Action& a) { a.set_seat(m.live().expected_deal().seat() % 3 + 1); },
-       StatusCode::FAILED_PRECONDITION, "", "*");
-  deal("LIVE deal, seat 9", "As", [](Matrix&, v1::Action& a) { a.set_seat(9); }, kInvalid,
-       "action.seat: must be 0..8", "INVALID_ARGUMENT");
+  deal(
+      "LIVE deal, malformed card", "Zz", [](Matrix&, v1::Action&) {}, kInvalid,
+      "action.card: \"Zz\" is not a card", "INVALID_ARGUMENT");
+  deal(
+      "LIVE deal, card missing", "", [](Matrix&, v1::Action&) {}, kInvalid,
+      "action.card: \"\" is not a card", "INVALID_ARGUMENT");
+  deal(
+      "LIVE deal, to the wrong seat", "As",
+      [](Matrix& m, v1::Action& a) { a.set_seat(m.live().expected_deal().seat() % 3 + 1); },
+      StatusCode::FAILED_PRECONDITION, "", "*");
+  deal(
+      "LIVE deal, seat 9", "As", [](Matrix&, v1::Action& a) { a.set_seat(9); }, kInvalid,
+      "action.seat: must be 0..8", "INVALID_ARGUMENT");
 
   // ---- LegalActions ----
-  auto la = [&](std::string input, int seat, StatusCode code, std::string prefix, std::string reason) {
+  auto la = [&](std::string input, int seat, StatusCode code, std::string prefix,
+                std::string reason) {
     rows.push_back({"LegalActions", input, Send<v1::LegalActionsRequest>([seat](Matrix& m) {
                       v1::LegalActionsRequest r;
                       r.set_token(m.token());
@@ -675,12 +780,12 @@ std::vector<Row> Rows() {
   };
   la("seat -1", -1, kInvalid, "seat: -1 is not 1..3", "INVALID_ARGUMENT");
   la("seat 4 at a 3-seat table", 4, kInvalid, "seat: 4 is not 1..3", "INVALID_ARGUMENT");
-  la("seat INT32_MAX", std::numeric_limits<int32_t>::max(), kInvalid, "seat: 2147483647 is not 1..3",
-     "INVALID_ARGUMENT");
+  la("seat INT32_MAX", std::numeric_limits<int32_t>::max(), kInvalid,
+     "seat: 2147483647 is not 1..3", "INVALID_ARGUMENT");
 
   // ---- ResolveShowdown ----
-  auto rs = [&](std::string input, std::function<void(Matrix&, v1::ResolveShowdownRequest&)> edit, StatusCode code,
-                std::string prefix, std::string reason) {
+  auto rs = [&](std::string input, std::function<void(Matrix&, v1::ResolveShowdownRequest&)> edit,
+                StatusCode code, std::string prefix, std::string reason) {
     rows.push_back({"ResolveShowdown", input, Send<v1::ResolveShowdownRequest>([edit](Matrix& m) {
                       v1::ResolveShowdownRequest r = m.GoodStateless();
                       edit(m, r);
@@ -688,44 +793,66 @@ std::vector<Row> Rows() {
                     }),
                     code, prefix, reason});
   };
-  rs("neither token nor stateless", [](Matrix&, auto& r) { r.clear_stateless(); }, kInvalid, "hand: required",
-     "INVALID_ARGUMENT");
-  rs("token of a hand still being played", [](Matrix& m, auto& r) { r.set_token(m.token()); },
-     StatusCode::FAILED_PRECONDITION, "STUD-SHOW-1", "STUD-SHOW-1");
-  rs("locale unknown enum value", [](Matrix&, auto& r) { r.set_locale(static_cast<v1::Locale>(3)); }, kInvalid,
-     "locale:", "INVALID_ARGUMENT");
-  rs("variant missing", [](Matrix&, auto& r) { r.mutable_stateless()->clear_variant(); }, kInvalid,
-     "stateless.variant: required", "INVALID_ARGUMENT");
-  rs("one seat", [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats()->RemoveLast(); }, kInvalid,
-     "stateless.seats: 2..8 seats required", "INVALID_ARGUMENT");
-  rs("seat 0", [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(0)->set_seat(0); }, kInvalid,
-     "stateless.seats[0].seat: must be 1..8", "INVALID_ARGUMENT");
-  rs("seat repeated", [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(1)->set_seat(1); }, kInvalid,
-     "stateless.seats[1].seat: seat 1 appears twice", "INVALID_ARGUMENT");
-  rs("contribution negative", [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(0)->set_contribution(-1); },
-     kInvalid, "stateless.seats[0].contribution: must not be negative", "INVALID_ARGUMENT");
-  rs("contributions INT64_MAX on two seats (overflow)",
-     [](Matrix&, auto& r) {
-       r.mutable_stateless()->mutable_seats(0)->set_contribution(kInt64Max);
-       r.mutable_stateless()->mutable_seats(1)->set_contribution(kInt64Max);
-     },
-     kInvalid, "stateless.seats[0].contribution: at most 2^40", "INVALID_ARGUMENT");
-  rs("duplicate card across seats", [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(1)->set_cards(0, "As"); },
-     kInvalid, "stateless.seats[1].cards: As appears twice", "INVALID_ARGUMENT");
-  rs("malformed card", [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(1)->set_cards(3, "Q"); }, kInvalid,
-     "stateless.seats[1].cards[3]: \"Q\" is not a card", "INVALID_ARGUMENT");
-  rs("eight cards in a hand", [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(1)->add_cards("9c"); },
-     kInvalid, "stateless.seats[1].cards: a live hand needs 5 to 7 cards, has 8", "INVALID_ARGUMENT");
-  rs("common card duplicates a hand card", [](Matrix&, auto& r) { r.mutable_stateless()->set_common_card("As"); },
-     kInvalid, "stateless.seats[0].cards: As appears twice", "INVALID_ARGUMENT");
-  rs("10 000 seats", [](Matrix&, auto& r) {
-       for (int i = 0; i < 10000; ++i) r.mutable_stateless()->add_seats()->set_seat(3);
-     },
-     kInvalid, "stateless.seats: 2..8 seats required", "INVALID_ARGUMENT");
+  rs(
+      "neither token nor stateless", [](Matrix&, auto& r) { r.clear_stateless(); }, kInvalid,
+      "hand: required", "INVALID_ARGUMENT");
+  rs(
+      "token of a hand still being played", [](Matrix& m, auto& r) { r.set_token(m.token()); },
+      StatusCode::FAILED_PRECONDITION, "STUD-SHOW-1", "STUD-SHOW-1");
+  rs(
+      "locale unknown enum value",
+      [](Matrix&, auto& r) { r.set_locale(static_cast<v1::Locale>(3)); }, kInvalid,
+      "locale:", "INVALID_ARGUMENT");
+  rs(
+      "variant missing", [](Matrix&, auto& r) { r.mutable_stateless()->clear_variant(); }, kInvalid,
+      "stateless.variant: required", "INVALID_ARGUMENT");
+  rs(
+      "one seat", [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats()->RemoveLast(); },
+      kInvalid, "stateless.seats: 2..8 seats required", "INVALID_ARGUMENT");
+  rs(
+      "seat 0", [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(0)->set_seat(0); },
+      kInvalid, "stateless.seats[0].seat: must be 1..8", "INVALID_ARGUMENT");
+  rs(
+      "seat repeated",
+      [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(1)->set_seat(1); }, kInvalid,
+      "stateless.seats[1].seat: seat 1 appears twice", "INVALID_ARGUMENT");
+  rs(
+      "contribution negative",
+      [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(0)->set_contribution(-1); },
+      kInvalid, "stateless.seats[0].contribution: must not be negative", "INVALID_ARGUMENT");
+  rs(
+      "contributions INT64_MAX on two seats (overflow)",
+      [](Matrix&, auto& r) {
+        r.mutable_stateless()->mutable_seats(0)->set_contribution(kInt64Max);
+        r.mutable_stateless()->mutable_seats(1)->set_contribution(kInt64Max);
+      },
+      kInvalid, "stateless.seats[0].contribution: at most 2^40", "INVALID_ARGUMENT");
+  rs(
+      "duplicate card across seats",
+      [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(1)->set_cards(0, "As"); },
+      kInvalid, "stateless.seats[1].cards: As appears twice", "INVALID_ARGUMENT");
+  rs(
+      "malformed card",
+      [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(1)->set_cards(3, "Q"); },
+      kInvalid, "stateless.seats[1].cards[3]: \"Q\" is not a card", "INVALID_ARGUMENT");
+  rs(
+      "eight cards in a hand",
+      [](Matrix&, auto& r) { r.mutable_stateless()->mutable_seats(1)->add_cards("9c"); }, kInvalid,
+      "stateless.seats[1].cards: a live hand needs 5 to 7 cards, has 8", "INVALID_ARGUMENT");
+  rs(
+      "common card duplicates a hand card",
+      [](Matrix&, auto& r) { r.mutable_stateless()->set_common_card("As"); }, kInvalid,
+      "stateless.seats[0].cards: As appears twice", "INVALID_ARGUMENT");
+  rs(
+      "10 000 seats",
+      [](Matrix&, auto& r) {
+        for (int i = 0; i < 10000; ++i) r.mutable_stateless()->add_seats()->set_seat(3);
+      },
+      kInvalid, "stateless.seats: 2..8 seats required", "INVALID_ARGUMENT");
 
   // ---- RuleIrregularity ----
-  auto ri = [&](std::string input, std::function<void(Matrix&, v1::RuleIrregularityRequest&)> edit, StatusCode code,
-                std::string prefix, std::string reason) {
+  auto ri = [&](std::string input, std::function<void(Matrix&, v1::RuleIrregularityRequest&)> edit,
+                StatusCode code, std::string prefix, std::string reason) {
     rows.push_back({"RuleIrregularity", input, Send<v1::RuleIrregularityRequest>([edit](Matrix& m) {
                       v1::RuleIrregularityRequest r = m.GoodReport();
                       edit(m, r);
@@ -733,90 +860,119 @@ std::vector<Row> Rows() {
                     }),
                     code, prefix, reason});
   };
-  ri("report missing", [](Matrix&, auto& r) { r.clear_report(); }, kInvalid, "report: required", "INVALID_ARGUMENT");
-  ri("kind missing", [](Matrix&, auto& r) { r.mutable_report()->clear_kind(); }, kInvalid, "report.kind: required",
-     "INVALID_ARGUMENT");
-  ri("kind unknown enum value (99)",
-     [](Matrix&, auto& r) { r.mutable_report()->set_kind(static_cast<v1::IrregularityKind>(99)); }, kInvalid,
-     "report.kind: required", "INVALID_ARGUMENT");
-  ri("seat 0", [](Matrix&, auto& r) { r.mutable_report()->set_seat(0); }, kInvalid,
-     "report.seat: required for this kind; must be 1..3", "INVALID_ARGUMENT");
-  ri("seat 4 at a 3-seat table", [](Matrix&, auto& r) { r.mutable_report()->set_seat(4); }, kInvalid,
-     "report.seat: required for this kind; must be 1..3", "INVALID_ARGUMENT");
-  ri("exposed holecard without the card",
-     [](Matrix&, auto& r) { r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_HOLECARD_EXPOSED); }, kInvalid,
-     "report.cards: this kind names exactly 1 card(s), got 0", "INVALID_ARGUMENT");
-  ri("exposed holecard, malformed card",
-     [](Matrix&, auto& r) {
-       r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_HOLECARD_EXPOSED);
-       r.mutable_report()->add_cards("A");
-     },
-     kInvalid, "report.cards[0]: \"A\" is not a card", "INVALID_ARGUMENT");
-  ri("exposed holecard, a card the seat does not hold",
-     [](Matrix& m, auto& r) {
-       r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_HOLECARD_EXPOSED);
-       // The door card of another seat: public, so naming it leaks nothing.
-       const int other = m.next().to_act() % 3 + 1;
-       r.mutable_report()->add_cards(m.next().public_view().seats(other - 1).cards(2).card());
-     },
-     StatusCode::FAILED_PRECONDITION, "", "*");
-  ri("burn error without a street",
-     [](Matrix&, auto& r) {
-       r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_BURN_ERROR);
-       r.mutable_report()->set_seat(0);
-     },
-     kInvalid, "report.street: required for this kind", "INVALID_ARGUMENT");
-  ri("burn error, street unknown enum value (12)",
-     [](Matrix&, auto& r) {
-       r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_BURN_ERROR);
-       r.mutable_report()->set_seat(0);
-       r.mutable_report()->set_street(static_cast<v1::Street>(12));
-     },
-     kInvalid, "report.street: required for this kind", "INVALID_ARGUMENT");
-  ri("note over 500 bytes", [](Matrix&, auto& r) { r.mutable_report()->set_note(std::string(501, 'n')); }, kInvalid,
-     "report.note: at most 500 bytes", "INVALID_ARGUMENT");
-  ri("amount_to negative", [](Matrix&, auto& r) { r.mutable_report()->set_amount_to(-7); }, kInvalid,
-     "report.amount_to: must not be negative", "INVALID_ARGUMENT");
-  ri("nine moves", [](Matrix&, auto& r) {
-       for (int i = 0; i < 9; ++i) {
-         auto* mv = r.mutable_report()->add_moves();
-         mv->set_seat(1);
-         mv->set_card("As");
-       }
-     },
-     kInvalid, "report.moves: at most one per seat", "INVALID_ARGUMENT");
-  ri("nine kept_seats", [](Matrix&, auto& r) {
-       for (int i = 0; i < 9; ++i) r.mutable_report()->add_kept_seats(1);
-     },
-     kInvalid, "report.kept_seats: at most one per seat", "INVALID_ARGUMENT");
-  ri("BOTH_HOLECARDS_EXPOSED with 250 000 cards",
-     [](Matrix&, auto& r) {
-       r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_BOTH_HOLECARDS_EXPOSED);
-       for (int i = 0; i < 250000; ++i) r.mutable_report()->add_cards("As");
-     },
-     kInvalid, "report.cards: none, or both hole cards of the seat", "INVALID_ARGUMENT");
-  ri("BOTH_HOLECARDS_EXPOSED in a SERVICE-dealt hand (LIVE reports are checked card by card: "
-     "irregularities_validate_test)",
-     [](Matrix&, auto& r) {
-       r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_BOTH_HOLECARDS_EXPOSED);
-       r.mutable_report()->add_cards("2c");
-       r.mutable_report()->add_cards("2d");
-     },
-     StatusCode::FAILED_PRECONDITION, "STUD-IRR-EXP-2: the engine deals this hand", "STUD-IRR-EXP-2");
-  ri("move with a malformed card", [](Matrix&, auto& r) { r.mutable_report()->add_moves()->set_card("??"); },
-     kInvalid, "report.moves[0].card: \"??\" is not a card", "INVALID_ARGUMENT");
+  ri(
+      "report missing", [](Matrix&, auto& r) { r.clear_report(); }, kInvalid, "report: required",
+      "INVALID_ARGUMENT");
+  ri(
+      "kind missing", [](Matrix&, auto& r) { r.mutable_report()->clear_kind(); }, kInvalid,
+      "report.kind: required", "INVALID_ARGUMENT");
+  ri(
+      "kind unknown enum value (99)",
+      [](Matrix&, auto& r) { r.mutable_report()->set_kind(static_cast<v1::IrregularityKind>(99)); },
+      kInvalid, "report.kind: required", "INVALID_ARGUMENT");
+  ri(
+      "seat 0", [](Matrix&, auto& r) { r.mutable_report()->set_seat(0); }, kInvalid,
+      "report.seat: required for this kind; must be 1..3", "INVALID_ARGUMENT");
+  ri(
+      "seat 4 at a 3-seat table", [](Matrix&, auto& r) { r.mutable_report()->set_seat(4); },
+      kInvalid, "report.seat: required for this kind; must be 1..3", "INVALID_ARGUMENT");
+  ri(
+      "exposed holecard without the card",
+      [](Matrix&, auto& r) {
+        r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_HOLECARD_EXPOSED);
+      },
+      kInvalid, "report.cards: this kind names exactly 1 card(s), got 0", "INVALID_ARGUMENT");
+  ri(
+      "exposed holecard, malformed card",
+      [](Matrix&, auto& r) {
+        r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_HOLECARD_EXPOSED);
+        r.mutable_report()->add_cards("A");
+      },
+      kInvalid, "report.cards[0]: \"A\" is not a card", "INVALID_ARGUMENT");
+  ri(
+      "exposed holecard, a card the seat does not hold",
+      [](Matrix& m, auto& r) {
+        r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_HOLECARD_EXPOSED);
+        // The door card of another seat: public, so naming it leaks nothing.
+        const int other = m.next().to_act() % 3 + 1;
+        r.mutable_report()->add_cards(m.next().public_view().seats(other - 1).cards(2).card());
+      },
+      StatusCode::FAILED_PRECONDITION, "", "*");
+  ri(
+      "burn error without a street",
+      [](Matrix&, auto& r) {
+        r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_BURN_ERROR);
+        r.mutable_report()->set_seat(0);
+      },
+      kInvalid, "report.street: required for this kind", "INVALID_ARGUMENT");
+  ri(
+      "burn error, street unknown enum value (12)",
+      [](Matrix&, auto& r) {
+        r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_BURN_ERROR);
+        r.mutable_report()->set_seat(0);
+        r.mutable_report()->set_street(static_cast<v1::Street>(12));
+      },
+      kInvalid, "report.street: required for this kind", "INVALID_ARGUMENT");
+  ri(
+      "note over 500 bytes",
+      [](Matrix&, auto& r) { r.mutable_report()->set_note(std::string(501, 'n')); }, kInvalid,
+      "report.note: at most 500 bytes", "INVALID_ARGUMENT");
+  ri(
+      "amount_to negative", [](Matrix&, auto& r) { r.mutable_report()->set_amount_to(-7); },
+      kInvalid, "report.amount_to: must not be negative", "INVALID_ARGUMENT");
+  ri(
+      "nine moves",
+      [](Matrix&, auto& r) {
+        for (int i = 0; i < 9; ++i) {
+          auto* mv = r.mutable_report()->add_moves();
+          mv->set_seat(1);
+          mv->set_card("As");
+        }
+      },
+      kInvalid, "report.moves: at most one per seat", "INVALID_ARGUMENT");
+  ri(
+      "nine kept_seats",
+      [](Matrix&, auto& r) {
+        for (int i = 0; i < 9; ++i) r.mutable_report()->add_kept_seats(1);
+      },
+      kInvalid, "report.kept_seats: at most one per seat", "INVALID_ARGUMENT");
+  ri(
+      "BOTH_HOLECARDS_EXPOSED with 250 000 cards",
+      [](Matrix&, auto& r) {
+        r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_BOTH_HOLECARDS_EXPOSED);
+        for (int i = 0; i < 250000; ++i) r.mutable_report()->add_cards("As");
+      },
+      kInvalid, "report.cards: none, or both hole cards of the seat", "INVALID_ARGUMENT");
+  ri(
+      "BOTH_HOLECARDS_EXPOSED in a SERVICE-dealt hand (LIVE reports are checked card by card: "
+      "irregularities_validate_test)",
+      [](Matrix&, auto& r) {
+        r.mutable_report()->set_kind(v1::IRREGULARITY_KIND_BOTH_HOLECARDS_EXPOSED);
+        r.mutable_report()->add_cards("2c");
+        r.mutable_report()->add_cards("2d");
+      },
+      StatusCode::FAILED_PRECONDITION, "STUD-IRR-EXP-2: the engine deals this hand",
+      "STUD-IRR-EXP-2");
+  ri(
+      "move with a malformed card",
+      [](Matrix&, auto& r) { r.mutable_report()->add_moves()->set_card("??"); }, kInvalid,
+      "report.moves[0].card: \"??\" is not a card", "INVALID_ARGUMENT");
   ri(
       "action on a kind without one",
       [](Matrix&, auto& r) { r.mutable_report()->set_action(v1::ACTION_KIND_RAISE); }, kInvalid,
       "report.action: a betting action, for WRONG_OPENER and ACTION_OUT_OF_TURN only",
       "INVALID_ARGUMENT");
-  ri("expected_version stale", [](Matrix&, auto& r) { r.set_expected_version(0); }, StatusCode::ABORTED,
-     "expected_version:", "VERSION_MISMATCH");
-  ri("private_view_seats repeated", [](Matrix&, auto& r) { r.add_private_view_seats(1), r.add_private_view_seats(1); },
-     kInvalid, "private_view_seats[1]: seat 1 appears twice", "INVALID_ARGUMENT");
+  ri(
+      "expected_version stale", [](Matrix&, auto& r) { r.set_expected_version(0); },
+      StatusCode::ABORTED, "expected_version:", "VERSION_MISMATCH");
+  ri(
+      "private_view_seats repeated",
+      [](Matrix&, auto& r) { r.add_private_view_seats(1), r.add_private_view_seats(1); }, kInvalid,
+      "private_view_seats[1]: seat 1 appears twice", "INVALID_ARGUMENT");
 
   // ---- GetView ----
-  rows.push_back({"GetView", "private_view_seats out of range", Send<v1::GetViewRequest>([](Matrix& m) {
+  rows.push_back({"GetView", "private_view_seats out of range",
+                  Send<v1::GetViewRequest>([](Matrix& m) {
                     v1::GetViewRequest r;
                     r.set_token(m.token());
                     r.add_private_view_seats(-3);
@@ -839,7 +995,9 @@ TEST(HostileInputTest, EveryRowGetsItsDocumentedStatus) {
   Matrix m;
   const bool print = std::getenv("STUD_PRINT_HOSTILE_TABLE") != nullptr;
   if (print) {
-    std::printf("| RPC | input | gRPC code | ErrorInfo.reason | message starts with |\n|---|---|---|---|---|\n");
+    std::printf(
+        "| RPC | input | gRPC code | ErrorInfo.reason | message starts with "
+        "|\n|---|---|---|---|---|\n");
   }
   int n = 0;
   for (const Row& row : Rows()) {
@@ -856,7 +1014,8 @@ TEST(HostileInputTest, EveryRowGetsItsDocumentedStatus) {
       for (char& c : message) {
         if (c == '|') c = '/';
       }
-      std::printf("| %s | %s | %s | %s | %s |\n", row.doc_rpc.empty() ? row.rpc.c_str() : row.doc_rpc.c_str(), row.input.c_str(),
+      std::printf("| %s | %s | %s | %s | %s |\n",
+                  row.doc_rpc.empty() ? row.rpc.c_str() : row.doc_rpc.c_str(), row.input.c_str(),
                   CodeName(st.error_code()).c_str(), reason.empty() ? "-" : reason.c_str(),
                   message.empty() ? "" : ("`" + message + "`").c_str());
     };
@@ -869,7 +1028,8 @@ TEST(HostileInputTest, EveryRowGetsItsDocumentedStatus) {
     // Short, printable UTF-8: safe to log and to carry in proto3 strings.
     EXPECT_LE(st.error_message().size(), 400u) << st.error_message();
     EXPECT_TRUE(ValidUtf8(st.error_message())) << st.error_message();
-    const bool transport = st.error_code() == StatusCode::RESOURCE_EXHAUSTED || st.error_code() == StatusCode::UNIMPLEMENTED;
+    const bool transport = st.error_code() == StatusCode::RESOURCE_EXHAUSTED ||
+                           st.error_code() == StatusCode::UNIMPLEMENTED;
     if (!transport) {  // refused by gRPC before the service: no details
       google::rpc::Status details;
       ASSERT_TRUE(details.ParseFromString(st.error_details())) << "details must parse";

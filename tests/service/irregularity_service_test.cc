@@ -109,7 +109,8 @@ TEST_F(IrregularityServiceTest, STUD_IRR_EXP_1_TournamentMisdealVoidsTheHand) {
   for (const auto& s : resp.update().public_view().seats()) EXPECT_EQ(s.stack(), 100000);
   EXPECT_EQ(resp.update().public_view().pot_total(), 0);
   bool misdeal_op = false;
-  for (const auto& op : resp.update().operations()) misdeal_op |= op.type() == v1::OPERATION_TYPE_MISDEAL;
+  for (const auto& op : resp.update().operations())
+    misdeal_op |= op.type() == v1::OPERATION_TYPE_MISDEAL;
   EXPECT_TRUE(misdeal_op);
 }
 

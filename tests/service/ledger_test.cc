@@ -336,8 +336,8 @@ TEST(Ledger, TimedOutCommitIsRecoveredByTheExactRetry) {
   EXPECT_EQ(ErrorInfoOf(st).reason(), "LEDGER_UNAVAILABLE");
   EXPECT_LT(waited, std::chrono::seconds(3)) << "bounded by --ledger_timeout_ms (500 ms here)";
   EXPECT_TRUE(lost.update().token().empty());
-  for (int i = 0; i < 100 && redis.Command("GET " + LedgerKey("", u.public_view().hand_id())).rfind(
-                                 std::to_string(u.version() + 1) + ":", 0) != 0;
+  for (int i = 0; i < 100 && redis.Command("GET " + LedgerKey("", u.public_view().hand_id()))
+                                     .rfind(std::to_string(u.version() + 1) + ":", 0) != 0;
        ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }

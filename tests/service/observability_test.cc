@@ -1,6 +1,8 @@
 // Observability units: traceparent parsing, the span export queue (full ->
 // dropped and counted, never blocking), sampling, JSON logs with trace ids,
 // pre-created metric series, and per-call recording through a real server.
+#include "service/observability.h"
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -13,7 +15,6 @@
 #include "prometheus/text_serializer.h"
 #include "service/logging.h"
 #include "service/metrics.h"
-#include "service/observability.h"
 #include "service/tracing.h"
 #include "service_fixture.h"
 
@@ -33,18 +34,19 @@ TEST(Traceparent, ParsesW3CExample) {
 }
 
 TEST(Traceparent, RejectsInvalid) {
-  for (const char* bad : {
-           "", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7",        // short
-           "00-00000000000000000000000000000000-00f067aa0ba902b7-01",         // zero trace id
-           "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",         // zero span id
-           "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",         // upper case
-           "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",         // version ff
-           "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra",   // v00 has no more fields
-           "00_4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}) {
+  for (const char* bad :
+       {"", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7",       // short
+        "00-00000000000000000000000000000000-00f067aa0ba902b7-01",        // zero trace id
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",        // zero span id
+        "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",        // upper case
+        "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",        // version ff
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra",  // v00 has no more fields
+        "00_4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}) {
     EXPECT_FALSE(ParseTraceparent(bad).has_value()) << bad;
   }
   // A later version may append fields.
-  EXPECT_TRUE(ParseTraceparent("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-xyz").has_value());
+  EXPECT_TRUE(
+      ParseTraceparent("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-xyz").has_value());
 }
 
 // An exporter that blocks until released and records what it got.
@@ -111,8 +113,8 @@ TEST(BatchSpanProcessor, FullQueueDropsAndCountsWithoutBlocking) {
 
   prometheus::TextSerializer serializer;
   const std::string text = serializer.Serialize(metrics.registry()->Collect());
-  EXPECT_TRUE(absl::StrContains(
-      text, "stud_trace_spans_dropped_total{reason=\"queue_full\"} " + std::to_string(1000 - accepted)))
+  EXPECT_TRUE(absl::StrContains(text, "stud_trace_spans_dropped_total{reason=\"queue_full\"} " +
+                                          std::to_string(1000 - accepted)))
       << text;
 
   gate->Open();
@@ -139,8 +141,8 @@ TEST(BatchSpanProcessor, FailedExportIsCountedAsDropped) {
 }
 
 TEST(Tracer, SamplingFollowsParentThenRatio) {
-  auto processor = std::make_unique<BatchSpanProcessor>(std::make_unique<GatedExporter>(), BatchOptions{},
-                                                        SpanCounters{});
+  auto processor = std::make_unique<BatchSpanProcessor>(std::make_unique<GatedExporter>(),
+                                                        BatchOptions{}, SpanCounters{});
   processor->Shutdown();
   Tracer never(0.0, std::move(processor));
   auto sampled_parent = ParseTraceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
@@ -151,8 +153,8 @@ TEST(Tracer, SamplingFollowsParentThenRatio) {
   EXPECT_NE(s.span_id, sampled_parent->span_id);
   EXPECT_EQ(never.StartServerSpan("x", std::nullopt).flags & 1, 0);
 
-  Tracer half(0.5, std::make_unique<BatchSpanProcessor>(std::make_unique<GatedExporter>(), BatchOptions{},
-                                                        SpanCounters{}));
+  Tracer half(0.5, std::make_unique<BatchSpanProcessor>(std::make_unique<GatedExporter>(),
+                                                        BatchOptions{}, SpanCounters{}));
   int sampled = 0;
   for (int i = 0; i < 4000; ++i) sampled += half.StartServerSpan("x", std::nullopt).flags & 1;
   EXPECT_GT(sampled, 1700);
@@ -168,20 +170,27 @@ TEST(Logging, JsonLinesWithTraceIdsAndLevels) {
   SetLogSink([&](const std::string& line) { lines.push_back(line); });
   SetLogLevel(LogLevel::kInfo);
   LogLine(LogLevel::kDebug, "hidden").Str("k", "v");
-  LogLine(LogLevel::kInfo, "plain").Str("msg", "quote \" backslash \\ newline \n").Int("n", 3).Bool("b", true);
+  LogLine(LogLevel::kInfo, "plain")
+      .Str("msg", "quote \" backslash \\ newline \n")
+      .Int("n", 3)
+      .Bool("b", true);
   {
     Tracer tracer(1.0, nullptr);
-    RpcTraceScope scope(&tracer, tracer.StartServerSpan(
-                                     "x", ParseTraceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")));
+    RpcTraceScope scope(
+        &tracer,
+        tracer.StartServerSpan(
+            "x", ParseTraceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")));
     LogLine(LogLevel::kWarn, "in_rpc");
   }
   SetLogSink(nullptr);
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_TRUE(absl::StrContains(lines[0], "\"level\":\"info\",\"event\":\"plain\"")) << lines[0];
-  EXPECT_TRUE(absl::StrContains(lines[0], "\"msg\":\"quote \\\" backslash \\\\ newline \\n\",\"n\":3,\"b\":true}"))
+  EXPECT_TRUE(absl::StrContains(
+      lines[0], "\"msg\":\"quote \\\" backslash \\\\ newline \\n\",\"n\":3,\"b\":true}"))
       << lines[0];
   EXPECT_FALSE(absl::StrContains(lines[0], "trace_id"));
-  EXPECT_TRUE(absl::StrContains(lines[1], "\"trace_id\":\"4bf92f3577b34da6a3ce929d0e0e4736\",\"span_id\":\""))
+  EXPECT_TRUE(absl::StrContains(lines[1],
+                                "\"trace_id\":\"4bf92f3577b34da6a3ce929d0e0e4736\",\"span_id\":\""))
       << lines[1];
   LogLevel level;
   EXPECT_TRUE(ParseLogLevel("WARN", &level));
@@ -223,7 +232,8 @@ TEST(Observability, RecordsEveryCallOnce) {
   grpc::ClientContext c1;
   testing::SetDeadline(&c1);
   stud::v1::NewHandResponse hand;
-  ASSERT_TRUE(server.stub().NewHand(&c1, testing::BasicHand(3, stud::v1::DEALING_MODE_PRESET), &hand).ok());
+  ASSERT_TRUE(
+      server.stub().NewHand(&c1, testing::BasicHand(3, stud::v1::DEALING_MODE_PRESET), &hand).ok());
   grpc::ClientContext c2;
   testing::SetDeadline(&c2);
   stud::v1::GetViewRequest bad;

@@ -38,9 +38,10 @@ TEST(RobustnessTest, RandomActionsOnLiveHandsNeverCrash) {
   std::mt19937 rng(2024);
   int accepted = 0;
   for (int hand = 0; hand < 40; ++hand) {
-    v1::NewHandRequest req = BasicHand(2 + static_cast<int>(rng() % 7),
-                                       hand % 3 == 0 ? v1::DEALING_MODE_LIVE : v1::DEALING_MODE_SERVICE,
-                                       static_cast<v1::Variant>(1 + rng() % 3));
+    v1::NewHandRequest req =
+        BasicHand(2 + static_cast<int>(rng() % 7),
+                  hand % 3 == 0 ? v1::DEALING_MODE_LIVE : v1::DEALING_MODE_SERVICE,
+                  static_cast<v1::Variant>(1 + rng() % 3));
     for (auto& s : *req.mutable_seats()) s.set_stack(1 + static_cast<int64_t>(rng() % 20000));
     v1::NewHandResponse start;
     ASSERT_TRUE(service.NewHand(req, &start).ok());
@@ -50,10 +51,12 @@ TEST(RobustnessTest, RandomActionsOnLiveHandsNeverCrash) {
       a.set_token(u.token());
       if (rng() % 3 == 0 && u.legal_actions_size() > 0) {
         // A legal action, so hands move forward.
-        const v1::LegalAction& la = u.legal_actions(static_cast<int>(rng() % u.legal_actions_size()));
+        const v1::LegalAction& la =
+            u.legal_actions(static_cast<int>(rng() % u.legal_actions_size()));
         a.mutable_action()->set_kind(la.kind());
         a.mutable_action()->set_amount_to(la.amount_to());
-        a.mutable_action()->set_seat(la.kind() == v1::ACTION_KIND_DEAL ? u.expected_deal().seat() : u.to_act());
+        a.mutable_action()->set_seat(la.kind() == v1::ACTION_KIND_DEAL ? u.expected_deal().seat()
+                                                                       : u.to_act());
         if (la.kind() == v1::ACTION_KIND_DEAL) {
           a.mutable_action()->set_card(RandomCard(rng));
           a.mutable_action()->set_face_up(u.expected_deal().face_up());

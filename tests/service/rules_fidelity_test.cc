@@ -69,8 +69,8 @@ TEST(RulesFidelity, STUD_ALLIN_1_TokenShowdownReportsOnlyCalledChips) {
   int returned_hands = 0;
   const v1::Variant variants[] = {v1::VARIANT_STUD, v1::VARIANT_STUD_HI_LO, v1::VARIANT_RAZZ};
   for (int hand = 0; hand < 150; ++hand) {
-    v1::NewHandRequest req = BasicHand(2 + static_cast<int>(rng() % 4), v1::DEALING_MODE_SERVICE,
-                                       variants[hand % 3]);
+    v1::NewHandRequest req =
+        BasicHand(2 + static_cast<int>(rng() % 4), v1::DEALING_MODE_SERVICE, variants[hand % 3]);
     req.mutable_stakes()->set_preset("$4-$8");
     for (auto& s : *req.mutable_seats()) s.set_stack(300 + static_cast<int64_t>(rng() % 3000));
     v1::HandUpdate u = Start(server, req);
@@ -212,8 +212,10 @@ TEST(RulesFidelity, STUD_ORDER_4_AnnouncementSaysTheHighHandIsAllIn) {
   const int64_t stacks[] = {5000, 50, 5000, 5000};
   for (int i = 0; i < 4; ++i) req.mutable_seats(i)->set_stack(stacks[i]);
   req.clear_preset_deck();
-  for (const std::string& c : PresetFor({{"5c", "6c", "2c", "7d"}, {"8h", "9h", "Ah", "As"},
-                                         {"Tc", "Jc", "3d", "4d"}, {"Qc", "Qd", "Kh", "Ks"}})) {
+  for (const std::string& c : PresetFor({{"5c", "6c", "2c", "7d"},
+                                         {"8h", "9h", "Ah", "As"},
+                                         {"Tc", "Jc", "3d", "4d"},
+                                         {"Qc", "Qd", "Kh", "Ks"}})) {
     req.add_preset_deck(c);
   }
   v1::HandUpdate u = Start(server, req);
@@ -249,7 +251,8 @@ TEST(RulesFidelity, ActionFieldsAThisKindDoesNotTakeAreRefused) {
   };
   const Case cases[] = {
       {v1::ACTION_KIND_FOLD, 5000, false, "action.amount_to: fold puts in no chips"},
-      {v1::ACTION_KIND_BRING_IN, 0, true, "action.face_up: only ACTION_KIND_DEAL and ACTION_KIND_BURN"},
+      {v1::ACTION_KIND_BRING_IN, 0, true,
+       "action.face_up: only ACTION_KIND_DEAL and ACTION_KIND_BURN"},
       {v1::ACTION_KIND_MUCK, 10, false, "action.amount_to: muck takes no amount"},
   };
   for (const Case& c : cases) {

@@ -26,7 +26,8 @@ TEST_F(SealerFormat3Test, LayoutAndRoundTrip) {
   Sealer s = *Sealer::Create({TestKey(0x01020304, 1)}, kSipTokenFormat);
   for (const std::string tenant : {"", "acme"}) {
     const std::string token = s.Seal(plain_, tenant);
-    ASSERT_EQ(token.size(), 8 + tenant.size() + kSipTokenNonceBytes + kTokenTagBytes + plain_.size());
+    ASSERT_EQ(token.size(),
+              8 + tenant.size() + kSipTokenNonceBytes + kTokenTagBytes + plain_.size());
     EXPECT_EQ(token.substr(0, 7), std::string("SK\x03\x01\x02\x03\x04", 7));
     EXPECT_EQ(static_cast<uint8_t>(token[7]), tenant.size());
     EXPECT_EQ(token.substr(8, tenant.size()), tenant);
@@ -45,7 +46,8 @@ TEST_F(SealerFormat3Test, NonceIsSipHashOfHeaderAndPlaintextUnderTheKdfSubkey) {
   crypto_kdf_derive_from_key(subkey, sizeof(subkey), 2, "studnonc", key.bytes.data());
   const std::string input = token.substr(0, 10) + plain_;  // header "SK" 3 id(4) L=2 "t1"
   uint8_t nonce[16];
-  crypto_shorthash_siphashx24(nonce, reinterpret_cast<const uint8_t*>(input.data()), input.size(), subkey);
+  crypto_shorthash_siphashx24(nonce, reinterpret_cast<const uint8_t*>(input.data()), input.size(),
+                              subkey);
   EXPECT_EQ(token.substr(10, 16), std::string(reinterpret_cast<const char*>(nonce), 16));
 }
 
@@ -76,7 +78,8 @@ TEST_F(SealerFormat3Test, BoundToItsTenant) {
   absl::StatusOr<std::string> other = s.Open(s.Seal(plain_, "acme"), "globex");
   ASSERT_FALSE(other.ok());
   EXPECT_EQ(TokenErrorReasonOf(other.status()), "TOKEN_TENANT_MISMATCH");
-  EXPECT_EQ(TokenErrorReasonOf(s.Open(s.Seal(plain_, "acme"), "").status()), "TOKEN_TENANT_MISMATCH");
+  EXPECT_EQ(TokenErrorReasonOf(s.Open(s.Seal(plain_, "acme"), "").status()),
+            "TOKEN_TENANT_MISMATCH");
   EXPECT_EQ(TokenErrorReasonOf(s.Open(s.Seal(plain_), "acme").status()), "TOKEN_TENANT_MISMATCH");
 }
 

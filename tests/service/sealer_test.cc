@@ -93,7 +93,8 @@ TEST_F(SealerTest, UnknownKeyIsDistinctFromForgery) {
 
 TEST_F(SealerTest, RotationOldKeysOpenNewestSeals) {
   Sealer old_ring = *Sealer::Create({TestKey(1, 1)});
-  Sealer rotated = *Sealer::Create({TestKey(2, 2), TestKey(1, 1)});  // any order; newest = largest id
+  Sealer rotated =
+      *Sealer::Create({TestKey(2, 2), TestKey(1, 1)});  // any order; newest = largest id
   EXPECT_EQ(rotated.sealing_key_id(), 2u);
   const std::string old_token = old_ring.Seal(plain_);
   ASSERT_TRUE(rotated.Open(old_token).ok());
@@ -130,7 +131,8 @@ TEST_F(SealerTest, KeyRingRejectsDuplicatesAndEmpty) {
 }
 
 TEST_F(SealerTest, ParsesKeyTextAndNamesBadEntries) {
-  const std::string text = "# ring\n" + FormatKey(TestKey(1, 0xab)) + "\n" + FormatKey(TestKey(7, 0x01)) + ", # next\n";
+  const std::string text =
+      "# ring\n" + FormatKey(TestKey(1, 0xab)) + "\n" + FormatKey(TestKey(7, 0x01)) + ", # next\n";
   absl::StatusOr<std::vector<Key>> keys = ParseKeys(text);
   ASSERT_TRUE(keys.ok()) << keys.status();
   ASSERT_EQ(keys->size(), 2u);

@@ -42,11 +42,13 @@ SealedHand MakeHand(int64_t kind) {
     LegalAction pick = legal.front();
     for (const LegalAction& a : legal) {
       if (kind == 2) {  // mid-hand: calls and checks, a bring-in completed
-        if (a.kind == ActionKind::kCall || a.kind == ActionKind::kCheck || a.kind == ActionKind::kComplete) pick = a;
+        if (a.kind == ActionKind::kCall || a.kind == ActionKind::kCheck ||
+            a.kind == ActionKind::kComplete)
+          pick = a;
         continue;
       }
-      if (a.kind == ActionKind::kRaise || a.kind == ActionKind::kBet || a.kind == ActionKind::kComplete ||
-          a.kind == ActionKind::kShow) {
+      if (a.kind == ActionKind::kRaise || a.kind == ActionKind::kBet ||
+          a.kind == ActionKind::kComplete || a.kind == ActionKind::kShow) {
         pick = a;
       } else if (a.kind == ActionKind::kCall && pick.kind != ActionKind::kRaise) {
         pick = a;
@@ -76,7 +78,8 @@ stud::v1::NewHandRequest EightSeatNewHand() {
 const Sealer& TheSealer() {
   static Sealer* s = [] {
     (void)InitSodium();
-    return new Sealer(*Sealer::Create({Sealer::EphemeralKey()}, kSipTokenFormat));  // as stud_server seals
+    return new Sealer(
+        *Sealer::Create({Sealer::EphemeralKey()}, kSipTokenFormat));  // as stud_server seals
   }();
   return *s;
 }
@@ -163,10 +166,16 @@ const std::vector<ApplyCase>& ApplyCases() {
       for (int i = 0; i < steps && u.to_act() != 0; ++i) {
         stud::v1::ApplyActionRequest req;
         req.set_token(u.token());
-        const auto& legal = u.legal_actions(static_cast<int>(rng() % static_cast<uint64_t>(u.legal_actions_size())));
-        req.mutable_action()->set_kind(legal.kind() == stud::v1::ACTION_KIND_FOLD ? u.legal_actions(u.legal_actions_size() - 1).kind() : legal.kind());
+        const auto& legal = u.legal_actions(
+            static_cast<int>(rng() % static_cast<uint64_t>(u.legal_actions_size())));
+        req.mutable_action()->set_kind(legal.kind() == stud::v1::ACTION_KIND_FOLD
+                                           ? u.legal_actions(u.legal_actions_size() - 1).kind()
+                                           : legal.kind());
         req.mutable_action()->set_seat(u.to_act());
-        req.mutable_action()->set_amount_to(legal.kind() == stud::v1::ACTION_KIND_FOLD ? u.legal_actions(u.legal_actions_size() - 1).amount_to() : legal.amount_to());
+        req.mutable_action()->set_amount_to(
+            legal.kind() == stud::v1::ACTION_KIND_FOLD
+                ? u.legal_actions(u.legal_actions_size() - 1).amount_to()
+                : legal.amount_to());
         stud::v1::ApplyActionResponse resp;
         if (i + 1 == steps) {
           ApplyCase c;
@@ -226,8 +235,10 @@ void BM_ApplyAction_4_Engine(benchmark::State& st) {
   for (auto _ : st) {
     for (size_t k = 0; k < cases.size(); ++k) copies[k] = ParseSealedHand(cases[k].plain)->state;
     const auto t0 = std::chrono::steady_clock::now();
-    for (size_t k = 0; k < cases.size(); ++k) benchmark::DoNotOptimize(Apply(copies[k], cases[k].action));
-    st.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    for (size_t k = 0; k < cases.size(); ++k)
+      benchmark::DoNotOptimize(Apply(copies[k], cases[k].action));
+    st.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   st.SetItemsProcessed(st.iterations() * static_cast<int64_t>(cases.size()));
 }
@@ -262,10 +273,12 @@ void BM_ApplyAction_9_Total(benchmark::State& st) {
     arena_bytes += arena.SpaceUsed();
     benchmark::DoNotOptimize(out);
   });
-  st.counters["response_bytes"] = static_cast<double>(response_bytes) / static_cast<double>(st.iterations());
+  st.counters["response_bytes"] =
+      static_cast<double>(response_bytes) / static_cast<double>(st.iterations());
   // Arena bytes the request and response take (the server's per-call arena
   // keeps its first 8 KB inside the allocation holder).
-  st.counters["arena_bytes"] = static_cast<double>(arena_bytes) / static_cast<double>(st.iterations());
+  st.counters["arena_bytes"] =
+      static_cast<double>(arena_bytes) / static_cast<double>(st.iterations());
 }
 BENCHMARK(BM_ApplyAction_9_Total);
 
@@ -286,7 +299,8 @@ void BM_NewHand_Total(benchmark::State& st) {
     response_bytes += out.size();
     benchmark::DoNotOptimize(out);
   }
-  st.counters["response_bytes"] = static_cast<double>(response_bytes) / static_cast<double>(st.iterations());
+  st.counters["response_bytes"] =
+      static_cast<double>(response_bytes) / static_cast<double>(st.iterations());
 }
 BENCHMARK(BM_NewHand_Total);
 

@@ -56,8 +56,8 @@ class ErrorsTest : public ::testing::Test {
 
 void ExpectInvalid(const grpc::Status& st, const std::string& field) {
   EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << st.error_message();
-  EXPECT_EQ(st.error_message().rfind(field, 0), 0u) << "message should start with " << field << ": "
-                                                    << st.error_message();
+  EXPECT_EQ(st.error_message().rfind(field, 0), 0u)
+      << "message should start with " << field << ": " << st.error_message();
   const google::rpc::ErrorInfo info = ErrorInfoOf(st);
   EXPECT_EQ(info.reason(), "INVALID_ARGUMENT");
   EXPECT_EQ(info.domain(), "stud.v1");
@@ -198,7 +198,8 @@ TEST_F(ErrorsTest, EachTokenProblemHasItsOwnReason) {
   expect(flipped, "TOKEN_AUTHENTICATION_FAILED");
   expect(token.substr(0, 20), "TOKEN_MALFORMED");
   expect(token.substr(0, token.size() - 1), "TOKEN_AUTHENTICATION_FAILED");
-  expect("definitely not a token at all, but long enough to pass the size check", "TOKEN_MALFORMED");
+  expect("definitely not a token at all, but long enough to pass the size check",
+         "TOKEN_MALFORMED");
   std::string version = token;
   version[2] = 4;  // 1, 2 (tenant-bound) and 3 (SipHash nonce) are the formats this server reads
   expect(version, "TOKEN_VERSION_UNSUPPORTED");

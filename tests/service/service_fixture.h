@@ -32,10 +32,12 @@ class Server {
   // kSipTokenFormat; most tests keep format 1/2, whose layout they inspect).
   explicit Server(std::vector<Key> keys = {TestKey(1, 7)}, bool allow_preset = true,
                   const Observability* observability = nullptr, uint8_t token_format = kTokenFormat)
-      : Server(std::move(keys), ServiceOptions{.allow_preset = allow_preset, .observability = observability},
+      : Server(std::move(keys),
+               ServiceOptions{.allow_preset = allow_preset, .observability = observability},
                token_format) {}
   // Any service options (tenants, history reveal, ...).
-  Server(std::vector<Key> keys, const ServiceOptions& options, uint8_t token_format = kTokenFormat) {
+  Server(std::vector<Key> keys, const ServiceOptions& options,
+         uint8_t token_format = kTokenFormat) {
     EXPECT_TRUE(InitSodium().ok());
     sealer_ = std::make_unique<Sealer>(*Sealer::Create(std::move(keys), token_format));
     service_ = std::make_unique<StudServiceImpl>(sealer_.get(), options);
@@ -43,7 +45,8 @@ class Server {
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);
     builder.RegisterService(service_.get());
     server_ = builder.BuildAndStart();
-    channel_ = grpc::CreateChannel("127.0.0.1:" + std::to_string(port_), grpc::InsecureChannelCredentials());
+    channel_ = grpc::CreateChannel("127.0.0.1:" + std::to_string(port_),
+                                   grpc::InsecureChannelCredentials());
     stub_ = stud::v1::StudService::NewStub(channel_);
   }
   ~Server() { server_->Shutdown(); }

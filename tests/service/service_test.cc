@@ -89,7 +89,8 @@ TEST(ServiceTest, NewHandShowsOnlyWhatEachViewerMaySee) {
   EXPECT_EQ(u.to_act(), u.public_view().bring_in_seat());
   bool bring_in = false, complete = false;
   for (const auto& la : u.legal_actions()) {
-    if (la.kind() == v1::ACTION_KIND_BRING_IN) bring_in = la.amount_to() == 500 && la.amount_by() == 500;
+    if (la.kind() == v1::ACTION_KIND_BRING_IN)
+      bring_in = la.amount_to() == 500 && la.amount_by() == 500;
     if (la.kind() == v1::ACTION_KIND_COMPLETE) complete = la.amount_to() == 1500;
   }
   EXPECT_TRUE(bring_in && complete);
@@ -117,7 +118,8 @@ TEST(ServiceTest, NewHandShowsOnlyWhatEachViewerMaySee) {
   ASSERT_TRUE(server.stub().ApplyAction(&ctx, bring, &after).ok());
   ASSERT_GE(after.update().announcements_size(), 1);
   EXPECT_EQ(after.update().announcements(0).kind(), "BRING_IN");
-  EXPECT_NE(after.update().announcements(0).text_en().find("brings in for $5.00"), std::string::npos);
+  EXPECT_NE(after.update().announcements(0).text_en().find("brings in for $5.00"),
+            std::string::npos);
   EXPECT_NE(after.update().announcements(0).text_es().find("abre con 5,00 $"), std::string::npos);
   // SERVICE dealing commits to the deck and reveals nothing yet.
   EXPECT_EQ(u.public_view().deck_commitment().commitment().size(), 32u);
@@ -141,7 +143,8 @@ TEST(ServiceTest, ServiceHandPlaysToTheEndAndTheCommitmentVerifies) {
   for (const auto& c : dc.revealed_recycle_order()) message += c;
   message += dc.revealed_salt();
   unsigned char digest[crypto_hash_sha256_BYTES];
-  crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(message.data()), message.size());
+  crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(message.data()),
+                     message.size());
   EXPECT_EQ(std::string(reinterpret_cast<char*>(digest), sizeof(digest)), dc.commitment());
   // Every card a seat showed came from the revealed deck.
   std::set<std::string> deck(dc.revealed_deck().begin(), dc.revealed_deck().end());
@@ -231,7 +234,7 @@ TEST(ServiceTest, PresetDeckDealsInTheDocumentedOrder) {
   EXPECT_EQ(cards[1].card(), "2s");
   EXPECT_EQ(cards[2].card(), "3h");
   EXPECT_TRUE(cards[2].face_up());
-  EXPECT_EQ(u.public_view().bring_in_seat(), 1);  // 3h is the lowest door card
+  EXPECT_EQ(u.public_view().bring_in_seat(), 1);                  // 3h is the lowest door card
   EXPECT_EQ(u.public_view().deck_commitment().commitment(), "");  // only SERVICE commits
 }
 
@@ -310,7 +313,8 @@ TEST(ServiceTest, StatelessShowdownSplitsAndGivesTheOddChipByRule) {
   v1::ResolveShowdownRequest req;
   v1::StatelessShowdown* sd = req.mutable_stateless();
   sd->set_variant(v1::VARIANT_STUD);
-  auto add = [&](int seat, const std::vector<std::string>& cards, int64_t contribution, bool folded) {
+  auto add = [&](int seat, const std::vector<std::string>& cards, int64_t contribution,
+                 bool folded) {
     v1::ShowdownSeat* s = sd->add_seats();
     s->set_seat(seat);
     for (const auto& c : cards) s->add_cards(c);

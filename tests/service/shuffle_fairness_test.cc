@@ -46,7 +46,8 @@ double Critical(double df) {
 
 double ChiSquare(const std::vector<uint64_t>& observed, double expected) {
   double sum = 0;
-  for (uint64_t o : observed) sum += (static_cast<double>(o) - expected) * (static_cast<double>(o) - expected) / expected;
+  for (uint64_t o : observed)
+    sum += (static_cast<double>(o) - expected) * (static_cast<double>(o) - expected) / expected;
   return sum;
 }
 
@@ -58,7 +59,8 @@ struct Statistic {
 
 // Runs the three statistics over `decks` shuffles of `shuffle`, which writes
 // a permutation of 0..51 (card indices) in dealing order.
-std::vector<Statistic> Measure(const std::function<void(std::array<uint8_t, kN>&)>& shuffle, int decks) {
+std::vector<Statistic> Measure(const std::function<void(std::array<uint8_t, kN>&)>& shuffle,
+                               int decks) {
   std::vector<uint64_t> position(kN * kN, 0), pairs(kN * kN, 0), first(kN, 0);
   std::array<uint8_t, kN> d{};
   for (int n = 0; n < decks; ++n) {
@@ -92,15 +94,16 @@ int Decks() {
 
 void Report(const char* shuffle, const std::vector<Statistic>& stats) {
   for (const Statistic& s : stats) {
-    std::printf("shuffle=%s statistic=\"%s\" chi2=%.1f df=%.0f critical(1e-6)=%.1f %s\n", shuffle, s.name.c_str(),
-                s.value, s.df, s.critical, s.fails() ? "FAIL" : "pass");
+    std::printf("shuffle=%s statistic=\"%s\" chi2=%.1f df=%.0f critical(1e-6)=%.1f %s\n", shuffle,
+                s.name.c_str(), s.value, s.df, s.critical, s.fails() ? "FAIL" : "pass");
   }
 }
 
 // The service's shuffle, as NewHand uses it.
 void Service(std::array<uint8_t, kN>& d) {
   const std::vector<Card> deck = ShuffledDeck();
-  for (int i = 0; i < kN; ++i) d[static_cast<size_t>(i)] = static_cast<uint8_t>(deck[static_cast<size_t>(i)].index());
+  for (int i = 0; i < kN; ++i)
+    d[static_cast<size_t>(i)] = static_cast<uint8_t>(deck[static_cast<size_t>(i)].index());
 }
 
 // The biased shuffles draw from a Mersenne Twister seeded from libsodium:
@@ -124,19 +127,22 @@ void NaiveModulo(std::array<uint8_t, kN>& d) {
 void SwapWithAny(std::array<uint8_t, kN>& d) {
   std::uniform_int_distribution<int> any(0, kN - 1);
   for (int i = 0; i < kN; ++i) d[static_cast<size_t>(i)] = static_cast<uint8_t>(i);
-  for (int i = 0; i < kN; ++i) std::swap(d[static_cast<size_t>(i)], d[static_cast<size_t>(any(Rng()))]);
+  for (int i = 0; i < kN; ++i)
+    std::swap(d[static_cast<size_t>(i)], d[static_cast<size_t>(any(Rng()))]);
 }
 
 TEST(ShuffleFairnessTest, ServiceShufflePassesAndBiasedShufflesFail) {
   ASSERT_TRUE(InitSodium().ok());
   const int decks = Decks();
   ASSERT_GE(decks, 1000);
-  std::printf("decks per shuffle: %d; a fair shuffle fails a statistic with probability %g (%g per run)\n", decks,
-              kTail, 3 * kTail);
+  std::printf(
+      "decks per shuffle: %d; a fair shuffle fails a statistic with probability %g (%g per run)\n",
+      decks, kTail, 3 * kTail);
 
   const std::vector<Statistic> fair = Measure(Service, decks);
   Report("service", fair);
-  for (const Statistic& s : fair) EXPECT_FALSE(s.fails()) << s.name << " chi2 " << s.value << " > " << s.critical;
+  for (const Statistic& s : fair)
+    EXPECT_FALSE(s.fails()) << s.name << " chi2 " << s.value << " > " << s.critical;
 
   // The same test must reject known-biased shuffles: at least one statistic
   // fails, by a wide margin, so it fails always and not by luck.

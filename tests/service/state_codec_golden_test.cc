@@ -34,11 +34,13 @@ std::string DigestOfFixedHands() {
   ServiceData service{1, 2, std::string(32, 'c'), std::string(32, 's')};
   for (int hand = 0; hand < 30; ++hand) {
     HandConfig c;
-    c.variant = std::array<Variant, 3>{Variant::kStud, Variant::kStudHiLo, Variant::kRazz}[static_cast<size_t>(hand % 3)];
+    c.variant = std::array<Variant, 3>{Variant::kStud, Variant::kStudHiLo,
+                                       Variant::kRazz}[static_cast<size_t>(hand % 3)];
     c.stakes = *FindStakesPreset("$15-$30");
     c.options = ProfileDefaults(Profile::kCash);
     c.num_seats = 2 + hand % 7;
-    for (int i = 1; i <= c.num_seats; ++i) c.starting_stacks[i] = 500 + static_cast<Chips>(rng() % 5000);
+    for (int i = 1; i <= c.num_seats; ++i)
+      c.starting_stacks[i] = 500 + static_cast<Chips>(rng() % 5000);
     c.deck = FixedDeck(rng);
     c.recycle_order = FixedDeck(rng);
     absl::StatusOr<HandState> state = NewHand(c);
@@ -51,7 +53,8 @@ std::string DigestOfFixedHands() {
       const std::vector<LegalAction> legal = LegalActions(*state, seat);
       if (legal.empty()) return "no legal action";
       const LegalAction& pick = legal[rng() % legal.size()];
-      if (!Apply(*state, Action{pick.kind, seat, pick.amount_to, Card(), false}).ok()) return "Apply failed";
+      if (!Apply(*state, Action{pick.kind, seat, pick.amount_to, Card(), false}).ok())
+        return "Apply failed";
     }
   }
   uint8_t digest[32];
@@ -63,7 +66,8 @@ std::string DigestOfFixedHands() {
 
 TEST(StateCodecGoldenTest, SerializedStatesAreByteForByteStable) {
   ASSERT_TRUE(InitSodium().ok());
-  EXPECT_EQ(DigestOfFixedHands(), "f6acf7f17a84f68c5939087b1e80c1d2f808f599796a8cfb8d24809163a0d7ad");
+  EXPECT_EQ(DigestOfFixedHands(),
+            "f6acf7f17a84f68c5939087b1e80c1d2f808f599796a8cfb8d24809163a0d7ad");
 }
 
 }  // namespace

@@ -19,7 +19,8 @@ void ExpectRoundTrip(const HandState& state, const ServiceData& service) {
   SealedHand hand{state, service};
   absl::StatusOr<SealedHand> back = ParseSealedHand(SerializeSealedHand(hand));
   ASSERT_TRUE(back.ok()) << back.status();
-  ASSERT_TRUE(back->state == state) << "state differs after the round trip at version " << state.version;
+  ASSERT_TRUE(back->state == state)
+      << "state differs after the round trip at version " << state.version;
   ASSERT_TRUE(back->service == service);
 }
 
@@ -54,7 +55,8 @@ TEST(StateCodecTest, EveryStateOfManyHandsRoundTrips) {
         ExpectRoundTrip(*state, service);
         for (int step = 0; step < 400 && state->phase != Phase::kComplete; ++step) {
           Action a;
-          ASSERT_NO_FATAL_FAILURE(stud::testing::RandomLegalStep(*state, live_deck, &next_card, rng, &a));
+          ASSERT_NO_FATAL_FAILURE(
+              stud::testing::RandomLegalStep(*state, live_deck, &next_card, rng, &a));
           ASSERT_TRUE(Apply(*state, a).ok());
           ExpectRoundTrip(*state, service);
         }
@@ -73,7 +75,8 @@ TEST(StateCodecTest, StatesWithIrregularityRulingsRoundTrip) {
   ServiceData service{3, 1, "", ""};
   int rulings = 0, out_of_turn = 0, skips = 0;
   for (int round = 0; round < 300; ++round) {
-    HandConfig c = Config(Variant::kStud, DealSource::kReported, 2 + static_cast<int>(rng() % 7), rng);
+    HandConfig c =
+        Config(Variant::kStud, DealSource::kReported, 2 + static_cast<int>(rng() % 7), rng);
     c.options = ProfileDefaults(static_cast<Profile>(1 + rng() % 3));
     c.options.out_of_turn_binding = rng() % 2;  // held out-of-turn chips [STUD-IRR-WRONG-1]
     absl::StatusOr<HandState> state = NewHand(c);
@@ -127,17 +130,22 @@ TEST(StateCodecTest, StatesWithIrregularityRulingsRoundTrip) {
         const ExpectedDeal next = NextDeal(*state);
         Card card = deck[0];
         for (Card d : deck) {
-          if (!state->seen.Contains(d)) { card = d; break; }
+          if (!state->seen.Contains(d)) {
+            card = d;
+            break;
+          }
         }
         const bool up = rng() % 8 == 0 ? !next.face_up : next.face_up;
         if (!Apply(*state, Action{ActionKind::kDeal, next.seat, 0, card, up}).ok()) {
-          ASSERT_TRUE(Apply(*state, Action{ActionKind::kDeal, next.seat, 0, card, next.face_up}).ok());
+          ASSERT_TRUE(
+              Apply(*state, Action{ActionKind::kDeal, next.seat, 0, card, next.face_up}).ok());
         }
       } else {
         const std::vector<LegalAction> legal = LegalActions(*state, ToAct(*state));
         ASSERT_FALSE(legal.empty());
         const LegalAction& pick = legal[rng() % legal.size()];
-        ASSERT_TRUE(Apply(*state, Action{pick.kind, ToAct(*state), pick.amount_to, Card(), false}).ok());
+        ASSERT_TRUE(
+            Apply(*state, Action{pick.kind, ToAct(*state), pick.amount_to, Card(), false}).ok());
       }
       ExpectRoundTrip(*state, service);
       if (::testing::Test::HasFatalFailure()) return;
@@ -175,7 +183,8 @@ TEST(StateCodecTest, OutOfRangeValuesAreRefused) {
   EXPECT_TRUE(refused([](auto& m) { m.add_log()->set_type(1); }));
   EXPECT_TRUE(refused([](auto& m) { m.add_seats(); }));
   EXPECT_TRUE(refused([](auto& m) { m.set_pending_deal(1u << 12); }));
-  EXPECT_TRUE(refused([](auto& m) { m.mutable_config()->mutable_options()->set_deck_exhaustion(7); }));
+  EXPECT_TRUE(
+      refused([](auto& m) { m.mutable_config()->mutable_options()->set_deck_exhaustion(7); }));
   EXPECT_FALSE(ParseSealedHand("\xff\xff garbage").ok());
 }
 

@@ -19,7 +19,8 @@ namespace {
 void ExpectSameDecode(absl::string_view plain) {
   absl::StatusOr<SealedHand> fast = ParseSealedHand(plain);
   absl::StatusOr<SealedHand> slow = ParseSealedHandViaProtobuf(plain);
-  ASSERT_EQ(fast.ok(), slow.ok()) << (fast.ok() ? slow.status() : fast.status()) << " size " << plain.size();
+  ASSERT_EQ(fast.ok(), slow.ok()) << (fast.ok() ? slow.status() : fast.status()) << " size "
+                                  << plain.size();
   if (!fast.ok()) {
     ASSERT_EQ(fast.status(), slow.status());
     return;
@@ -33,11 +34,13 @@ std::vector<std::string> Plaintexts() {
   std::vector<std::string> out;
   for (int hand = 0; hand < 24; ++hand) {
     HandConfig c;
-    c.variant = std::array<Variant, 3>{Variant::kStud, Variant::kStudHiLo, Variant::kRazz}[static_cast<size_t>(hand % 3)];
+    c.variant = std::array<Variant, 3>{Variant::kStud, Variant::kStudHiLo,
+                                       Variant::kRazz}[static_cast<size_t>(hand % 3)];
     c.stakes = *FindStakesPreset("$5-$10");
     c.options = ProfileDefaults(Profile::kTournament);
     c.num_seats = 2 + hand % 7;
-    for (int i = 1; i <= c.num_seats; ++i) c.starting_stacks[i] = 100 + static_cast<Chips>(rng() % 3000);
+    for (int i = 1; i <= c.num_seats; ++i)
+      c.starting_stacks[i] = 100 + static_cast<Chips>(rng() % 3000);
     c.deck = ShuffledDeck();
     c.recycle_order = ShuffledDeck();
     absl::StatusOr<HandState> state = NewHand(c);
@@ -47,7 +50,8 @@ std::vector<std::string> Plaintexts() {
       out.push_back(SerializeSealedHand(SealedHand{*state, service}));
       const std::vector<LegalAction> legal = LegalActions(*state, ToAct(*state));
       const LegalAction& pick = legal[rng() % legal.size()];
-      EXPECT_TRUE(Apply(*state, Action{pick.kind, ToAct(*state), pick.amount_to, Card(), false}).ok());
+      EXPECT_TRUE(
+          Apply(*state, Action{pick.kind, ToAct(*state), pick.amount_to, Card(), false}).ok());
     }
     out.push_back(SerializeSealedHand(SealedHand{*state, service}));
   }

@@ -51,12 +51,14 @@ TEST(StateWireTest, SameBytesAsTheProtobufPathOnEveryStateOfManyHands) {
   int states = 0;
   for (int hand = 0; hand < 60; ++hand) {
     HandConfig c;
-    c.variant = std::array<Variant, 3>{Variant::kStud, Variant::kStudHiLo, Variant::kRazz}[static_cast<size_t>(hand % 3)];
+    c.variant = std::array<Variant, 3>{Variant::kStud, Variant::kStudHiLo,
+                                       Variant::kRazz}[static_cast<size_t>(hand % 3)];
     c.stakes = *FindStakesPreset(hand % 2 == 0 ? "$15-$30" : "$1-$2");
-    c.options = ProfileDefaults(std::array<Profile, 3>{Profile::kCash, Profile::kTournament,
-                                                      Profile::kOnline}[static_cast<size_t>(hand % 3)]);
+    c.options = ProfileDefaults(std::array<Profile, 3>{
+        Profile::kCash, Profile::kTournament, Profile::kOnline}[static_cast<size_t>(hand % 3)]);
     c.num_seats = 2 + hand % 7;
-    for (int i = 1; i <= c.num_seats; ++i) c.starting_stacks[i] = 1 + static_cast<Chips>(rng() % 4000);
+    for (int i = 1; i <= c.num_seats; ++i)
+      c.starting_stacks[i] = 1 + static_cast<Chips>(rng() % 4000);
     const bool reported = hand % 4 == 3;
     c.deal_source = reported ? DealSource::kReported : DealSource::kDeck;
     if (!reported) {
@@ -65,8 +67,9 @@ TEST(StateWireTest, SameBytesAsTheProtobufPathOnEveryStateOfManyHands) {
     }
     absl::StatusOr<HandState> state = NewHand(c);
     ASSERT_TRUE(state.ok()) << state.status();
-    const ServiceData service = hand % 2 == 0 ? ServiceData{1, 1, std::string(32, 'c'), std::string(32, 's')}
-                                              : ServiceData{3, 2, "", ""};
+    const ServiceData service = hand % 2 == 0
+                                    ? ServiceData{1, 1, std::string(32, 'c'), std::string(32, 's')}
+                                    : ServiceData{3, 2, "", ""};
     std::vector<Card> live_deck = ShuffledDeck();
     size_t next_card = 0;
     for (int step = 0; step < 400; ++step) {
@@ -74,7 +77,8 @@ TEST(StateWireTest, SameBytesAsTheProtobufPathOnEveryStateOfManyHands) {
       ++states;
       if (state->phase == Phase::kComplete) break;
       Action a;
-      ASSERT_NO_FATAL_FAILURE(stud::testing::RandomLegalStep(*state, live_deck, &next_card, rng, &a));
+      ASSERT_NO_FATAL_FAILURE(
+          stud::testing::RandomLegalStep(*state, live_deck, &next_card, rng, &a));
       ASSERT_TRUE(Apply(*state, a).ok());
     }
   }
@@ -116,8 +120,8 @@ TEST(StateWireTest, SameBytesForUnusualValues) {
   s.premature_pending = 1;
   s.misdeal = true;
   s.seats[4].folded = s.seats[4].checked_out = s.seats[4].has_seventh = true;
-  s.log.push_back(Operation{OpType::kAward, 3, Street::kSeventh, Card::FromIndex(9), true, true, 200, 2, true,
-                            -(int64_t{1} << 44), int64_t{1} << 44, "STUD-POT-1"});
+  s.log.push_back(Operation{OpType::kAward, 3, Street::kSeventh, Card::FromIndex(9), true, true,
+                            200, 2, true, -(int64_t{1} << 44), int64_t{1} << 44, "STUD-POT-1"});
   s.aside = {Card::FromIndex(33)};
   s.burns = {Card::FromIndex(1), Card::FromIndex(2)};
   ExpectSame(hand);

@@ -2,9 +2,10 @@
 // sealer.h format 2): through a real gRPC server with two tenants, every RPC
 // refuses a caller without valid credentials, and a hand started by one
 // tenant cannot be read or played with another's credentials.
+#include "service/tenants.h"
+
 #include <functional>
 
-#include "service/tenants.h"
 #include "service_fixture.h"
 
 namespace stud::service::testing {
@@ -23,7 +24,8 @@ std::string Hex(const TenantKey& k) { return FormatTenantKey(k).substr(k.tenant.
 TEST(TenantKeysTest, ParsesAndRefusesBadEntriesWithoutEchoingKeys) {
   ASSERT_TRUE(InitSodium().ok());
   const std::string a = FormatTenantKey(TK("acme", 1)), b = FormatTenantKey(TK("bet.co_2-x", 2));
-  absl::StatusOr<std::vector<TenantKey>> keys = ParseTenantKeys("# tenants\n" + a + "\n" + b + " # second\n");
+  absl::StatusOr<std::vector<TenantKey>> keys =
+      ParseTenantKeys("# tenants\n" + a + "\n" + b + " # second\n");
   ASSERT_TRUE(keys.ok()) << keys.status();
   ASSERT_EQ(keys->size(), 2u);
   EXPECT_EQ((*keys)[1].tenant, "bet.co_2-x");
@@ -32,7 +34,8 @@ TEST(TenantKeysTest, ParsesAndRefusesBadEntriesWithoutEchoingKeys) {
   EXPECT_FALSE(ParseTenantKeys("bad tenant!:" + Hex(TK("x", 1))).ok());
   EXPECT_FALSE(ParseTenantKeys(std::string(65, 'a') + ":" + Hex(TK("x", 1))).ok());
   const absl::Status bad = ParseTenantKeys("acme:" + std::string(63, 'f') + "g").status();
-  EXPECT_EQ(bad.message().find("fff"), std::string::npos) << "the key text must not be echoed: " << bad;
+  EXPECT_EQ(bad.message().find("fff"), std::string::npos)
+      << "the key text must not be echoed: " << bad;
   EXPECT_FALSE(TenantAuth::Create({TK("acme", 1), TK("acme", 2)}).ok());
 }
 
@@ -45,7 +48,8 @@ TEST(TenantTokensTest, FormatTwoBindsTheTenant) {
   EXPECT_EQ(v1_token, sealer.Seal(plain, ""));  // no tenant: format 1, byte for byte
   const std::string acme = sealer.Seal(plain, "acme");
   EXPECT_EQ(acme[2], 2);
-  EXPECT_EQ(acme.substr(7, 5), std::string("\x04" "acme"));
+  EXPECT_EQ(acme.substr(7, 5), std::string("\x04"
+                                           "acme"));
   EXPECT_EQ(*sealer.Open(acme, "acme"), plain);
   EXPECT_EQ(*sealer.Open(v1_token, ""), plain);
 
@@ -74,7 +78,8 @@ TEST(TenantTokensTest, FormatTwoBindsTheTenant) {
   long_len[7] = static_cast<char>(200);
   EXPECT_EQ(reason(long_len, "acme"), "TOKEN_MALFORMED");
   // The refusal names neither tenant.
-  EXPECT_EQ(std::string(sealer.Open(acme, "bet").status().message()).find("acme"), std::string::npos);
+  EXPECT_EQ(std::string(sealer.Open(acme, "bet").status().message()).find("acme"),
+            std::string::npos);
 }
 
 class TenantServer {
@@ -88,7 +93,10 @@ class TenantServer {
     auto ctx = std::make_unique<grpc::ClientContext>();
     SetDeadline(ctx.get());
     if (!tenant.empty()) {
-      const uint8_t fill = key_fill != 0 ? key_fill : tenant == "acme" ? 1 : tenant == "bet" ? 2 : 9;
+      const uint8_t fill = key_fill != 0      ? key_fill
+                           : tenant == "acme" ? 1
+                           : tenant == "bet"  ? 2
+                                              : 9;
       ctx->AddMetadata(kTenantHeader, tenant);
       ctx->AddMetadata(kApiKeyHeader, Hex(TK(tenant, fill)));
     }
@@ -98,12 +106,13 @@ class TenantServer {
   const Sealer& sealer() const { return server_.sealer(); }
 
  private:
-  TenantAuth auth_;            // before server_: the service holds a pointer to it
+  TenantAuth auth_;  // before server_: the service holds a pointer to it
   testing::Server server_;
 };
 
 // Every RPC with a token, called as `tenant` on `token`.
-std::vector<std::pair<std::string, std::function<grpc::Status(TenantServer&, grpc::ClientContext*, const std::string&)>>>
+std::vector<std::pair<std::string, std::function<grpc::Status(TenantServer&, grpc::ClientContext*,
+                                                              const std::string&)>>>
 TokenCalls(const v1::HandUpdate& hand) {
   const v1::Action action = ChooseAction(hand, false);
   return {
@@ -161,7 +170,8 @@ TEST(TenantServiceTest, CallersMustAuthenticateAndTokensStayWithTheirTenant) {
   TenantServer s;
   // NewHand as acme: the token is bound to acme.
   v1::NewHandResponse started;
-  ASSERT_TRUE(s.stub().NewHand(s.As("acme").get(), BasicHand(3, v1::DEALING_MODE_SERVICE), &started).ok());
+  ASSERT_TRUE(
+      s.stub().NewHand(s.As("acme").get(), BasicHand(3, v1::DEALING_MODE_SERVICE), &started).ok());
   const v1::HandUpdate hand = started.update();
   EXPECT_EQ(hand.token()[2], 2);
   EXPECT_EQ(hand.token().substr(8, 4), "acme");
@@ -171,11 +181,13 @@ TEST(TenantServiceTest, CallersMustAuthenticateAndTokensStayWithTheirTenant) {
     std::string what, tenant;
     uint8_t fill;
   };
-  for (const Caller& c : {Caller{"no metadata", "", 0}, Caller{"unknown tenant", "mallory", 0},
-                          Caller{"acme with bet's key", "acme", 2}, Caller{"acme with a wrong key", "acme", 5}}) {
+  for (const Caller& c :
+       {Caller{"no metadata", "", 0}, Caller{"unknown tenant", "mallory", 0},
+        Caller{"acme with bet's key", "acme", 2}, Caller{"acme with a wrong key", "acme", 5}}) {
     SCOPED_TRACE(c.what);
     v1::NewHandResponse resp;
-    const grpc::Status st = s.stub().NewHand(s.As(c.tenant, c.fill).get(), BasicHand(3, v1::DEALING_MODE_SERVICE), &resp);
+    const grpc::Status st = s.stub().NewHand(s.As(c.tenant, c.fill).get(),
+                                             BasicHand(3, v1::DEALING_MODE_SERVICE), &resp);
     EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAUTHENTICATED);
     EXPECT_EQ(ErrorInfoOf(st).reason(), "CALLER_UNAUTHENTICATED");
     EXPECT_EQ(st.error_message().rfind("caller:", 0), 0u) << st.error_message();
@@ -187,8 +199,10 @@ TEST(TenantServiceTest, CallersMustAuthenticateAndTokensStayWithTheirTenant) {
   }
   // Both wrong-credential messages are the same: they do not tell which tenants exist.
   v1::NewHandResponse r1, r2;
-  const grpc::Status unknown = s.stub().NewHand(s.As("mallory").get(), BasicHand(3, v1::DEALING_MODE_SERVICE), &r1);
-  const grpc::Status wrong = s.stub().NewHand(s.As("acme", 5).get(), BasicHand(3, v1::DEALING_MODE_SERVICE), &r2);
+  const grpc::Status unknown =
+      s.stub().NewHand(s.As("mallory").get(), BasicHand(3, v1::DEALING_MODE_SERVICE), &r1);
+  const grpc::Status wrong =
+      s.stub().NewHand(s.As("acme", 5).get(), BasicHand(3, v1::DEALING_MODE_SERVICE), &r2);
   EXPECT_EQ(unknown.error_message(), wrong.error_message());
 
   // acme's hand with bet's (valid) credentials: PERMISSION_DENIED on every RPC;
@@ -221,7 +235,8 @@ TEST(TenantServiceTest, CallersMustAuthenticateAndTokensStayWithTheirTenant) {
   v1::ResolveShowdownRequest sd;
   sd.mutable_stateless()->set_variant(v1::VARIANT_STUD);
   v1::ResolveShowdownResponse sdr;
-  EXPECT_EQ(s.stub().ResolveShowdown(s.As("").get(), sd, &sdr).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(s.stub().ResolveShowdown(s.As("").get(), sd, &sdr).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
 }
 
 }  // namespace

@@ -26,8 +26,11 @@ constexpr int kHands = 12000;
 size_t SealedLength(const HandState& st) {
   SealedHand hand;
   hand.state = st;
-  hand.service = {.dealing_mode = 1, .locale = 1, .commitment = std::string(32, 'c'),
-                  .salt = std::string(32, 's'), .hand_id = std::string(16, 'h')};
+  hand.service = {.dealing_mode = 1,
+                  .locale = 1,
+                  .commitment = std::string(32, 'c'),
+                  .salt = std::string(32, 's'),
+                  .hand_id = std::string(16, 'h')};
   std::string plain;
   WriteSealedHand(hand, &plain);
   return plain.size();
@@ -44,7 +47,8 @@ std::vector<Operation> PublicLog(const HandState& st) {
 }
 
 // `deck` with the cards not face up in `st` shuffled among their positions.
-std::vector<Card> ShuffleHidden(const HandState& st, const std::vector<Card>& deck, std::mt19937_64& rng) {
+std::vector<Card> ShuffleHidden(const HandState& st, const std::vector<Card>& deck,
+                                std::mt19937_64& rng) {
   CardSet up;
   for (int i = 1; i <= st.config.num_seats; ++i) up = up | UpCards(st, i);
   std::vector<size_t> hidden_at;
@@ -95,7 +99,8 @@ TEST(TokenLength, SamePublicHistoryGivesTheSameTokenLength) {
       deals_of_the_2c_down += op.type == OpType::kDeal && !op.face_up && op.card == Card();
     }
   }
-  std::printf("%d steps compared, the 2c dealt down %d times\n", compared_steps, deals_of_the_2c_down);
+  std::printf("%d steps compared, the 2c dealt down %d times\n", compared_steps,
+              deals_of_the_2c_down);
   EXPECT_GT(compared_steps, kHands * 5);
   EXPECT_GT(deals_of_the_2c_down, kHands / 20);  // the case that once changed the length
 }

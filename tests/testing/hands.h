@@ -92,8 +92,8 @@ inline HandState Start(const HandConfig& config) {
 // Applies an action that must be accepted.
 inline void Act(HandState& st, int seat, ActionKind kind, Chips amount_to = 0) {
   absl::Status s = Apply(st, {.kind = kind, .seat = seat, .amount_to = amount_to});
-  ASSERT_TRUE(s.ok()) << "seat " << seat << " " << ActionKindName(kind) << " " << amount_to
-                      << ": " << s;
+  ASSERT_TRUE(s.ok()) << "seat " << seat << " " << ActionKindName(kind) << " " << amount_to << ": "
+                      << s;
 }
 
 // Applies an action that must be refused with `rule_id`.
@@ -131,8 +131,8 @@ inline Chips TotalChips(const HandState& st) {
 // otherwise a random legal action of the seat to act. Fails the test when
 // neither exists (callers wrap it in ASSERT_NO_FATAL_FAILURE).
 template <typename Rng>
-void RandomLegalStep(const HandState& st, const std::vector<Card>& live_deck, size_t* next_card, Rng& rng,
-                     Action* out) {
+void RandomLegalStep(const HandState& st, const std::vector<Card>& live_deck, size_t* next_card,
+                     Rng& rng, Action* out) {
   if (st.phase == Phase::kAwaitingDeal) {
     const ExpectedDeal next = NextDeal(st);
     if (next.step == DealStep::kReshuffle) {  // [STUD-DECK-1] the table reports it
@@ -188,9 +188,15 @@ inline HandConfig RandomConfig(Variant variant, std::mt19937_64& rng, RandomOpti
     // From less than an ante to deep stacks: short antes, all-ins, side pots.
     const Chips big = c.stakes.big_bet;
     switch (rng() % 4) {
-      case 0: c.starting_stacks[i] = 1 + static_cast<Chips>(rng() % (2 * c.stakes.ante + 2)); break;
-      case 1: c.starting_stacks[i] = 1 + static_cast<Chips>(rng() % (3 * big)); break;
-      default: c.starting_stacks[i] = big + static_cast<Chips>(rng() % (40 * big)); break;
+      case 0:
+        c.starting_stacks[i] = 1 + static_cast<Chips>(rng() % (2 * c.stakes.ante + 2));
+        break;
+      case 1:
+        c.starting_stacks[i] = 1 + static_cast<Chips>(rng() % (3 * big));
+        break;
+      default:
+        c.starting_stacks[i] = big + static_cast<Chips>(rng() % (40 * big));
+        break;
     }
   }
   if (options == RandomOptions::kVaried) {

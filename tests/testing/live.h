@@ -59,7 +59,8 @@ struct LiveTable {
     ASSERT_NE(e.seat, kBoardSeat);
     const Card c = NextCardOf(e.seat);
     ++next[e.seat];
-    absl::Status s = Apply(st, {.kind = ActionKind::kDeal, .seat = e.seat, .card = c, .face_up = e.face_up});
+    absl::Status s =
+        Apply(st, {.kind = ActionKind::kDeal, .seat = e.seat, .card = c, .face_up = e.face_up});
     ASSERT_TRUE(s.ok()) << s;
   }
 
@@ -68,7 +69,8 @@ struct LiveTable {
   absl::Status DealAs(bool face_up) {
     const ExpectedDeal e = NextDeal(st);
     const Card c = NextCardOf(e.seat);
-    absl::Status s = Apply(st, {.kind = ActionKind::kDeal, .seat = e.seat, .card = c, .face_up = face_up});
+    absl::Status s =
+        Apply(st, {.kind = ActionKind::kDeal, .seat = e.seat, .card = c, .face_up = face_up});
     if (s.ok()) ++next[e.seat];
     return s;
   }
@@ -99,8 +101,10 @@ inline bool CardsUnique(const HandState& st) {
       if (!add(st.seats[i].cards[k].card)) return false;
     }
   }
-  for (Card c : st.burns) if (!add(c)) return false;
-  for (Card c : st.aside) if (!add(c)) return false;
+  for (Card c : st.burns)
+    if (!add(c)) return false;
+  for (Card c : st.aside)
+    if (!add(c)) return false;
   if (st.has_common && !add(st.common_card)) return false;
   return true;
 }

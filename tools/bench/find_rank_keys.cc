@@ -70,7 +70,8 @@ int main() {
   for (int r = 0; r < kRanks; ++r) {
     m[r] = NextMultiplier(sums, 1);
     if (m[r] == 0) {
-      std::printf("no multiplier below %llu for rank %d\n", static_cast<unsigned long long>(kLimit), r);
+      std::printf("no multiplier below %llu for rank %d\n", static_cast<unsigned long long>(kLimit),
+                  r);
       return 1;
     }
     AddRank(sums, m[r]);
@@ -85,6 +86,7 @@ int main() {
               all.size(), sums[5].size(), sums[6].size(), sums[7].size(), distinct ? "yes" : "NO");
   std::printf("largest key of 7 cards: %llu\n", static_cast<unsigned long long>(all.back()));
   std::printf("{");
-  for (int r = 0; r < kRanks; ++r) std::printf("%llu%s", static_cast<unsigned long long>(m[r]), r + 1 < kRanks ? ", " : "}\n");
+  for (int r = 0; r < kRanks; ++r)
+    std::printf("%llu%s", static_cast<unsigned long long>(m[r]), r + 1 < kRanks ? ", " : "}\n");
   return distinct ? 0 : 1;
 }

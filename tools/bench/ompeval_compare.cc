@@ -2,8 +2,8 @@
 // HandEvaluator, on the SAME fixed array of random 7-card hands, in the same
 // process and run. Ours are the incremental-key evaluator (engine/hand_key.h:
 // EvaluateHigh/EvaluateLow of a HandKey or of 7 cards) and, for before/after,
-// the table-free CardSet evaluator (EvaluateHighByMasks/EvaluateLowByMasks). OMPEval is a comparison only: it is
-// compiled from a temporary checkout by tools/bench/compare_ompeval.sh and
+// the table-free CardSet evaluator (EvaluateHighByMasks/EvaluateLowByMasks). OMPEval is a
+// comparison only: it is compiled from a temporary checkout by tools/bench/compare_ompeval.sh and
 // none of its code is part of the project.
 //
 // Each evaluator gets its own native input, prepared before timing (our
@@ -165,10 +165,12 @@ int main(int argc, char** argv) {
     const size_t bad_masks = Disagreements(by_masks, by_masks, omp_values);
     const size_t bad_key = Disagreements(by_key, by_key, omp_values);
     const size_t bad_rank = Disagreements(by_rank, by_masks, omp_values);
-    std::printf("agreement: %zu hands sorted by our value, disagreements with OMPEval (order, ties, "
-                "category): %zu HandKey HighValue, %zu HandKey HighRank, %zu CardSet; key evaluator "
-                "vs CardSet values (high and low, values and ranks, keys/indices/Cards): "
-                "%zu mismatches\n", n, bad_key, bad_rank, bad_masks, key_mismatches);
+    std::printf(
+        "agreement: %zu hands sorted by our value, disagreements with OMPEval (order, ties, "
+        "category): %zu HandKey HighValue, %zu HandKey HighRank, %zu CardSet; key evaluator "
+        "vs CardSet values (high and low, values and ranks, keys/indices/Cards): "
+        "%zu mismatches\n",
+        n, bad_key, bad_rank, bad_masks, key_mismatches);
     if (bad_masks != 0 || bad_key != 0 || bad_rank != 0 || key_mismatches != 0) return 1;
   }
 
@@ -178,11 +180,11 @@ int main(int argc, char** argv) {
     return cards;
   };
   // Each body sums the results so that nothing is optimised away.
-#define STUD_LOOP(range, var, expr)        \
-  [&] {                                    \
-    uint64_t sum = 0;                      \
+#define STUD_LOOP(range, var, expr)            \
+  [&] {                                        \
+    uint64_t sum = 0;                          \
     for (const auto& var : range) sum += expr; \
-    Keep(sum);                             \
+    Keep(sum);                                 \
   }
   std::vector<Mode> modes = {
       // Prepared input (0..5).
@@ -194,11 +196,13 @@ int main(int argc, char** argv) {
       {"ours ToHighValue(HighRankOf) (HandKey prepared)",
        STUD_LOOP(keys, k, eval.ToHighValue(eval.HighRankOf(k)))},
       // From the same 7 card indices (6..11): building the key is timed.
-      {"OMPEval evaluate from 7 card indices", STUD_LOOP(hands, h, [&] {
-         omp::Hand oh = omp::Hand::empty();
-         for (uint8_t c : h.idx) oh += omp::Hand(c);
-         return omp_eval.evaluate(oh);
-       }())},
+      {"OMPEval evaluate from 7 card indices", STUD_LOOP(hands, h,
+                                                         [&] {
+                                                           omp::Hand oh = omp::Hand::empty();
+                                                           for (uint8_t c : h.idx)
+                                                             oh += omp::Hand(c);
+                                                           return omp_eval.evaluate(oh);
+                                                         }())},
       {"ours HighRankOf(7 indices)", STUD_LOOP(hands, h, eval.HighRankOf(h.idx, 7))},
       {"ours High(7 indices) -> HighValue", STUD_LOOP(hands, h, eval.High(h.idx, 7))},
       {"ours LowRankOf(7 indices)", STUD_LOOP(hands, h, eval.LowRankOf(h.idx, 7))},
@@ -210,11 +214,13 @@ int main(int argc, char** argv) {
        STUD_LOOP(sets, s, stud::EvaluateHighByMasks(s))},
       {"before: EvaluateLowByMasks (CardSet prepared)",
        STUD_LOOP(sets, s, stud::EvaluateLowByMasks(s))},
-      {"before: EvaluateHighByMasks from 7 card indices", STUD_LOOP(hands, h, [&] {
-         uint64_t m = 0;
-         for (uint8_t c : h.idx) m |= stud::Card::FromIndex(c).bit();
-         return stud::EvaluateHighByMasks(stud::CardSet(m));
-       }())},
+      {"before: EvaluateHighByMasks from 7 card indices",
+       STUD_LOOP(hands, h,
+                 [&] {
+                   uint64_t m = 0;
+                   for (uint8_t c : h.idx) m |= stud::Card::FromIndex(c).bit();
+                   return stud::EvaluateHighByMasks(stud::CardSet(m));
+                 }())},
       {"EvaluateHigh(CardSet) (CardSet prepared)", STUD_LOOP(sets, s, stud::EvaluateHigh(s))},
       {"EvaluateLow(CardSet) (CardSet prepared)", STUD_LOOP(sets, s, stud::EvaluateLow(s))},
   };
@@ -222,27 +228,33 @@ int main(int argc, char** argv) {
   int passes = 0;
   for (int r = 0; r < rounds; ++r) {
     for (size_t i = 0; i < modes.size(); ++i) {
-      if (only.empty() || i == 0 || i == 6 || only.find("," + std::to_string(i) + ",") != std::string::npos) {
+      if (only.empty() || i == 0 || i == 6 ||
+          only.find("," + std::to_string(i) + ",") != std::string::npos) {
         modes[i].best = std::max(modes[i].best, BestRate(n, modes[i].body, round_ms, &passes));
       }
     }
   }
 
-  std::printf("hands: %zu random 7-card hands (fixed seed), best of %d alternating rounds of %d ms\n",
-              n, rounds, round_ms);
+  std::printf(
+      "hands: %zu random 7-card hands (fixed seed), best of %d alternating rounds of %d ms\n", n,
+      rounds, round_ms);
   for (const Mode& m : modes) std::printf("%-48s %8.1f M eval/s\n", m.label, m.best / 1e6);
   const auto rate = [&](int i) { return modes[static_cast<size_t>(i)].best; };
   std::printf("ratios, ours / OMPEval high (>= 1.00: ours at least as fast):\n");
-  std::printf("  prepared:          high HighRank %.2f, high HighValue %.2f (decoded %.2f); "
-              "low LowRank %.2f, low LowValue %.2f\n",
-              rate(1) / rate(0), rate(2) / rate(0), rate(5) / rate(0), rate(3) / rate(0),
-              rate(4) / rate(0));
-  std::printf("  from 7 indices:    high HighRank %.2f, high HighValue %.2f (via Cards %.2f); "
-              "low LowRank %.2f, low LowValue %.2f\n",
-              rate(7) / rate(6), rate(8) / rate(6), rate(11) / rate(6), rate(9) / rate(6),
-              rate(10) / rate(6));
+  std::printf(
+      "  prepared:          high HighRank %.2f, high HighValue %.2f (decoded %.2f); "
+      "low LowRank %.2f, low LowValue %.2f\n",
+      rate(1) / rate(0), rate(2) / rate(0), rate(5) / rate(0), rate(3) / rate(0),
+      rate(4) / rate(0));
+  std::printf(
+      "  from 7 indices:    high HighRank %.2f, high HighValue %.2f (via Cards %.2f); "
+      "low LowRank %.2f, low LowValue %.2f\n",
+      rate(7) / rate(6), rate(8) / rate(6), rate(11) / rate(6), rate(9) / rate(6),
+      rate(10) / rate(6));
   std::printf("  free function EvaluateHigh(HandKey), prepared: %.2f\n", rate(12) / rate(0));
-  std::printf("  before (CardSet, no tables): high %.2f prepared, %.2f from indices; low %.2f "
-              "prepared\n", rate(13) / rate(0), rate(15) / rate(6), rate(14) / rate(0));
+  std::printf(
+      "  before (CardSet, no tables): high %.2f prepared, %.2f from indices; low %.2f "
+      "prepared\n",
+      rate(13) / rate(0), rate(15) / rate(6), rate(14) / rate(0));
   return 0;
 }

@@ -12,8 +12,8 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/synchronization/mutex.h"
-#include "grpcpp/grpcpp.h"
 #include "echo.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
 #include "service/arena_allocator.h"
 
 ABSL_FLAG(std::string, listen, "127.0.0.1:0", "listen address (port 0 = any free port)");
@@ -35,7 +35,8 @@ class EchoServiceImpl final : public stud::loadgen::v1::EchoService::CallbackSer
   EchoServiceImpl(size_t max_bytes, bool message_arena) : zeros_(max_bytes, '\0') {
     if (message_arena) SetMessageAllocatorFor_Echo(&alloc_);
   }
-  grpc::ServerUnaryReactor* Echo(grpc::CallbackServerContext* ctx, const stud::loadgen::v1::EchoRequest* req,
+  grpc::ServerUnaryReactor* Echo(grpc::CallbackServerContext* ctx,
+                                 const stud::loadgen::v1::EchoRequest* req,
                                  stud::loadgen::v1::EchoResponse* resp) override {
     grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
     if (req->response_bytes() > zeros_.size()) {
@@ -49,7 +50,9 @@ class EchoServiceImpl final : public stud::loadgen::v1::EchoService::CallbackSer
 
  private:
   const std::string zeros_;
-  stud::service::ArenaMessageAllocator<stud::loadgen::v1::EchoRequest, stud::loadgen::v1::EchoResponse> alloc_;
+  stud::service::ArenaMessageAllocator<stud::loadgen::v1::EchoRequest,
+                                       stud::loadgen::v1::EchoResponse>
+      alloc_;
 };
 
 }  // namespace

@@ -68,7 +68,8 @@ ABSL_FLAG(int, threads, 1, "client completion-queue threads");
 ABSL_FLAG(int, pool, 256, "distinct requests (tokens) in the pool");
 ABSL_FLAG(int, seed, 1, "seed of the pool builder");
 ABSL_FLAG(int, server_pid, 0, "pid of the server at --target, for its CPU and memory");
-ABSL_FLAG(std::string, baseline_target, "", "loadgen_echo_server address: measure the baseline too");
+ABSL_FLAG(std::string, baseline_target, "",
+          "loadgen_echo_server address: measure the baseline too");
 ABSL_FLAG(int, baseline_pid, 0, "pid of the baseline server");
 ABSL_FLAG(int, echo_request_bytes, 1000, "--rpc=echo: request size");
 ABSL_FLAG(int, echo_response_bytes, 2000, "--rpc=echo: response size");
@@ -195,7 +196,8 @@ Workload BuildWorkload(const std::string& rpc, const std::string& target, int po
   auto stub = v1::StudService::NewStub(MakeChannel(target, -1));
   std::vector<std::string> requests;
   if (rpc == "apply_action" || rpc == "legal_actions") {
-    w.method = rpc == "apply_action" ? "/stud.v1.StudService/ApplyAction" : "/stud.v1.StudService/LegalActions";
+    w.method = rpc == "apply_action" ? "/stud.v1.StudService/ApplyAction"
+                                     : "/stud.v1.StudService/LegalActions";
     for (int i = 0; i < pool_size; ++i) {
       // Mid-hand: 4 to 24 actions in, so every street from 3rd to 6th is represented.
       const v1::HandUpdate u = MidHand(*stub, 4 + static_cast<int>(rng() % 21), rng);
@@ -218,7 +220,8 @@ Workload BuildWorkload(const std::string& rpc, const std::string& target, int po
     w.method = "/stud.v1.StudService/ResolveShowdown";
     for (int i = 0; i < pool_size; ++i) {
       v1::HandUpdate u = Call(*stub, EightSeatHand());
-      while (u.to_act() != 0 && u.legal_actions_size() > 0) u = Apply(*stub, u.token(), PickAction(u, rng, true));
+      while (u.to_act() != 0 && u.legal_actions_size() > 0)
+        u = Apply(*stub, u.token(), PickAction(u, rng, true));
       v1::ResolveShowdownRequest req;
       req.set_token(u.token());
       requests.push_back(req.SerializeAsString());
@@ -237,15 +240,18 @@ Workload BuildWorkload(const std::string& rpc, const std::string& target, int po
         v1::ShowdownSeat* seat = sd->add_seats();
         seat->set_seat(s);
         seat->set_contribution(100 * (1 + static_cast<int64_t>(rng() % 4)));
-        for (int k = 0; k < 7; ++k) seat->add_cards(CardName(deck[static_cast<size_t>((s - 1) * 7 + k)]));
+        for (int k = 0; k < 7; ++k)
+          seat->add_cards(CardName(deck[static_cast<size_t>((s - 1) * 7 + k)]));
       }
       requests.push_back(req.SerializeAsString());
     }
   } else if (rpc == "echo") {
     w.method = "/stud.loadgen.v1.EchoService/Echo";
     stud::loadgen::v1::EchoRequest req;
-    req.set_payload(std::string(static_cast<size_t>(std::max(0, absl::GetFlag(FLAGS_echo_request_bytes) - 6)), 'x'));
-    req.set_response_bytes(static_cast<uint32_t>(std::max(0, absl::GetFlag(FLAGS_echo_response_bytes) - 4)));
+    req.set_payload(std::string(
+        static_cast<size_t>(std::max(0, absl::GetFlag(FLAGS_echo_request_bytes) - 6)), 'x'));
+    req.set_response_bytes(
+        static_cast<uint32_t>(std::max(0, absl::GetFlag(FLAGS_echo_response_bytes) - 4)));
     requests.push_back(req.SerializeAsString());
   } else {
     Die("unknown --rpc " + rpc);
@@ -268,7 +274,8 @@ Workload BuildWorkload(const std::string& rpc, const std::string& target, int po
     });
     std::unique_lock<std::mutex> l(mu);
     cv.wait(l, [&] { return done; });
-    if (!status.ok()) Die(absl::StrCat(w.method, " failed on a pool request: ", status.error_message()));
+    if (!status.ok())
+      Die(absl::StrCat(w.method, " failed on a pool request: ", status.error_message()));
     req.response_size = resp.Length();
     w.pool.push_back(std::move(req));
   }
@@ -286,7 +293,8 @@ Workload EchoTwin(const Workload& real) {
     size_t pad = r.request_size > 8 ? r.request_size - 8 : 0;
     req.set_payload(std::string(pad, 'x'));
     while (req.ByteSizeLong() < r.request_size) req.mutable_payload()->push_back('x');
-    while (req.ByteSizeLong() > r.request_size && !req.payload().empty()) req.mutable_payload()->pop_back();
+    while (req.ByteSizeLong() > r.request_size && !req.payload().empty())
+      req.mutable_payload()->pop_back();
     // The response has 1 tag + a length varint around the payload.
     stud::loadgen::v1::EchoResponse probe;
     size_t payload = r.response_size;
@@ -361,9 +369,9 @@ struct Result {
 // One phase: a Runner is used once (fresh connections each phase).
 class Runner {
  public:
-  Runner(const std::string& target, const Workload& w, int channels, int threads)
-      : w_(w) {
-    for (int i = 0; i < channels; ++i) stubs_.push_back(std::make_unique<grpc::GenericStub>(MakeChannel(target, i)));
+  Runner(const std::string& target, const Workload& w, int channels, int threads) : w_(w) {
+    for (int i = 0; i < channels; ++i)
+      stubs_.push_back(std::make_unique<grpc::GenericStub>(MakeChannel(target, i)));
     for (int i = 0; i < threads; ++i) cqs_.push_back(std::make_unique<grpc::CompletionQueue>());
   }
 
@@ -398,7 +406,8 @@ class Runner {
       const auto interval = std::chrono::duration<double>(1.0 / rate);
       uint64_t k = 0;
       for (;;) {
-        const auto due = start_ + std::chrono::duration_cast<Clock::duration>(interval * static_cast<double>(k));
+        const auto due =
+            start_ + std::chrono::duration_cast<Clock::duration>(interval * static_cast<double>(k));
         if (due >= end_) break;
         std::this_thread::sleep_until(due);
         if (in_flight_.load() >= max_in_flight) {
@@ -468,9 +477,11 @@ class Runner {
     c->scheduled = scheduled;
     c->request = req;
     c->slot = slot;
-    c->ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(absl::GetFlag(FLAGS_timeout_ms)));
+    c->ctx.set_deadline(std::chrono::system_clock::now() +
+                        std::chrono::milliseconds(absl::GetFlag(FLAGS_timeout_ms)));
     grpc::CompletionQueue* cq = cqs_[slot % cqs_.size()].get();
-    c->reader = stubs_[slot % stubs_.size()]->PrepareUnaryCall(&c->ctx, w_.method, w_.pool[req].bytes, cq);
+    c->reader =
+        stubs_[slot % stubs_.size()]->PrepareUnaryCall(&c->ctx, w_.method, w_.pool[req].bytes, cq);
     in_flight_.fetch_add(1);
     c->reader->StartCall();
     c->reader->Finish(&c->response, &c->status, c);
@@ -487,7 +498,8 @@ class Runner {
         if (c->status.ok()) {
           ++me.ok;
           me.latency_us10.push_back(static_cast<uint32_t>(
-              std::chrono::duration_cast<std::chrono::nanoseconds>(now - c->scheduled).count() / 100));
+              std::chrono::duration_cast<std::chrono::nanoseconds>(now - c->scheduled).count() /
+              100));
           me.req_bytes += static_cast<double>(w_.pool[c->request].request_size);
           me.resp_bytes += static_cast<double>(c->response.Length());
         } else {
@@ -527,22 +539,25 @@ Result RunPhase(const std::string& label, const std::string& target, const Workl
 
 void Report(Result& r) {
   std::string errors;
-  for (const auto& [code, n] : r.errors) absl::StrAppend(&errors, errors.empty() ? "" : ",", code, ":", n);
+  for (const auto& [code, n] : r.errors)
+    absl::StrAppend(&errors, errors.empty() ? "" : ",", code, ":", n);
   const double p50 = r.Percentile(0.50), p90 = r.Percentile(0.90), p99 = r.Percentile(0.99),
                p999 = r.Percentile(0.999);
   std::printf(
       "%-22s %-16s %9.0f req/s  p50 %7.0f us  p90 %7.0f us  p99 %7.0f us  p99.9 %7.0f us  "
-      "client %.2f cpu  server %.2f cpu (%.1f us/req, rss %.0f MB)  req %.0f B resp %.0f B  errors %" PRIu64 "\n",
+      "client %.2f cpu  server %.2f cpu (%.1f us/req, rss %.0f MB)  req %.0f B resp %.0f B  errors "
+      "%" PRIu64 "\n",
       r.label.c_str(), r.mode.c_str(), r.qps(), p50, p90, p99, p999, r.client_cpu, r.server_cpu,
       r.ok > 0 ? r.server_cpu * 1e6 / r.qps() : 0.0, r.server_rss_mb, r.req_bytes, r.resp_bytes,
       r.error_count());
   std::printf(
-      "RESULT label=%s mode=%s qps=%.1f p50_us=%.1f p90_us=%.1f p99_us=%.1f p999_us=%.1f client_cpu=%.3f "
-      "server_cpu=%.3f server_rss_mb=%.1f req_bytes=%.0f resp_bytes=%.0f ok=%" PRIu64 " errors=%" PRIu64
-      " error_codes=%s late=%" PRIu64 "\n",
-      r.label.c_str(), absl::StrReplaceAll(r.mode, {{" ", "_"}}).c_str(), r.qps(), p50, p90, p99, p999,
-      r.client_cpu, r.server_cpu, r.server_rss_mb, r.req_bytes, r.resp_bytes, r.ok, r.error_count(),
-      errors.empty() ? "none" : errors.c_str(), r.late);
+      "RESULT label=%s mode=%s qps=%.1f p50_us=%.1f p90_us=%.1f p99_us=%.1f p999_us=%.1f "
+      "client_cpu=%.3f "
+      "server_cpu=%.3f server_rss_mb=%.1f req_bytes=%.0f resp_bytes=%.0f ok=%" PRIu64
+      " errors=%" PRIu64 " error_codes=%s late=%" PRIu64 "\n",
+      r.label.c_str(), absl::StrReplaceAll(r.mode, {{" ", "_"}}).c_str(), r.qps(), p50, p90, p99,
+      p999, r.client_cpu, r.server_cpu, r.server_rss_mb, r.req_bytes, r.resp_bytes, r.ok,
+      r.error_count(), errors.empty() ? "none" : errors.c_str(), r.late);
   std::fflush(stdout);
 }
 
@@ -557,25 +572,32 @@ int main(int argc, char** argv) {
   const bool open = absl::GetFlag(FLAGS_mode) == "open";
   if (!open && absl::GetFlag(FLAGS_mode) != "closed") Die("--mode must be closed or open");
 
-  const Workload w = BuildWorkload(rpc, target, absl::GetFlag(FLAGS_pool), absl::GetFlag(FLAGS_seed));
-  std::printf("# %s: %zu distinct requests; %d channels, %d client threads, %.1f s per phase after %.1f s warm-up\n",
-              w.method.c_str(), w.pool.size(), absl::GetFlag(FLAGS_channels), absl::GetFlag(FLAGS_threads),
-              absl::GetFlag(FLAGS_duration), absl::GetFlag(FLAGS_warmup));
+  const Workload w =
+      BuildWorkload(rpc, target, absl::GetFlag(FLAGS_pool), absl::GetFlag(FLAGS_seed));
+  std::printf(
+      "# %s: %zu distinct requests; %d channels, %d client threads, %.1f s per phase after %.1f s "
+      "warm-up\n",
+      w.method.c_str(), w.pool.size(), absl::GetFlag(FLAGS_channels), absl::GetFlag(FLAGS_threads),
+      absl::GetFlag(FLAGS_duration), absl::GetFlag(FLAGS_warmup));
 
   if (const std::string path = absl::GetFlag(FLAGS_dump_request); !path.empty()) {
     std::vector<grpc::Slice> slices;
     if (!w.pool[0].bytes.Dump(&slices).ok()) Die("cannot read the request");
     std::string body;
-    for (const grpc::Slice& sl : slices) body.append(reinterpret_cast<const char*>(sl.begin()), sl.size());
+    for (const grpc::Slice& sl : slices)
+      body.append(reinterpret_cast<const char*>(sl.begin()), sl.size());
     std::string frame(5, '\0');
-    for (int i = 0; i < 4; ++i) frame[static_cast<size_t>(1 + i)] = static_cast<char>(body.size() >> (8 * (3 - i)));
+    for (int i = 0; i < 4; ++i)
+      frame[static_cast<size_t>(1 + i)] = static_cast<char>(body.size() >> (8 * (3 - i)));
     std::ofstream(path, std::ios::binary) << frame << body;
-    std::printf("# wrote %zu-byte frame of %s to %s\n", frame.size() + body.size(), w.method.c_str(), path.c_str());
+    std::printf("# wrote %zu-byte frame of %s to %s\n", frame.size() + body.size(),
+                w.method.c_str(), path.c_str());
     return 0;
   }
 
   uint64_t errors = 0;
-  Result main = RunPhase(rpc, target, w, open, absl::GetFlag(FLAGS_rate), absl::GetFlag(FLAGS_server_pid));
+  Result main =
+      RunPhase(rpc, target, w, open, absl::GetFlag(FLAGS_rate), absl::GetFlag(FLAGS_server_pid));
   Report(main);
   errors += main.error_count();
   if (!baseline.empty()) {
@@ -585,17 +607,20 @@ int main(int argc, char** argv) {
     Report(base);
     errors += base.error_count();
     std::printf("RATIO label=%s mode=%s throughput=%.3f p99=%.3f\n", rpc.c_str(),
-                open ? "open" : "closed", main.qps() / base.qps(), main.Percentile(0.99) / base.Percentile(0.99));
+                open ? "open" : "closed", main.qps() / base.qps(),
+                main.Percentile(0.99) / base.Percentile(0.99));
     if (!open) {
       // Half load: both at half the RPC's closed-loop throughput.
       const double half = main.qps() / 2;
       Result main_half = RunPhase(rpc, target, w, true, half, absl::GetFlag(FLAGS_server_pid));
       Report(main_half);
-      Result base_half = RunPhase("baseline:" + rpc, baseline, twin, true, half, absl::GetFlag(FLAGS_baseline_pid));
+      Result base_half = RunPhase("baseline:" + rpc, baseline, twin, true, half,
+                                  absl::GetFlag(FLAGS_baseline_pid));
       Report(base_half);
       errors += main_half.error_count() + base_half.error_count();
       std::printf("RATIO label=%s mode=half_load throughput=%.3f p99=%.3f\n", rpc.c_str(),
-                  main_half.qps() / base_half.qps(), main_half.Percentile(0.99) / base_half.Percentile(0.99));
+                  main_half.qps() / base_half.qps(),
+                  main_half.Percentile(0.99) / base_half.Percentile(0.99));
     }
   }
   return errors == 0 ? 0 : 1;
