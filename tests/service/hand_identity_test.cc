@@ -13,13 +13,7 @@ namespace {
 namespace v1 = stud::v1;
 
 v1::HandUpdate Start(Server& server) {
-  v1::NewHandResponse resp;
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
-  const grpc::Status st =
-      server.stub().NewHand(&ctx, BasicHand(3, v1::DEALING_MODE_SERVICE), &resp);
-  EXPECT_TRUE(st.ok()) << st.error_message();
-  return resp.update();
+  return StartHand(server, BasicHand(3, v1::DEALING_MODE_SERVICE));
 }
 
 bool IsHex32(const std::string& s) {

@@ -20,15 +20,7 @@ class MisdealRedealTest : public ::testing::Test {
     return st;
   }
   v1::HandUpdate Apply(const v1::HandUpdate& u, const v1::Action& a) {
-    v1::ApplyActionRequest req;
-    req.set_token(u.token());
-    *req.mutable_action() = a;
-    v1::ApplyActionResponse resp;
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
-    grpc::Status st = server_.stub().ApplyAction(&ctx, req, &resp);
-    EXPECT_TRUE(st.ok()) << st.error_message();
-    return resp.update();
+    return ApplyExpectingOk(server_, u, a);
   }
   // A LIVE tournament hand, seat 3 short of the 300 ante; seat 1's first hole
   // card is reported and then ruled exposed: a misdeal.

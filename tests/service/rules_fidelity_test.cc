@@ -12,27 +12,6 @@ namespace stud::service::testing {
 namespace {
 namespace v1 = stud::v1;
 
-v1::HandUpdate Apply(Server& server, const v1::HandUpdate& u, const v1::Action& action) {
-  v1::ApplyActionRequest req;
-  req.set_token(u.token());
-  *req.mutable_action() = action;
-  v1::ApplyActionResponse resp;
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
-  const grpc::Status st = server.stub().ApplyAction(&ctx, req, &resp);
-  EXPECT_TRUE(st.ok()) << st.error_message();
-  return resp.update();
-}
-
-v1::HandUpdate Start(Server& server, const v1::NewHandRequest& req) {
-  v1::NewHandResponse resp;
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
-  const grpc::Status st = server.stub().NewHand(&ctx, req, &resp);
-  EXPECT_TRUE(st.ok()) << st.error_message();
-  return resp.update();
-}
-
 // Any legal action, folds rarely, so that bets, raises and all-ins happen.
 v1::Action RandomAction(const v1::HandUpdate& u, std::mt19937_64& rng) {
   std::vector<const v1::LegalAction*> choices;
@@ -73,7 +52,7 @@ TEST(RulesFidelity, STUD_ALLIN_1_TokenShowdownReportsOnlyCalledChips) {
         BasicHand(2 + static_cast<int>(rng() % 4), v1::DEALING_MODE_SERVICE, variants[hand % 3]);
     req.mutable_stakes()->set_preset("$4-$8");
     for (auto& s : *req.mutable_seats()) s.set_stack(300 + static_cast<int64_t>(rng() % 3000));
-    v1::HandUpdate u = Start(server, req);
+    v1::HandUpdate u = StartHand(server, req);
     std::map<std::pair<int, int>, int64_t> awarded;  // (pot, seat) -> chips
     std::map<int, int64_t> uncalled;
     int64_t put_in = 0;
@@ -101,7 +80,7 @@ TEST(RulesFidelity, STUD_ALLIN_1_TokenShowdownReportsOnlyCalledChips) {
     };
     tally(u);
     for (int step = 0; step < 300 && u.public_view().phase() != v1::PHASE_COMPLETE; ++step) {
-      u = Apply(server, u, RandomAction(u, rng));
+      u = ApplyExpectingOk(server, u, RandomAction(u, rng));
       tally(u);
     }
     ASSERT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
@@ -130,7 +109,7 @@ TEST(RulesFidelity, STUD_STAKES_3_ViewShowsTheBringInInUse) {
   v1::NewHandRequest req = BasicHand(3, v1::DEALING_MODE_PRESET);
   req.mutable_stakes()->set_preset("$2-$4");
   req.mutable_option_overrides()->set_bring_in_source(v1::BRING_IN_SOURCE_HALF_SMALL_BET);
-  const v1::HandUpdate u = Start(server, req);
+  const v1::HandUpdate u = StartHand(server, req);
   EXPECT_EQ(u.public_view().stakes().bring_in(), 100);
   bool offered = false;
   for (const v1::LegalAction& a : u.legal_actions()) {
@@ -148,11 +127,11 @@ TEST(RulesFidelity, STUD_STAKES_3_ViewShowsTheBringInInUse) {
 // burn, 5d 5h 5s 6c on 4th street: seat 4 (6-4) is first, seats 1, 2, 3 tie.
 TEST(RulesFidelity, STUD_ORDER_2_PublicViewListsEveryBoardInOrder) {
   Server server;
-  v1::HandUpdate u = Start(server, BasicHand(4, v1::DEALING_MODE_PRESET));
+  v1::HandUpdate u = StartHand(server, BasicHand(4, v1::DEALING_MODE_PRESET));
   // 3rd street: every door card is a board; the order is by the board rules.
   ASSERT_EQ(u.public_view().board_order_size(), 4);
   for (int step = 0; step < 20 && u.public_view().street() == v1::STREET_THIRD; ++step) {
-    u = Apply(server, u, ChooseAction(u, false));
+    u = ApplyExpectingOk(server, u, ChooseAction(u, false));
   }
   ASSERT_EQ(u.public_view().street(), v1::STREET_FOURTH);
   const auto& order = u.public_view().board_order();
@@ -218,13 +197,13 @@ TEST(RulesFidelity, STUD_ORDER_4_AnnouncementSaysTheHighHandIsAllIn) {
                                          {"Qc", "Qd", "Kh", "Ks"}})) {
     req.add_preset_deck(c);
   }
-  v1::HandUpdate u = Start(server, req);
+  v1::HandUpdate u = StartHand(server, req);
   const v1::Announcement* low = FindAnnouncement(u, "LOW_CARD");
   ASSERT_NE(low, nullptr);
   EXPECT_EQ(low->seat(), 1);
   EXPECT_EQ(low->rule_id(), "STUD-BRING-11");
   for (int step = 0; step < 4 && u.public_view().street() == v1::STREET_THIRD; ++step) {
-    u = Apply(server, u, ChooseAction(u, false));
+    u = ApplyExpectingOk(server, u, ChooseAction(u, false));
   }
   ASSERT_EQ(u.public_view().street(), v1::STREET_FOURTH);
   ASSERT_EQ(u.to_act(), 3);
@@ -241,8 +220,8 @@ TEST(RulesFidelity, STUD_ORDER_4_AnnouncementSaysTheHighHandIsAllIn) {
 // Fields an action kind does not take are refused with their field path.
 TEST(RulesFidelity, ActionFieldsAThisKindDoesNotTakeAreRefused) {
   Server server;
-  v1::HandUpdate u = Start(server, BasicHand(3, v1::DEALING_MODE_PRESET));
-  u = Apply(server, u, ChooseAction(u, false));  // the bring-in: the next seat may fold
+  v1::HandUpdate u = StartHand(server, BasicHand(3, v1::DEALING_MODE_PRESET));
+  u = ApplyExpectingOk(server, u, ChooseAction(u, false));  // the bring-in: the next seat may fold
   struct Case {
     v1::ActionKind kind;
     int64_t amount_to;

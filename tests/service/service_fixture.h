@@ -109,6 +109,30 @@ inline stud::v1::NewHandRequest BasicHand(int seats, stud::v1::DealingMode mode,
   return req;
 }
 
+// NewHand through `server`; the test fails (and the update is empty) on an error.
+inline stud::v1::HandUpdate StartHand(Server& server, const stud::v1::NewHandRequest& req) {
+  stud::v1::NewHandResponse resp;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  const grpc::Status st = server.stub().NewHand(&ctx, req, &resp);
+  EXPECT_TRUE(st.ok()) << st.error_message();
+  return resp.update();
+}
+
+// ApplyAction of `action` on `u`'s token; the test fails on an error.
+inline stud::v1::HandUpdate ApplyExpectingOk(Server& server, const stud::v1::HandUpdate& u,
+                                             const stud::v1::Action& action) {
+  stud::v1::ApplyActionRequest req;
+  req.set_token(u.token());
+  *req.mutable_action() = action;
+  stud::v1::ApplyActionResponse resp;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  const grpc::Status st = server.stub().ApplyAction(&ctx, req, &resp);
+  EXPECT_TRUE(st.ok()) << st.error_message();
+  return resp.update();
+}
+
 // A passive policy: check, call, bring in, show; raise when `aggressive`.
 inline stud::v1::Action ChooseAction(const stud::v1::HandUpdate& u, bool aggressive) {
   stud::v1::Action a;

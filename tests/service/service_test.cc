@@ -39,21 +39,12 @@ v1::HandUpdate PlayOut(Server& server, v1::HandUpdate u, bool aggressive_seat_on
   return u;
 }
 
-v1::HandUpdate Start(Server& server, const v1::NewHandRequest& req) {
-  v1::NewHandResponse resp;
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
-  grpc::Status st = server.stub().NewHand(&ctx, req, &resp);
-  EXPECT_TRUE(st.ok()) << st.error_message();
-  return resp.update();
-}
-
 TEST(ServiceTest, NewHandShowsOnlyWhatEachViewerMaySee) {
   Server server;
   v1::NewHandRequest req = BasicHand(3, v1::DEALING_MODE_SERVICE);
   req.add_private_view_seats(2);
   req.set_locale(v1::LOCALE_ES);
-  v1::HandUpdate u = Start(server, req);
+  v1::HandUpdate u = StartHand(server, req);
 
   EXPECT_FALSE(u.token().empty());
   EXPECT_EQ(u.public_view().phase(), v1::PHASE_BETTING);
@@ -128,7 +119,7 @@ TEST(ServiceTest, NewHandShowsOnlyWhatEachViewerMaySee) {
 
 TEST(ServiceTest, ServiceHandPlaysToTheEndAndTheCommitmentVerifies) {
   Server server;
-  v1::HandUpdate u = Start(server, BasicHand(4, v1::DEALING_MODE_SERVICE));
+  v1::HandUpdate u = StartHand(server, BasicHand(4, v1::DEALING_MODE_SERVICE));
   const int64_t chips = StackSum(u.public_view()) + u.public_view().pot_total();
   u = PlayOut(server, u, /*aggressive_seat_one=*/true);
   ASSERT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
@@ -177,7 +168,7 @@ TEST(ServiceTest, EveryVariantPlaysToCompletionConservingChips) {
   for (v1::Variant variant : {v1::VARIANT_STUD, v1::VARIANT_STUD_HI_LO, v1::VARIANT_RAZZ}) {
     v1::NewHandRequest req = BasicHand(5, v1::DEALING_MODE_SERVICE, variant);
     req.mutable_seats(2)->set_stack(2000);  // a short stack: side pots
-    v1::HandUpdate u = Start(server, req);
+    v1::HandUpdate u = StartHand(server, req);
     const int64_t chips = StackSum(u.public_view()) + u.public_view().pot_total();
     u = PlayOut(server, u, /*aggressive_seat_one=*/true);
     EXPECT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE) << variant;
@@ -187,7 +178,7 @@ TEST(ServiceTest, EveryVariantPlaysToCompletionConservingChips) {
 }
 
 void ExpectSameAnswers(Server& server) {
-  v1::HandUpdate u = Start(server, BasicHand(3, v1::DEALING_MODE_SERVICE));
+  v1::HandUpdate u = StartHand(server, BasicHand(3, v1::DEALING_MODE_SERVICE));
   v1::ApplyActionRequest req;
   req.set_token(u.token());
   *req.mutable_action() = ChooseAction(u, false);
@@ -225,7 +216,7 @@ TEST(ServiceTest, PresetDeckDealsInTheDocumentedOrder) {
   Server server;
   v1::NewHandRequest req = BasicHand(3, v1::DEALING_MODE_PRESET);
   req.add_private_view_seats(1);
-  v1::HandUpdate u = Start(server, req);
+  v1::HandUpdate u = StartHand(server, req);
   ASSERT_EQ(u.private_views_size(), 1);
   // Three passes from 2c 2d 2h 2s 3c 3d 3h 3s 4c: seat 1 gets 2c, 2s, then 3h up.
   const auto& cards = u.private_views(0).cards();
@@ -240,7 +231,7 @@ TEST(ServiceTest, PresetDeckDealsInTheDocumentedOrder) {
 
 TEST(ServiceTest, LiveDealingTakesReportedCardsInOrder) {
   Server server;
-  v1::HandUpdate u = Start(server, BasicHand(2, v1::DEALING_MODE_LIVE));
+  v1::HandUpdate u = StartHand(server, BasicHand(2, v1::DEALING_MODE_LIVE));
   ASSERT_EQ(u.public_view().phase(), v1::PHASE_AWAITING_DEAL);
   const char* cards[] = {"Ah", "Kd", "Qs", "Jc", "9h", "8d"};
   for (const char* card : cards) {
@@ -269,7 +260,7 @@ TEST(ServiceTest, LiveDealingTakesReportedCardsInOrder) {
 
 TEST(ServiceTest, LegalActionsAndGetViewReadWithoutChanging) {
   Server server;
-  v1::HandUpdate u = Start(server, BasicHand(3, v1::DEALING_MODE_SERVICE));
+  v1::HandUpdate u = StartHand(server, BasicHand(3, v1::DEALING_MODE_SERVICE));
   for (int seat = 1; seat <= 3; ++seat) {
     v1::LegalActionsRequest req;
     req.set_token(u.token());
