@@ -94,10 +94,17 @@ absl::Status LedgerScope::Finish(absl::Status handler_status, absl::string_view 
   const std::string key = LedgerKey(tenant, about->hand_id_hex);
   if (sealed_ && !opened_) {
     r = ledger_->Create(key, sealed_->entry, sealed_->ended);
-  } else if (sealed_) {
-    if (sealed_->hand_id_hex != opened_->hand_id_hex) {
-      return absl::InternalError("ledger: a call sealed another hand than the one it opened");
+  } else if (sealed_ && sealed_->hand_id_hex != opened_->hand_id_hex) {
+    // A redeal (NewHand with redeal_of): the misdealt hand must be at its
+    // latest token, and the redeal is a new hand [STUD-IRR-EXP-1].
+    r = ledger_->Check(key, opened_->entry);
+    if (r.ok() && (r->outcome == LedgerOutcome::kLatest || r->outcome == LedgerOutcome::kRetry)) {
+      r = ledger_->Create(LedgerKey(tenant, sealed_->hand_id_hex), sealed_->entry, sealed_->ended);
+      if (r.ok() && r->outcome == LedgerOutcome::kSuperseded) {
+        return absl::InternalError("ledger: a new hand's id is already taken");
+      }
     }
+  } else if (sealed_) {
     r = ledger_->Advance(key, opened_->entry, sealed_->entry, sealed_->ended);
   } else {
     r = ledger_->Check(key, opened_->entry);

@@ -263,6 +263,58 @@ TEST(Ledger, TwoReplicasSharingOneRedisContinueEachOthersHands) {
   }
 }
 
+// A redeal (NewHand with redeal_of) under the ledger [STUD-IRR-EXP-1]: the
+// misdealt hand must be at its latest token, and the redeal is a new hand the
+// ledger then follows like any other.
+TEST(Ledger, RedealOfAMisdealStartsANewLedgerLine) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  Replica r(redis);
+  v1::NewHandRequest req = BasicHand(3, v1::DEALING_MODE_LIVE);
+  req.set_profile(v1::PROFILE_TOURNAMENT);
+  req.mutable_option_overrides()->set_misdeal_antes(v1::MISDEAL_ANTES_STAY_IN_POT);
+  v1::NewHandResponse started;
+  ASSERT_TRUE(Call(r.stub(), &v1::StudService::Stub::NewHand, req, &started).ok());
+  v1::Action deal;
+  deal.set_kind(v1::ACTION_KIND_DEAL);
+  deal.set_seat(1);
+  deal.set_card("2d");
+  v1::ApplyActionResponse dealt;
+  ASSERT_TRUE(Apply(r.stub(), started.update().token(), deal, &dealt).ok());
+  v1::RuleIrregularityRequest rr;
+  rr.set_token(dealt.update().token());
+  rr.mutable_report()->set_kind(v1::IRREGULARITY_KIND_HOLECARD_EXPOSED);
+  rr.mutable_report()->set_seat(1);
+  rr.mutable_report()->add_cards("2d");
+  v1::RuleIrregularityResponse misdeal;
+  ASSERT_TRUE(Call(r.stub(), &v1::StudService::Stub::RuleIrregularity, rr, &misdeal).ok());
+  ASSERT_EQ(misdeal.ruling().decision(), "MISDEAL");
+
+  // From a superseded token of the misdealt hand: refused.
+  v1::NewHandRequest stale;
+  stale.set_redeal_of(dealt.update().token());
+  v1::NewHandResponse refused;
+  ExpectSuperseded(Call(r.stub(), &v1::StudService::Stub::NewHand, stale, &refused),
+                   "stale redeal");
+  // From its latest token: a new hand, followed by the ledger.
+  v1::NewHandRequest redeal;
+  redeal.set_redeal_of(misdeal.update().token());
+  v1::NewHandResponse again;
+  const grpc::Status st = Call(r.stub(), &v1::StudService::Stub::NewHand, redeal, &again);
+  ASSERT_TRUE(st.ok()) << st.error_message();
+  EXPECT_NE(again.update().public_view().hand_id(), started.update().public_view().hand_id());
+  v1::HandUpdate u = again.update();
+  v1::Action next_deal;
+  next_deal.set_kind(v1::ACTION_KIND_DEAL);
+  next_deal.set_seat(1);
+  next_deal.set_card("3c");
+  v1::ApplyActionResponse first;
+  ASSERT_TRUE(Apply(r.stub(), u.token(), next_deal, &first).ok());
+  next_deal.set_card("4c");
+  v1::ApplyActionResponse fork;
+  ExpectSuperseded(Apply(r.stub(), u.token(), next_deal, &fork), "fork of the redeal");
+}
+
 TEST(Ledger, RedisDownFailsClosedAndRestartLosesNoHand) {
   RedisServer redis;
   ASSERT_TRUE(redis.Start());
