@@ -70,6 +70,12 @@ absl::StatusOr<std::vector<Card>> DecodeCards(
   return out;
 }
 
+absl::StatusOr<v1::Locale> DecodeLocale(v1::Locale locale) {
+  if (locale == v1::LOCALE_UNSPECIFIED) return v1::LOCALE_EN;
+  if (locale == v1::LOCALE_EN || locale == v1::LOCALE_ES) return locale;
+  return absl::InvalidArgumentError("locale: must be LOCALE_EN or LOCALE_ES");
+}
+
 absl::StatusOr<Variant> DecodeVariant(v1::Variant v, absl::string_view field) {
   switch (v) {
     case v1::VARIANT_STUD:

@@ -30,6 +30,8 @@ namespace stud::service {
 absl::StatusOr<Card> DecodeCard(absl::string_view text, absl::string_view field);
 absl::StatusOr<std::vector<Card>> DecodeCards(
     const google::protobuf::RepeatedPtrField<std::string>& cards, absl::string_view field);
+// The request's locale; LOCALE_UNSPECIFIED means English.
+absl::StatusOr<stud::v1::Locale> DecodeLocale(stud::v1::Locale locale);
 absl::StatusOr<Variant> DecodeVariant(stud::v1::Variant v, absl::string_view field);
 absl::StatusOr<Stakes> DecodeStakes(const stud::v1::Stakes& stakes, absl::string_view field);
 // The profile's defaults with the overrides applied, then ValidateOptions.

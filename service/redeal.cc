@@ -8,11 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "engine/engine.h"
 #include "service/convert.h"
-#include "service/dealing.h"
 #include "service/logging.h"
-#include "service/seat_tickets.h"
 #include "service/service_impl.h"
-#include "service/tracing.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -116,34 +113,23 @@ absl::Status HandService::NewRedeal(const v1::NewHandRequest& req,
     config.carried_antes[i] = old.seats[i].committed;  // only antes stay after a misdeal
     held += old.seats[i].committed;
   }
-  SealedHand hand;
-  v1::Locale locale = req.locale();  // the misdealt hand's language unless one is given
-  if (locale == v1::LOCALE_UNSPECIFIED) locale = static_cast<v1::Locale>(misdealt->service.locale);
-  if (locale == v1::LOCALE_UNSPECIFIED) locale = v1::LOCALE_EN;
-  if (locale != v1::LOCALE_EN && locale != v1::LOCALE_ES) {
-    return absl::InvalidArgumentError("locale: must be LOCALE_EN or LOCALE_ES");
-  }
-  hand.service.locale = static_cast<uint32_t>(locale);
-  v1::NewHandRequest deal = req;  // the misdealt hand's dealing mode unless one is given
+  // The misdealt hand's language and dealing mode unless the request gives them.
+  absl::StatusOr<v1::Locale> locale = DecodeLocale(
+      req.locale() != v1::LOCALE_UNSPECIFIED ? req.locale()
+                                             : static_cast<v1::Locale>(misdealt->service.locale));
+  if (!locale.ok()) return locale.status();
+  v1::NewHandRequest deal = req;
   if (deal.dealing_mode() == v1::DEALING_MODE_UNSPECIFIED) {
     deal.set_dealing_mode(static_cast<v1::DealingMode>(misdealt->service.dealing_mode));
   }
-  if (absl::Status st = PrepareDeal(deal, options_.allow_preset, &config, &hand.service);
-      !st.ok()) {
+  const int num_seats = config.num_seats;
+  if (absl::Status st = DealNewHand(deal, std::move(config), *locale, *views, resp); !st.ok()) {
     return st;
   }
-  absl::StatusOr<HandState> state = [&] {
-    ChildSpan span("engine");
-    return stud::NewHand(config);
-  }();
-  if (!state.ok()) return state.status();
-  hand.state = *std::move(state);
   LogLine(LogLevel::kInfo, "misdeal_redeal")
       .Str("rule_id", kRule)
-      .Int("seats", config.num_seats)
+      .Int("seats", num_seats)
       .Int("antes_carried", held);
-  FillUpdate(hand, 0, *views, /*announce=*/true, "", resp->mutable_update());
-  AddSeatTickets(*sealer_, hand.service, config.num_seats, resp);  // a new hand: new tickets
   return absl::OkStatus();
 }
 

@@ -32,12 +32,6 @@ absl::Status CheckVersion(bool has_expected, uint64_t expected, const HandState&
   return absl::OkStatus();
 }
 
-absl::StatusOr<v1::Locale> DecodeLocale(v1::Locale locale) {
-  if (locale == v1::LOCALE_UNSPECIFIED) return v1::LOCALE_EN;
-  if (locale == v1::LOCALE_EN || locale == v1::LOCALE_ES) return locale;
-  return absl::InvalidArgumentError("locale: must be LOCALE_EN or LOCALE_ES");
-}
-
 struct IrregularityRule {
   absl::string_view rule_id;
   bool needs_seat;
@@ -345,9 +339,16 @@ absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResp
       DecodeViewSeats(req.private_view_seats(), n, "private_view_seats");
   if (!views.ok()) return views.status();
 
+  return DealNewHand(req, std::move(config), *locale, *views, resp);
+}
+
+absl::Status HandService::DealNewHand(const v1::NewHandRequest& request, HandConfig config,
+                                      v1::Locale locale, const std::vector<int>& view_seats,
+                                      v1::NewHandResponse* resp) const {
   SealedHand hand;
-  hand.service.locale = static_cast<uint32_t>(*locale);
-  if (absl::Status st = PrepareDeal(req, options_.allow_preset, &config, &hand.service); !st.ok()) {
+  hand.service.locale = static_cast<uint32_t>(locale);
+  if (absl::Status st = PrepareDeal(request, options_.allow_preset, &config, &hand.service);
+      !st.ok()) {
     return st;
   }
   absl::StatusOr<HandState> state = [&] {
@@ -356,8 +357,8 @@ absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResp
   }();
   if (!state.ok()) return state.status();
   hand.state = *std::move(state);
-  FillUpdate(hand, 0, *views, /*announce=*/true, "", resp->mutable_update());
-  AddSeatTickets(*sealer_, hand.service, n, resp);
+  FillUpdate(hand, 0, view_seats, /*announce=*/true, "", resp->mutable_update());
+  AddSeatTickets(*sealer_, hand.service, config.num_seats, resp);  // a new hand: new tickets
   return absl::OkStatus();
 }
 

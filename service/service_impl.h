@@ -126,6 +126,12 @@ class HandService {
   // NewHand with redeal_of: the redeal of a misdeal that kept its antes (redeal.cc).
   absl::Status NewRedeal(const stud::v1::NewHandRequest& req,
                          stud::v1::NewHandResponse* resp) const;
+  // The end of NewHand and of a redeal: prepares the deal of `request`
+  // (dealing mode, deck, commitment, hand id), starts the hand in the engine
+  // and answers with the update and the seat tickets.
+  absl::Status DealNewHand(const stud::v1::NewHandRequest& request, HandConfig config,
+                           stud::v1::Locale locale, const std::vector<int>& view_seats,
+                           stud::v1::NewHandResponse* resp) const;
   // Fills `out` for the state after a call whose operations start at
   // `first_op`. `token` is the token to return; empty means seal a new one.
   void FillUpdate(const SealedHand& hand, size_t first_op, const std::vector<int>& view_seats,

@@ -34,26 +34,15 @@ class IrregularityServiceTest : public ::testing::Test {
     return resp;
   }
   v1::HandUpdate Act(const v1::HandUpdate& u, v1::ActionKind kind, int64_t amount_to = 0) {
-    v1::ApplyActionRequest req;
-    req.set_token(u.token());
-    req.mutable_action()->set_kind(kind);
-    req.mutable_action()->set_seat(u.to_act());
-    req.mutable_action()->set_amount_to(amount_to);
-    v1::ApplyActionResponse resp;
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
-    grpc::Status st = server_.stub().ApplyAction(&ctx, req, &resp);
-    EXPECT_TRUE(st.ok()) << st.error_message();
-    return resp.update();
+    v1::Action a;
+    a.set_kind(kind);
+    a.set_seat(u.to_act());
+    a.set_amount_to(amount_to);
+    return ApplyExpectingOk(server_, u, a);
   }
   grpc::Status Rule(const v1::HandUpdate& u, const v1::IrregularityReport& r,
                     v1::RuleIrregularityResponse* resp) {
-    v1::RuleIrregularityRequest req;
-    req.set_token(u.token());
-    *req.mutable_report() = r;
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
-    return server_.stub().RuleIrregularity(&ctx, req, resp);
+    return RuleReport(server_, u, r, resp);
   }
   static v1::NewHandRequest Live(v1::Profile profile) {
     v1::NewHandRequest req = BasicHand(3, v1::DEALING_MODE_LIVE);

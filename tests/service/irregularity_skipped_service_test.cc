@@ -36,24 +36,11 @@ class SkippedSeatServiceTest : public ::testing::Test {
   }
   v1::HandUpdate Step(const v1::HandUpdate& u) {
     if (u.public_view().phase() == v1::PHASE_AWAITING_DEAL) return Deal(u);
-    v1::ApplyActionRequest req;
-    req.set_token(u.token());
-    *req.mutable_action() = ChooseAction(u, false);
-    v1::ApplyActionResponse resp;
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
-    grpc::Status st = server_.stub().ApplyAction(&ctx, req, &resp);
-    EXPECT_TRUE(st.ok()) << st.error_message();
-    return resp.update();
+    return ApplyExpectingOk(server_, u, ChooseAction(u, false));
   }
   grpc::Status Rule(const v1::HandUpdate& u, const v1::IrregularityReport& r,
                     v1::RuleIrregularityResponse* resp) {
-    v1::RuleIrregularityRequest req;
-    req.set_token(u.token());
-    *req.mutable_report() = r;
-    grpc::ClientContext ctx;
-    SetDeadline(&ctx);
-    return server_.stub().RuleIrregularity(&ctx, req, resp);
+    return RuleReport(server_, u, r, resp);
   }
   static v1::IrregularityReport Skipped(int seat) {
     v1::IrregularityReport r;

@@ -133,6 +133,18 @@ inline stud::v1::HandUpdate ApplyExpectingOk(Server& server, const stud::v1::Han
   return resp.update();
 }
 
+// RuleIrregularity of `report` on `u`'s token.
+inline grpc::Status RuleReport(Server& server, const stud::v1::HandUpdate& u,
+                               const stud::v1::IrregularityReport& report,
+                               stud::v1::RuleIrregularityResponse* resp) {
+  stud::v1::RuleIrregularityRequest req;
+  req.set_token(u.token());
+  *req.mutable_report() = report;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  return server.stub().RuleIrregularity(&ctx, req, resp);
+}
+
 // A passive policy: check, call, bring in, show; raise when `aggressive`.
 inline stud::v1::Action ChooseAction(const stud::v1::HandUpdate& u, bool aggressive) {
   stud::v1::Action a;
