@@ -22,7 +22,7 @@
 #include "absl/status/status.h"
 #include "engine/card.h"
 #include "engine/hand_state.h"
-#include "service/state_codec.h"
+#include "service/token/codec.h"
 #include "stud/v1/stud.pb.h"
 
 namespace stud::service {

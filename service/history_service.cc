@@ -12,7 +12,7 @@
 #include "service/ledger.h"
 #include "service/observability.h"
 #include "service/service_impl.h"
-#include "service/state_codec.h"
+#include "service/token/codec.h"
 #include "service/tracing.h"
 
 namespace stud::service {

@@ -59,7 +59,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "service/sealer.h"
-#include "service/state_codec.h"
+#include "service/token/codec.h"
 #include "stud/v1/stud.pb.h"
 
 namespace stud::service {

@@ -14,9 +14,9 @@
 #include "service/ledger.h"
 #include "service/observability.h"
 #include "service/seat_tickets.h"
-#include "service/state_wire.h"
 #include "service/status_mapping.h"
 #include "service/tenants.h"
+#include "service/token/codec.h"
 #include "service/tracing.h"
 
 namespace stud::service {
@@ -248,7 +248,7 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
   if (token.empty()) {
     ChildSpan span("seal");
     thread_local std::string plain;  // per-thread, its capacity kept from call to call
-    WriteSealedHand(hand, &plain);
+    SerializeSealedHandTo(hand, &plain);
     out->set_token(sealer_->Seal(plain, CurrentTenant()));
     LedgerScope::NoteSealed(HandIdText(hand.service), state.version,
                             state.phase == Phase::kComplete, out->token());

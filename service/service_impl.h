@@ -27,7 +27,7 @@
 #include "service/arena_allocator.h"
 #include "service/sealer.h"
 #include "service/seat_tickets.h"
-#include "service/state_codec.h"
+#include "service/token/codec.h"
 #include "stud/v1/stud.grpc.pb.h"
 #include "stud/v1/stud.pb.h"
 

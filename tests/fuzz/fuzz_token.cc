@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "fuzz_common.h"
-#include "service/state_codec.h"
+#include "service/token/codec.h"
 
 namespace stud::fuzz {
 namespace {

@@ -34,8 +34,8 @@
 #include "google/rpc/status.pb.h"
 #include "history/phh.h"
 #include "service/seat_tickets.h"
-#include "service/state_codec.h"
 #include "service/status_mapping.h"
+#include "service/token/codec.h"
 #include "service_fixture.h"
 
 namespace stud::service::testing {

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "absl/strings/escaping.h"
-#include "service/state_codec.h"
 #include "service/tenants.h"
+#include "service/token/codec.h"
 #include "service_fixture.h"
 
 namespace stud::service::testing {

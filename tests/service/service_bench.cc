@@ -15,7 +15,8 @@
 #include "service/dealing.h"
 #include "service/sealer.h"
 #include "service/service_impl.h"
-#include "service/state_codec.h"
+#include "service/token/codec.h"
+#include "stud/internal/v1/state.pb.h"
 
 namespace stud::service {
 namespace {
@@ -115,10 +116,7 @@ BENCHMARK(BM_Parse)->Arg(0)->Arg(1)->Arg(2);
 void BM_TokenBytes(benchmark::State& st) {
   const SealedHand hand = MakeHand(st.range(0));
   stud::internal::v1::SealedHand msg;
-  msg.set_schema(kSealedSchema);
-  EncodeState(hand.state, msg.mutable_state());
-  msg.mutable_service()->set_commitment(hand.service.commitment);
-  msg.mutable_service()->set_salt(hand.service.salt);
+  msg.ParseFromString(SerializeSealedHand(hand));
   for (auto _ : st) benchmark::DoNotOptimize(msg.ByteSizeLong());
   const stud::internal::v1::HandState& s = msg.state();
   size_t seats = 0;

@@ -13,7 +13,7 @@
 #include "engine/engine.h"
 #include "gtest/gtest.h"
 #include "service/sealer.h"
-#include "service/state_codec.h"
+#include "service/token/codec.h"
 
 namespace stud::service {
 namespace {

@@ -14,8 +14,7 @@
 #include "engine/engine.h"
 #include "engine/view.h"
 #include "gtest/gtest.h"
-#include "service/state_codec.h"
-#include "service/state_wire.h"
+#include "service/token/codec.h"
 #include "tests/testing/hands.h"
 
 namespace stud::service {
@@ -32,7 +31,7 @@ size_t SealedLength(const HandState& st) {
                   .salt = std::string(32, 's'),
                   .hand_id = std::string(16, 'h')};
   std::string plain;
-  WriteSealedHand(hand, &plain);
+  SerializeSealedHandTo(hand, &plain);
   return plain.size();
 }
 

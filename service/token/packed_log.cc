@@ -1,14 +1,20 @@
-#include "service/packed_log.h"
+#include "service/token/packed_log.h"
 
 #include <cstdint>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
-#include "service/state_codec.h"
+#include "service/token/codec.h"
+#include "service/token/schema.h"
 
-namespace stud::service {
+namespace stud::service::token {
 namespace {
+
+using wire::GetVarint;
+using wire::PutVarint;
+using wire::UnZigZag;
+using wire::ZigZag;
 
 constexpr uint8_t kHasCard = 1, kHasPot = 2, kHasHalf = 4, kHasAmount = 8, kHasAmountTo = 16,
                   kHasRule = 32;
@@ -31,37 +37,7 @@ bool CarriesCard(OpType t) {
   }
 }
 
-absl::Status Bad(absl::string_view field) {
-  return absl::InternalError(absl::StrCat("sealed state: field ", field, " is out of range"));
-}
-
-uint8_t* PutVarint(uint64_t v, uint8_t* w) {
-  while (v >= 0x80) {
-    *w++ = static_cast<uint8_t>((v & 0x7F) | 0x80);
-    v >>= 7;
-  }
-  *w++ = static_cast<uint8_t>(v);
-  return w;
-}
-uint64_t ZigZag(int64_t v) {
-  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
-}
-int64_t UnZigZag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
-
-// At most 10 bytes; bits past the 64th are dropped (as protobuf does).
-bool GetVarint(const uint8_t*& p, const uint8_t* end, uint64_t* out) {
-  uint64_t v = 0;
-  for (int shift = 0; shift < 64; shift += 7) {
-    if (p == end) return false;
-    const uint8_t b = *p++;
-    v |= static_cast<uint64_t>(b & 0x7F) << shift;
-    if ((b & 0x80) == 0) {
-      *out = v;
-      return true;
-    }
-  }
-  return false;
-}
+absl::Status Bad(absl::string_view field) { return OutOfRange("HandState", field); }
 
 // InternRuleId takes a process-wide lock; a thread remembers what it has
 // interned (bounded by InternRuleId's own bound on distinct IDs).
@@ -114,16 +90,6 @@ uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w,
     if (mask & kHasRule) w = PutVarint(rule_index(op.rule_id), w);
   }
   return w;
-}
-
-void PackLog(const std::vector<Operation>& log, std::string* packed,
-             google::protobuf::RepeatedPtrField<std::string>* rule_ids) {
-  packed->resize(log.size() * kMaxPackedLogEntryBytes);
-  auto* const begin = reinterpret_cast<uint8_t*>(packed->data());
-  std::vector<absl::string_view> rules;
-  packed->resize(static_cast<size_t>(PackLogTo(log, begin, &rules) - begin));
-  rule_ids->Clear();
-  for (absl::string_view id : rules) rule_ids->Add(std::string(id));
 }
 
 absl::Status UnpackLog(absl::string_view packed, absl::Span<const absl::string_view> rule_ids,
@@ -189,4 +155,39 @@ absl::Status UnpackLog(absl::string_view packed, absl::Span<const absl::string_v
   return absl::OkStatus();
 }
 
-}  // namespace stud::service
+void SeatCardsField::Write(const Seat& seat, wire::Writer& w, WriteContext&) const {
+  if (seat.num_cards == 0) return;
+  w.Room(16 + 2u * seat.num_cards);
+  w.Tag(number, wire::kLen);
+  w.Varint(2u * seat.num_cards);
+  uint8_t* p = w.p();
+  for (int k = 0; k < seat.num_cards; ++k) {
+    const SeatCard& c = seat.cards[static_cast<size_t>(k)];
+    *p++ = static_cast<uint8_t>(c.card.index());
+    *p++ = static_cast<uint8_t>((static_cast<uint32_t>(c.street) - 3) | (c.face_up ? 8u : 0u));
+  }
+  w.set_p(p);
+}
+
+absl::Status SeatCardsField::Read(Seat& seat, const wire::Field& f, ReadContext&, uint8_t&) const {
+  const absl::string_view bytes = f.bytes;
+  if (f.type != wire::kLen || bytes.size() % 2 != 0 || bytes.size() / 2 > seat.cards.size())
+    return Bad();
+  seat.num_cards = static_cast<uint8_t>(bytes.size() / 2);
+  for (size_t k = 0; k < bytes.size() / 2; ++k) {
+    SeatCard& sc = seat.cards[k];
+    const auto index = static_cast<uint8_t>(bytes[2 * k]);
+    const auto meta = static_cast<uint8_t>(bytes[2 * k + 1]);
+    // (meta & 7) + 3 is at least kThird; at most kSeventh.
+    if (index >= kDeckSize || (meta >> 4) != 0 ||
+        (meta & 7u) + 3 > static_cast<uint32_t>(Street::kSeventh)) {
+      return Bad();
+    }
+    sc.card = Card::FromIndex(index);
+    sc.street = static_cast<Street>((meta & 7u) + 3);
+    sc.face_up = (meta & 8u) != 0;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace stud::service::token

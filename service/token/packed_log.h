@@ -1,0 +1,105 @@
+// The packed operation log of the sealed hand (HandState fields packed_log
+// and rule_ids), and the field kinds that put packed data in the schema.
+//
+// Per operation:
+//   byte 0  type (1..19) | (street - 3) << 5
+//   byte 1  seat (0..8) | face_up << 4 | all_in << 5 | odd_chip << 6 | more << 7
+//   when more: byte 2, a presence mask of the fields that differ from their
+//   defaults, each following in this order when present:
+//     1 card (1 byte), 2 pot (1 byte), 4 half (1 byte), 8 amount (zigzag
+//     varint), 16 amount_to (zigzag varint), 32 rule ID (varint index into
+//     rule_ids, which lists each distinct ID once, in order of first use).
+// Every value is range-checked when decoding; a truncated or overlong entry
+// is refused.
+//
+// Both directions run once per call on the hot path (a mid-hand log is 50 to
+// 100 operations), so they work on raw bytes: no per-byte string growth, no
+// per-operation string comparison in the common case.
+#ifndef STUD_SERVICE_TOKEN_PACKED_LOG_H_
+#define STUD_SERVICE_TOKEN_PACKED_LOG_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "engine/hand_state.h"
+#include "service/token/fields.h"
+
+namespace stud::service::token {
+
+// The packed log written at `w`, which must have room for
+// kMaxPackedLogEntryBytes per operation; returns the end. `rules` receives
+// the distinct rule IDs in order of first use (the rule_ids field).
+inline constexpr size_t kMaxPackedLogEntryBytes = 6 + 3 * 10;
+uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w,
+                   std::vector<absl::string_view>* rules);
+
+// Appends the operations of `packed` to *log. INTERNAL ("sealed state: field
+// packed_log... is out of range") on any malformed or out-of-range entry.
+absl::Status UnpackLog(absl::string_view packed, absl::Span<const absl::string_view> rule_ids,
+                       int num_seats, std::vector<Operation>* log);
+
+// The operation log: HandState.packed_log (number) and rule_ids (number + 1).
+template <auto M>
+struct PackedLogField : FieldBase<typename MemberOf<M>::Class> {
+  using T = typename MemberOf<M>::Class;
+  constexpr bool Has(uint32_t n) const { return n == this->number || n == this->number + 1; }
+  void Write(const T& obj, wire::Writer& w, WriteContext&) const {
+    const std::vector<Operation>& log = obj.*M;
+    std::vector<absl::string_view> rules;
+    if (!log.empty()) {  // written in place
+      const size_t at = w.Open(this->number);
+      w.Room(log.size() * kMaxPackedLogEntryBytes);
+      w.set_p(PackLogTo(log, w.p(), &rules));
+      w.Close(at);
+    }
+    // rule_ids: a repeated string, one entry per distinct ID.
+    for (absl::string_view id : rules) w.BytesField(this->number + 1, id, /*always=*/true);
+  }
+  absl::Status Read(T&, const wire::Field& f, ReadContext& ctx, uint8_t&) const {
+    if (f.type != wire::kLen || (f.number != this->number && ctx.rule_ids.size() >= 255)) {
+      return this->Bad();
+    }
+    if (f.number == this->number) {
+      ctx.packed_log = f.bytes;
+      return absl::OkStatus();
+    }
+    // A rule ID is "STUD-" and upper-case letters, digits and dashes.
+    if (f.bytes.empty() || f.bytes.size() > 64) return OutOfRange(Schema<T>::kName, "rule_ids");
+    for (char ch : f.bytes) {
+      if (!((ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-')) {
+        return OutOfRange(Schema<T>::kName, "rule_ids");
+      }
+    }
+    ctx.rule_ids.push_back(f.bytes);
+    return absl::OkStatus();
+  }
+  // Both fields are read by now, and num_seats is known.
+  absl::Status Finish(T& obj, ReadContext& ctx, uint8_t) const {
+    // Room for the operations of the next action, so that Apply does not grow the log.
+    constexpr size_t kLogHeadroom = 24;
+    (obj.*M).reserve(ctx.packed_log.size() / 2 + kLogHeadroom);
+    return UnpackLog(ctx.packed_log, ctx.rule_ids, ctx.num_seats, &(obj.*M));
+  }
+};
+template <auto M>
+constexpr auto Log(uint32_t n, absl::string_view name) {
+  return PackedLogField<M>{{n, name}};
+}
+
+// A seat's cards (Seat.packed_cards): two bytes per card, the card index,
+// then (street - 3) | face_up << 3. Written from Seat::cards[0..num_cards).
+struct SeatCardsField : FieldBase<Seat> {
+  void Write(const Seat& seat, wire::Writer& w, WriteContext&) const;
+  absl::Status Read(Seat& seat, const wire::Field& f, ReadContext&, uint8_t&) const;
+};
+constexpr auto PackedSeatCards(uint32_t n, absl::string_view name) {
+  return SeatCardsField{{n, name}};
+}
+
+}  // namespace stud::service::token
+
+#endif  // STUD_SERVICE_TOKEN_PACKED_LOG_H_

@@ -1,0 +1,191 @@
+// Protocol Buffers wire format, the part the sealed hand uses: varints,
+// fixed64 and length-delimited fields, written through a raw pointer and read
+// from a byte range. The schema (token/schema.h) says which fields exist; this
+// file only knows how bytes look.
+//
+// The writer produces what protobuf's deterministic serializer produces for
+// the same values: proto3 scalars equal to zero are omitted, negative int32
+// and int64 values are sign-extended to ten bytes, length prefixes are
+// minimal. The reader accepts anything protobuf would accept for the field
+// types used (non-minimal varints, packed or unpacked repeated scalars,
+// unknown fields, which it skips).
+#ifndef STUD_SERVICE_TOKEN_WIRE_H_
+#define STUD_SERVICE_TOKEN_WIRE_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "absl/strings/string_view.h"
+
+namespace stud::service::wire {
+
+enum WireType : uint32_t { kVarint = 0, kFixed64 = 1, kLen = 2, kFixed32 = 5 };
+
+inline uint8_t* PutVarint(uint64_t v, uint8_t* p) {
+  while (v >= 0x80) {
+    *p++ = static_cast<uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<uint8_t>(v);
+  return p;
+}
+inline uint64_t ZigZag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+inline int64_t UnZigZag(uint64_t v) {
+  return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+}
+
+// At most ten bytes; bits past the 64th are dropped, as protobuf does.
+inline bool GetVarint(const uint8_t*& p, const uint8_t* end, uint64_t* out) {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 70; shift += 7) {
+    if (p == end) return false;
+    const uint8_t b = *p++;
+    if (shift < 64) v |= static_cast<uint64_t>(b & 0x7F) << shift;
+    if ((b & 0x80) == 0) {
+      *out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Appends to a string through a raw pointer; every write first makes room
+// for its largest possible size, so the string grows rarely.
+class Writer {
+ public:
+  // `estimate`: the expected size; Room() grows past it when needed.
+  Writer(std::string* out, size_t estimate) : out_(out) {
+    out_->resize(estimate);
+    p_ = Begin();
+  }
+  void Finish() { out_->resize(Pos()); }
+
+  void Room(size_t n) {
+    if (static_cast<size_t>(End() - p_) >= n) return;
+    const size_t pos = Pos();
+    out_->resize(std::max(out_->size() * 2, pos + n));
+    p_ = Begin() + pos;
+  }
+  void Varint(uint64_t v) { p_ = PutVarint(v, p_); }
+  void Tag(uint32_t field, WireType type) { Varint((field << 3) | type); }
+
+  // A varint field, omitted when zero (proto3).
+  void VarintField(uint32_t field, uint64_t v) {
+    if (v == 0) return;
+    Room(16);
+    Tag(field, kVarint);
+    Varint(v);
+  }
+  void Fixed64Field(uint32_t field, uint64_t v) {
+    if (v == 0) return;
+    Room(16);
+    Tag(field, kFixed64);
+    for (int i = 0; i < 8; ++i) *p_++ = static_cast<uint8_t>(v >> (8 * i));
+  }
+  // A bytes or string field; `always`: written even when empty (a repeated
+  // string element).
+  void BytesField(uint32_t field, absl::string_view bytes, bool always = false) {
+    if (bytes.empty() && !always) return;
+    Room(bytes.size() + 16);
+    Tag(field, kLen);
+    Varint(bytes.size());
+    if (!bytes.empty()) std::memcpy(p_, bytes.data(), bytes.size());
+    p_ += bytes.size();
+  }
+
+  // A length-delimited field whose length is known only at its end (a
+  // message, or bytes written in place): five bytes are kept for the length
+  // and the body is moved back over the unused ones.
+  size_t Open(uint32_t field) {
+    Room(16);
+    Tag(field, kLen);
+    const size_t at = Pos();
+    p_ += 5;
+    return at;
+  }
+  void Close(size_t at) {
+    const size_t len = Pos() - at - 5;
+    uint8_t prefix[5];
+    const size_t k = static_cast<size_t>(PutVarint(len, prefix) - prefix);
+    uint8_t* base = Begin() + at;
+    std::memmove(base + k, base + 5, len);
+    std::memcpy(base, prefix, k);
+    p_ = base + k + len;
+  }
+
+  uint8_t* p() { return p_; }
+  void set_p(uint8_t* p) { p_ = p; }
+
+ private:
+  uint8_t* Begin() { return reinterpret_cast<uint8_t*>(out_->data()); }
+  uint8_t* End() { return Begin() + out_->size(); }
+  size_t Pos() { return static_cast<size_t>(p_ - Begin()); }
+  std::string* out_;
+  uint8_t* p_;
+};
+
+// One field as read off the wire: its number, wire type and value (the
+// varint or fixed64 in `number_value`, the bytes of a kLen field in `bytes`).
+struct Field {
+  uint32_t number = 0;
+  WireType type = kVarint;
+  uint64_t value = 0;
+  absl::string_view bytes;
+};
+
+// Reads the fields of one message in order. Next() returns false at the end
+// or on malformed input (then ok() is false).
+class Reader {
+ public:
+  explicit Reader(absl::string_view bytes)
+      : p_(reinterpret_cast<const uint8_t*>(bytes.data())), end_(p_ + bytes.size()) {}
+
+  bool Next(Field* f) {
+    if (p_ == end_) return false;
+    uint64_t tag = 0;
+    if (!GetVarint(p_, end_, &tag) || (tag >> 3) == 0 || (tag >> 3) > (1u << 29) - 1)
+      return Fail();
+    f->number = static_cast<uint32_t>(tag >> 3);
+    f->type = static_cast<WireType>(tag & 7);
+    switch (f->type) {
+      case kVarint:
+        return GetVarint(p_, end_, &f->value) || Fail();
+      case kFixed64:
+      case kFixed32: {
+        const size_t n = f->type == kFixed64 ? 8 : 4;
+        if (static_cast<size_t>(end_ - p_) < n) return Fail();
+        f->value = 0;
+        for (size_t i = 0; i < n; ++i) f->value |= static_cast<uint64_t>(p_[i]) << (8 * i);
+        p_ += n;
+        return true;
+      }
+      case kLen: {
+        uint64_t n = 0;
+        if (!GetVarint(p_, end_, &n) || n > static_cast<uint64_t>(end_ - p_)) return Fail();
+        f->bytes = absl::string_view(reinterpret_cast<const char*>(p_), static_cast<size_t>(n));
+        p_ += n;
+        return true;
+      }
+      default:  // groups (3, 4) and reserved types: never in this schema
+        return Fail();
+    }
+  }
+  bool ok() const { return ok_; }
+
+ private:
+  bool Fail() {
+    ok_ = false;
+    return false;
+  }
+  const uint8_t* p_;
+  const uint8_t* end_;
+  bool ok_ = true;
+};
+
+}  // namespace stud::service::wire
+
+#endif  // STUD_SERVICE_TOKEN_WIRE_H_
