@@ -21,6 +21,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
@@ -58,28 +59,51 @@ void WriteMessage(const T& obj, wire::Writer& w, WriteContext& ctx) {
   std::apply([&](const auto&... f) { (f.Write(obj, w, ctx), ...); }, Schema<T>::kFields);
 }
 
+// Field number -> the function that reads that field of T (null: unknown
+// number, skipped), built at compile time so that reading a field is one
+// indexed call whatever the number of fields.
+template <typename T>
+using ReadFn = absl::Status (*)(T&, const wire::Field&, ReadContext&, uint8_t&);
+inline constexpr uint32_t kMaxFieldNumber = 63;
+
+template <typename T, size_t I>
+absl::Status ReadField(T& obj, const wire::Field& f, ReadContext& ctx, uint8_t& count) {
+  return std::get<I>(Schema<T>::kFields).Read(obj, f, ctx, count);
+}
+template <typename T, size_t... I>
+constexpr std::array<ReadFn<T>, kMaxFieldNumber + 1> MakeReaders(std::index_sequence<I...>) {
+  std::array<ReadFn<T>, kMaxFieldNumber + 1> readers{};
+  auto add = [&readers](const auto& field, ReadFn<T> fn) {
+    for (uint32_t n = 1; n <= kMaxFieldNumber; ++n) {
+      if (field.Has(n)) readers[n] = fn;
+    }
+  };
+  (add(std::get<I>(Schema<T>::kFields), &ReadField<T, I>), ...);
+  return readers;
+}
+template <typename T>
+inline constexpr std::array<ReadFn<T>, kMaxFieldNumber + 1> kReaders =
+    MakeReaders<T>(std::make_index_sequence<std::tuple_size_v<decltype(Schema<T>::kFields)>>());
+
 template <typename T>
 absl::Status ReadMessage(absl::string_view bytes, T& obj, ReadContext& ctx) {
   wire::Reader r(bytes);
   wire::Field f;
-  std::array<uint8_t, 64> counts{};  // repeated elements read, by field number
+  std::array<uint8_t, kMaxFieldNumber + 1> counts{};  // elements read, by field number
   absl::Status st;
   while (st.ok() && r.Next(&f)) {
-    uint8_t& count = counts[f.number & 63];
     // The field with this number reads it; an unknown number is skipped.
-    std::apply(
-        [&](const auto&... field) {
-          (void)((field.Has(f.number) ? (st = field.Read(obj, f, ctx, count), true) : false) ||
-                 ...);
-        },
-        Schema<T>::kFields);
+    if (f.number <= kMaxFieldNumber && kReaders<T>[f.number] != nullptr) {
+      st = kReaders<T>[f.number](obj, f, ctx, counts[f.number]);
+    }
   }
-  if (!r.ok()) return absl::InternalError(absl::StrCat("sealed state: ", Schema<T>::kName,
-                                                       " is not valid protobuf wire format"));
+  if (!r.ok())
+    return absl::InternalError(
+        absl::StrCat("sealed state: ", Schema<T>::kName, " is not valid protobuf wire format"));
   if (!st.ok()) return st;
   std::apply(
       [&](const auto&... field) {
-        (void)((st = field.Finish(obj, ctx, counts[field.number & 63]), !st.ok()) || ...);
+        (void)((st = field.Finish(obj, ctx, counts[field.number]), !st.ok()) || ...);
       },
       Schema<T>::kFields);
   // Checks that involve several fields, where the message has any.

@@ -102,8 +102,7 @@ struct Schema<HandConfig> {
   static constexpr auto kFields = std::make_tuple(
       Enum<&C::variant>(1, "variant", Variant::kStud, Variant::kRazz),
       Msg<&C::stakes>(2, "stakes"),  //
-      Msg<&C::options>(3, "options"),
-      NumSeats<&C::num_seats>(4, "num_seats"),
+      Msg<&C::options>(3, "options"), NumSeats<&C::num_seats>(4, "num_seats"),
       SeatChips<&C::starting_stacks>(5, "starting_stacks"),
       Enum<&C::deal_source>(6, "deal_source", DealSource::kDeck, DealSource::kReported),
       Cards<&C::deck>(7, "deck"),  //
@@ -130,8 +129,7 @@ template <>
 struct Schema<CardMove> {
   static constexpr absl::string_view kName = "CardMove";
   static constexpr auto kFields = std::make_tuple(  //
-      SeatNo<&CardMove::seat>(1, "seat"),
-      CardNo<&CardMove::card>(2, "card"));
+      SeatNo<&CardMove::seat>(1, "seat"), CardNo<&CardMove::card>(2, "card"));
 };
 
 template <>
@@ -140,17 +138,14 @@ struct Schema<IrregularityReport> {
   static constexpr absl::string_view kName = "IrregularityReport";
   static constexpr auto kFields = std::make_tuple(
       Enum<&R::kind>(1, "kind", IrregularityKind::kHolecardExposed, IrregularityKind::kSkippedSeat),
-      SeatNo<&R::seat>(2, "seat"),
-      Enum<&R::street>(3, "street", Street::kThird, Street::kSeventh),
+      SeatNo<&R::seat>(2, "seat"), Enum<&R::street>(3, "street", Street::kThird, Street::kSeventh),
       Bool<&R::has_card>(4, "has_card"),  //
       CardNo<&R::card>(5, "card"),        //
       Cards<&R::cards>(6, "cards"),
       Enum<&R::action>(7, "action", ActionKind::kFold, ActionKind::kDeclineOption),
-      Int64<&R::amount_to>(8, "amount_to"),  //
-      Bool<&R::next_acted>(9, "next_acted"),
-      Sint32<&R::burn_delta>(10, "burn_delta"),  //
-      Msgs<&R::moves>(11, "moves", kMaxSeats),
-      SeatList<&R::seats>(12, "seats"),
+      Int64<&R::amount_to>(8, "amount_to"),                                             //
+      Bool<&R::next_acted>(9, "next_acted"), Sint32<&R::burn_delta>(10, "burn_delta"),  //
+      Msgs<&R::moves>(11, "moves", kMaxSeats), SeatList<&R::seats>(12, "seats"),
       Int32<&R::card_count>(13, "card_count", INT32_MIN, INT32_MAX),
       Bool<&R::declare_live>(14, "declare_live"),
       Int32<&R::allowance_remaining>(15, "allowance_remaining", INT32_MIN, INT32_MAX),
@@ -167,33 +162,23 @@ struct Schema<HandState> {
       Uint64<&S::version>(2, "version"),
       Enum<&S::phase>(3, "phase", Phase::kBetting, Phase::kComplete),
       Enum<&S::street>(4, "street", Street::kThird, Street::kSeventh),
-      PerSeatMsgs<&S::seats>(5, "seats"),  //
-      SeatNo<&S::actor>(6, "actor"),
-      Chips<&S::bet_to>(7, "bet_to"),  //
-      Chips<&S::full_level>(8, "full_level"),
-      Int32<&S::raises>(9, "raises", 0, 100),  //
+      PerSeatMsgs<&S::seats>(5, "seats"),                                              //
+      SeatNo<&S::actor>(6, "actor"), Chips<&S::bet_to>(7, "bet_to"),                   //
+      Chips<&S::full_level>(8, "full_level"), Int32<&S::raises>(9, "raises", 0, 100),  //
       Bool<&S::bring_in_due>(10, "bring_in_due"),
-      SeatNo<&S::bring_in_seat>(11, "bring_in_seat"),  //
-      Bool<&S::open_pair>(12, "open_pair"),
-      Bool<&S::big_bet_made>(13, "big_bet_made"),  //
-      SeatNo<&S::last_aggressor>(14, "last_aggressor"),
-      Chips<&S::paid_out>(15, "paid_out"),  //
-      Uint64<&S::deck_pos>(16, "deck_pos", 2 * kDeckSize),
-      Cards<&S::recycled>(17, "recycled"),  //
-      Cards<&S::burns>(18, "burns"),
-      Cards<&S::aside>(19, "aside"),  //
+      SeatNo<&S::bring_in_seat>(11, "bring_in_seat"),                                            //
+      Bool<&S::open_pair>(12, "open_pair"), Bool<&S::big_bet_made>(13, "big_bet_made"),          //
+      SeatNo<&S::last_aggressor>(14, "last_aggressor"), Chips<&S::paid_out>(15, "paid_out"),     //
+      Uint64<&S::deck_pos>(16, "deck_pos", 2 * kDeckSize), Cards<&S::recycled>(17, "recycled"),  //
+      Cards<&S::burns>(18, "burns"), Cards<&S::aside>(19, "aside"),                              //
       Int32<&S::burn_count>(20, "burn_count", INT32_MIN, INT32_MAX),
-      Bool<&S::has_common>(21, "has_common"),  //
-      CardNo<&S::common_card>(22, "common_card"),
-      Set<&S::seen>(23, "seen"),  //
+      Bool<&S::has_common>(21, "has_common"),                                 //
+      CardNo<&S::common_card>(22, "common_card"), Set<&S::seen>(23, "seen"),  //
       Mask<&S::pending_deal>(24, "pending_deal"),
-      Bool<&S::street_uses_common>(25, "street_uses_common"),
-      Retired<S>{{26, "log"}},  // schema 1
-      Uint32<&S::deal_pass>(27, "deal_pass", 0, 2),
-      Bool<&S::cap_locked>(28, "cap_locked"),
+      Bool<&S::street_uses_common>(25, "street_uses_common"), Retired<S>{{26, "log"}},  // schema 1
+      Uint32<&S::deal_pass>(27, "deal_pass", 0, 2), Bool<&S::cap_locked>(28, "cap_locked"),
       Msgs<&S::reports>(29, "reports", 4096),  //
-      Bool<&S::misdeal>(30, "misdeal"),
-      SeatNo<&S::dead_low_seat>(31, "dead_low_seat"),
+      Bool<&S::misdeal>(30, "misdeal"), SeatNo<&S::dead_low_seat>(31, "dead_low_seat"),
       SeatNo<&S::forced_opener>(32, "forced_opener"),
       SeatNo<&S::allin_option_seat>(33, "allin_option_seat"),
       SeatNo<&S::premature_seat>(34, "premature_seat"),
@@ -215,21 +200,21 @@ template <>
 struct Schema<ServiceData> {
   using D = ServiceData;
   static constexpr absl::string_view kName = "ServiceData";
-  static constexpr auto kFields = std::make_tuple(
-      Uint32<&D::dealing_mode>(1, "dealing_mode", 0, UINT32_MAX),
-      Uint32<&D::locale>(2, "locale", 0, UINT32_MAX),
-      Bytes<&D::commitment>(3, "commitment", 64),  //
-      Bytes<&D::salt>(4, "salt", 64),              //
-      Bytes<&D::hand_id>(5, "hand_id", 64));
+  static constexpr auto kFields =
+      std::make_tuple(Uint32<&D::dealing_mode>(1, "dealing_mode", 0, UINT32_MAX),
+                      Uint32<&D::locale>(2, "locale", 0, UINT32_MAX),
+                      Bytes<&D::commitment>(3, "commitment", 64),  //
+                      Bytes<&D::salt>(4, "salt", 64),              //
+                      Bytes<&D::hand_id>(5, "hand_id", 64));
 };
 
 template <>
 struct Schema<SealedHand> {
   static constexpr absl::string_view kName = "SealedHand";
-  static constexpr auto kFields = std::make_tuple(
-      Constant<SealedHand>{{1, "schema"}, kSealedSchema},  //
-      Msg<&SealedHand::state>(2, "state"),                 //
-      Msg<&SealedHand::service>(3, "service"));
+  static constexpr auto kFields =
+      std::make_tuple(Constant<SealedHand>{{1, "schema"}, kSealedSchema},  //
+                      Msg<&SealedHand::state>(2, "state"),                 //
+                      Msg<&SealedHand::service>(3, "service"));
 };
 
 }  // namespace stud::service::token

@@ -147,8 +147,7 @@ class Reader {
   bool Next(Field* f) {
     if (p_ == end_) return false;
     uint64_t tag = 0;
-    if (!GetVarint(p_, end_, &tag) || (tag >> 3) == 0 || (tag >> 3) > (1u << 29) - 1)
-      return Fail();
+    if (!GetVarint(p_, end_, &tag) || (tag >> 3) == 0 || (tag >> 3) > (1u << 29) - 1) return Fail();
     f->number = static_cast<uint32_t>(tag >> 3);
     f->type = static_cast<WireType>(tag & 7);
     switch (f->type) {
