@@ -184,19 +184,19 @@ absl::Status ExplainRefusal(const HandState& st, const Action& a,
     if (l.kind != a.kind) continue;
     // Right kind, wrong amount.
     if (a.amount_to > s.street_bet + s.stack) {
-      return RuleViolation("STUD-ALLIN-1", absl::StrCat("seat ", a.seat, " has only ", s.stack,
-                                                        " chips behind; it can go all-in to ",
-                                                        s.street_bet + s.stack));
+      return RuleViolation(RuleId::kAllin1, absl::StrCat("seat ", a.seat, " has only ", s.stack,
+                                                         " chips behind; it can go all-in to ",
+                                                         s.street_bet + s.stack));
     }
-    absl::string_view rule = "STUD-STAKES-5";
-    if (a.kind == ActionKind::kBringIn) rule = "STUD-STAKES-3";
-    if (a.kind == ActionKind::kComplete) rule = "STUD-BRING-5";
+    RuleId rule = RuleId::kStakes5;
+    if (a.kind == ActionKind::kBringIn) rule = RuleId::kStakes3;
+    if (a.kind == ActionKind::kComplete) rule = RuleId::kBring5;
     if (a.kind == ActionKind::kCall) {
       // [STUD-BRING-9] after a short all-in bring-in, others still call the full bring-in.
       const bool short_bring_in = st.street == Street::kThird && st.full_level == 0 &&
                                   st.bring_in_seat != 0 && st.seats[st.bring_in_seat].all_in &&
                                   st.seats[st.bring_in_seat].street_bet < st.bet_to;
-      rule = short_bring_in ? "STUD-BRING-9" : "STUD-BET-1";
+      rule = short_bring_in ? RuleId::kBring9 : RuleId::kBet1;
     }
     if (st.street == Street::kFourth && a.amount_to - st.full_level == st.config.stakes.big_bet) {
       // The big bet on 4th street: without an open pair it is simply the wrong
@@ -206,11 +206,11 @@ absl::Status ExplainRefusal(const HandState& st, const Action& a,
       for (int i = 1; i <= st.config.num_seats; ++i) {
         pair_showing = pair_showing || (st.seats[i].live() && HasOpenPair(st, i));
       }
-      rule = !pair_showing                             ? "STUD-BET-2"
-             : st.config.variant == Variant::kStudHiLo ? "STUD-PAIR-5"
-                                                       : "STUD-PAIR-1";
+      rule = !pair_showing                             ? RuleId::kBet2
+             : st.config.variant == Variant::kStudHiLo ? RuleId::kPair5
+                                                       : RuleId::kPair1;
     }
-    if (st.street == Street::kFourth && st.big_bet_made) rule = "STUD-PAIR-3";
+    if (st.street == Street::kFourth && st.big_bet_made) rule = RuleId::kPair3;
     return RuleViolation(
         rule, absl::StrCat(name, " must be to ", amounts(a.kind), " on ", StreetName(st.street),
                            ", not ", a.amount_to, " (fixed limit)"));
@@ -219,93 +219,93 @@ absl::Status ExplainRefusal(const HandState& st, const Action& a,
   switch (a.kind) {
     case ActionKind::kShow:
     case ActionKind::kMuck:
-      return RuleViolation("STUD-SHOW-1", "showdown has not been reached; betting is still open");
+      return RuleViolation(RuleId::kShow1, "showdown has not been reached; betting is still open");
     case ActionKind::kDeal:
-      return RuleViolation("STUD-DEAL-2", "no card is due now; the betting round is open");
+      return RuleViolation(RuleId::kDeal2, "no card is due now; the betting round is open");
     case ActionKind::kBurn:
-      return RuleViolation("STUD-DEAL-3", "no burn is due now; the betting round is open");
+      return RuleViolation(RuleId::kDeal3, "no burn is due now; the betting round is open");
     case ActionKind::kReshuffle:
-      return RuleViolation("STUD-DECK-1", "no reshuffle is due now; the betting round is open");
+      return RuleViolation(RuleId::kDeck1, "no reshuffle is due now; the betting round is open");
     case ActionKind::kDeclareAllIn:
     case ActionKind::kDeclineOption:
-      return RuleViolation("STUD-IRR-EXP-5",
+      return RuleViolation(RuleId::kIrrExp5,
                            absl::StrCat("seat ", a.seat, " has no all-in option to answer"));
     default:
       break;
   }
   if (AllInOptionOpen(st, a.seat)) {
-    return RuleViolation("STUD-IRR-EXP-5", absl::StrCat("seat ", a.seat,
+    return RuleViolation(RuleId::kIrrExp5, absl::StrCat("seat ", a.seat,
                                                         "'s final card was dealt face up: it first "
                                                         "declares all-in or declines the option"));
   }
   if (st.bring_in_due && a.kind == ActionKind::kComplete &&
       !AnotherSeatCanExceed(st, a.seat, BringInAmount(st))) {
-    return RuleViolation("STUD-ALLIN-7",
+    return RuleViolation(RuleId::kAllin7,
                          "no other player still in can put in more than the bring-in, so nobody "
                          "could call a completion; bring in");
   }
   if (st.bring_in_due) {
-    return RuleViolation("STUD-BRING-4",
+    return RuleViolation(RuleId::kBring4,
                          absl::StrCat("seat ", a.seat, " opens 3rd street and must bring in for ",
                                       amounts(ActionKind::kBringIn), " or complete to ",
                                       st.config.stakes.small_bet));
   }
   switch (a.kind) {
     case ActionKind::kCheck:
-      return RuleViolation("STUD-BET-1", absl::StrCat("cannot check facing a bet of ", st.bet_to,
-                                                      "; call, raise or fold"));
+      return RuleViolation(RuleId::kBet1, absl::StrCat("cannot check facing a bet of ", st.bet_to,
+                                                       "; call, raise or fold"));
     case ActionKind::kCall:
-      return RuleViolation("STUD-BET-1", "there is no bet to call; check or bet");
+      return RuleViolation(RuleId::kBet1, "there is no bet to call; check or bet");
     case ActionKind::kFold:
-      return RuleViolation("STUD-IRR-FOLD-1",
+      return RuleViolation(RuleId::kIrrFold1,
                            "folding when no bet is faced is not allowed in this hand; check");
     case ActionKind::kBringIn:
-      return RuleViolation("STUD-BRING-1", "the bring-in is only posted to open 3rd street");
+      return RuleViolation(RuleId::kBring1, "the bring-in is only posted to open 3rd street");
     default:
       break;
   }
   // A bet, completion or raise that is not available.
   if (s.street_bet + s.stack <= st.bet_to) {
-    return RuleViolation("STUD-ALLIN-1",
+    return RuleViolation(RuleId::kAllin1,
                          absl::StrCat("seat ", a.seat, " cannot cover more than a call"));
   }
   if (!AnotherSeatCanExceed(st, a.seat, st.bet_to)) {
-    return RuleViolation("STUD-ALLIN-7",
+    return RuleViolation(RuleId::kAllin7,
                          "every other player still in is all-in or can at most call: nobody could "
                          "call more, so only call, check or fold");
   }
   if (NoBetOnSixth(st, a.seat)) {
     return RuleViolation(
-        "STUD-IRR-PREM-2",
+        RuleId::kIrrPrem2,
         absl::StrCat(a.seat == st.premature_seat
                          ? absl::StrCat("seat ", a.seat, " already holds its 7th card")
                          : std::string("a player already holds a premature 7th card"),
                      ": no bet or raise on 6th street; check, call or fold"));
   }
   if (!Reopened(st, s)) {
-    return RuleViolation("STUD-CAP-2",
+    return RuleViolation(RuleId::kCap2,
                          "a short all-in does not reopen the betting for a player "
                          "who already acted; call or fold");
   }
   const ActionKind kind = AggressiveKind(st);
   if (kind == ActionKind::kRaise && CapReached(st)) {
-    return RuleViolation(
-        "STUD-CAP-1", absl::StrCat("betting is capped after ", st.raises, " raises; call or fold"));
+    return RuleViolation(RuleId::kCap1, absl::StrCat("betting is capped after ", st.raises,
+                                                     " raises; call or fold"));
   }
   if (kind == ActionKind::kComplete) {
-    return RuleViolation("STUD-BRING-6", absl::StrCat("after the bring-in the next full bet is a "
-                                                      "completion to ",
-                                                      st.config.stakes.small_bet));
+    return RuleViolation(RuleId::kBring6, absl::StrCat("after the bring-in the next full bet is a "
+                                                       "completion to ",
+                                                       st.config.stakes.small_bet));
   }
   if (kind == ActionKind::kRaise && a.kind == ActionKind::kComplete) {
-    return RuleViolation("STUD-BRING-5", "the bet has already been completed; raise instead");
+    return RuleViolation(RuleId::kBring5, "the bet has already been completed; raise instead");
   }
   if (kind == ActionKind::kRaise) {
-    return RuleViolation("STUD-BET-1", absl::StrCat("there is already a bet of ", st.bet_to,
-                                                    "; raise to ", amounts(kind)));
+    return RuleViolation(RuleId::kBet1, absl::StrCat("there is already a bet of ", st.bet_to,
+                                                     "; raise to ", amounts(kind)));
   }
   // Only a bet is available: nobody has made a full bet on this street yet.
-  return RuleViolation("STUD-BET-1",
+  return RuleViolation(RuleId::kBet1,
                        absl::StrCat(facing ? "the wager in front is short of a full bet; "
                                            : "there is no bet to raise; ",
                                     "bet to ", amounts(kind), " instead of ", name));
@@ -329,7 +329,7 @@ void ApplyBet(HandState& st, int seat, const LegalAction& c) {
     // [STUD-IRR-EXP-5] the option is answered before the betting starts.
     if (c.kind == ActionKind::kDeclareAllIn) s.all_in = true;
     op.all_in = s.all_in;
-    op.rule_id = "STUD-IRR-EXP-5";
+    op.rule_id = RuleId::kIrrExp5;
     st.allin_option_seat = 0;
     Log(st, op);
     return;
@@ -348,7 +348,7 @@ void ApplyBet(HandState& st, int seat, const LegalAction& c) {
       // [STUD-BRING-9] others enter for the normal bring-in even when it was posted short.
       st.bet_to = BringInAmount(st);
       st.bring_in_due = false;
-      op.rule_id = "STUD-BRING-4";
+      op.rule_id = RuleId::kBring4;
       break;
     case ActionKind::kComplete:
     case ActionKind::kBet:
@@ -375,10 +375,10 @@ void ApplyBet(HandState& st, int seat, const LegalAction& c) {
       st.last_aggressor = seat;
       // [STUD-IRR-FOLD-1] a bet kills the hands that checked out: no more cards.
       for (int i = 1; i <= st.config.num_seats; ++i) st.seats[i].checked_out = false;
-      op.rule_id = c.kind == ActionKind::kComplete ? "STUD-BRING-5"
-                   : full                          ? "STUD-BET-2"
-                                                   : "STUD-CAP-2";
-      if (big && full) op.rule_id = "STUD-PAIR-2";
+      op.rule_id = c.kind == ActionKind::kComplete ? RuleId::kBring5
+                   : full                          ? RuleId::kBet2
+                                                   : RuleId::kCap2;
+      if (big && full) op.rule_id = RuleId::kPair2;
       break;
     }
     default:

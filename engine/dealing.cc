@@ -33,7 +33,7 @@ void Recycle(HandState& st) {
   Log(st, {.type = OpType::kRecycle,
            .street = st.street,
            .amount = static_cast<Chips>(st.recycled.size()),
-           .rule_id = "STUD-DECK-1"});
+           .rule_id = RuleId::kDeck1});
 }
 
 // Next card off the top: the stub, then the recycled pile.
@@ -50,7 +50,7 @@ void Burn(HandState& st) {
   const Card c = Draw(st);
   st.burns.push_back(c);
   st.seen.Add(c);
-  Log(st, {.type = OpType::kBurn, .street = st.street, .card = c, .rule_id = "STUD-DEAL-3"});
+  Log(st, {.type = OpType::kBurn, .street = st.street, .card = c, .rule_id = RuleId::kDeal3});
 }
 
 void Give(HandState& st, int seat, Card c, bool face_up) {
@@ -65,7 +65,7 @@ void GiveCommon(HandState& st, Card c) {
            .street = st.street,
            .card = c,
            .face_up = true,
-           .rule_id = "STUD-DECK-5"});
+           .rule_id = RuleId::kDeck5});
 }
 
 // [STUD-DECK-1..4] Decided once, before any card of the street is dealt: is
@@ -135,7 +135,7 @@ void GiveCard(HandState& st, int seat, Card c, bool face_up, Street street) {
            .street = street,
            .card = c,
            .face_up = face_up,
-           .rule_id = street == Street::kThird ? "STUD-DEAL-1" : "STUD-DEAL-2"});
+           .rule_id = street == Street::kThird ? RuleId::kDeal1 : RuleId::kDeal2});
 }
 
 Card DoorCard(const Seat& s) {
@@ -159,7 +159,7 @@ void PostAntes(HandState& st) {
              .street = Street::kThird,
              .all_in = s.all_in,
              .amount = paid,
-             .rule_id = paid < ante ? "STUD-ALLIN-6" : "STUD-SETUP-2"});
+             .rule_id = paid < ante ? RuleId::kAllin6 : RuleId::kSetup2});
   }
 }
 
@@ -176,7 +176,7 @@ bool BeginStreetDeal(HandState& st) {
     if (!deck) st.burn_count += n;
     for (int k = 0; k < n; ++k) {
       Log(st,
-          {.type = OpType::kAside, .street = st.street, .amount = 1, .rule_id = "STUD-IRR-PREM-1"});
+          {.type = OpType::kAside, .street = st.street, .amount = 1, .rule_id = RuleId::kIrrPrem1});
     }
     st.premature_pending = 0;
   }
@@ -250,7 +250,7 @@ void DesignateOpener(HandState& st) {
       if (!s.live()) continue;
       if (low == 0 || BringsInBefore(DoorCard(s), DoorCard(st.seats[low]), razz)) low = i;
     }
-    absl::string_view rule = "STUD-BRING-1";
+    RuleId rule = RuleId::kBring1;
     // [STUD-IRR-EXP-2] a dead hand whose first exposed hole card would have
     // been low: the bring-in is not passed on; its left neighbour opens.
     const int dead = st.dead_low_seat;
@@ -263,13 +263,13 @@ void DesignateOpener(HandState& st) {
     st.actor = low;
     if (dead_low) {
       st.actor = NextCanActLeftOf(st, dead);
-      rule = "STUD-IRR-EXP-2";
+      rule = RuleId::kIrrExp2;
       if (st.config.options.dead_hand_low_opener == DeadHandLowOpener::kLeftPlayerForced) {
         st.forced_opener = st.actor;
       }
     } else if (!st.seats[low].can_act()) {
       st.actor = NextCanActLeftOf(st, low);  // [STUD-BRING-8] low card all-in for the ante
-      rule = "STUD-BRING-8";
+      rule = RuleId::kBring8;
     }
     Log(st, {.type = OpType::kFirstToAct,
              .seat = static_cast<uint8_t>(st.actor),
@@ -295,13 +295,13 @@ void DesignateOpener(HandState& st) {
     }
   }
   if (ActiveSeatCount(st) < 2) return;
-  absl::string_view rule = "STUD-ORDER-1";
+  RuleId rule = RuleId::kOrder1;
   st.actor = high;
   if (!st.seats[high].can_act()) {
     st.actor = NextCanActLeftOf(st, high);  // [STUD-ORDER-4]
-    rule = "STUD-ORDER-4";
+    rule = RuleId::kOrder4;
   }
-  if (st.has_common) rule = "STUD-ORDER-6";
+  if (st.has_common) rule = RuleId::kOrder6;
   // [STUD-IRR-EXP-5] a face-up final card: that player's option comes first.
   // The board's opener is logged once, after the option is answered (this
   // function runs again then), so the log never names two openers at once.
@@ -311,7 +311,7 @@ void DesignateOpener(HandState& st) {
     Log(st, {.type = OpType::kFirstToAct,
              .seat = static_cast<uint8_t>(opt),
              .street = st.street,
-             .rule_id = "STUD-IRR-EXP-5"});
+             .rule_id = RuleId::kIrrExp5});
     return;
   }
   st.allin_option_seat = 0;

@@ -60,19 +60,19 @@ int PendingCount(const HandState& st) {
   return static_cast<int>(std::count(st.pending_deal.begin(), st.pending_deal.end(), true));
 }
 
-absl::string_view ExhaustionRule(const HandState& st) {
+RuleId ExhaustionRule(const HandState& st) {
   switch (st.config.options.deck_exhaustion) {
     case DeckExhaustion::kRecycleSkipBurnIfShort:
-      return "STUD-DECK-2";
+      return RuleId::kDeck2;
     case DeckExhaustion::kCommonImmediately:
-      return "STUD-DECK-3";
+      return RuleId::kDeck3;
     default:
-      return "STUD-DECK-1";
+      return RuleId::kDeck1;
   }
 }
 
-absl::string_view BurnErrorRule(const HandState& st) {
-  return st.street == Street::kSeventh ? "STUD-IRR-BURN-2" : "STUD-IRR-BURN-1";
+RuleId BurnErrorRule(const HandState& st) {
+  return st.street == Street::kSeventh ? RuleId::kIrrBurn2 : RuleId::kIrrBurn1;
 }
 
 }  // namespace
@@ -131,7 +131,7 @@ void BurnReported(HandState& st, const Action& a, bool implied) {
     Log(st, {.type = OpType::kBurn,
              .street = st.street,
              .amount = implied ? 2 : 1,
-             .rule_id = "STUD-DEAL-3"});
+             .rule_id = RuleId::kDeal3});
     return;
   }
   st.burns.push_back(a.card);
@@ -140,7 +140,7 @@ void BurnReported(HandState& st, const Action& a, bool implied) {
            .street = st.street,
            .card = a.card,
            .face_up = a.face_up,
-           .rule_id = "STUD-DEAL-3"});
+           .rule_id = RuleId::kDeal3});
 }
 
 absl::Status ApplyDealerStep(HandState& st, const Action& a) {
@@ -165,14 +165,14 @@ absl::Status ApplyDealerStep(HandState& st, const Action& a) {
     Log(st, {.type = OpType::kRecycle,
              .street = st.street,
              .amount = LiveStub(st),
-             .rule_id = "STUD-DECK-1"});
+             .rule_id = RuleId::kDeck1});
     return absl::OkStatus();
   }
   if (!a.unseen) {
     if (a.card.index() >= kDeckSize) return absl::InvalidArgumentError("card: not a card");
     if (st.seen.Contains(a.card)) {
       return RuleViolation(
-          "STUD-DEAL-4",
+          RuleId::kDeal4,
           absl::StrCat(a.card.ToString(), " is already in play; a card is burned once"));
     }
   } else if (a.face_up) {
@@ -186,10 +186,10 @@ absl::Status ApplyDealerStep(HandState& st, const Action& a) {
   if (step != DealStep::kBurn) {
     const bool street_burn = st.street != Street::kThird || st.config.options.burn_before_third;
     if (!street_burn) {
-      return RuleViolation("STUD-DEAL-3", "no card is burned before 3rd street in this hand");
+      return RuleViolation(RuleId::kDeal3, "no card is burned before 3rd street in this hand");
     }
     if (!Progress(st).burned && !Progress(st).recycled) {
-      return RuleViolation("STUD-DECK-2",
+      return RuleViolation(RuleId::kDeck2,
                            "the stub is short: the burn is skipped so every player "
                            "gets an unused card");
     }

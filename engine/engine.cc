@@ -82,7 +82,7 @@ void ReturnUncalled(HandState& st) {
            .seat = static_cast<uint8_t>(u.seat),
            .street = st.street,
            .amount = u.amount,
-           .rule_id = "STUD-ALLIN-1"});
+           .rule_id = RuleId::kAllin1});
 }
 
 void Finish(HandState& st) {
@@ -129,9 +129,9 @@ void SettleHand(HandState& st) {
     for (const ShowdownSeat& s : seats) {
       if (!s.live) continue;
       const std::vector<Pot> pots = BuildPots(seats);
-      const absl::string_view rule =
-          st.street == Street::kThird && st.raises == 0 && st.full_level == 0 ? "STUD-BRING-7"
-                                                                              : "STUD-SHOW-2";
+      const RuleId rule = st.street == Street::kThird && st.raises == 0 && st.full_level == 0
+                              ? RuleId::kBring7
+                              : RuleId::kShow2;
       for (size_t p = 0; p < pots.size(); ++p) {
         st.seats[s.seat].stack += pots[p].amount;
         st.paid_out += pots[p].amount;
@@ -190,7 +190,7 @@ void StartShowdown(HandState& st) {
       Log(st, {.type = OpType::kShow,
                .seat = static_cast<uint8_t>(i),
                .street = st.street,
-               .rule_id = "STUD-SHOW-1"});
+               .rule_id = RuleId::kShow1});
     }
     SettleHand(st);
     return;
@@ -212,24 +212,25 @@ absl::Status ApplyDeal(HandState& st, const Action& a) {
     return internal::ApplyDealerStep(st, a);
   }
   if (a.kind != ActionKind::kDeal) {
-    return RuleViolation("STUD-DEAL-1", absl::StrCat("the dealer owes a card first: ",
-                                                     NextDeal(st).seat == kBoardSeat
-                                                         ? std::string("the common card")
-                                                         : absl::StrCat("seat ", NextDeal(st).seat),
-                                                     "; report it with a deal action"));
+    return RuleViolation(
+        RuleId::kDeal1,
+        absl::StrCat("the dealer owes a card first: ",
+                     NextDeal(st).seat == kBoardSeat ? std::string("the common card")
+                                                     : absl::StrCat("seat ", NextDeal(st).seat),
+                     "; report it with a deal action"));
   }
   const ExpectedDeal next = NextDeal(st);
   if (a.card.index() >= kDeckSize) return absl::InvalidArgumentError("card: not a card");
   if (st.seen.Contains(a.card)) {
     const bool burned = std::find(st.burns.begin(), st.burns.end(), a.card) != st.burns.end();
-    return RuleViolation("STUD-DEAL-4",
+    return RuleViolation(RuleId::kDeal4,
                          absl::StrCat(a.card.ToString(),
                                       burned ? " was burned; a burned card comes back only with a "
                                                "reshuffle (STUD-DECK-1)"
                                              : " is already in play; a card is dealt once"));
   }
   if (next.step == DealStep::kReshuffle) {
-    return RuleViolation("STUD-DECK-1",
+    return RuleViolation(RuleId::kDeck1,
                          absl::StrCat("the stub holds ", internal::LiveStub(st), " card(s) and ",
                                       StreetName(st.street),
                                       " needs more: report the reshuffle "
@@ -251,7 +252,7 @@ absl::Status ApplyDeal(HandState& st, const Action& a) {
       return s;
     }
     return RuleViolation(
-        "STUD-DEAL-1",
+        RuleId::kDeal1,
         absl::StrCat("the next card goes ", next.face_up ? "face up" : "face down", " to ",
                      next.seat == kBoardSeat ? std::string("the board (common card)")
                                              : absl::StrCat("seat ", next.seat),
@@ -279,9 +280,9 @@ absl::Status ApplyDeal(HandState& st, const Action& a) {
 absl::Status NotInTheBetting(const HandState& st, int seat) {
   // The seat's last fold or kill, and the ruling it belongs to when a ruling
   // appended it (kRuling: `amount_to` operations follow it).
-  absl::string_view dead_rule;
+  RuleId dead_rule = RuleId::kNone;
   size_t ruling_end = 0;
-  absl::string_view ruling_rule;
+  RuleId ruling_rule = RuleId::kNone;
   for (size_t i = 0; i < st.log.size(); ++i) {
     const Operation& op = st.log[i];
     if (op.type == OpType::kRuling) {
@@ -291,17 +292,18 @@ absl::Status NotInTheBetting(const HandState& st, int seat) {
     if (op.seat != seat || (op.type != OpType::kKill && op.type != OpType::kFold)) continue;
     dead_rule = op.type == OpType::kKill ? op.rule_id
                 : i <= ruling_end        ? ruling_rule
-                                         : absl::string_view();
+                                         : RuleId::kNone;
   }
-  if (!dead_rule.empty()) {
-    return RuleViolation(dead_rule, absl::StrCat("seat ", seat, "'s hand is dead (", dead_rule,
-                                                 "); it takes no more action"));
+  if (dead_rule != RuleId::kNone) {
+    return RuleViolation(dead_rule,
+                         absl::StrCat("seat ", seat, "'s hand is dead (", RuleIdName(dead_rule),
+                                      "); it takes no more action"));
   }
   if (st.seats[seat].all_in && !st.seats[seat].folded) {
-    return RuleViolation("STUD-ALLIN-1",
+    return RuleViolation(RuleId::kAllin1,
                          absl::StrCat("seat ", seat, " is all-in; it takes no more action"));
   }
-  return RuleViolation("STUD-BET-1", absl::StrCat("seat ", seat, " has folded"));
+  return RuleViolation(RuleId::kBet1, absl::StrCat("seat ", seat, " has folded"));
 }
 
 // Folds, checks and the all-in option's answers put in no chips: their amount
@@ -323,10 +325,10 @@ absl::Status CheckNoAmount(const Action& a, const std::vector<LegalAction>& lega
 
 absl::Status ApplyShowdown(HandState& st, const Action& a) {
   if (a.kind != ActionKind::kShow && a.kind != ActionKind::kMuck) {
-    return RuleViolation("STUD-SHOW-1", "betting is over; the hand is at showdown: show or muck");
+    return RuleViolation(RuleId::kShow1, "betting is over; the hand is at showdown: show or muck");
   }
   if (a.seat != st.actor) {
-    return RuleViolation("STUD-SHOW-1", absl::StrCat("seat ", st.actor, " shows first"));
+    return RuleViolation(RuleId::kShow1, absl::StrCat("seat ", st.actor, " shows first"));
   }
   Seat& s = st.seats[a.seat];
   if (a.kind == ActionKind::kShow) {
@@ -334,13 +336,13 @@ absl::Status ApplyShowdown(HandState& st, const Action& a) {
     Log(st, {.type = OpType::kShow,
              .seat = static_cast<uint8_t>(a.seat),
              .street = st.street,
-             .rule_id = "STUD-SHOW-1"});
+             .rule_id = RuleId::kShow1});
   } else {
     s.mucked = true;
     Log(st, {.type = OpType::kMuck,
              .seat = static_cast<uint8_t>(a.seat),
              .street = st.street,
-             .rule_id = "STUD-SHOW-2"});
+             .rule_id = RuleId::kShow2});
   }
   const int next = NextToShow(st, a.seat);
   if (next == 0 || LiveSeatCount(st) == 1) {
@@ -532,7 +534,7 @@ absl::Status Apply(HandState& st, const Action& a) {
   absl::Status status;
   switch (st.phase) {
     case Phase::kComplete:
-      return RuleViolation("STUD-GAME-1", "the hand is over; start a new hand");
+      return RuleViolation(RuleId::kGame1, "the hand is over; start a new hand");
     case Phase::kAwaitingDeal:
       status = ApplyDeal(st, a);
       break;
@@ -552,9 +554,9 @@ absl::Status Apply(HandState& st, const Action& a) {
           return NotInTheBetting(st, a.seat);
         }
         if (IsBettingKind(a.kind)) {
-          const absl::string_view rule =
-              st.bring_in_due ? "STUD-BRING-1"
-                              : (st.street == Street::kThird ? "STUD-BET-1" : "STUD-ORDER-1");
+          const RuleId rule = st.bring_in_due
+                                  ? RuleId::kBring1
+                                  : (st.street == Street::kThird ? RuleId::kBet1 : RuleId::kOrder1);
           return RuleViolation(rule, absl::StrCat("it is seat ", st.actor, "'s turn to act on ",
                                                   StreetName(st.street), ", not seat ", a.seat));
         }
@@ -630,7 +632,7 @@ absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Ope
         a.kind = ActionKind::kRaise;
         break;
       case OpType::kShow:
-        if (op.rule_id != "STUD-SHOW-1" || st->phase != Phase::kShowdown) continue;
+        if (op.rule_id != RuleId::kShow1 || st->phase != Phase::kShowdown) continue;
         a.kind = ActionKind::kShow;
         break;
       case OpType::kMuck:
@@ -668,9 +670,10 @@ absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Ope
   return st;
 }
 
-absl::Status RuleViolation(absl::string_view rule_id, absl::string_view message) {
-  absl::Status s = absl::FailedPreconditionError(absl::StrCat(rule_id, ": ", message));
-  s.SetPayload(kRulePayloadUrl, absl::Cord(rule_id));
+absl::Status RuleViolation(RuleId rule_id, absl::string_view message) {
+  const absl::string_view id = RuleIdName(rule_id);
+  absl::Status s = absl::FailedPreconditionError(absl::StrCat(id, ": ", message));
+  s.SetPayload(kRulePayloadUrl, absl::Cord(id));
   return s;
 }
 

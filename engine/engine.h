@@ -104,7 +104,7 @@ absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Ope
                                  const std::vector<IrregularityReport>& reports);
 
 // FAILED_PRECONDITION carrying `rule_id` (also as a payload for RuleIdOf).
-absl::Status RuleViolation(absl::string_view rule_id, absl::string_view message);
+absl::Status RuleViolation(RuleId rule_id, absl::string_view message);
 // The rule ID carried by a RuleViolation status, or "".
 std::string RuleIdOf(const absl::Status& status);
 

@@ -16,6 +16,7 @@
 #include "engine/card.h"
 #include "engine/irregularity_report.h"
 #include "engine/options.h"
+#include "engine/rule_id.h"
 #include "engine/stakes.h"
 
 namespace stud {
@@ -144,12 +145,12 @@ struct Operation {
   Card card;
   bool face_up = false;
   bool all_in = false;
-  uint8_t pot = 0;            // kAward: pot index (0 = main pot)
-  uint8_t half = 0;           // kAward: 0 whole pot, 1 high half, 2 low half
-  bool odd_chip = false;      // kAward: includes odd chip(s)
-  Chips amount = 0;           // chips moved by this operation
-  Chips amount_to = 0;        // street total after a betting action
-  absl::string_view rule_id;  // the rule that decided this step, when one did
+  uint8_t pot = 0;                 // kAward: pot index (0 = main pot)
+  uint8_t half = 0;                // kAward: 0 whole pot, 1 high half, 2 low half
+  bool odd_chip = false;           // kAward: includes odd chip(s)
+  Chips amount = 0;                // chips moved by this operation
+  Chips amount_to = 0;             // street total after a betting action
+  RuleId rule_id = RuleId::kNone;  // the rule that decided this step, when one did
 
   friend bool operator==(const Operation&, const Operation&) = default;
 };

@@ -97,7 +97,7 @@ absl::Status RuleReport(HandState& state, const IrregularityReport& report);
 // ---- irregularities_outofturn.cc ----
 // The rule of an action out of turn; a betting operation carrying it is a
 // held action that stood, made by the engine (Replay skips it).
-inline constexpr absl::string_view kOutOfTurnRule = "STUD-IRR-WRONG-1";
+inline constexpr RuleId kOutOfTurnRule = RuleId::kIrrWrong1;
 // An action out of turn held under out_of_turn_binding [STUD-IRR-WRONG-1]:
 // after every accepted action or ruling, stands when the seat's turn comes
 // unchanged, else goes back when it can no longer stand.

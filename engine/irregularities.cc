@@ -14,15 +14,13 @@ namespace stud {
 namespace internal {
 namespace {
 
-absl::Status NotNow(absl::string_view rule, absl::string_view why) {
-  return RuleViolation(rule, why);
-}
+absl::Status NotNow(RuleId rule, absl::string_view why) { return RuleViolation(rule, why); }
 
 bool Facing(const HandState& st, int seat) { return st.bet_to > st.seats[seat].street_bet; }
 
 // [STUD-IRR-WRONG-1]
 absl::StatusOr<Outcome> WrongOpener(HandState& st, const IrregularityReport& r) {
-  constexpr absl::string_view kRule = "STUD-IRR-WRONG-1";
+  constexpr RuleId kRule = RuleId::kIrrWrong1;
   if (absl::Status s = LiveOnly(st, kRule); !s.ok()) return s;
   if (!NoActionYet(st)) {
     return NotNow(kRule, "the opener is corrected only before anyone else has acted on the street");
@@ -76,7 +74,7 @@ absl::StatusOr<Outcome> WrongOpener(HandState& st, const IrregularityReport& r) 
 
 // [STUD-IRR-ABS-1]
 absl::StatusOr<Outcome> Absent(HandState& st, const IrregularityReport& r) {
-  constexpr absl::string_view kRule = "STUD-IRR-ABS-1";
+  constexpr RuleId kRule = RuleId::kIrrAbs1;
   const Options& opt = st.config.options;
   if (opt.profile == Profile::kOnline) {
     return NotNow(kRule, "online, an absent player is a time-out: report TIMEOUT (STUD-ALLIN-4)");
@@ -122,7 +120,7 @@ absl::StatusOr<Outcome> Absent(HandState& st, const IrregularityReport& r) {
 // [STUD-IRR-FOLD-1], [STUD-IRR-FOLD-2]
 absl::StatusOr<Outcome> FoldOut(HandState& st, const IrregularityReport& r) {
   const bool picked_up = r.kind == IrregularityKind::kUpcardsPickedUp;
-  const absl::string_view rule = picked_up ? "STUD-IRR-FOLD-2" : "STUD-IRR-FOLD-1";
+  const RuleId rule = picked_up ? RuleId::kIrrFold2 : RuleId::kIrrFold1;
   if (picked_up && st.phase == Phase::kShowdown) {
     return Outcome{.rule_id = rule,
                    .decision = Decision::kNoEffect,
@@ -193,7 +191,7 @@ void TakeOut(HandState& st, int seat, int from_index) {
              .seat = static_cast<uint8_t>(seat),
              .street = st.street,
              .card = s.cards[k].card,
-             .rule_id = "STUD-IRR-CARDS-1"});
+             .rule_id = RuleId::kIrrCards1});
     s.cards[k] = {};
   }
   s.num_cards = static_cast<uint8_t>(std::min<int>(s.num_cards, from_index));
@@ -201,7 +199,7 @@ void TakeOut(HandState& st, int seat, int from_index) {
 
 // [STUD-IRR-CARDS-1]
 absl::StatusOr<Outcome> CardCount(HandState& st, const IrregularityReport& r) {
-  constexpr absl::string_view kRule = "STUD-IRR-CARDS-1";
+  constexpr RuleId kRule = RuleId::kIrrCards1;
   if (absl::Status s = LiveOnly(st, kRule); !s.ok()) return s;
   if (r.card_count < 0 || r.card_count == 7 || r.card_count > 8 + 7) {
     return absl::InvalidArgumentError("report.card_count: the cards the seat holds, not 7");
@@ -260,7 +258,7 @@ absl::StatusOr<Outcome> Timeout(HandState& st, const IrregularityReport& r) {
     return absl::InvalidArgumentError("report.allowance_remaining: must not be negative");
   }
   if (st.phase != Phase::kBetting || r.seat != st.actor) {
-    return NotNow("STUD-ALLIN-4",
+    return NotNow(RuleId::kAllin4,
                   absl::StrCat("a time-out is ruled for the player to act; ",
                                st.actor != 0 ? Seat(st.actor) : "nobody", " is to act"));
   }
@@ -277,11 +275,11 @@ absl::StatusOr<Outcome> Timeout(HandState& st, const IrregularityReport& r) {
              .street = st.street,
              .all_in = true,
              .amount = r.allowance_remaining - 1,
-             .rule_id = "STUD-ALLIN-4"});
+             .rule_id = RuleId::kAllin4});
     AfterSeatRemoved(st, r.seat);
     const int left = r.allowance_remaining - 1;
     return Outcome{
-        .rule_id = "STUD-ALLIN-4",
+        .rule_id = RuleId::kAllin4,
         .decision = Decision::kTimeoutAllIn,
         .en = absl::StrCat(Seat(r.seat), " ", what_en, ": it is all-in for the ", s.committed,
                            " already in the pot and can win up to that; further bets go to a side "
@@ -297,7 +295,7 @@ absl::StatusOr<Outcome> Timeout(HandState& st, const IrregularityReport& r) {
   }
   const std::vector<LegalAction> legal = BettingOptions(st, r.seat);
   Outcome o{
-      .rule_id = "STUD-ALLIN-5", .decision = Decision::kTimeoutFold, .allowance_remaining = 0};
+      .rule_id = RuleId::kAllin5, .decision = Decision::kTimeoutFold, .allowance_remaining = 0};
   const LegalAction* check = FindLegal(legal, ActionKind::kCheck, 0);
   if (st.config.options.exhausted_timeout_action == ExhaustedTimeout::kCheckIfFree) {
     o.alternative = "exhausted_timeout_action = CHECK_IF_FREE";
@@ -316,7 +314,7 @@ absl::StatusOr<Outcome> Timeout(HandState& st, const IrregularityReport& r) {
   if (const LegalAction* fold = FindLegal(legal, ActionKind::kFold, 0); fold != nullptr) {
     ApplyAndAdvance(st, r.seat, *fold);
   } else {
-    Kill(st, r.seat, "STUD-ALLIN-5");
+    Kill(st, r.seat, RuleId::kAllin5);
     AfterSeatRemoved(st, r.seat);
   }
   o.en = absl::StrCat(Seat(r.seat), " ", what_en,
@@ -346,7 +344,7 @@ absl::StatusOr<Outcome> Dispatch(HandState& st, const IrregularityReport& r) {
     case IrregularityKind::kSkippedSeat:
       return SkippedSeat(st, r);
     case IrregularityKind::kCalledWhenBeaten:
-      return Outcome{.rule_id = "STUD-IRR-CALL-1",
+      return Outcome{.rule_id = RuleId::kIrrCall1,
                      .decision = Decision::kNoRefund,
                      .en = absl::StrCat(Seat(r.seat),
                                         " called while beaten on board: no refund; "
@@ -355,7 +353,7 @@ absl::StatusOr<Outcome> Dispatch(HandState& st, const IrregularityReport& r) {
                                         " igualó ya ganado por las cartas "
                                         "descubiertas: no hay devolución; pagó por información.")};
     case IrregularityKind::kUpcardsReordered:
-      return Outcome{.rule_id = "STUD-GAME-5",
+      return Outcome{.rule_id = RuleId::kGame5,
                      .decision = Decision::kWarning,
                      .en = absl::StrCat(Seat(r.seat),
                                         ": changing the order of your upcards is "
@@ -378,7 +376,7 @@ bool NoActionYet(const HandState& st) {
   return true;
 }
 
-void Kill(HandState& st, int seat, absl::string_view rule) {
+void Kill(HandState& st, int seat, RuleId rule) {
   st.seats[seat].folded = true;
   st.seats[seat].checked_out = false;
   Log(st, {.type = OpType::kKill,
@@ -387,7 +385,7 @@ void Kill(HandState& st, int seat, absl::string_view rule) {
            .rule_id = rule});
 }
 
-void ReturnChips(HandState& st, int seat, Chips amount, absl::string_view rule) {
+void ReturnChips(HandState& st, int seat, Chips amount, RuleId rule) {
   if (amount <= 0) return;
   ::stud::Seat& s = st.seats[seat];
   s.committed -= amount;  // antes only: they are not part of street_bet
@@ -400,7 +398,7 @@ void ReturnChips(HandState& st, int seat, Chips amount, absl::string_view rule) 
            .rule_id = rule});
 }
 
-void Expose(HandState& st, int seat, int index, absl::string_view rule) {
+void Expose(HandState& st, int seat, int index, RuleId rule) {
   SeatCard& c = st.seats[seat].cards[index];
   c.face_up = true;
   Log(st, {.type = OpType::kExpose,
@@ -411,7 +409,7 @@ void Expose(HandState& st, int seat, int index, absl::string_view rule) {
            .rule_id = rule});
 }
 
-absl::Status LiveOnly(const HandState& st, absl::string_view rule) {
+absl::Status LiveOnly(const HandState& st, RuleId rule) {
   if (st.config.deal_source == DealSource::kReported) return absl::OkStatus();
   return RuleViolation(rule,
                        "the engine deals this hand and designates the opener: this dealer "
@@ -423,7 +421,7 @@ absl::StatusOr<Outcome> RuleOnCopy(HandState& st, const IrregularityReport& r) {
   // Every field is checked before anything changes.
   if (absl::Status s = ValidateReport(st, r); !s.ok()) return s;
   if (st.phase == Phase::kComplete && r.kind != IrregularityKind::kCalledWhenBeaten) {
-    return RuleViolation("STUD-GAME-1", "the hand is over; nothing left to rule on");
+    return RuleViolation(RuleId::kGame1, "the hand is over; nothing left to rule on");
   }
   const size_t at = st.log.size();
   st.reports.push_back(r);

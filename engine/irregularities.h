@@ -80,7 +80,7 @@ struct StackChange {
 };
 
 struct Ruling {
-  absl::string_view rule_id;  // the rule applied ("STUD-IRR-EXP-2")
+  RuleId rule_id = RuleId::kNone;  // the rule applied (STUD-IRR-EXP-2)
   Decision decision = Decision::kNoEffect;
   std::string explanation_en;  // as a floor person would say it
   std::string explanation_es;

@@ -25,7 +25,7 @@ absl::Status CardOk(const HandState& st, Card card, absl::string_view field) {
   if (card.index() >= kDeckSize)
     return absl::InvalidArgumentError(absl::StrCat(field, ": not a card"));
   if (st.seen.Contains(card)) {
-    return RuleViolation("STUD-DEAL-4", absl::StrCat(card.ToString(), " is already in play"));
+    return RuleViolation(RuleId::kDeal4, absl::StrCat(card.ToString(), " is already in play"));
   }
   return absl::OkStatus();
 }
@@ -59,7 +59,7 @@ bool BeforeThirdStreetBetting(const HandState& st) {
 }
 
 // [STUD-IRR-EXP-2] both hole cards face up: dead hand, ante back.
-Outcome BothExposed(HandState& st, int seat, absl::string_view rule) {
+Outcome BothExposed(HandState& st, int seat, RuleId rule) {
   if (st.config.options.exposed_holecard == ExposedHolecard::kMisdeal)
     return Misdeal(st, seat, rule);
   ::stud::Seat& s = st.seats[seat];
@@ -93,13 +93,13 @@ Outcome BothExposed(HandState& st, int seat, absl::string_view rule) {
 }
 
 // [STUD-IRR-EXP-1] one hole card face up (card already in the seat's hand).
-absl::StatusOr<Outcome> HoleExposed(HandState& st, int seat, int index, absl::string_view rule) {
+absl::StatusOr<Outcome> HoleExposed(HandState& st, int seat, int index, RuleId rule) {
   ::stud::Seat& s = st.seats[seat];
   if (st.config.options.exposed_holecard == ExposedHolecard::kMisdeal) {
     if (!s.cards[index].face_up) Expose(st, seat, index, rule);
     return Misdeal(st, seat, rule);
   }
-  if (s.door_down) return BothExposed(st, seat, "STUD-IRR-EXP-2");
+  if (s.door_down) return BothExposed(st, seat, RuleId::kIrrExp2);
   if (s.num_cards > 2) {
     return RuleViolation(rule, absl::StrCat(Seat(seat),
                                             " already has its third card; an exposed "
@@ -120,11 +120,11 @@ absl::StatusOr<Outcome> HoleExposed(HandState& st, int seat, int index, absl::st
 }
 
 // [STUD-IRR-EXP-4], [STUD-IRR-EXP-5] the final card of `seat` is face up.
-Outcome FinalUp(HandState& st, int seat, absl::string_view rule) {
+Outcome FinalUp(HandState& st, int seat, RuleId rule) {
   ::stud::Seat& s = st.seats[seat];
   Outcome o;
   if (s.all_in) {
-    o = {.rule_id = rule == "STUD-IRR-EXP-3" ? rule : "STUD-IRR-EXP-4",
+    o = {.rule_id = rule == RuleId::kIrrExp3 ? rule : RuleId::kIrrExp4,
          .decision = Decision::kKeepFaceUp,
          .en = absl::StrCat(Seat(seat),
                             " is all-in: it keeps its final card face up; everyone else "
@@ -141,7 +141,7 @@ Outcome FinalUp(HandState& st, int seat, absl::string_view rule) {
     if (first == 0) first = i;
     if (i != seat) other = i;
   }
-  const absl::string_view applied = rule == "STUD-IRR-EXP-3" ? rule : "STUD-IRR-EXP-5";
+  const RuleId applied = rule == RuleId::kIrrExp3 ? rule : RuleId::kIrrExp5;
   if (LiveSeatCount(st) == 2 && seat == first) {
     // (b) heads-up, the first player's card up: the second's comes up too.
     ::stud::Seat& t = st.seats[other];
@@ -197,10 +197,10 @@ bool FinalRoundOpen(const HandState& st) {
 
 // EXP-1, EXP-2, EXP-3, EXP-4/5.
 absl::StatusOr<Outcome> Exposed(HandState& st, const IrregularityReport& r) {
-  absl::string_view rule = "STUD-IRR-EXP-1";
-  if (r.kind == IrregularityKind::kBothHolecardsExposed) rule = "STUD-IRR-EXP-2";
-  if (r.kind == IrregularityKind::kCardOffTable) rule = "STUD-IRR-EXP-3";
-  if (r.kind == IrregularityKind::kFinalCardFaceUp) rule = "STUD-IRR-EXP-5";
+  RuleId rule = RuleId::kIrrExp1;
+  if (r.kind == IrregularityKind::kBothHolecardsExposed) rule = RuleId::kIrrExp2;
+  if (r.kind == IrregularityKind::kCardOffTable) rule = RuleId::kIrrExp3;
+  if (r.kind == IrregularityKind::kFinalCardFaceUp) rule = RuleId::kIrrExp5;
   if (absl::Status s = LiveOnly(st, rule); !s.ok()) return s;
   if (!st.seats[r.seat].live())
     return RuleViolation(rule, absl::StrCat(Seat(r.seat), " has no live hand"));
@@ -254,7 +254,7 @@ absl::StatusOr<Outcome> Exposed(HandState& st, const IrregularityReport& r) {
 // [STUD-IRR-BURN-1], [STUD-IRR-BURN-2]
 absl::StatusOr<Outcome> BurnError(HandState& st, const IrregularityReport& r) {
   const bool final_card = r.street == Street::kSeventh;
-  const absl::string_view rule = final_card ? "STUD-IRR-BURN-2" : "STUD-IRR-BURN-1";
+  const RuleId rule = final_card ? RuleId::kIrrBurn2 : RuleId::kIrrBurn1;
   if (absl::Status s = LiveOnly(st, rule); !s.ok()) return s;
   if (r.burn_delta != 1 && r.burn_delta != -1) {
     return absl::InvalidArgumentError("report.burn_delta: +1 (two cards burned) or -1 (no burn)");
@@ -370,7 +370,7 @@ absl::StatusOr<Outcome> BurnError(HandState& st, const IrregularityReport& r) {
 // [STUD-IRR-PREM-1], [STUD-IRR-PREM-2]
 absl::StatusOr<Outcome> Premature(HandState& st, const IrregularityReport& r) {
   const bool keeps = r.has_card;
-  const absl::string_view rule = keeps ? "STUD-IRR-PREM-2" : "STUD-IRR-PREM-1";
+  const RuleId rule = keeps ? RuleId::kIrrPrem2 : RuleId::kIrrPrem1;
   if (absl::Status s = LiveOnly(st, rule); !s.ok()) return s;
   if (st.phase != Phase::kBetting || st.street == Street::kSeventh ||
       static_cast<int>(r.street) != static_cast<int>(st.street) + 1) {
@@ -406,7 +406,7 @@ absl::StatusOr<Outcome> Premature(HandState& st, const IrregularityReport& r) {
              .street = st.street,
              .card = c,
              .face_up = r.street != Street::kSeventh,
-             .rule_id = "STUD-IRR-PREM-1"});
+             .rule_id = RuleId::kIrrPrem1});
   }
   if (!r.cards.empty()) st.premature_pending = 1;
   if (keeps) {

@@ -19,7 +19,7 @@ inline std::string Asiento(int seat) { return absl::StrCat("asiento ", seat); }
 
 // What a ruling decided, before the state change is measured.
 struct Outcome {
-  absl::string_view rule_id;
+  RuleId rule_id = RuleId::kNone;
   Decision decision = Decision::kNoEffect;
   std::string en;
   std::string es;
@@ -51,13 +51,13 @@ absl::StatusOr<Outcome> RuleOnCopy(HandState& state, const IrregularityReport& r
 
 // Helpers.
 bool NoActionYet(const HandState& state);  // betting phase, nothing voluntary this street
-void Kill(HandState& state, int seat, absl::string_view rule);
-void ReturnChips(HandState& state, int seat, Chips amount, absl::string_view rule);
-void Expose(HandState& state, int seat, int index, absl::string_view rule);
+void Kill(HandState& state, int seat, RuleId rule);
+void ReturnChips(HandState& state, int seat, Chips amount, RuleId rule);
+void Expose(HandState& state, int seat, int index, RuleId rule);
 // Voids the hand (misdeal.cc): every chip back to its owner, or the antes
 // kept in the pot for the redeal [STUD-IRR-EXP-1 MISDEAL, misdeal_antes].
-Outcome Misdeal(HandState& state, int seat, absl::string_view rule);
-absl::Status LiveOnly(const HandState& state, absl::string_view rule);
+Outcome Misdeal(HandState& state, int seat, RuleId rule);
+absl::Status LiveOnly(const HandState& state, RuleId rule);
 
 }  // namespace stud::internal
 

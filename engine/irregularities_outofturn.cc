@@ -23,7 +23,7 @@
 namespace stud::internal {
 namespace {
 
-constexpr absl::string_view kRule = kOutOfTurnRule;
+constexpr RuleId kRule = kOutOfTurnRule;
 
 bool IsBet(OpType t) {
   return t == OpType::kFold || t == OpType::kCheck || t == OpType::kCall || t == OpType::kBringIn ||

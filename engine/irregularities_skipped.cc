@@ -30,8 +30,8 @@
 namespace stud::internal {
 namespace {
 
-constexpr absl::string_view kCards = "STUD-IRR-CARDS-1";
-constexpr absl::string_view kBurn = "STUD-IRR-BURN-1";
+constexpr RuleId kCards = RuleId::kIrrCards1;
+constexpr RuleId kBurn = RuleId::kIrrBurn1;
 
 bool HasCardOf(const ::stud::Seat& s, Street street) {
   for (int k = 0; k < s.num_cards; ++k) {
@@ -122,7 +122,7 @@ absl::Status ValidateSkippedSeat(const HandState& st, const IrregularityReport& 
           "missed card");
     }
     if (st.seen.Contains(r.card)) {
-      return RuleViolation("STUD-DEAL-4",
+      return RuleViolation(RuleId::kDeal4,
                            absl::StrCat("report.card: ", r.card.ToString(),
                                         " is already in play; a card is dealt once"));
     }
@@ -130,7 +130,7 @@ absl::Status ValidateSkippedSeat(const HandState& st, const IrregularityReport& 
     return absl::InvalidArgumentError("report.card: set without has_card");
   }
   if (r.street == Street::kThird) {
-    return RuleViolation("STUD-DEAL-1",
+    return RuleViolation(RuleId::kDeal1,
                          "the starting hand is completed before the bring-in: report the missed "
                          "3rd-street card to the seat as a deal");
   }
@@ -163,8 +163,8 @@ absl::StatusOr<Outcome> SkippedSeat(HandState& st, const IrregularityReport& r) 
   if (street == st.street && StillOwed(st, seat)) {
     // The deal is passing the seat now: it goes on without the card.
     if (r.has_card) {
-      return RuleViolation("STUD-DEAL-2", absl::StrCat("the deal has not passed ", Seat(seat),
-                                                       ": report that card as dealt to it"));
+      return RuleViolation(RuleId::kDeal2, absl::StrCat("the deal has not passed ", Seat(seat),
+                                                        ": report that card as dealt to it"));
     }
     st.pending_deal[seat] = false;
     if (Missing(st, seat, st.street) >= 3) {

@@ -280,7 +280,7 @@ absl::Status Premature(const HandState& st, const IrregularityReport& r) {
     if (seen_here.Contains(c)) return Invalid(field, absl::StrCat(c.ToString(), " is named twice"));
     if (st.seen.Contains(c)) {
       return RuleViolation(
-          "STUD-DEAL-4",
+          RuleId::kDeal4,
           absl::StrCat(field, ": ", c.ToString(), " is already in play; a card is dealt once"));
     }
     seen_here.Add(c);
@@ -307,7 +307,7 @@ absl::Status Called(const HandState& st, int seat) {
   for (const Operation& op : st.log) {
     if (op.type == OpType::kCall && op.seat == seat) return absl::OkStatus();
   }
-  return RuleViolation("STUD-IRR-CALL-1",
+  return RuleViolation(RuleId::kIrrCall1,
                        absl::StrCat("seat ", seat, " has not called in this hand"));
 }
 
@@ -317,7 +317,7 @@ absl::Status Reordered(const HandState& st, int seat) {
   bool up = false;
   for (int k = 0; k < s.num_cards; ++k) up = up || s.cards[k].face_up;
   if (!s.live() || !up) {
-    return RuleViolation("STUD-GAME-5",
+    return RuleViolation(RuleId::kGame5,
                          absl::StrCat("seat ", seat, " has no live hand with upcards"));
   }
   return absl::OkStatus();
@@ -325,27 +325,27 @@ absl::Status Reordered(const HandState& st, int seat) {
 
 // The rule of a dealer error, which only a person dealing can make (LIVE
 // dealing), or "" for the kinds any hand can have.
-absl::string_view DealerErrorRule(const IrregularityReport& r) {
+RuleId DealerErrorRule(const IrregularityReport& r) {
   switch (r.kind) {
     case K::kHolecardExposed:
-      return "STUD-IRR-EXP-1";
+      return RuleId::kIrrExp1;
     case K::kBothHolecardsExposed:
-      return "STUD-IRR-EXP-2";
+      return RuleId::kIrrExp2;
     case K::kCardOffTable:
-      return "STUD-IRR-EXP-3";
+      return RuleId::kIrrExp3;
     case K::kFinalCardFaceUp:
-      return "STUD-IRR-EXP-5";
+      return RuleId::kIrrExp5;
     case K::kWrongOpener:
-      return "STUD-IRR-WRONG-1";
+      return RuleId::kIrrWrong1;
     case K::kBurnError:
-      return r.street == Street::kSeventh ? "STUD-IRR-BURN-2" : "STUD-IRR-BURN-1";
+      return r.street == Street::kSeventh ? RuleId::kIrrBurn2 : RuleId::kIrrBurn1;
     case K::kPrematureDeal:
-      return r.has_card ? "STUD-IRR-PREM-2" : "STUD-IRR-PREM-1";
+      return r.has_card ? RuleId::kIrrPrem2 : RuleId::kIrrPrem1;
     case K::kWrongCardCount:
     case K::kSkippedSeat:
-      return "STUD-IRR-CARDS-1";
+      return RuleId::kIrrCards1;
     default:
-      return "";
+      return RuleId::kNone;
   }
 }
 
@@ -371,7 +371,7 @@ absl::Status ValidateReport(const HandState& st, const IrregularityReport& r) {
   }
   // A dealer error in a hand the engine deals cannot have happened: nothing
   // in the report can be checked against a deal no person made.
-  if (const absl::string_view rule = DealerErrorRule(r); !rule.empty()) {
+  if (const RuleId rule = DealerErrorRule(r); rule != RuleId::kNone) {
     if (absl::Status s = LiveOnly(st, rule); !s.ok()) return s;
   }
   switch (r.kind) {

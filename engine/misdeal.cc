@@ -35,11 +35,11 @@ void CarryAntes(HandState& st) {
              .street = Street::kThird,
              .all_in = s.all_in,
              .amount = s.committed,
-             .rule_id = "STUD-IRR-EXP-1"});
+             .rule_id = RuleId::kIrrExp1});
   }
 }
 
-Outcome Misdeal(HandState& st, int seat, absl::string_view rule) {
+Outcome Misdeal(HandState& st, int seat, RuleId rule) {
   const bool keep = st.config.options.misdeal_antes == MisdealAntes::kStayInPot;
   for (int i = 1; i <= st.config.num_seats; ++i) {
     ::stud::Seat& s = st.seats[i];

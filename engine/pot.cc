@@ -39,8 +39,8 @@ int LowOddChipKey(const ShowdownSeat& s, const ShownHand& h, const Options& o) {
 
 // Splits `amount` among `winners` (already in odd-chip order) in whole units
 // of `unit`; the remainder goes one unit each down the order [STUD-ODD-5(c,d)].
-void Split(Chips amount, const std::vector<int>& winners, PotHalf half, Chips unit,
-           absl::string_view odd_rule, SettledPot& pot) {
+void Split(Chips amount, const std::vector<int>& winners, PotHalf half, Chips unit, RuleId odd_rule,
+           SettledPot& pot) {
   const Chips n = static_cast<Chips>(winners.size());
   const Chips units = amount / unit;
   const Chips base = units / n * unit;
@@ -152,7 +152,7 @@ absl::StatusOr<Settlement> Settle(Variant variant, const Options& options,
   for (const ShowdownSeat& s : seats) {
     const size_t total = s.cards.size() + (common ? 1 : 0);
     if (s.live && total < 6 && options.short_hand == ShortHand::kMissingSeventhLive) {
-      return RuleViolation("STUD-IRR-CARDS-1",
+      return RuleViolation(RuleId::kIrrCards1,
                            absl::StrCat("seat ", s.seat, " holds ", total,
                                         " cards; only a hand missing just its 7th card may be "
                                         "ruled live; send it as a dead (folded) hand"));
@@ -235,28 +235,28 @@ absl::StatusOr<Settlement> Settle(Variant variant, const Options& options,
     pot.eligible = std::move(p.eligible);
     if (variant == Variant::kRazz) {
       pot.high_winners = best(pot.eligible, /*low=*/true);
-      pot.rule_id = "STUD-GAME-3";
-      Split(pot.amount, low_order(pot.high_winners), PotHalf::kWhole, unit, "STUD-ODD-4", pot);
+      pot.rule_id = RuleId::kGame3;
+      Split(pot.amount, low_order(pot.high_winners), PotHalf::kWhole, unit, RuleId::kOdd4, pot);
     } else {
       pot.high_winners = best(pot.eligible, /*low=*/false);
       if (variant == Variant::kStudHiLo) pot.low_winners = best(pot.eligible, /*low=*/true);
       if (pot.low_winners.empty()) {
-        pot.rule_id = variant == Variant::kStudHiLo ? "STUD-HILO-3" : "STUD-GAME-3";
-        const absl::string_view odd = variant == Variant::kStudHiLo ? "STUD-ODD-3" : "STUD-ODD-1";
+        pot.rule_id = variant == Variant::kStudHiLo ? RuleId::kHilo3 : RuleId::kGame3;
+        const RuleId odd = variant == Variant::kStudHiLo ? RuleId::kOdd3 : RuleId::kOdd1;
         Split(pot.amount, high_order(pot.high_winners), PotHalf::kWhole, unit, odd, pot);
       } else {
         // [STUD-HILO-1] half each; [STUD-ODD-2] the odd unit goes to the high half.
-        pot.rule_id = "STUD-HILO-1";
+        pot.rule_id = RuleId::kHilo1;
         const Chips units = pot.amount / unit;
         const Chips low_half = units / 2 * unit;
         const Chips high_half = pot.amount - low_half;
-        Split(high_half, high_order(pot.high_winners), PotHalf::kHigh, unit, "STUD-ODD-3", pot);
-        Split(low_half, low_order(pot.low_winners), PotHalf::kLow, unit, "STUD-ODD-4", pot);
+        Split(high_half, high_order(pot.high_winners), PotHalf::kHigh, unit, RuleId::kOdd3, pot);
+        Split(low_half, low_order(pot.low_winners), PotHalf::kLow, unit, RuleId::kOdd4, pot);
         if (high_half != low_half) {
           for (PotShare& s : pot.shares) {
             if (s.half == PotHalf::kHigh && pot.high_winners.size() == 1) {
               s.odd_chip = true;
-              s.odd_chip_rule = "STUD-ODD-2";
+              s.odd_chip_rule = RuleId::kOdd2;
             }
           }
         }

@@ -38,8 +38,8 @@ struct PotShare {
   int seat = 0;
   Chips amount = 0;
   PotHalf half = PotHalf::kWhole;
-  bool odd_chip = false;            // this share includes odd chip(s)
-  absl::string_view odd_chip_rule;  // STUD-ODD-1..4 when odd_chip
+  bool odd_chip = false;  // this share includes odd chip(s)
+  RuleId odd_chip_rule;   // STUD-ODD-1..4 when odd_chip
 };
 
 struct SettledPot {
@@ -48,7 +48,7 @@ struct SettledPot {
   std::vector<int> high_winners;  // Razz: the low winners
   std::vector<int> low_winners;   // Hi-Lo only; empty when no low qualifies [STUD-HILO-3]
   std::vector<PotShare> shares;
-  absl::string_view rule_id;  // the rule that decided the split
+  RuleId rule_id = RuleId::kNone;  // the rule that decided the split
 };
 
 struct ShownHand {

@@ -54,7 +54,7 @@ void AnnounceOpener(const HandState& state, const Operation& op, v1::Locale loca
                     google::protobuf::RepeatedPtrField<v1::Announcement>* out) {
   const bool razz = state.config.variant == Variant::kRazz;
   const int seat = op.seat;
-  const absl::string_view rule = op.rule_id;
+  const absl::string_view rule = RuleIdName(op.rule_id);
   const std::string low = std::to_string(state.bring_in_seat);
   const std::string door = op.card.ToString();
   if (rule == "STUD-BRING-1" || rule == "STUD-BRING-8" || rule == "STUD-IRR-EXP-2") {
@@ -140,7 +140,7 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
       }
       case OpType::kBringIn:
         if (!fresh) break;
-        Add(out, locale, "BRING_IN", seat, op.rule_id,
+        Add(out, locale, "BRING_IN", seat, RuleIdName(op.rule_id),
             absl::StrCat("Seat ", seat, " brings in for ", FormatMoneyEn(op.amount_to)),
             absl::StrCat("Asiento ", seat, " abre con ", FormatMoneyEs(op.amount_to)));
         break;
@@ -149,19 +149,19 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
         break;
       case OpType::kComplete:
         if (!fresh) break;
-        Add(out, locale, "COMPLETE", seat, op.rule_id,
+        Add(out, locale, "COMPLETE", seat, RuleIdName(op.rule_id),
             absl::StrCat("Seat ", seat, " completes to ", FormatMoneyEn(op.amount_to)),
             absl::StrCat("Asiento ", seat, " completa a ", FormatMoneyEs(op.amount_to)));
         break;
       case OpType::kRaise:
         if (!fresh) break;
-        Add(out, locale, "RAISE", seat, op.rule_id,
+        Add(out, locale, "RAISE", seat, RuleIdName(op.rule_id),
             absl::StrCat("Raise: seat ", seat, " raises to ", FormatMoneyEn(op.amount_to)),
             absl::StrCat("Resubida: asiento ", seat, " sube a ", FormatMoneyEs(op.amount_to)));
         break;
       case OpType::kAward:
         if (!fresh) break;
-        Add(out, locale, "WIN", seat, op.rule_id,
+        Add(out, locale, "WIN", seat, RuleIdName(op.rule_id),
             absl::StrCat(
                 "Seat ", seat, " wins ", FormatMoneyEn(op.amount),
                 op.pot == 0 ? " from the main pot" : absl::StrCat(" from side pot ", int{op.pot}),

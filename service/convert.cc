@@ -323,7 +323,7 @@ void EncodeOperation(const HandState& state, const Operation& op, uint32_t index
   }
   out->set_amount(op.amount);
   out->set_amount_to(op.amount_to);
-  out->set_rule_id(std::string(op.rule_id));
+  out->set_rule_id(std::string(RuleIdName(op.rule_id)));
 }
 
 void EncodeSeatCards(const HandState& state, int seat, int viewer,
@@ -390,7 +390,7 @@ void EncodeSettlement(const Settlement& settlement, v1::ResolveShowdownResponse*
     for (int s : pot.eligible) pr->add_eligible_seats(s);
     for (int s : pot.high_winners) pr->add_high_winners(s);
     for (int s : pot.low_winners) pr->add_low_winners(s);
-    pr->set_rule_id(std::string(pot.rule_id));
+    pr->set_rule_id(std::string(RuleIdName(pot.rule_id)));
     for (const PotShare& share : pot.shares) {
       v1::PotShare* ps = pr->add_shares();
       ps->set_seat(share.seat);
@@ -399,7 +399,7 @@ void EncodeSettlement(const Settlement& settlement, v1::ResolveShowdownResponse*
                    : share.half == PotHalf::kLow ? v1::POT_HALF_LOW
                                                  : v1::POT_HALF_WHOLE);
       ps->set_odd_chip(share.odd_chip);
-      ps->set_odd_chip_rule_id(std::string(share.odd_chip_rule));
+      ps->set_odd_chip_rule_id(std::string(RuleIdName(share.odd_chip_rule)));
     }
   }
   for (const ShownHand& h : settlement.hands) {

@@ -71,6 +71,10 @@ ABSL_FLAG(
     "Format of the tokens this server seals: 1 (formats 1 and 2: keyed-BLAKE2b nonce, "
     "service/sealer.h). 3 (SipHash-derived nonce) is deprecated: it is still opened, so tokens "
     "of replicas that sealed it keep working, but it should no longer be sealed");
+ABSL_FLAG(int, sealed_schema, 3,
+          "Schema of the token plaintext this server writes: 3 (rule IDs as numbers), or 2 (rule "
+          "IDs as names), which releases before 3 also read: use 2 during a rolling upgrade from "
+          "one of them (CHANGELOG.md). Both are always read");
 ABSL_FLAG(bool, allow_preset, false, "Accept DEALING_MODE_PRESET (caller-chosen deck order)");
 ABSL_FLAG(
     bool, allow_history_reveal, false,
@@ -276,6 +280,12 @@ int main(int argc, char** argv) {
 
   stud::service::ServiceOptions options;
   options.allow_preset = absl::GetFlag(FLAGS_allow_preset);
+  const int sealed_schema = absl::GetFlag(FLAGS_sealed_schema);
+  if (sealed_schema != static_cast<int>(stud::service::kSealedSchema) &&
+      sealed_schema != static_cast<int>(stud::service::kRollingUpgradeSchema)) {
+    return Fail("--sealed_schema must be 3 or 2");
+  }
+  options.sealed_schema = static_cast<uint32_t>(sealed_schema);
   options.allow_history_reveal = absl::GetFlag(FLAGS_allow_history_reveal);
   options.observability = &observability;
   options.tenants = tenants.get();
@@ -332,6 +342,7 @@ int main(int argc, char** argv) {
       .Num("trace_sampling_ratio", sampling_ratio)
       .Str("log_level", stud::service::LogLevelName(log_level))
       .Bool("allow_preset", options.allow_preset)
+      .Int("sealed_schema", sealed_schema)
       .Bool("allow_history_reveal", options.allow_history_reveal)
       .Str("key_ids", key_ids)
       .Int("sealing_key_id", sealer->sealing_key_id())

@@ -15,7 +15,7 @@ namespace stud::service {
 namespace v1 = stud::v1;
 namespace {
 
-constexpr absl::string_view kRule = "STUD-IRR-EXP-1";
+constexpr RuleId kRule = RuleId::kIrrExp1;
 
 // The request may repeat the misdealt hand's setup; anything it gives must
 // agree, so a client cannot change the stakes or the stacks under a redeal.
@@ -127,7 +127,7 @@ absl::Status HandService::NewRedeal(const v1::NewHandRequest& req,
     return st;
   }
   LogLine(LogLevel::kInfo, "misdeal_redeal")
-      .Str("rule_id", kRule)
+      .Str("rule_id", RuleIdName(kRule))
       .Int("seats", num_seats)
       .Int("antes_carried", held);
   return absl::OkStatus();

@@ -81,7 +81,7 @@ IrregularityRule RuleFor(v1::IrregularityKind kind) {
 }
 
 void EncodeRuling(const HandState& state, const Ruling& r, v1::Ruling* out) {
-  out->set_rule_id(std::string(r.rule_id));
+  out->set_rule_id(std::string(RuleIdName(r.rule_id)));
   out->set_decision(std::string(DecisionName(r.decision)));
   out->set_explanation_en(r.explanation_en);
   out->set_explanation_es(r.explanation_es);
@@ -248,7 +248,7 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
   if (token.empty()) {
     ChildSpan span("seal");
     thread_local std::string plain;  // per-thread, its capacity kept from call to call
-    SerializeSealedHandTo(hand, &plain);
+    SerializeSealedHandTo(hand, &plain, options_.sealed_schema);
     out->set_token(sealer_->Seal(plain, CurrentTenant()));
     LedgerScope::NoteSealed(HandIdText(hand.service), state.version,
                             state.phase == Phase::kComplete, out->token());
@@ -447,7 +447,7 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
     resp->set_hand_id(HandIdText(hand->service));
     if (state.phase != Phase::kComplete) {
       return RuleViolation(
-          "STUD-SHOW-1",
+          RuleId::kShow1,
           "STUD-SHOW-1: the hand is not over; showdown is resolved once every live "
           "seat has shown or mucked");
     }
@@ -470,7 +470,7 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
         pr->set_amount(op.amount);
         pr->add_eligible_seats(op.seat);
         pr->add_high_winners(op.seat);
-        pr->set_rule_id(std::string(op.rule_id));
+        pr->set_rule_id(std::string(RuleIdName(op.rule_id)));
         v1::PotShare* share = pr->add_shares();
         share->set_seat(op.seat);
         share->set_amount(op.amount);

@@ -56,6 +56,9 @@ struct ServiceOptions {
   int workers = 0;  // 0 = one per core
   // The hand ledger (--ledger; null: off, trusted mode). Must outlive the service.
   Ledger* ledger = nullptr;
+  // --sealed_schema: the token plaintext schema written (token/codec.h);
+  // kRollingUpgradeSchema while older replicas must still open new tokens.
+  uint32_t sealed_schema = kSealedSchema;
 };
 
 // The bounded queue and workers behind ServiceOptions::max_in_flight.

@@ -21,10 +21,13 @@
 
 namespace stud::service {
 
-// Schema written by SerializeSealedHand. ParseSealedHand also reads schema 1
-// (seat cards and the log as messages, token/legacy_schema.cc) so tokens
-// sealed before that change still open.
-inline constexpr uint32_t kSealedSchema = 2;
+// Schemas of the plaintext. 3 (the default written): rule IDs in the log as
+// RuleId numbers. 2: as their names, listed once per token (what releases
+// before schema 3 read: write it during a rolling upgrade from one of them,
+// stud_server --sealed_schema=2). 1: seat cards and the log as messages
+// (token/legacy_schema.cc), read only. ParseSealedHand reads all three.
+inline constexpr uint32_t kSealedSchema = 3;
+inline constexpr uint32_t kRollingUpgradeSchema = 2;
 inline constexpr uint32_t kOldestSealedSchema = 1;
 
 // What a token carries besides the engine state.
@@ -45,13 +48,11 @@ struct SealedHand {
 // Token plaintext (serialized SealedHand message) and back. Parse errors are
 // INTERNAL, naming the message and field ("sealed state: field Seat.stack is
 // out of range").
-std::string SerializeSealedHand(const SealedHand& hand);
-void SerializeSealedHandTo(const SealedHand& hand, std::string* out);  // reuses *out
+// `schema`: kSealedSchema or kRollingUpgradeSchema.
+std::string SerializeSealedHand(const SealedHand& hand, uint32_t schema = kSealedSchema);
+void SerializeSealedHandTo(const SealedHand& hand, std::string* out,  // reuses *out
+                           uint32_t schema = kSealedSchema);
 absl::StatusOr<SealedHand> ParseSealedHand(absl::string_view plaintext);
-
-// Operation::rule_id is a string_view into static storage; decoded IDs are
-// interned here (bounded: authenticated tokens only carry IDs the engine made).
-absl::StatusOr<absl::string_view> InternRuleId(absl::string_view id);
 
 }  // namespace stud::service
 

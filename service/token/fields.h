@@ -35,12 +35,14 @@ namespace stud::service::token {
 
 // What reading one sealed hand carries from field to field.
 struct ReadContext {
-  int num_seats = 0;  // HandConfig.num_seats, once read
-  // HandState.packed_log and rule_ids, unpacked once both are read.
+  uint32_t schema = 0;  // SealedHand.schema, read first
+  int num_seats = 0;    // HandConfig.num_seats, once read
+  // HandState.packed_log and (schema 2) rule_ids, unpacked once both are read.
   absl::string_view packed_log;
-  absl::InlinedVector<absl::string_view, 16> rule_ids;
+  std::vector<RuleId> rule_ids;
 };
 struct WriteContext {
+  uint32_t schema = 0;  // the schema being written
   int num_seats = 0;
 };
 
@@ -545,15 +547,19 @@ constexpr auto Set(uint32_t n, absl::string_view name) {
   return CardSetField<M>{{n, name}};
 }
 
-// A constant: the schema version of the plaintext. Required on reading.
+// The schema version of the plaintext, [oldest, newest]: written from and
+// read into the context, since other fields depend on it. Required.
 template <typename T>
-struct Constant : FieldBase<T> {
-  uint32_t value;
-  void Write(const T&, wire::Writer& w, WriteContext&) const { w.VarintField(this->number, value); }
-  absl::Status Read(T&, const wire::Field& f, ReadContext&, uint8_t& count) const {
-    if (f.type != wire::kVarint || f.value != value) {
+struct SchemaVersion : FieldBase<T> {
+  uint32_t oldest, newest;
+  void Write(const T&, wire::Writer& w, WriteContext& ctx) const {
+    w.VarintField(this->number, ctx.schema);
+  }
+  absl::Status Read(T&, const wire::Field& f, ReadContext& ctx, uint8_t& count) const {
+    if (f.type != wire::kVarint || f.value < oldest || f.value > newest) {
       return absl::InternalError(absl::StrCat("sealed state: schema ", f.value, " unsupported"));
     }
+    ctx.schema = static_cast<uint32_t>(f.value);
     count = 1;
     return absl::OkStatus();
   }

@@ -1,5 +1,6 @@
 #include "service/token/legacy_schema.h"
 
+#include <optional>
 #include <vector>
 
 #include "engine/hand_state.h"
@@ -55,14 +56,18 @@ absl::StatusOr<std::string> UpgradeSchema1(absl::string_view plaintext) {
       op.half = static_cast<uint8_t>(po.half());
       op.amount = po.amount();
       op.amount_to = po.amount_to();
-      op.rule_id = po.rule_id();
+      if (!po.rule_id().empty()) {
+        const std::optional<RuleId> rule = RuleIdFromName(po.rule_id());
+        if (!rule.has_value()) return bad("log.rule_id");
+        op.rule_id = *rule;
+      }
     }
     std::string packed(log.size() * kMaxPackedLogEntryBytes, '\0');
     auto* begin = reinterpret_cast<uint8_t*>(packed.data());
-    std::vector<absl::string_view> rules;
+    std::vector<RuleId> rules;
     packed.resize(static_cast<size_t>(PackLogTo(log, begin, &rules) - begin));
-    for (absl::string_view id : rules) state.add_rule_ids(std::string(id));
-    state.set_packed_log(std::move(packed));  // the rule IDs above point into state.log
+    for (RuleId id : rules) state.add_rule_ids(std::string(RuleIdName(id)));
+    state.set_packed_log(std::move(packed));
     state.clear_log();
   }
   msg.set_schema(2);

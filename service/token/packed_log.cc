@@ -2,7 +2,6 @@
 
 #include <cstdint>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "service/token/codec.h"
@@ -39,29 +38,12 @@ bool CarriesCard(OpType t) {
 
 absl::Status Bad(absl::string_view field) { return OutOfRange("HandState", field); }
 
-// InternRuleId takes a process-wide lock; a thread remembers what it has
-// interned (bounded by InternRuleId's own bound on distinct IDs).
-absl::StatusOr<absl::string_view> InternCached(absl::string_view id) {
-  thread_local absl::flat_hash_map<std::string, absl::string_view> cache;
-  auto it = cache.find(id);
-  if (it != cache.end()) return it->second;
-  absl::StatusOr<absl::string_view> rule = InternRuleId(id);
-  if (rule.ok()) cache.emplace(std::string(id), *rule);
-  return rule;
-}
-
 }  // namespace
 
-uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w,
-                   std::vector<absl::string_view>* rules) {
-  rules->reserve(16);  // a hand names a handful of rules: no regrowth
-  // Distinct rule IDs in order of first use. The same ID almost always comes
-  // from the same storage (an engine constant or an interned decoded ID), so
-  // pointers are compared first and contents only when no pointer matches.
-  auto rule_index = [rules](absl::string_view id) -> size_t {
-    for (size_t i = 0; i < rules->size(); ++i) {
-      if ((*rules)[i].data() == id.data() && (*rules)[i].size() == id.size()) return i;
-    }
+uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w, std::vector<RuleId>* rules) {
+  if (rules != nullptr) rules->reserve(16);  // a hand names a handful of rules: no regrowth
+  // Schema 2: the index of the rule among the distinct rules, in order of first use.
+  auto rule_index = [rules](RuleId id) -> size_t {
     for (size_t i = 0; i < rules->size(); ++i) {
       if ((*rules)[i] == id) return i;
     }
@@ -75,7 +57,7 @@ uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w,
     if (op.half != 0) mask |= kHasHalf;
     if (op.amount != 0) mask |= kHasAmount;
     if (op.amount_to != 0) mask |= kHasAmountTo;
-    if (!op.rule_id.empty()) mask |= kHasRule;
+    if (op.rule_id != RuleId::kNone) mask |= kHasRule;
     *w++ = static_cast<uint8_t>(static_cast<uint32_t>(op.type) |
                                 (static_cast<uint32_t>(op.street) - 3) << 5);
     *w++ = static_cast<uint8_t>(op.seat | (op.face_up ? 0x10u : 0u) | (op.all_in ? 0x20u : 0u) |
@@ -87,21 +69,16 @@ uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w,
     if (mask & kHasHalf) *w++ = op.half;
     if (mask & kHasAmount) w = PutVarint(ZigZag(op.amount), w);
     if (mask & kHasAmountTo) w = PutVarint(ZigZag(op.amount_to), w);
-    if (mask & kHasRule) w = PutVarint(rule_index(op.rule_id), w);
+    if (mask & kHasRule) {
+      w = PutVarint(rules != nullptr ? rule_index(op.rule_id) : static_cast<size_t>(op.rule_id), w);
+    }
   }
   return w;
 }
 
-absl::Status UnpackLog(absl::string_view packed, absl::Span<const absl::string_view> rule_ids,
-                       int num_seats, std::vector<Operation>* log) {
-  absl::InlinedVector<absl::string_view, 16> rules;
-  rules.reserve(rule_ids.size());
-  for (absl::string_view id : rule_ids) {
-    absl::StatusOr<absl::string_view> rule = InternCached(id);
-    if (!rule.ok()) return rule.status();
-    if (rule->empty()) return Bad("rule_ids");
-    rules.push_back(*rule);
-  }
+absl::Status UnpackLog(absl::string_view packed, const std::vector<RuleId>* rules, int num_seats,
+                       std::vector<Operation>* log) {
+  const auto last_rule = static_cast<uint64_t>(LastRuleId());
   const auto* p = reinterpret_cast<const uint8_t*>(packed.data());
   const uint8_t* const end = p + packed.size();
   while (p != end) {
@@ -148,8 +125,20 @@ absl::Status UnpackLog(absl::string_view packed, absl::Span<const absl::string_v
       op.amount_to = UnZigZag(v);
     }
     if (mask & kHasRule) {
-      if (!GetVarint(p, end, &v) || v >= rules.size()) return Bad("packed_log.rule_id");
-      op.rule_id = rules[v];
+      if (rules != nullptr) {  // schema 2: an index into rule_ids
+        if (!GetVarint(p, end, &v) || v >= rules->size()) return Bad("packed_log.rule_id");
+        op.rule_id = (*rules)[v];
+      } else {
+        // Schema 3: the RuleId itself. A larger number is a rule this release
+        // does not know: a token sealed by a newer one.
+        if (!GetVarint(p, end, &v) || v == 0) return Bad("packed_log.rule_id");
+        if (v > last_rule) {
+          return absl::InternalError(
+              absl::StrCat("sealed state: rule number ", v,
+                           " is unknown to this release (a token of a newer one?)"));
+        }
+        op.rule_id = static_cast<RuleId>(v);
+      }
     }
   }
   return absl::OkStatus();

@@ -7,8 +7,10 @@
 //   when more: byte 2, a presence mask of the fields that differ from their
 //   defaults, each following in this order when present:
 //     1 card (1 byte), 2 pot (1 byte), 4 half (1 byte), 8 amount (zigzag
-//     varint), 16 amount_to (zigzag varint), 32 rule ID (varint index into
-//     rule_ids, which lists each distinct ID once, in order of first use).
+//     varint), 16 amount_to (zigzag varint), 32 rule ID (a varint: schema 3,
+//     the RuleId number, engine/rule_id.h; schema 2, an index into
+//     rule_ids, which lists each distinct ID's name once, in order of first
+//     use).
 // Every value is range-checked when decoding; a truncated or overlong entry
 // is refused.
 //
@@ -19,62 +21,60 @@
 #define STUD_SERVICE_TOKEN_PACKED_LOG_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "absl/types/span.h"
 #include "engine/hand_state.h"
 #include "service/token/fields.h"
 
 namespace stud::service::token {
 
 // The packed log written at `w`, which must have room for
-// kMaxPackedLogEntryBytes per operation; returns the end. `rules` receives
-// the distinct rule IDs in order of first use (the rule_ids field).
+// kMaxPackedLogEntryBytes per operation; returns the end. `rules`: null
+// for schema 3 (rule numbers); for schema 2 it receives the distinct rules in
+// order of first use (the rule_ids field).
 inline constexpr size_t kMaxPackedLogEntryBytes = 6 + 3 * 10;
-uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w,
-                   std::vector<absl::string_view>* rules);
+uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w, std::vector<RuleId>* rules);
 
-// Appends the operations of `packed` to *log. INTERNAL ("sealed state: field
-// packed_log... is out of range") on any malformed or out-of-range entry.
-absl::Status UnpackLog(absl::string_view packed, absl::Span<const absl::string_view> rule_ids,
-                       int num_seats, std::vector<Operation>* log);
+// Appends the operations of `packed` to *log; `rules` as for PackLogTo.
+// INTERNAL ("sealed state: field HandState.packed_log... is out of range")
+// on any malformed or out-of-range entry.
+absl::Status UnpackLog(absl::string_view packed, const std::vector<RuleId>* rules, int num_seats,
+                       std::vector<Operation>* log);
 
 // The operation log: HandState.packed_log (number) and rule_ids (number + 1).
 template <auto M>
 struct PackedLogField : FieldBase<typename MemberOf<M>::Class> {
   using T = typename MemberOf<M>::Class;
   constexpr bool Has(uint32_t n) const { return n == this->number || n == this->number + 1; }
-  void Write(const T& obj, wire::Writer& w, WriteContext&) const {
+  void Write(const T& obj, wire::Writer& w, WriteContext& ctx) const {
     const std::vector<Operation>& log = obj.*M;
-    std::vector<absl::string_view> rules;
+    std::vector<RuleId> rules;
+    std::vector<RuleId>* table = ctx.schema == 2 ? &rules : nullptr;
     if (!log.empty()) {  // written in place
       const size_t at = w.Open(this->number);
       w.Room(log.size() * kMaxPackedLogEntryBytes);
-      w.set_p(PackLogTo(log, w.p(), &rules));
+      w.set_p(PackLogTo(log, w.p(), table));
       w.Close(at);
     }
-    // rule_ids: a repeated string, one entry per distinct ID.
-    for (absl::string_view id : rules) w.BytesField(this->number + 1, id, /*always=*/true);
+    // Schema 2, rule_ids: a repeated string, one entry per distinct rule.
+    for (RuleId id : rules) w.BytesField(this->number + 1, RuleIdName(id), /*always=*/true);
   }
   absl::Status Read(T&, const wire::Field& f, ReadContext& ctx, uint8_t&) const {
-    if (f.type != wire::kLen || (f.number != this->number && ctx.rule_ids.size() >= 255)) {
-      return this->Bad();
-    }
+    if (f.type != wire::kLen) return this->Bad();
     if (f.number == this->number) {
       ctx.packed_log = f.bytes;
       return absl::OkStatus();
     }
-    // A rule ID is "STUD-" and upper-case letters, digits and dashes.
-    if (f.bytes.empty() || f.bytes.size() > 64) return OutOfRange(Schema<T>::kName, "rule_ids");
-    for (char ch : f.bytes) {
-      if (!((ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-')) {
-        return OutOfRange(Schema<T>::kName, "rule_ids");
-      }
+    // Schema 2 only: a rule's catalogue ID.
+    const std::optional<RuleId> rule = RuleIdFromName(f.bytes);
+    if (ctx.schema != 2 || !rule.has_value() || ctx.rule_ids.size() >= 255) {
+      return OutOfRange(Schema<T>::kName, "rule_ids");
     }
-    ctx.rule_ids.push_back(f.bytes);
+    ctx.rule_ids.push_back(*rule);
     return absl::OkStatus();
   }
   // Both fields are read by now, and num_seats is known.
@@ -82,7 +82,8 @@ struct PackedLogField : FieldBase<typename MemberOf<M>::Class> {
     // Room for the operations of the next action, so that Apply does not grow the log.
     constexpr size_t kLogHeadroom = 24;
     (obj.*M).reserve(ctx.packed_log.size() / 2 + kLogHeadroom);
-    return UnpackLog(ctx.packed_log, ctx.rule_ids, ctx.num_seats, &(obj.*M));
+    return UnpackLog(ctx.packed_log, ctx.schema == 2 ? &ctx.rule_ids : nullptr, ctx.num_seats,
+                     &(obj.*M));
   }
 };
 template <auto M>

@@ -183,7 +183,7 @@ struct Schema<HandState> {
       SeatNo<&S::allin_option_seat>(33, "allin_option_seat"),
       SeatNo<&S::premature_seat>(34, "premature_seat"),
       Int32<&S::premature_pending>(35, "premature_pending", 0, 1),
-      Log<&S::log>(40, "packed_log"));  // and 41, rule_ids
+      Log<&S::log>(40, "packed_log"));  // and 41, rule_ids (schema 2)
   static absl::Status Validate(const HandState& s, ReadContext&) {
     if (s.deck_pos > s.config.deck.size()) return OutOfRange(kName, "deck_pos");
     for (const Operation& op : s.log) {
@@ -212,8 +212,8 @@ template <>
 struct Schema<SealedHand> {
   static constexpr absl::string_view kName = "SealedHand";
   static constexpr auto kFields =
-      std::make_tuple(Constant<SealedHand>{{1, "schema"}, kSealedSchema},  //
-                      Msg<&SealedHand::state>(2, "state"),                 //
+      std::make_tuple(SchemaVersion<SealedHand>{{1, "schema"}, 2, kSealedSchema},  // 1: legacy
+                      Msg<&SealedHand::state>(2, "state"),                         //
                       Msg<&SealedHand::service>(3, "service"));
 };
 

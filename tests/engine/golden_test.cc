@@ -31,7 +31,7 @@ std::string Format(const Operation& op) {
   if (op.type == OpType::kAward) {
     absl::StrAppend(&line, " pot=", op.pot, " half=", op.half, op.odd_chip ? " odd_chip" : "");
   }
-  if (!op.rule_id.empty()) absl::StrAppend(&line, " rule=", op.rule_id);
+  if (op.rule_id != RuleId::kNone) absl::StrAppend(&line, " rule=", RuleIdName(op.rule_id));
   return line;
 }
 

@@ -232,7 +232,7 @@ TEST(Exposed, STUD_IRR_EXP_5_MultiwayFaceUpPlayerMayDeclareAllIn) {
     std::vector<std::pair<int, std::string>> out;
     for (const Operation& op : t.st.log) {
       if (op.type == OpType::kFirstToAct && op.street == Street::kSeventh) {
-        out.emplace_back(op.seat, std::string(op.rule_id));
+        out.emplace_back(op.seat, std::string(RuleIdName(op.rule_id)));
       }
     }
     return out;

@@ -189,7 +189,8 @@ void RunHands(uint32_t seed, int num_hands, int skip_every, Counts& counts) {
           std::string trail;
           for (size_t i = st.log.size() > 14 ? st.log.size() - 14 : 0; i < st.log.size(); ++i) {
             trail += std::string(OpTypeName(st.log[i].type)) + "/" +
-                     std::to_string(st.log[i].seat) + "/" + std::string(st.log[i].rule_id) + " ";
+                     std::to_string(st.log[i].seat) + "/" +
+                     std::string(RuleIdName(st.log[i].rule_id)) + " ";
           }
           FAIL() << "nobody to act in phase " << static_cast<int>(st.phase) << " street "
                  << static_cast<int>(st.street) << ": " << trail;

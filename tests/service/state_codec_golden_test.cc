@@ -27,7 +27,7 @@ std::vector<Card> FixedDeck(std::mt19937& rng) {
 
 // Every serialized state of 30 hands (all variants, 2..8 seats, random legal
 // play, some played to the end), folded into one BLAKE2b digest.
-std::string DigestOfFixedHands() {
+std::string DigestOfFixedHands(uint32_t schema) {
   std::mt19937 rng(2024);
   crypto_generichash_state h;
   crypto_generichash_init(&h, nullptr, 0, 32);
@@ -46,7 +46,7 @@ std::string DigestOfFixedHands() {
     absl::StatusOr<HandState> state = NewHand(c);
     if (!state.ok()) return "NewHand failed";
     for (int step = 0; step < 400; ++step) {
-      const std::string plain = SerializeSealedHand(SealedHand{*state, service});
+      const std::string plain = SerializeSealedHand(SealedHand{*state, service}, schema);
       crypto_generichash_update(&h, reinterpret_cast<const uint8_t*>(plain.data()), plain.size());
       if (state->phase == Phase::kComplete) break;
       const int seat = ToAct(*state);
@@ -64,10 +64,19 @@ std::string DigestOfFixedHands() {
   return hex;
 }
 
-TEST(StateCodecGoldenTest, SerializedStatesAreByteForByteStable) {
+// Schema 2 (rule IDs by name), what a replica writes during a rolling
+// upgrade: the bytes of the release that introduced it, unchanged.
+TEST(StateCodecGoldenTest, Schema2StatesAreByteForByteStable) {
   ASSERT_TRUE(InitSodium().ok());
-  EXPECT_EQ(DigestOfFixedHands(),
+  EXPECT_EQ(DigestOfFixedHands(kRollingUpgradeSchema),
             "f6acf7f17a84f68c5939087b1e80c1d2f808f599796a8cfb8d24809163a0d7ad");
+}
+
+// Schema 3 (rule IDs as RuleId numbers), the default.
+TEST(StateCodecGoldenTest, Schema3StatesAreByteForByteStable) {
+  ASSERT_TRUE(InitSodium().ok());
+  EXPECT_EQ(DigestOfFixedHands(kSealedSchema),
+            "56173fd02de8a10244f493442424b803629c19910a03d4f3b51b79937020eafa");
 }
 
 }  // namespace
