@@ -88,7 +88,7 @@ std::string ExportPhh(const HandState& st, const ExportOptions& options) {
       case OpType::kTimeoutAllIn:
       case OpType::kDeclareAllIn:
       case OpType::kDeclineOption:
-        if (!op.rule_id.empty()) rulings.push_back(std::string(op.rule_id));
+        if (op.rule_id != RuleId::kNone) rulings.push_back(std::string(RuleIdName(op.rule_id)));
         break;
       default:
         break;  // antes, burns, first-to-act, street ends, awards: implied by the rules

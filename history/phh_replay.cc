@@ -359,8 +359,8 @@ absl::StatusOr<ReplayReport> ReplayPhh(const PhhHand& hand, const ReplayOptions&
   // The rule of the first award that names one: what decides a result that differs.
   std::string award_rule;
   for (const Operation& op : st.log) {
-    if (op.type == OpType::kAward && op.seat >= 1 && op.seat <= n && !op.rule_id.empty()) {
-      award_rule = std::string(op.rule_id);
+    if (op.type == OpType::kAward && op.seat >= 1 && op.seat <= n && op.rule_id != RuleId::kNone) {
+      award_rule = std::string(RuleIdName(op.rule_id));
       break;
     }
   }
@@ -381,7 +381,7 @@ absl::StatusOr<ReplayReport> ReplayPhh(const PhhHand& hand, const ReplayOptions&
       std::string rule = award_rule;
       for (const Operation& op : st.log) {
         if (op.type == OpType::kAward && op.seat == i + 1) {
-          rule = std::string(op.rule_id);
+          rule = std::string(RuleIdName(op.rule_id));
           break;
         }
       }
