@@ -14,7 +14,6 @@ namespace stud {
 namespace {
 
 constexpr char kRulePayloadUrl[] = "type.stud.dev/stud.RuleId";
-constexpr Chips kMaxStack = Chips{1} << 40;
 
 using internal::Log;
 

@@ -69,7 +69,7 @@ absl::Status ValidateStakes(const Stakes& s) {
                "must be positive and below the small bet; completing to the small bet is "
                "the bring-in player's other choice (STUD-BRING-4, STUD-STAKES-3)");
   }
-  constexpr Chips kMaxAmount = Chips{1} << 40;  // keeps every sum far from overflow
+  constexpr Chips kMaxAmount = kMaxStack;  // keeps every sum far from overflow
   if (s.ante > kMaxAmount || s.big_bet > kMaxAmount) {
     return bad("big_bet", "amounts above 2^40 chips are not supported");
   }

@@ -17,6 +17,10 @@ namespace stud {
 
 using Chips = int64_t;
 
+// Largest stack or contribution the engine accepts: sums over eight seats
+// stay far from overflow.
+inline constexpr Chips kMaxStack = Chips{1} << 40;
+
 struct Stakes {
   Chips ante = 0;       // posted by every seat before the deal [STUD-SETUP-2]
   Chips bring_in = 0;   // forced opening bet of the low card [STUD-BRING-4]

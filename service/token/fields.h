@@ -1,5 +1,6 @@
-// The kinds of field a sealed-hand message is made of, and the one generic
-// writer and reader that walk a message's field table (token/schema.h).
+// The scalar kinds of field a sealed-hand message is made of (the others:
+// message_fields.h), and the one generic writer and reader that walk a
+// message's field table (token/schema.h).
 //
 // A field kind knows one engine member (by member pointer), its field number
 // and name, how the member looks on the wire, and which values are valid. A
@@ -363,142 +364,6 @@ constexpr auto Flags(uint32_t n, absl::string_view name) {
   return BitFlags<T, Bits...>{{n, name}};
 }
 
-// A singular message, always written (possibly empty).
-template <auto M>
-struct Message : FieldBase<typename MemberOf<M>::Class> {
-  using T = typename MemberOf<M>::Class;
-  void Write(const T& obj, wire::Writer& w, WriteContext& ctx) const {
-    const size_t at = w.Open(this->number);
-    WriteMessage(obj.*M, w, ctx);
-    w.Close(at);
-  }
-  absl::Status Read(T& obj, const wire::Field& f, ReadContext& ctx, uint8_t& count) const {
-    if (f.type != wire::kLen) return this->Bad();
-    count = 1;
-    return ReadMessage(f.bytes, obj.*M, ctx);
-  }
-  // An absent message is an empty one, whose fields must be valid too.
-  absl::Status Finish(T& obj, ReadContext& ctx, uint8_t count) const {
-    return count == 0 ? ReadMessage(absl::string_view(), obj.*M, ctx) : absl::OkStatus();
-  }
-};
-template <auto M>
-constexpr auto Msg(uint32_t n, absl::string_view name) {
-  return Message<M>{{n, name}};
-}
-
-// A repeated message from a std::vector of at most `max` elements.
-template <auto M>
-struct MessageList : FieldBase<typename MemberOf<M>::Class> {
-  using T = typename MemberOf<M>::Class;
-  size_t max;
-  void Write(const T& obj, wire::Writer& w, WriteContext& ctx) const {
-    for (const auto& e : obj.*M) {
-      const size_t at = w.Open(this->number);
-      WriteMessage(e, w, ctx);
-      w.Close(at);
-    }
-  }
-  absl::Status Read(T& obj, const wire::Field& f, ReadContext& ctx, uint8_t&) const {
-    if (f.type != wire::kLen || (obj.*M).size() >= max) return this->Bad();
-    return ReadMessage(f.bytes, (obj.*M).emplace_back(), ctx);
-  }
-};
-template <auto M>
-constexpr auto Msgs(uint32_t n, absl::string_view name, size_t max) {
-  return MessageList<M>{{n, name}, max};
-}
-
-// A repeated message, one per seat, from an array indexed by seat (1..num_seats).
-template <auto M>
-struct SeatMessages : FieldBase<typename MemberOf<M>::Class> {
-  using T = typename MemberOf<M>::Class;
-  void Write(const T& obj, wire::Writer& w, WriteContext& ctx) const {
-    for (int i = 1; i <= ctx.num_seats; ++i) {
-      const size_t at = w.Open(this->number);
-      WriteMessage((obj.*M)[static_cast<size_t>(i)], w, ctx);
-      w.Close(at);
-    }
-  }
-  absl::Status Read(T& obj, const wire::Field& f, ReadContext& ctx, uint8_t& count) const {
-    if (f.type != wire::kLen || count >= ctx.num_seats) return this->Bad();
-    ++count;
-    return ReadMessage(f.bytes, (obj.*M)[count], ctx);
-  }
-  absl::Status Finish(T&, ReadContext& ctx, uint8_t count) const {
-    return count == ctx.num_seats ? absl::OkStatus() : this->Bad();
-  }
-};
-template <auto M>
-constexpr auto PerSeatMsgs(uint32_t n, absl::string_view name) {
-  return SeatMessages<M>{{n, name}};
-}
-
-// Packed repeated varints: `Values` reads and writes the member as a list.
-// SeatChips: an array of chip amounts indexed by seat, num_seats entries
-// (`optional`: absent when every entry is 0). IntList: a std::vector<int>
-// (int32) of at most kMaxSeats entries, each 0..num_seats.
-template <auto M, bool kPerSeat>
-struct PackedInts : FieldBase<typename MemberOf<M>::Class> {
-  using T = typename MemberOf<M>::Class;
-  bool optional = false;
-  void Write(const T& obj, wire::Writer& w, WriteContext& ctx) const {
-    const auto& v = obj.*M;
-    size_t first = 0, n = v.size();
-    if constexpr (kPerSeat) {
-      first = 1;
-      n = static_cast<size_t>(ctx.num_seats);
-      bool any = false;
-      for (size_t i = first; i < first + n; ++i) any = any || v[i] != 0;
-      if (n == 0 || (optional && !any)) return;
-    }
-    if (n == 0) return;
-    const size_t at = w.Open(this->number);
-    w.Room(n * 10);
-    for (size_t i = first; i < first + n; ++i) w.Varint(static_cast<uint64_t>(int64_t{v[i]}));
-    w.Close(at);
-  }
-  absl::Status Read(T& obj, const wire::Field& f, ReadContext& ctx, uint8_t& count) const {
-    auto add = [&](uint64_t raw) {
-      if (count >= (kPerSeat ? ctx.num_seats : kMaxSeats)) return false;
-      if constexpr (kPerSeat) {
-        const auto v = static_cast<int64_t>(raw);
-        if (v < 0 || v > kMaxChips) return false;
-        (obj.*M)[++count] = v;
-      } else {
-        const int64_t v = DecodeInt(Enc::kInt32, raw);
-        if (v < 0 || v > ctx.num_seats) return false;
-        (obj.*M).push_back(static_cast<int>(v));
-        ++count;
-      }
-      return true;
-    };
-    if (f.type == wire::kVarint) return add(f.value) ? absl::OkStatus() : this->Bad();
-    if (f.type != wire::kLen) return this->Bad();
-    const auto* p = reinterpret_cast<const uint8_t*>(f.bytes.data());
-    const uint8_t* const end = p + f.bytes.size();
-    uint64_t raw = 0;
-    while (p != end) {
-      if (!wire::GetVarint(p, end, &raw) || !add(raw)) return this->Bad();
-    }
-    return absl::OkStatus();
-  }
-  absl::Status Finish(T&, ReadContext& ctx, uint8_t count) const {
-    if constexpr (kPerSeat) {
-      if (count != ctx.num_seats && !(optional && count == 0)) return this->Bad();
-    }
-    return absl::OkStatus();
-  }
-};
-template <auto M>
-constexpr auto SeatChips(uint32_t n, absl::string_view name, bool optional = false) {
-  return PackedInts<M, true>{{n, name}, optional};
-}
-template <auto M>
-constexpr auto SeatList(uint32_t n, absl::string_view name) {
-  return PackedInts<M, false>{{n, name}};
-}
-
 // A std::array<bool, kMaxSeats + 1> indexed by seat as a bit mask (bit i: seat i).
 template <auto M>
 struct SeatMask : FieldBase<typename MemberOf<M>::Class> {
@@ -546,36 +411,6 @@ template <auto M>
 constexpr auto Set(uint32_t n, absl::string_view name) {
   return CardSetField<M>{{n, name}};
 }
-
-// The schema version of the plaintext, [oldest, newest]: written from and
-// read into the context, since other fields depend on it. Required.
-template <typename T>
-struct SchemaVersion : FieldBase<T> {
-  uint32_t oldest, newest;
-  void Write(const T&, wire::Writer& w, WriteContext& ctx) const {
-    w.VarintField(this->number, ctx.schema);
-  }
-  absl::Status Read(T&, const wire::Field& f, ReadContext& ctx, uint8_t& count) const {
-    if (f.type != wire::kVarint || f.value < oldest || f.value > newest) {
-      return absl::InternalError(absl::StrCat("sealed state: schema ", f.value, " unsupported"));
-    }
-    ctx.schema = static_cast<uint32_t>(f.value);
-    count = 1;
-    return absl::OkStatus();
-  }
-  absl::Status Finish(T&, ReadContext&, uint8_t count) const {
-    return count == 1 ? absl::OkStatus()
-                      : absl::InternalError("sealed state: schema 0 unsupported");
-  }
-};
-
-// A field of older schemas that this one no longer writes: refused if met,
-// so an old-schema plaintext labelled with the new schema cannot lose data.
-template <typename T>
-struct Retired : FieldBase<T> {
-  void Write(const T&, wire::Writer&, WriteContext&) const {}
-  absl::Status Read(T&, const wire::Field&, ReadContext&, uint8_t&) const { return this->Bad(); }
-};
 
 }  // namespace stud::service::token
 

@@ -22,6 +22,7 @@
 #include "engine/options.h"
 #include "service/token/codec.h"
 #include "service/token/fields.h"
+#include "service/token/message_fields.h"
 #include "service/token/packed_log.h"
 
 namespace stud::service::token {

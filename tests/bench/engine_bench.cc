@@ -143,7 +143,7 @@ const std::vector<Decision>& DecisionPool() {
 // timed), then times one Apply on each copy. Arg 0: plain copies, whose log
 // has no spare capacity, so the first operation Apply logs regrows it (the
 // worst case). Arg 1: the log has the headroom the service's state decoder
-// gives it (service/state_codec.cc), the situation of every ApplyAction.
+// gives it (service/token/schema.h), the situation of every ApplyAction.
 // Reported: mean per Apply (the benchmark time divided by the batch) and the
 // median over batches of the per-batch mean.
 void BM_ApplyPerCall(benchmark::State& state) {

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "service/sealer.h"
-#include "service/service_impl.h"
+#include "service/server/stud_service.h"
+#include "service/token/sealer.h"
 #include "stud/v1/stud.pb.h"
 
 namespace stud::fuzz {

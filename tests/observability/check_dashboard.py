@@ -3,7 +3,7 @@
 in Debian or npm): valid JSON, uid/title/schemaVersion, unique panel ids,
 grid positions inside 24 columns without overlap, a Prometheus target with an
 expression on every panel, every stud_* metric named in an expression exists
-in service/metrics.cc, and the panels SREs need are present.
+in service/observability/metrics.cc, and the panels SREs need are present.
 
 Usage: check_dashboard.py DASHBOARD_JSON METRICS_CC
 """

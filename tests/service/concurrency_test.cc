@@ -9,9 +9,9 @@
 #include <thread>
 #include <vector>
 
-#include "service/metrics.h"
-#include "service/observability.h"
-#include "service/tracing.h"
+#include "service/observability/metrics.h"
+#include "service/observability/observability.h"
+#include "service/observability/tracing.h"
 #include "service_fixture.h"
 
 namespace stud::service::testing {

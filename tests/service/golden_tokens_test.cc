@@ -22,12 +22,8 @@
 
 #include "engine/engine.h"
 #include "gtest/gtest.h"
-#include "service/sealer.h"
-#if __has_include("service/token/codec.h")
 #include "service/token/codec.h"
-#else
-#include "service/state_codec.h"
-#endif
+#include "service/token/sealer.h"
 
 namespace stud::service {
 namespace {

@@ -33,9 +33,9 @@
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "history/phh.h"
-#include "service/seat_tickets.h"
-#include "service/status_mapping.h"
+#include "service/api/status_mapping.h"
 #include "service/token/codec.h"
+#include "service/trust/seat_tickets.h"
 #include "service_fixture.h"
 
 namespace stud::service::testing {

@@ -14,8 +14,8 @@
 #include "absl/strings/str_replace.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
-#include "service/sealer.h"
-#include "service/service_impl.h"
+#include "service/server/stud_service.h"
+#include "service/token/sealer.h"
 #include "service_fixture.h"
 #include "stud/v1/stud.grpc.pb.h"
 

@@ -18,7 +18,7 @@
 
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
-#include "service/seat_tickets.h"
+#include "service/trust/seat_tickets.h"
 #include "service_fixture.h"
 
 namespace stud::service::testing {
@@ -297,7 +297,7 @@ TokenRpcs() {
   };
 }
 
-// Seat tickets (service/seat_tickets.h). This matrix's server runs trusted
+// Seat tickets (service/trust/seat_tickets.h). This matrix's server runs trusted
 // (tickets not required), and a ticket sent still scopes the call; `required`
 // sends to a server that requires them.
 void AddSeatTicketRows(std::vector<Row>& rows) {

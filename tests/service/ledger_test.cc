@@ -1,4 +1,4 @@
-// The hand ledger (service/ledger.h) against a real redis-server: only each
+// The hand ledger (service/trust/ledger.h) against a real redis-server: only each
 // hand's latest token is accepted on every RPC, the exact retry of the last
 // call gets the identical answer, 64 racers on one token leave one winner,
 // two servers sharing one Redis continue each other's hands, and a Redis
@@ -13,7 +13,7 @@
 
 #include "prometheus/registry.h"
 #include "redis_fixture.h"
-#include "service/redis_ledger.h"
+#include "service/trust/redis_ledger.h"
 #include "service_fixture.h"
 
 namespace stud::service::testing {

@@ -1,7 +1,7 @@
 // Observability units: traceparent parsing, the span export queue (full ->
 // dropped and counted, never blocking), sampling, JSON logs with trace ids,
 // pre-created metric series, and per-call recording through a real server.
-#include "service/observability.h"
+#include "service/observability/observability.h"
 
 #include <atomic>
 #include <chrono>
@@ -13,9 +13,9 @@
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "prometheus/text_serializer.h"
-#include "service/logging.h"
-#include "service/metrics.h"
-#include "service/tracing.h"
+#include "service/observability/logging.h"
+#include "service/observability/metrics.h"
+#include "service/observability/tracing.h"
 #include "service_fixture.h"
 
 namespace stud::service {

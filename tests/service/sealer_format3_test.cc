@@ -1,4 +1,4 @@
-// Token format 3 (service/sealer.h): SipHash-derived 128-bit nonce, optional
+// Token format 3 (service/token/sealer.h): SipHash-derived 128-bit nonce, optional
 // tenant in the header. Layout, the documented nonce derivation (recomputed
 // here independently), determinism, tamper and truncation refusal, tenant
 // binding, and that every format opens whichever format a sealer seals.
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "service/sealer.h"
+#include "service/token/sealer.h"
 #include "service_fixture.h"
 
 namespace stud::service {

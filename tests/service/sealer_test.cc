@@ -1,6 +1,6 @@
 // The sealer: round trip, determinism, each documented error class, and key
 // rotation (old keys open, the newest seals).
-#include "service/sealer.h"
+#include "service/token/sealer.h"
 
 #include <cstdlib>
 #include <fstream>

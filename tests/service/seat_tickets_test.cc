@@ -1,18 +1,18 @@
-// Seat-scoped access (service/seat_tickets.h) through a real gRPC server:
+// Seat-scoped access (service/trust/seat_tickets.h) through a real gRPC server:
 // NewHand hands out one ticket per seat and a table ticket; with tickets
 // required, a call without one, with a forged, altered or foreign one, or
 // asking for another seat's view, action or history is refused with
 // PERMISSION_DENIED and its SEAT_TICKET_* reason, and each seat can still
 // play its own hand.
-#include "service/seat_tickets.h"
+#include "service/trust/seat_tickets.h"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "absl/strings/escaping.h"
-#include "service/tenants.h"
 #include "service/token/codec.h"
+#include "service/trust/tenants.h"
 #include "service_fixture.h"
 
 namespace stud::service::testing {

@@ -12,10 +12,10 @@
 #include <random>
 
 #include "engine/engine.h"
-#include "service/dealing.h"
-#include "service/sealer.h"
-#include "service/service_impl.h"
+#include "service/rpc/dealing.h"
+#include "service/server/stud_service.h"
 #include "service/token/codec.h"
+#include "service/token/sealer.h"
 #include "stud/internal/v1/state.pb.h"
 
 namespace stud::service {
@@ -255,7 +255,7 @@ BENCHMARK(BM_ApplyAction_6_Seal);
 // The whole call in process: parse the request, HandService::ApplyAction
 // (open, decode, engine, views, legal actions, announcements, encode, seal),
 // serialize the response. Request and response live on one arena per call,
-// as the server's message allocator (service/arena_allocator.h) puts them.
+// as the server's message allocator (service/server/arena_allocator.h) puts them.
 void BM_ApplyAction_9_Total(benchmark::State& st) {
   HandService service(&TheSealer(), ServiceOptions{});
   size_t response_bytes = 0;

@@ -12,8 +12,8 @@
 #include "google/rpc/status.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
-#include "service/sealer.h"
-#include "service/service_impl.h"
+#include "service/server/stud_service.h"
+#include "service/token/sealer.h"
 #include "stud/v1/stud.grpc.pb.h"
 
 namespace stud::service::testing {

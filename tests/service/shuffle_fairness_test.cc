@@ -28,8 +28,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "service/dealing.h"
-#include "service/sealer.h"
+#include "service/rpc/dealing.h"
+#include "service/token/sealer.h"
 
 namespace stud::service {
 namespace {

@@ -12,8 +12,8 @@
 
 #include "engine/engine.h"
 #include "gtest/gtest.h"
-#include "service/sealer.h"
 #include "service/token/codec.h"
+#include "service/token/sealer.h"
 
 namespace stud::service {
 namespace {

@@ -6,9 +6,9 @@
 #include "engine/engine.h"
 #include "engine/irregularities.h"
 #include "gtest/gtest.h"
-#include "service/dealing.h"
-#include "service/sealer.h"
+#include "service/rpc/dealing.h"
 #include "service/token/codec.h"
+#include "service/token/sealer.h"
 #include "stud/internal/v1/state.pb.h"
 #include "tests/testing/hands.h"
 

@@ -10,9 +10,9 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "gtest/gtest.h"
-#include "service/dealing.h"
-#include "service/sealer.h"
+#include "service/rpc/dealing.h"
 #include "service/token/codec.h"
+#include "service/token/sealer.h"
 #include "stud/internal/v1/state.pb.h"
 #include "tests/testing/hands.h"
 

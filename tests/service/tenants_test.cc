@@ -1,8 +1,8 @@
-// Caller authentication and tenant-bound tokens (service/tenants.h,
+// Caller authentication and tenant-bound tokens (service/trust/tenants.h,
 // sealer.h format 2): through a real gRPC server with two tenants, every RPC
 // refuses a caller without valid credentials, and a hand started by one
 // tenant cannot be read or played with another's credentials.
-#include "service/tenants.h"
+#include "service/trust/tenants.h"
 
 #include <functional>
 

@@ -9,10 +9,10 @@
 #include "engine/engine.h"
 #include "google/protobuf/descriptor.h"
 #include "gtest/gtest.h"
-#include "service/dealing.h"
-#include "service/sealer.h"
+#include "service/rpc/dealing.h"
 #include "service/token/codec.h"
 #include "service/token/schema.h"
+#include "service/token/sealer.h"
 #include "stud/internal/v1/state.pb.h"
 
 namespace stud::service {

@@ -14,7 +14,7 @@
 #include "absl/synchronization/mutex.h"
 #include "echo.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
-#include "service/arena_allocator.h"
+#include "service/server/arena_allocator.h"
 
 ABSL_FLAG(std::string, listen, "127.0.0.1:0", "listen address (port 0 = any free port)");
 ABSL_FLAG(int, max_message_bytes, 1 << 20, "largest request or response message, in bytes");

@@ -1,4 +1,4 @@
-#include "service/logging.h"
+#include "service/observability/logging.h"
 
 #include <atomic>
 #include <cstdio>
@@ -9,7 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "service/tracing.h"
+#include "service/observability/tracing.h"
 
 namespace stud::service {
 namespace {

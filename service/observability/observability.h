@@ -15,9 +15,9 @@
 
 #include "absl/status/status.h"
 #include "grpcpp/grpcpp.h"
-#include "service/metrics.h"
-#include "service/status_mapping.h"
-#include "service/tracing.h"
+#include "service/api/status_mapping.h"
+#include "service/observability/metrics.h"
+#include "service/observability/tracing.h"
 #include "stud/v1/stud.pb.h"
 
 namespace stud::service {

@@ -1,4 +1,4 @@
-#include "service/dealing.h"
+#include "service/rpc/dealing.h"
 
 #include <sodium.h>
 
@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "absl/strings/escaping.h"
-#include "service/convert.h"
+#include "service/api/convert.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;

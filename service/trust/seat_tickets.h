@@ -58,8 +58,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "service/sealer.h"
 #include "service/token/codec.h"
+#include "service/token/sealer.h"
 #include "stud/v1/stud.pb.h"
 
 namespace stud::service {

@@ -1,10 +1,10 @@
-#include "service/ledger.h"
+#include "service/trust/ledger.h"
 
 #include <sodium.h>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "service/status_mapping.h"
+#include "service/api/status_mapping.h"
 
 namespace stud::service {
 namespace {

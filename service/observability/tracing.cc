@@ -1,4 +1,4 @@
-#include "service/tracing.h"
+#include "service/observability/tracing.h"
 
 #include <chrono>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "service/tenants.h"
+#include "service/trust/tenants.h"
 
 #include <sodium.h>
 
@@ -148,5 +148,15 @@ std::vector<std::string> TenantAuth::tenants() const {
   for (const auto& [tenant, key] : keys_) out.push_back(tenant);
   return out;
 }
+
+namespace {
+thread_local absl::string_view current_tenant;
+}  // namespace
+
+absl::string_view CurrentTenant() { return current_tenant; }
+TenantScope::TenantScope(absl::string_view tenant) : previous_(current_tenant) {
+  current_tenant = tenant;
+}
+TenantScope::~TenantScope() { current_tenant = previous_; }
 
 }  // namespace stud::service

@@ -1,4 +1,4 @@
-#include "service/redis_ledger.h"
+#include "service/trust/redis_ledger.h"
 
 #include <hiredis/hiredis.h>
 #include <signal.h>
@@ -15,7 +15,7 @@
 #include "prometheus/family.h"
 #include "prometheus/histogram.h"
 #include "prometheus/registry.h"
-#include "service/status_mapping.h"
+#include "service/api/status_mapping.h"
 
 namespace stud::service {
 namespace {

@@ -1,13 +1,13 @@
-#include "service/status_mapping.h"
+#include "service/api/status_mapping.h"
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "engine/engine.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
-#include "service/sealer.h"
-#include "service/seat_tickets.h"
-#include "service/tenants.h"
+#include "service/token/sealer.h"
+#include "service/trust/seat_tickets.h"
+#include "service/trust/tenants.h"
 
 namespace stud::service {
 namespace {

@@ -1,4 +1,4 @@
-#include "service/metrics.h"
+#include "service/observability/metrics.h"
 
 #include <exception>
 

@@ -7,13 +7,14 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "history/phh.h"
-#include "service/convert.h"
-#include "service/dealing.h"
-#include "service/ledger.h"
-#include "service/observability.h"
-#include "service/service_impl.h"
+#include "service/api/convert.h"
+#include "service/observability/observability.h"
+#include "service/observability/tracing.h"
+#include "service/rpc/dealing.h"
+#include "service/rpc/hand_service.h"
 #include "service/token/codec.h"
-#include "service/tracing.h"
+#include "service/trust/ledger.h"
+#include "service/trust/tenants.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -133,43 +134,6 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
                             sealed.state.phase == Phase::kComplete, resp->token());
   }
   return absl::OkStatus();
-}
-
-// Every handler goes through ServeUnary (observability.h), as in service_impl.cc.
-grpc::ServerUnaryReactor* StudServiceImpl::ExportHandHistory(
-    grpc::CallbackServerContext* ctx, const v1::ExportHandHistoryRequest* req,
-    v1::ExportHandHistoryResponse* resp) {
-  return Dispatch(
-      ctx,
-      [this, ctx, req, resp](grpc::ServerUnaryReactor* reactor) {
-        ServeUnary(
-            observability_, ctx, RpcMethod::kExportHandHistory, *req, resp,
-            [&] { return Authorized(ctx, [&] { return hands_.ExportHandHistory(*req, resp); }); },
-            reactor);
-      },
-      [&](grpc::ServerUnaryReactor* reactor) {
-        ServeUnary(
-            observability_, ctx, RpcMethod::kExportHandHistory, *req, resp,
-            [this] { return Overloaded(); }, reactor);
-      });
-}
-
-grpc::ServerUnaryReactor* StudServiceImpl::ReplayHandHistory(
-    grpc::CallbackServerContext* ctx, const v1::ReplayHandHistoryRequest* req,
-    v1::ReplayHandHistoryResponse* resp) {
-  return Dispatch(
-      ctx,
-      [this, ctx, req, resp](grpc::ServerUnaryReactor* reactor) {
-        ServeUnary(
-            observability_, ctx, RpcMethod::kReplayHandHistory, *req, resp,
-            [&] { return Authorized(ctx, [&] { return hands_.ReplayHandHistory(*req, resp); }); },
-            reactor);
-      },
-      [&](grpc::ServerUnaryReactor* reactor) {
-        ServeUnary(
-            observability_, ctx, RpcMethod::kReplayHandHistory, *req, resp,
-            [this] { return Overloaded(); }, reactor);
-      });
 }
 
 }  // namespace stud::service

@@ -7,9 +7,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/engine.h"
-#include "service/convert.h"
-#include "service/logging.h"
-#include "service/service_impl.h"
+#include "service/api/convert.h"
+#include "service/observability/logging.h"
+#include "service/rpc/hand_service.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;

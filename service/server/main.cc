@@ -28,15 +28,15 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
-#include "service/logging.h"
-#include "service/metrics.h"
-#include "service/observability.h"
-#include "service/redis_ledger.h"
-#include "service/sealer.h"
-#include "service/seat_tickets.h"
-#include "service/service_impl.h"
-#include "service/tenants.h"
-#include "service/tracing.h"
+#include "service/observability/logging.h"
+#include "service/observability/metrics.h"
+#include "service/observability/observability.h"
+#include "service/observability/tracing.h"
+#include "service/server/stud_service.h"
+#include "service/token/sealer.h"
+#include "service/trust/redis_ledger.h"
+#include "service/trust/seat_tickets.h"
+#include "service/trust/tenants.h"
 
 #ifndef STUD_VERSION
 #define STUD_VERSION "dev"
@@ -66,11 +66,11 @@ ABSL_FLAG(std::string, log_level, "info", "Lowest log level written: debug, info
 ABSL_FLAG(std::string, key_file, "",
           "Sealing key ring file (\"<id>:<64 hex>\" entries; the largest id seals). "
           "Without it, env STUD_KEYS is read; without both, an ephemeral key is made.");
-ABSL_FLAG(
-    int, token_format, 1,
-    "Format of the tokens this server seals: 1 (formats 1 and 2: keyed-BLAKE2b nonce, "
-    "service/sealer.h). 3 (SipHash-derived nonce) is deprecated: it is still opened, so tokens "
-    "of replicas that sealed it keep working, but it should no longer be sealed");
+ABSL_FLAG(int, token_format, 1,
+          "Format of the tokens this server seals: 1 (formats 1 and 2: keyed-BLAKE2b nonce, "
+          "service/token/sealer.h). 3 (SipHash-derived nonce) is deprecated: it is still opened, "
+          "so tokens "
+          "of replicas that sealed it keep working, but it should no longer be sealed");
 ABSL_FLAG(int, sealed_schema, 3,
           "Schema of the token plaintext this server writes: 3 (rule IDs as numbers), or 2 (rule "
           "IDs as names), which releases before 3 also read: use 2 during a rolling upgrade from "

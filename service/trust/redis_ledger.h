@@ -26,7 +26,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "service/ledger.h"
+#include "service/trust/ledger.h"
 
 struct redisContext;
 namespace prometheus {

@@ -1,4 +1,4 @@
-#include "service/sealer.h"
+#include "service/token/sealer.h"
 
 #include <sodium.h>
 

@@ -1,11 +1,12 @@
-#include "service/seat_tickets.h"
+#include "service/trust/seat_tickets.h"
 
 #include <algorithm>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "engine/view.h"
-#include "service/service_impl.h"
+#include "service/rpc/hand_service.h"
+#include "service/trust/tenants.h"
 #include "sodium.h"
 
 namespace stud::service {

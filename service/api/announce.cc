@@ -1,4 +1,4 @@
-#include "service/announce.h"
+#include "service/api/announce.h"
 
 #include <string>
 #include <vector>

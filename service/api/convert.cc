@@ -1,4 +1,4 @@
-#include "service/convert.h"
+#include "service/api/convert.h"
 
 #include <algorithm>
 

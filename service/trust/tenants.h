@@ -73,6 +73,22 @@ class TenantAuth {
   std::map<std::string, std::array<uint8_t, 32>> keys_;
 };
 
+// The tenant of the call being handled on this thread ("" when caller
+// authentication is off). Handlers run synchronously in the gRPC adapter,
+// which sets it for the duration of the call; every token the call seals is
+// bound to it and every token it opens must be.
+absl::string_view CurrentTenant();
+class TenantScope {
+ public:
+  explicit TenantScope(absl::string_view tenant);
+  ~TenantScope();
+  TenantScope(const TenantScope&) = delete;
+  TenantScope& operator=(const TenantScope&) = delete;
+
+ private:
+  absl::string_view previous_;
+};
+
 }  // namespace stud::service
 
 #endif  // STUD_SERVICE_TENANTS_H_

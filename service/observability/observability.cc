@@ -1,4 +1,4 @@
-#include "service/observability.h"
+#include "service/observability/observability.h"
 
 #include <algorithm>
 #include <array>
@@ -6,8 +6,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/engine.h"
-#include "service/logging.h"
-#include "service/sealer.h"
+#include "service/observability/logging.h"
+#include "service/token/sealer.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;

@@ -1,0 +1,239 @@
+// HandService: opening and sealing a hand, NewHand, ApplyAction,
+// LegalActions and GetView. Showdowns: showdown_rpc.cc; irregularities:
+// irregularity_rpc.cc; hand histories: history_rpcs.cc; redeals: redeal_rpc.cc.
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "engine/engine.h"
+#include "engine/irregularities.h"
+#include "engine/pot.h"
+#include "service/api/announce.h"
+#include "service/api/convert.h"
+#include "service/api/ruling.h"
+#include "service/api/status_mapping.h"
+#include "service/observability/tracing.h"
+#include "service/rpc/dealing.h"
+#include "service/rpc/hand_service.h"
+#include "service/token/codec.h"
+#include "service/trust/ledger.h"
+#include "service/trust/tenants.h"
+
+namespace stud::service {
+namespace v1 = stud::v1;
+
+absl::Status CheckVersion(bool has_expected, uint64_t expected, const HandState& state) {
+  if (has_expected && expected != state.version) return VersionMismatch(expected, state.version);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SealedHand> HandService::Unseal(const std::string& token,
+                                               const std::string& expected_hand_id) const {
+  if (token.empty()) return absl::InvalidArgumentError("token: required");
+  ChildSpan span("unseal");
+  // A per-thread plaintext buffer: its capacity is kept from call to call.
+  thread_local std::string plain;
+  if (absl::Status st = sealer_->OpenInto(token, CurrentTenant(), &plain); !st.ok()) return st;
+  absl::StatusOr<SealedHand> hand = ParseSealedHand(plain);
+  if (hand.ok() && !expected_hand_id.empty() && HandIdText(hand->service) != expected_hand_id) {
+    return HandIdMismatch(expected_hand_id, HandIdText(hand->service));
+  }
+  if (hand.ok()) LedgerScope::NoteOpened(HandIdText(hand->service), hand->state.version, token);
+  return hand;
+}
+
+void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
+                             const std::vector<int>& view_seats, bool announce, std::string token,
+                             v1::HandUpdate* out) const {
+  const HandState& state = hand.state;
+  if (token.empty()) {
+    ChildSpan span("seal");
+    thread_local std::string plain;  // per-thread, its capacity kept from call to call
+    SerializeSealedHandTo(hand, &plain, options_.sealed_schema);
+    out->set_token(sealer_->Seal(plain, CurrentTenant()));
+    LedgerScope::NoteSealed(HandIdText(hand.service), state.version,
+                            state.phase == Phase::kComplete, out->token());
+  } else {
+    out->set_token(std::move(token));
+  }
+  out->set_version(state.version);
+  v1::PublicView* pub = out->mutable_public_view();
+  EncodePublicView(state, pub);
+  pub->set_hand_id(HandIdText(hand.service));
+  pub->set_dealing_mode(static_cast<v1::DealingMode>(hand.service.dealing_mode));
+  EncodeCommitment(state, hand.service, pub->mutable_deck_commitment());
+  for (int seat : view_seats) {
+    v1::PrivateView* pv = out->add_private_views();
+    pv->set_seat(seat);
+    EncodeSeatCards(state, seat, seat, pv->mutable_cards());
+    for (size_t i = first_op; i < state.log.size(); ++i) {
+      EncodeOperation(state, state.log[i], static_cast<uint32_t>(i), seat, pv->add_operations());
+    }
+  }
+  for (size_t i = first_op; i < state.log.size(); ++i) {
+    EncodeOperation(state, state.log[i], static_cast<uint32_t>(i), stud::kPublicViewer,
+                    out->add_operations());
+  }
+  const int to_act = ToAct(state);
+  out->set_to_act(to_act);
+  if (state.phase == Phase::kAwaitingDeal) {
+    const ExpectedDeal next = NextDeal(state);
+    EncodeExpectedDeal(next, out->mutable_expected_deal());
+    for (const LegalAction& a : stud::LegalActions(state, next.seat)) {
+      EncodeLegalAction(a, out->add_legal_actions());
+    }
+    // [STUD-DEAL-3, STUD-DECK-1] the dealer's burn or reshuffle (seat 0).
+    if (next.seat != kBoardSeat) {
+      for (const LegalAction& a : stud::LegalActions(state, kBoardSeat)) {
+        EncodeLegalAction(a, out->add_legal_actions());
+      }
+    }
+  } else if (to_act != 0) {
+    for (const LegalAction& a : stud::LegalActions(state, to_act)) {
+      EncodeLegalAction(a, out->add_legal_actions());
+    }
+  }
+  if (announce) {
+    Announce(state, first_op, static_cast<v1::Locale>(hand.service.locale),
+             out->mutable_announcements());
+  }
+}
+
+absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResponse* resp) const {
+  if (!req.redeal_of().empty()) return NewRedeal(req, resp);  // redeal.cc [STUD-IRR-EXP-1]
+  HandConfig config;
+  absl::StatusOr<Variant> variant = DecodeVariant(req.variant(), "variant");
+  if (!variant.ok()) return variant.status();
+  config.variant = *variant;
+  absl::StatusOr<Stakes> stakes = DecodeStakes(req.stakes(), "stakes");
+  if (!stakes.ok()) return stakes.status();
+  config.stakes = *stakes;
+  absl::StatusOr<Options> options =
+      DecodeOptions(req.profile(), req.option_overrides(), "option_overrides");
+  if (!options.ok()) return options.status();
+  config.options = *options;
+
+  const int n = req.seats_size();
+  if (n < kMinSeats || n > kMaxSeats) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("seats: ", n, " seats given; a hand needs ", kMinSeats, "..", kMaxSeats));
+  }
+  config.num_seats = n;
+  std::array<bool, kMaxSeats + 1> given{};
+  for (int i = 0; i < n; ++i) {
+    const v1::SeatConfig& s = req.seats(i);
+    if (s.seat() < 1 || s.seat() > n || given[static_cast<size_t>(s.seat())]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("seats[", i, "].seat: ", s.seat(),
+                       " is out of range or repeated; seats must be exactly 1..", n));
+    }
+    if (s.stack() <= 0 || s.stack() > kMaxStack) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("seats[", i, "].stack: must be positive and at most 2^40 chips"));
+    }
+    given[static_cast<size_t>(s.seat())] = true;
+    config.starting_stacks[static_cast<size_t>(s.seat())] = s.stack();
+  }
+  absl::StatusOr<v1::Locale> locale = DecodeLocale(req.locale());
+  if (!locale.ok()) return locale.status();
+  absl::StatusOr<std::vector<int>> views =
+      DecodeViewSeats(req.private_view_seats(), n, "private_view_seats");
+  if (!views.ok()) return views.status();
+
+  return DealNewHand(req, std::move(config), *locale, *views, resp);
+}
+
+absl::Status HandService::DealNewHand(const v1::NewHandRequest& request, HandConfig config,
+                                      v1::Locale locale, const std::vector<int>& view_seats,
+                                      v1::NewHandResponse* resp) const {
+  SealedHand hand;
+  hand.service.locale = static_cast<uint32_t>(locale);
+  if (absl::Status st = PrepareDeal(request, options_.allow_preset, &config, &hand.service);
+      !st.ok()) {
+    return st;
+  }
+  absl::StatusOr<HandState> state = [&] {
+    ChildSpan span("engine");
+    return stud::NewHand(config);
+  }();
+  if (!state.ok()) return state.status();
+  hand.state = *std::move(state);
+  FillUpdate(hand, 0, view_seats, /*announce=*/true, "", resp->mutable_update());
+  AddSeatTickets(*sealer_, hand.service, config.num_seats, resp);  // a new hand: new tickets
+  return absl::OkStatus();
+}
+
+absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
+                                      v1::ApplyActionResponse* resp) const {
+  absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
+  if (!hand.ok()) return hand.status();
+  if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
+  if (!req.has_action()) return absl::InvalidArgumentError("action: required");
+  absl::StatusOr<Action> action = DecodeAction(req.action(), "action");
+  if (!action.ok()) return action.status();
+  absl::StatusOr<std::vector<int>> views =
+      DecodeViewSeats(req.private_view_seats(), hand->state.config.num_seats, "private_view_seats");
+  if (!views.ok()) return views.status();
+  if (absl::Status st =
+          CheckVersion(req.has_expected_version(), req.expected_version(), hand->state);
+      !st.ok()) {
+    return st;
+  }
+  const size_t first_op = hand->state.log.size();
+  std::optional<Ruling> ruling;
+  absl::Status applied = [&]() -> absl::Status {
+    ChildSpan span("engine");
+    if (std::optional<IrregularityReport> report = DealIrregularity(hand->state, *action)) {
+      // LIVE dealing: the reported card reveals a dealer error, ruled at once.
+      absl::StatusOr<Ruling> r = stud::RuleIrregularity(hand->state, *report);
+      if (!r.ok()) return r.status();
+      ruling = *std::move(r);
+      return absl::OkStatus();
+    }
+    absl::Status st = stud::Apply(hand->state, *action);
+    if (st.code() == absl::StatusCode::kInvalidArgument) {
+      // The engine names the action's field ("seat: ..."); the request nests it.
+      return absl::InvalidArgumentError(absl::StrCat("action.", st.message()));
+    }
+    return st;
+  }();
+  if (!applied.ok()) return applied;
+  if (ruling) EncodeRuling(hand->state, *ruling, resp->mutable_ruling());
+  FillUpdate(*hand, first_op, *views, /*announce=*/true, "", resp->mutable_update());
+  return absl::OkStatus();
+}
+
+absl::Status HandService::LegalActions(const v1::LegalActionsRequest& req,
+                                       v1::LegalActionsResponse* resp) const {
+  absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
+  if (!hand.ok()) return hand.status();
+  if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
+  const HandState& state = hand->state;
+  if (req.seat() < 0 || req.seat() > state.config.num_seats) {
+    return absl::InvalidArgumentError(absl::StrCat("seat: ", req.seat(), " is not 1..",
+                                                   state.config.num_seats, " (0 = the board)"));
+  }
+  resp->set_version(state.version);
+  resp->set_hand_id(HandIdText(hand->service));
+  resp->set_seat(req.seat());
+  resp->set_to_act(ToAct(state));
+  for (const LegalAction& a : stud::LegalActions(state, req.seat())) {
+    EncodeLegalAction(a, resp->add_legal_actions());
+  }
+  if (state.phase == Phase::kAwaitingDeal)
+    EncodeExpectedDeal(NextDeal(state), resp->mutable_expected_deal());
+  return absl::OkStatus();
+}
+
+absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResponse* resp) const {
+  absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
+  if (!hand.ok()) return hand.status();
+  if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
+  absl::StatusOr<std::vector<int>> views =
+      DecodeViewSeats(req.private_view_seats(), hand->state.config.num_seats, "private_view_seats");
+  if (!views.ok()) return views.status();
+  FillUpdate(*hand, 0, *views, /*announce=*/false, req.token(), resp->mutable_update());
+  return absl::OkStatus();
+}
+
+}  // namespace stud::service

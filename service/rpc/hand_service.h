@@ -1,0 +1,109 @@
+// HandService: the stud.v1.StudService logic as plain functions returning
+// absl::Status, so that it runs without a network: decode -> unseal -> engine
+// -> seal -> encode. No rules live here; every ruling comes from the engine.
+// The gRPC adapter is server/stud_service.h. One file per RPC family:
+// hand_rpcs.cc, showdown_rpc.cc, irregularity_rpc.cc, history_rpcs.cc,
+// redeal_rpc.cc.
+//
+// Determinism: apart from the deck shuffle in NewHand (SERVICE dealing), every
+// call is a pure function of (request, token, keys): the sealer derives its
+// nonce from the plaintext, so the same request on the same token returns
+// byte-identical responses, new token included.
+#ifndef STUD_SERVICE_RPC_HAND_SERVICE_H_
+#define STUD_SERVICE_RPC_HAND_SERVICE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "service/token/codec.h"
+#include "service/token/sealer.h"
+#include "service/trust/seat_tickets.h"
+#include "stud/v1/stud.pb.h"
+
+namespace stud::service {
+
+class Ledger;          // trust/ledger.h
+struct Observability;  // observability/observability.h
+class TenantAuth;      // trust/tenants.h
+
+struct ServiceOptions {
+  bool allow_preset = false;  // --allow_preset: accept DEALING_MODE_PRESET
+  // --allow_history_reveal: ExportHandHistory may write every seat's down cards.
+  bool allow_history_reveal = false;
+  // Metrics, traces and logs of each call (null: none). Must outlive the service.
+  const Observability* observability = nullptr;
+  // Caller authentication (null: off). Must outlive the service.
+  const TenantAuth* tenants = nullptr;
+  // Where calls must carry a seat ticket (null: nowhere). Must outlive the service.
+  const SeatTicketPolicy* seat_tickets = nullptr;
+  // Load shedding (--max_in_flight): 0 = handlers run on gRPC's threads as
+  // calls arrive. N > 0 = calls go to a queue served by `workers` threads; a
+  // call arriving while N are queued or running is refused at once with
+  // RESOURCE_EXHAUSTED, so memory and queueing delay stay bounded above
+  // capacity and the server recovers as soon as the load drops.
+  int max_in_flight = 0;
+  int workers = 0;  // 0 = one per core
+  // The hand ledger (--ledger; null: off, trusted mode). Must outlive the service.
+  Ledger* ledger = nullptr;
+  // --sealed_schema: the token plaintext schema written (token/codec.h);
+  // kRollingUpgradeSchema while older replicas must still open new tokens.
+  uint32_t sealed_schema = kSealedSchema;
+};
+
+// ABORTED VERSION_MISMATCH unless `expected` (when given) is the hand's version.
+absl::Status CheckVersion(bool has_expected, uint64_t expected, const HandState& state);
+
+class HandService {
+ public:
+  // `sealer` must outlive the service.
+  HandService(const Sealer* sealer, ServiceOptions options) : sealer_(sealer), options_(options) {}
+
+  absl::Status NewHand(const stud::v1::NewHandRequest& req, stud::v1::NewHandResponse* resp) const;
+  absl::Status ApplyAction(const stud::v1::ApplyActionRequest& req,
+                           stud::v1::ApplyActionResponse* resp) const;
+  absl::Status LegalActions(const stud::v1::LegalActionsRequest& req,
+                            stud::v1::LegalActionsResponse* resp) const;
+  absl::Status ResolveShowdown(const stud::v1::ResolveShowdownRequest& req,
+                               stud::v1::ResolveShowdownResponse* resp) const;
+  absl::Status RuleIrregularity(const stud::v1::RuleIrregularityRequest& req,
+                                stud::v1::RuleIrregularityResponse* resp) const;
+  absl::Status GetView(const stud::v1::GetViewRequest& req, stud::v1::GetViewResponse* resp) const;
+  // Hand histories (history_service.cc).
+  absl::Status ExportHandHistory(const stud::v1::ExportHandHistoryRequest& req,
+                                 stud::v1::ExportHandHistoryResponse* resp) const;
+  absl::Status ReplayHandHistory(const stud::v1::ReplayHandHistoryRequest& req,
+                                 stud::v1::ReplayHandHistoryResponse* resp) const;
+
+ private:
+  // Opens a token; when `expected_hand_id` is set, the token must be that hand's.
+  absl::StatusOr<SealedHand> Unseal(const std::string& token,
+                                    const std::string& expected_hand_id) const;
+  // NewHand with redeal_of: the redeal of a misdeal that kept its antes (redeal.cc).
+  absl::Status NewRedeal(const stud::v1::NewHandRequest& req,
+                         stud::v1::NewHandResponse* resp) const;
+  // The end of NewHand and of a redeal: prepares the deal of `request`
+  // (dealing mode, deck, commitment, hand id), starts the hand in the engine
+  // and answers with the update and the seat tickets.
+  absl::Status DealNewHand(const stud::v1::NewHandRequest& request, HandConfig config,
+                           stud::v1::Locale locale, const std::vector<int>& view_seats,
+                           stud::v1::NewHandResponse* resp) const;
+  // Fills `out` for the state after a call whose operations start at
+  // `first_op`. `token` is the token to return; empty means seal a new one.
+  void FillUpdate(const SealedHand& hand, size_t first_op, const std::vector<int>& view_seats,
+                  bool announce, std::string token, stud::v1::HandUpdate* out) const;
+  // Seat-scoped access (seat_tickets.h): OK, or why the call's ticket (or its
+  // absence) does not allow this request on this hand.
+  template <typename Req>
+  absl::Status Permit(const Req& req, const SealedHand& hand) const {
+    return CheckSeatTicket(*sealer_, options_.seat_tickets, req, hand);
+  }
+
+  const Sealer* sealer_;
+  ServiceOptions options_;
+};
+
+}  // namespace stud::service
+
+#endif  // STUD_SERVICE_RPC_HAND_SERVICE_H_

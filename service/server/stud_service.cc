@@ -1,0 +1,90 @@
+#include "service/server/stud_service.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "service/observability/observability.h"
+#include "service/trust/ledger.h"
+#include "service/trust/tenants.h"
+
+namespace stud::service {
+namespace v1 = stud::v1;
+
+absl::Status StudServiceImpl::Authorized(grpc::CallbackServerContext* ctx,
+                                         absl::FunctionRef<absl::Status()> handler) const {
+  LedgerScope ledger(ledger_);  // commits what the call changed, or refuses it (ledger.h)
+  if (tenants_ == nullptr) return ledger.Finish(handler(), "");
+  absl::StatusOr<std::string> tenant = tenants_->Authenticate(ctx->client_metadata());
+  if (!tenant.ok()) return tenant.status();
+  TenantScope scope(*tenant);
+  return ledger.Finish(handler(), *tenant);
+}
+
+absl::Status StudServiceImpl::Overloaded() const {
+  return absl::ResourceExhaustedError(
+      absl::StrCat("server overloaded: ", admission_->max_in_flight(),
+                   " calls are queued or running (--max_in_flight); retry "
+                   "with backoff"));
+}
+
+StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
+    : hands_(sealer, options),
+      observability_(options.observability),
+      tenants_(options.tenants),
+      ledger_(options.ledger) {
+  if (options.max_in_flight > 0)
+    admission_ = std::make_unique<Admission>(options.max_in_flight, options.workers);
+  SetMessageAllocatorFor_NewHand(&new_hand_alloc_);
+  SetMessageAllocatorFor_ApplyAction(&apply_action_alloc_);
+  SetMessageAllocatorFor_LegalActions(&legal_actions_alloc_);
+  SetMessageAllocatorFor_ResolveShowdown(&resolve_showdown_alloc_);
+  SetMessageAllocatorFor_RuleIrregularity(&rule_irregularity_alloc_);
+  SetMessageAllocatorFor_GetView(&get_view_alloc_);
+  SetMessageAllocatorFor_ExportHandHistory(&export_history_alloc_);
+  SetMessageAllocatorFor_ReplayHandHistory(&replay_history_alloc_);
+}
+
+grpc::ServerUnaryReactor* StudServiceImpl::Dispatch(
+    grpc::CallbackServerContext* ctx, absl::AnyInvocable<void(grpc::ServerUnaryReactor*) &&> serve,
+    absl::FunctionRef<void(grpc::ServerUnaryReactor*)> refuse) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();  // once per call
+  if (admission_ == nullptr) {
+    std::move(serve)(reactor);
+  } else if (!admission_->TrySubmit(
+                 [serve = std::move(serve), reactor]() mutable { std::move(serve)(reactor); })) {
+    refuse(reactor);
+  }
+  return reactor;
+}
+
+// ---- gRPC adapter ----
+
+// Every handler goes through ServeUnary (observability.h): metrics, the
+// server span and logs are recorded there, once per call.
+#define STUD_RPC(Name, Req, Resp)                                                                 \
+  grpc::ServerUnaryReactor* StudServiceImpl::Name(grpc::CallbackServerContext* ctx,               \
+                                                  const v1::Req* req, v1::Resp* resp) {           \
+    return Dispatch(                                                                              \
+        ctx,                                                                                      \
+        [this, ctx, req, resp](grpc::ServerUnaryReactor* reactor) {                               \
+          ServeUnary(                                                                             \
+              observability_, ctx, RpcMethod::k##Name, *req, resp,                                \
+              [&] { return Authorized(ctx, [&] { return hands_.Name(*req, resp); }); }, reactor); \
+        },                                                                                        \
+        [&](grpc::ServerUnaryReactor* reactor) {                                                  \
+          ServeUnary(                                                                             \
+              observability_, ctx, RpcMethod::k##Name, *req, resp,                                \
+              [this] { return Overloaded(); }, reactor);                                          \
+        });                                                                                       \
+  }
+STUD_RPC(NewHand, NewHandRequest, NewHandResponse)
+STUD_RPC(ApplyAction, ApplyActionRequest, ApplyActionResponse)
+STUD_RPC(LegalActions, LegalActionsRequest, LegalActionsResponse)
+STUD_RPC(ResolveShowdown, ResolveShowdownRequest, ResolveShowdownResponse)
+STUD_RPC(RuleIrregularity, RuleIrregularityRequest, RuleIrregularityResponse)
+STUD_RPC(GetView, GetViewRequest, GetViewResponse)
+STUD_RPC(ExportHandHistory, ExportHandHistoryRequest, ExportHandHistoryResponse)
+STUD_RPC(ReplayHandHistory, ReplayHandHistoryRequest, ReplayHandHistoryResponse)
+#undef STUD_RPC
+
+}  // namespace stud::service

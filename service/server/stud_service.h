@@ -1,0 +1,86 @@
+// StudServiceImpl: HandService (rpc/hand_service.h) on the gRPC callback
+// API. Each call is authenticated (trust/tenants.h), admitted or shed
+// (admission.h), observed once (observability/observability.h, ServeUnary),
+// and its errors are mapped once (api/status_mapping.h).
+#ifndef STUD_SERVICE_SERVER_STUD_SERVICE_H_
+#define STUD_SERVICE_SERVER_STUD_SERVICE_H_
+
+#include <memory>
+
+#include "absl/functional/any_invocable.h"
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
+#include "service/rpc/hand_service.h"
+#include "service/server/admission.h"
+#include "service/server/arena_allocator.h"
+#include "stud/v1/stud.grpc.pb.h"
+
+namespace stud::service {
+
+class StudServiceImpl final : public stud::v1::StudService::CallbackService {
+ public:
+  StudServiceImpl(const Sealer* sealer, ServiceOptions options);
+
+  grpc::ServerUnaryReactor* NewHand(grpc::CallbackServerContext* ctx,
+                                    const stud::v1::NewHandRequest* req,
+                                    stud::v1::NewHandResponse* resp) override;
+  grpc::ServerUnaryReactor* ApplyAction(grpc::CallbackServerContext* ctx,
+                                        const stud::v1::ApplyActionRequest* req,
+                                        stud::v1::ApplyActionResponse* resp) override;
+  grpc::ServerUnaryReactor* LegalActions(grpc::CallbackServerContext* ctx,
+                                         const stud::v1::LegalActionsRequest* req,
+                                         stud::v1::LegalActionsResponse* resp) override;
+  grpc::ServerUnaryReactor* ResolveShowdown(grpc::CallbackServerContext* ctx,
+                                            const stud::v1::ResolveShowdownRequest* req,
+                                            stud::v1::ResolveShowdownResponse* resp) override;
+  grpc::ServerUnaryReactor* RuleIrregularity(grpc::CallbackServerContext* ctx,
+                                             const stud::v1::RuleIrregularityRequest* req,
+                                             stud::v1::RuleIrregularityResponse* resp) override;
+  grpc::ServerUnaryReactor* GetView(grpc::CallbackServerContext* ctx,
+                                    const stud::v1::GetViewRequest* req,
+                                    stud::v1::GetViewResponse* resp) override;
+  grpc::ServerUnaryReactor* ExportHandHistory(grpc::CallbackServerContext* ctx,
+                                              const stud::v1::ExportHandHistoryRequest* req,
+                                              stud::v1::ExportHandHistoryResponse* resp) override;
+  grpc::ServerUnaryReactor* ReplayHandHistory(grpc::CallbackServerContext* ctx,
+                                              const stud::v1::ReplayHandHistoryRequest* req,
+                                              stud::v1::ReplayHandHistoryResponse* resp) override;
+
+ private:
+  // Authenticates the caller (when tenants_ is set) and runs `handler` with
+  // its tenant as CurrentTenant(); an unauthenticated call never reaches it.
+  absl::Status Authorized(grpc::CallbackServerContext* ctx,
+                          absl::FunctionRef<absl::Status()> handler) const;
+  absl::Status Overloaded() const;
+
+  // Runs `serve` (which finishes the call) now, or on a worker when load
+  // shedding is on; `refuse` answers instead when the queue is full.
+  grpc::ServerUnaryReactor* Dispatch(grpc::CallbackServerContext* ctx,
+                                     absl::AnyInvocable<void(grpc::ServerUnaryReactor*) &&> serve,
+                                     absl::FunctionRef<void(grpc::ServerUnaryReactor*)> refuse);
+
+  HandService hands_;
+  const Observability* observability_;
+  // Each method's request and response on one arena per call (arena_allocator.h).
+  template <typename Req, typename Resp>
+  using Alloc = ArenaMessageAllocator<Req, Resp>;
+  Alloc<stud::v1::NewHandRequest, stud::v1::NewHandResponse> new_hand_alloc_;
+  Alloc<stud::v1::ApplyActionRequest, stud::v1::ApplyActionResponse> apply_action_alloc_;
+  Alloc<stud::v1::LegalActionsRequest, stud::v1::LegalActionsResponse> legal_actions_alloc_;
+  Alloc<stud::v1::ResolveShowdownRequest, stud::v1::ResolveShowdownResponse>
+      resolve_showdown_alloc_;
+  Alloc<stud::v1::RuleIrregularityRequest, stud::v1::RuleIrregularityResponse>
+      rule_irregularity_alloc_;
+  Alloc<stud::v1::GetViewRequest, stud::v1::GetViewResponse> get_view_alloc_;
+  Alloc<stud::v1::ExportHandHistoryRequest, stud::v1::ExportHandHistoryResponse>
+      export_history_alloc_;
+  Alloc<stud::v1::ReplayHandHistoryRequest, stud::v1::ReplayHandHistoryResponse>
+      replay_history_alloc_;
+  const TenantAuth* tenants_;
+  Ledger* ledger_;
+  std::unique_ptr<Admission> admission_;  // null: no load shedding
+};
+
+}  // namespace stud::service
+
+#endif  // STUD_SERVICE_SERVER_STUD_SERVICE_H_
