@@ -73,7 +73,6 @@ IrregularityRule RuleFor(v1::IrregularityKind kind) {
   }
 }
 
-
 // The engine report of a validated request report.
 absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
                                                 const IrregularityRule& rule,

@@ -152,7 +152,6 @@ constexpr auto SeatList(uint32_t n, absl::string_view name) {
   return PackedInts<M, false>{{n, name}};
 }
 
-
 // The schema version of the plaintext, [oldest, newest]: written from and
 // read into the context, since other fields depend on it. Required.
 template <typename T>
