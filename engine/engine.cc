@@ -364,6 +364,19 @@ void AfterStreetDealt(HandState& st) {
   if (RoundComplete(st)) AdvanceAfterRound(st);
 }
 
+}  // namespace internal
+
+const LegalAction* ChooseLegal(const std::vector<LegalAction>& legal, const Action& action) {
+  const LegalAction* chosen = internal::FindLegal(legal, action.kind, action.amount_to);
+  // Kinds that put in no chips take 0 or the street total listed for them.
+  if (chosen != nullptr && action.amount_to != 0 && chosen->amount_to != action.amount_to) {
+    return nullptr;
+  }
+  return chosen;
+}
+
+namespace internal {
+
 const LegalAction* FindLegal(const std::vector<LegalAction>& legal, ActionKind kind,
                              Chips amount_to) {
   const LegalAction* chosen = nullptr;
@@ -529,6 +542,14 @@ absl::Status Apply(HandState& st, const Action& a) {
   if (a.seat < 0 || a.seat > st.config.num_seats) {
     return absl::InvalidArgumentError(absl::StrCat(
         "seat: ", a.seat, " is not at this table (seats 1..", st.config.num_seats, ")"));
+  }
+  // Showing, mucking and dealing never move chips: LegalActions lists them
+  // with amount 0, and any other amount is a malformed request.
+  if (a.amount_to != 0 &&
+      (a.kind == ActionKind::kShow || a.kind == ActionKind::kMuck || a.kind == ActionKind::kDeal ||
+       a.kind == ActionKind::kBurn || a.kind == ActionKind::kReshuffle)) {
+    return absl::InvalidArgumentError(absl::StrCat("amount_to: ", ActionKindName(a.kind),
+                                                   " puts in no chips; send 0, not ", a.amount_to));
   }
   absl::Status status;
   switch (st.phase) {

@@ -75,8 +75,22 @@ int ToAct(const HandState& state);
 // kBoardSeat or the receiving seat gets the single expected kDeal.
 std::vector<LegalAction> LegalActions(const HandState& state, int seat);
 
+// The entry of `legal` that `action` chooses, or null: the same kind and the
+// listed amount_to, which may be omitted (0) when the kind is listed once.
+// Kinds that put in no chips (fold, check, show, muck, deal, burn, reshuffle,
+// the all-in option's answers) take 0 or the amount listed for them.
+const LegalAction* ChooseLegal(const std::vector<LegalAction>& legal, const Action& action);
+
 // Applies the action in place; on error the state is unchanged. Dealing that
 // follows the action (next street, showdown) happens within the same call.
+//
+// Apply accepts an action if and only if it chooses an entry of
+// LegalActions(state, action.seat) (ChooseLegal) and, for kDeal and kBurn,
+// names a card not yet in play. The one exception is a card the table reports
+// that reveals a dealer's error (dealt before the betting is over, dealt face
+// up or to the wrong seat): Apply rules it as an irregularity, and the log
+// shows the ruling (kRuling). Tested for every kind, seat and phase by
+// tests/engine/legal_apply_equivalence_test.cc.
 absl::Status Apply(HandState& state, const Action& action);
 
 // One live seat's place when the boards (up cards, with the common card) are
