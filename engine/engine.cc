@@ -13,8 +13,6 @@
 namespace stud {
 namespace {
 
-constexpr char kRulePayloadUrl[] = "type.stud.dev/stud.RuleId";
-
 using internal::Log;
 
 absl::Status ValidateConfig(const HandConfig& c) {
@@ -688,18 +686,6 @@ absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Ope
     if (absl::Status s = Apply(*st, a); !s.ok()) return s;
   }
   return st;
-}
-
-absl::Status RuleViolation(RuleId rule_id, absl::string_view message) {
-  const absl::string_view id = RuleIdName(rule_id);
-  absl::Status s = absl::FailedPreconditionError(absl::StrCat(id, ": ", message));
-  s.SetPayload(kRulePayloadUrl, absl::Cord(id));
-  return s;
-}
-
-std::string RuleIdOf(const absl::Status& status) {
-  auto payload = status.GetPayload(kRulePayloadUrl);
-  return payload ? std::string(*payload) : std::string();
 }
 
 }  // namespace stud

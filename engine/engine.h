@@ -22,11 +22,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "engine/basics.h"
 #include "engine/hand_state.h"
 
 namespace stud {
-
-absl::string_view ActionKindName(ActionKind k);
 
 struct Action {
   ActionKind kind = ActionKind::kFold;
@@ -116,11 +115,6 @@ absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Ope
 // re-applies reports[op.amount] (HandState::reports) in order.
 absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Operation>& log,
                                  const std::vector<IrregularityReport>& reports);
-
-// FAILED_PRECONDITION carrying `rule_id` (also as a payload for RuleIdOf).
-absl::Status RuleViolation(RuleId rule_id, absl::string_view message);
-// The rule ID carried by a RuleViolation status, or "".
-std::string RuleIdOf(const absl::Status& status);
 
 }  // namespace stud
 

@@ -1,24 +1,6 @@
 #include "engine/hand_state.h"
 
-#include "engine/engine.h"
-
 namespace stud {
-
-absl::string_view StreetName(Street s) {
-  switch (s) {
-    case Street::kThird:
-      return "3rd street";
-    case Street::kFourth:
-      return "4th street";
-    case Street::kFifth:
-      return "5th street";
-    case Street::kSixth:
-      return "6th street";
-    case Street::kSeventh:
-      return "7th street";
-  }
-  return "unknown street";
-}
 
 absl::string_view OpTypeName(OpType t) {
   switch (t) {
@@ -82,40 +64,6 @@ absl::string_view OpTypeName(OpType t) {
       return "timeout_all_in";
     case OpType::kOutOfTurn:
       return "out_of_turn";
-  }
-  return "unknown";
-}
-
-absl::string_view ActionKindName(ActionKind k) {
-  switch (k) {
-    case ActionKind::kFold:
-      return "fold";
-    case ActionKind::kCheck:
-      return "check";
-    case ActionKind::kCall:
-      return "call";
-    case ActionKind::kBringIn:
-      return "bring-in";
-    case ActionKind::kComplete:
-      return "complete";
-    case ActionKind::kBet:
-      return "bet";
-    case ActionKind::kRaise:
-      return "raise";
-    case ActionKind::kShow:
-      return "show";
-    case ActionKind::kMuck:
-      return "muck";
-    case ActionKind::kDeal:
-      return "deal";
-    case ActionKind::kDeclareAllIn:
-      return "declare all-in";
-    case ActionKind::kDeclineOption:
-      return "decline the option";
-    case ActionKind::kBurn:
-      return "burn";
-    case ActionKind::kReshuffle:
-      return "reshuffle";
   }
   return "unknown";
 }

@@ -25,8 +25,6 @@ inline constexpr int kMaxSeats = 8;
 inline constexpr int kMinSeats = 2;
 inline constexpr int kBoardSeat = 0;  // "seat" of the common card in operations
 
-absl::string_view StreetName(Street s);  // "3rd street" .. "7th street"
-
 enum class Phase : uint8_t {
   kBetting = 1,       // `actor` must act
   kAwaitingDeal = 2,  // reported dealing: the next card must be reported (see NextDeal)

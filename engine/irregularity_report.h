@@ -25,33 +25,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/basics.h"
 #include "engine/card.h"
-#include "engine/stakes.h"
 
 namespace stud {
-
-enum class Street : uint8_t { kThird = 3, kFourth = 4, kFifth = 5, kSixth = 6, kSeventh = 7 };
-
-enum class ActionKind : uint8_t {
-  kFold = 1,
-  kCheck,
-  kCall,           // amount_to = the level called (less when all-in)
-  kBringIn,        // amount_to = the bring-in (less when all-in) [STUD-BRING-4]
-  kComplete,       // amount_to = the small bet [STUD-BRING-5]
-  kBet,            // amount_to = the bet
-  kRaise,          // amount_to = the new level
-  kShow,           // showdown: show the hand [STUD-SHOW-1]
-  kMuck,           // showdown: surrender without showing [STUD-SHOW-2]
-  kDeal,           // reported dealing: `card` to `seat` (kBoardSeat for a common card)
-  kDeclareAllIn,   // face-up final card: stay in for what is already in [STUD-IRR-EXP-5]
-  kDeclineOption,  // face-up final card: keep playing normally [STUD-IRR-EXP-5]
-  // Reported dealing, seat kBoardSeat: a card burned [STUD-DEAL-3] (`card`
-  // unless Action::unseen; face_up when the dealer showed it), and the
-  // reshuffle of the burns, aside cards and stub when the deck runs out
-  // [STUD-DECK-1]. NextDeal's `step` says when each is due.
-  kBurn,
-  kReshuffle,
-};
 
 enum class IrregularityKind : uint8_t {
   kHolecardExposed = 1,

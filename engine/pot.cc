@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "engine/engine.h"
+#include "engine/basics.h"
 
 namespace stud {
 namespace {
