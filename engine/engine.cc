@@ -98,7 +98,7 @@ void AwardShares(HandState& st, const Settlement& settlement) {
                .seat = static_cast<uint8_t>(share.seat),
                .street = st.street,
                .pot = static_cast<uint8_t>(p),
-               .half = static_cast<uint8_t>(share.half),
+               .half = share.half,
                .odd_chip = share.odd_chip,
                .amount = share.amount,
                .rule_id = share.odd_chip ? share.odd_chip_rule : pot.rule_id});

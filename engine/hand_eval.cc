@@ -192,12 +192,6 @@ uint32_t PatternValue(const RankMasks& m, uint32_t rank_offset, uint32_t missing
   return Cat(cat) | word;
 }
 
-constexpr const char* kRankNames[kNumRanks] = {"deuce", "three", "four", "five", "six",
-                                               "seven", "eight", "nine", "ten",  "jack",
-                                               "queen", "king",  "ace"};
-constexpr const char* kRankPlurals[kNumRanks] = {"deuces", "threes", "fours", "fives", "sixes",
-                                                 "sevens", "eights", "nines", "tens",  "jacks",
-                                                 "queens", "kings",  "aces"};
 constexpr char kLowRankChars[] = "A23456789TJQK";
 
 // Every five-card subset of `cards` (5..7 of them; extra cards past the
@@ -294,8 +288,8 @@ std::string DescribeHigh(HighValue value) {
   for (uint32_t x : r) {
     if (x >= kNumRanks) return "Invalid hand value";
   }
-  const auto name = [&](int i) { return kRankNames[r[i]]; };
-  const auto plural = [&](int i) { return kRankPlurals[r[i]]; };
+  const auto name = [&](int i) { return RankName(r[i]); };
+  const auto plural = [&](int i) { return RankPlural(r[i]); };
   switch (static_cast<HandCategory>(cat)) {
     case HandCategory::kStraightFlush:
       if (r[0] == 12) return "Royal flush";
@@ -375,7 +369,7 @@ std::string DescribeLow(LowValue value) {
   }
   const auto chr = [&](int i) { return std::string(1, kLowRankChars[r[i]]); };
   // Plural names are indexed deuce-first; ace-low rank 0 is the ace.
-  const auto plural = [&](int i) { return kRankPlurals[(r[i] + 12) % 13]; };
+  const auto plural = [&](int i) { return RankPlural((r[i] + 12) % 13); };
   switch (static_cast<HandCategory>(badness >> kCategoryShift)) {
     case HandCategory::kHighCard:
       return absl::StrCat(chr(0), "-", chr(1), "-", chr(2), "-", chr(3), "-", chr(4));

@@ -136,6 +136,10 @@ enum class OpType : uint8_t {
 };
 absl::string_view OpTypeName(OpType t);
 
+// Which part of a pot an award is: the whole pot, or the high or low half
+// of a split Hi-Lo pot [STUD-HILO-1].
+enum class PotHalf : uint8_t { kWhole = 0, kHigh = 1, kLow = 2 };
+
 struct Operation {
   OpType type = OpType::kHandEnd;
   uint8_t seat = 0;
@@ -144,7 +148,7 @@ struct Operation {
   bool face_up = false;
   bool all_in = false;
   uint8_t pot = 0;                 // kAward: pot index (0 = main pot)
-  uint8_t half = 0;                // kAward: 0 whole pot, 1 high half, 2 low half
+  PotHalf half = PotHalf::kWhole;  // kAward
   bool odd_chip = false;           // kAward: includes odd chip(s)
   Chips amount = 0;                // chips moved by this operation
   Chips amount_to = 0;             // street total after a betting action

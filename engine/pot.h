@@ -32,8 +32,6 @@ struct ShowdownSeat {
   bool live = true;         // false: folded or mucked; pays into pots, cannot win
 };
 
-enum class PotHalf : uint8_t { kWhole = 0, kHigh = 1, kLow = 2 };
-
 struct PotShare {
   int seat = 0;
   Chips amount = 0;

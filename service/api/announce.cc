@@ -11,9 +11,7 @@ namespace stud::service {
 namespace v1 = stud::v1;
 namespace {
 
-constexpr const char* kRanksEn[kNumRanks] = {"twos",   "threes", "fours", "fives", "sixes",
-                                             "sevens", "eights", "nines", "tens",  "jacks",
-                                             "queens", "kings",  "aces"};
+// English rank names are the engine's (RankPlural); the Spanish ones are here.
 constexpr const char* kRanksEs[kNumRanks] = {"doses",  "treses", "cuatros", "cincos", "seises",
                                              "sietes", "ochos",  "nueves",  "dieces", "jotas",
                                              "reinas", "reyes",  "ases"};
@@ -131,7 +129,7 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
         const uint32_t bit = 1u << op.card.rank_value();
         if (fresh && (up_ranks[static_cast<size_t>(seat)] & bit) != 0) {
           Add(out, locale, "PAIR", seat, "STUD-IRR-ANN-1",
-              absl::StrCat("Pair of ", kRanksEn[op.card.rank_value()], " showing, seat ", seat),
+              absl::StrCat("Pair of ", RankPlural(op.card.rank_value()), " showing, seat ", seat),
               absl::StrCat("Pareja de ", kRanksEs[op.card.rank_value()], " a la vista, asiento ",
                            seat));
         }
@@ -165,15 +163,15 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
             absl::StrCat(
                 "Seat ", seat, " wins ", FormatMoneyEn(op.amount),
                 op.pot == 0 ? " from the main pot" : absl::StrCat(" from side pot ", int{op.pot}),
-                op.half == 1   ? " (high)"
-                : op.half == 2 ? " (low)"
-                               : ""),
+                op.half == PotHalf::kHigh  ? " (high)"
+                : op.half == PotHalf::kLow ? " (low)"
+                                           : ""),
             absl::StrCat("Asiento ", seat, " gana ", FormatMoneyEs(op.amount),
                          op.pot == 0 ? " del bote principal"
                                      : absl::StrCat(" del bote lateral ", int{op.pot}),
-                         op.half == 1   ? " (alta)"
-                         : op.half == 2 ? " (baja)"
-                                        : ""));
+                         op.half == PotHalf::kHigh  ? " (alta)"
+                         : op.half == PotHalf::kLow ? " (baja)"
+                                                    : ""));
         break;
       default:
         break;

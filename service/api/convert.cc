@@ -8,6 +8,19 @@ namespace stud::service {
 namespace v1 = stud::v1;
 namespace {
 
+// The one mapping of a pot half, for awards in the log and pot results.
+v1::PotHalf EncodePotHalf(PotHalf half) {
+  switch (half) {
+    case PotHalf::kHigh:
+      return v1::POT_HALF_HIGH;
+    case PotHalf::kLow:
+      return v1::POT_HALF_LOW;
+    case PotHalf::kWhole:
+      break;
+  }
+  return v1::POT_HALF_WHOLE;
+}
+
 absl::Status Invalid(absl::string_view field, absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": ", why));
 }
@@ -316,9 +329,7 @@ void EncodeOperation(const HandState& state, const Operation& op, uint32_t index
   out->set_all_in(op.all_in);
   if (op.type == OpType::kAward) {
     out->set_pot(op.pot);
-    out->set_half(op.half == 1   ? v1::POT_HALF_HIGH
-                  : op.half == 2 ? v1::POT_HALF_LOW
-                                 : v1::POT_HALF_WHOLE);
+    out->set_half(EncodePotHalf(op.half));
     out->set_odd_chip(op.odd_chip);
   }
   out->set_amount(op.amount);
@@ -395,9 +406,7 @@ void EncodeSettlement(const Settlement& settlement, v1::ResolveShowdownResponse*
       v1::PotShare* ps = pr->add_shares();
       ps->set_seat(share.seat);
       ps->set_amount(share.amount);
-      ps->set_half(share.half == PotHalf::kHigh  ? v1::POT_HALF_HIGH
-                   : share.half == PotHalf::kLow ? v1::POT_HALF_LOW
-                                                 : v1::POT_HALF_WHOLE);
+      ps->set_half(EncodePotHalf(share.half));
       ps->set_odd_chip(share.odd_chip);
       ps->set_odd_chip_rule_id(std::string(RuleIdName(share.odd_chip_rule)));
     }

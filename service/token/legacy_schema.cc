@@ -41,7 +41,7 @@ absl::StatusOr<std::string> UpgradeSchema1(absl::string_view plaintext) {
     std::vector<Operation> log;
     for (const pb::Operation& po : state.log()) {
       if (po.type() == 0 || po.type() > 31 || po.street() < 3 || po.street() > 7 ||
-          po.seat() > 15 || po.card() >= kDeckSize || po.pot() > 255 || po.half() > 255) {
+          po.seat() > 15 || po.card() >= kDeckSize || po.pot() > 255 || po.half() > 2) {
         return bad("log");
       }
       Operation& op = log.emplace_back();
@@ -53,7 +53,7 @@ absl::StatusOr<std::string> UpgradeSchema1(absl::string_view plaintext) {
       op.all_in = (po.flags() & 2u) != 0;
       op.odd_chip = (po.flags() & 4u) != 0;
       op.pot = static_cast<uint8_t>(po.pot());
-      op.half = static_cast<uint8_t>(po.half());
+      op.half = static_cast<PotHalf>(po.half());
       op.amount = po.amount();
       op.amount_to = po.amount_to();
       if (!po.rule_id().empty()) {

@@ -54,7 +54,7 @@ uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w, std::vector<Ru
     uint8_t mask = 0;
     if (CarriesCard(op.type) || op.card != Card()) mask |= kHasCard;
     if (op.pot != 0) mask |= kHasPot;
-    if (op.half != 0) mask |= kHasHalf;
+    if (op.half != PotHalf::kWhole) mask |= kHasHalf;
     if (op.amount != 0) mask |= kHasAmount;
     if (op.amount_to != 0) mask |= kHasAmountTo;
     if (op.rule_id != RuleId::kNone) mask |= kHasRule;
@@ -66,7 +66,7 @@ uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w, std::vector<Ru
     *w++ = mask;
     if (mask & kHasCard) *w++ = static_cast<uint8_t>(op.card.index());
     if (mask & kHasPot) *w++ = op.pot;
-    if (mask & kHasHalf) *w++ = op.half;
+    if (mask & kHasHalf) *w++ = static_cast<uint8_t>(op.half);
     if (mask & kHasAmount) w = PutVarint(ZigZag(op.amount), w);
     if (mask & kHasAmountTo) w = PutVarint(ZigZag(op.amount_to), w);
     if (mask & kHasRule) {
@@ -114,7 +114,7 @@ absl::Status UnpackLog(absl::string_view packed, const std::vector<RuleId>* rule
     }
     if (mask & kHasHalf) {
       if (p == end || *p > 2) return Bad("packed_log.half");
-      op.half = *p++;
+      op.half = static_cast<PotHalf>(*p++);
     }
     if (mask & kHasAmount) {
       if (!GetVarint(p, end, &v)) return Bad("packed_log.amount");

@@ -58,10 +58,9 @@ void CheckEveryKind(const HandState& st, const std::vector<Card>& deck, std::mt1
         HandState copy = st;
         const absl::Status s = Apply(copy, a);
         const bool listed = Listed(legal, a);
-        SCOPED_TRACE(::testing::Message()
-                     << ActionKindName(kind) << " seat " << seat << " amount " << amount
-                     << " phase " << static_cast<int>(st.phase) << " street "
-                     << static_cast<int>(st.street));
+        SCOPED_TRACE(::testing::Message() << ActionKindName(kind) << " seat " << seat << " amount "
+                                          << amount << " phase " << static_cast<int>(st.phase)
+                                          << " street " << static_cast<int>(st.street));
         if (listed) {
           ASSERT_TRUE(s.ok()) << "listed but refused: " << s;
           ++tried.listed;
@@ -71,10 +70,9 @@ void CheckEveryKind(const HandState& st, const std::vector<Card>& deck, std::mt1
         if (s.ok()) {
           // Only a dealer's error reported by the table is accepted unlisted:
           // it is ruled, and the log shows the ruling.
-          const bool ruled = std::any_of(copy.log.begin() + static_cast<ptrdiff_t>(st.log.size()),
-                                         copy.log.end(), [](const Operation& op) {
-                                           return op.type == OpType::kRuling;
-                                         });
+          const bool ruled =
+              std::any_of(copy.log.begin() + static_cast<ptrdiff_t>(st.log.size()), copy.log.end(),
+                          [](const Operation& op) { return op.type == OpType::kRuling; });
           ASSERT_TRUE(ruled && kind == ActionKind::kDeal)
               << "accepted though LegalActions does not list it";
           ++tried.ruled;

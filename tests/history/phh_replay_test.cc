@@ -208,7 +208,10 @@ TEST_P(PhhReplayTest, ReplaysExactly) {
   std::set<int> paid_whole, paid_high, paid_low;
   for (const Operation& op : st.log) {
     if (op.type != OpType::kAward) continue;
-    (op.half == 1 ? paid_high : op.half == 2 ? paid_low : paid_whole).insert(op.seat);
+    (op.half == PotHalf::kHigh  ? paid_high
+     : op.half == PotHalf::kLow ? paid_low
+                                : paid_whole)
+        .insert(op.seat);
   }
 
   // Seats still in at the end per the record, and those that showed cards.

@@ -272,6 +272,9 @@ TEST_F(IrregularityServiceTest, STUD_IRR_ANN_1_LowCardPairHighHandAndRaiseAreAnn
   for (const auto& a : u.announcements()) {
     if (a.kind() == "PAIR") {
       EXPECT_EQ(a.rule_id(), "STUD-IRR-ANN-1");
+      // Rank names are the engine's, as in hand descriptions.
+      EXPECT_EQ(a.text_en(), "Pair of kings showing, seat 3");
+      EXPECT_EQ(a.text_es().rfind("Pareja de reyes", 0), 0u) << a.text_es();
     }
   }
 }

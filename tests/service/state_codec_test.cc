@@ -234,7 +234,7 @@ TEST(StateCodecTest, Schema1MessagesStillDecode) {
     po->set_card(static_cast<uint32_t>(op.card.index()));
     po->set_flags((op.face_up ? 1u : 0u) | (op.all_in ? 2u : 0u) | (op.odd_chip ? 4u : 0u));
     po->set_pot(op.pot);
-    po->set_half(op.half);
+    po->set_half(static_cast<uint32_t>(op.half));
     po->set_amount(op.amount);
     po->set_amount_to(op.amount_to);
     po->set_rule_id(std::string(RuleIdName(op.rule_id)));

@@ -117,7 +117,8 @@ TEST(StateWireTest, SameBytesForUnusualValues) {
   s.misdeal = true;
   s.seats[4].folded = s.seats[4].checked_out = s.seats[4].has_seventh = true;
   s.log.push_back(Operation{OpType::kAward, 3, Street::kSeventh, Card::FromIndex(9), true, true,
-                            200, 2, true, -(int64_t{1} << 44), int64_t{1} << 44, LastRuleId()});
+                            200, PotHalf::kLow, true, -(int64_t{1} << 44), int64_t{1} << 44,
+                            LastRuleId()});
   s.aside = {Card::FromIndex(33)};
   s.burns = {Card::FromIndex(1), Card::FromIndex(2)};
   ExpectSame(hand);
