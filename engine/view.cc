@@ -9,12 +9,17 @@ TableView ViewFor(const HandState& st, int viewer) {
   TableView v;
   v.viewer = viewer;
   v.variant = st.config.variant;
+  v.stakes = StakesInPlay(st.config.stakes, st.config.options);
+  v.options = st.config.options;
   v.phase = st.phase;
   v.street = st.street;
   v.version = st.version;
   v.actor = ToAct(st);
   v.pot = PotTotal(st);
   v.bet_to = st.bet_to;
+  v.raises = st.raises;
+  v.bring_in_seat = st.bring_in_seat;
+  v.board_order = BoardOrder(st);
   if (st.has_common) v.common_card = st.common_card;
   v.seats.reserve(static_cast<size_t>(st.config.num_seats));
   for (int i = 1; i <= st.config.num_seats; ++i) {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "engine/engine.h"
 #include "engine/hand_state.h"
 
@@ -33,20 +34,27 @@ struct SeatView {
     bool face_up = false;
     Street street = Street::kThird;
   };
-  std::vector<VisibleCard> cards;
+  absl::InlinedVector<VisibleCard, 8> cards;
 };
 
+// The table as `viewer` sees it: what the service's PublicView (viewer
+// kPublicViewer) and the tests read, from this one function.
 struct TableView {
   int viewer = kPublicViewer;
   Variant variant = Variant::kStud;
+  Stakes stakes;    // in play: the bring-in the options give [STUD-STAKES-3]
+  Options options;  // the hand's rule options, profile included
   Phase phase = Phase::kBetting;
   Street street = Street::kThird;
   uint64_t version = 0;
   int actor = 0;
   Chips pot = 0;     // chips in the middle, bets of this street included
   Chips bet_to = 0;  // current street level
+  int raises = 0;    // raises this round
+  int bring_in_seat = 0;
   std::optional<Card> common_card;
-  std::vector<SeatView> seats;  // seats 1..n in order
+  absl::InlinedVector<SeatView, 8> seats;  // seats 1..n in order
+  std::vector<BoardPlace> board_order;     // best board first [STUD-ORDER-1..3]
 };
 
 TableView ViewFor(const HandState& state, int viewer);

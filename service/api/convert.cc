@@ -352,24 +352,20 @@ void EncodeSeatCards(const HandState& state, int seat, int viewer,
   }
 }
 
-void EncodePublicView(const HandState& state, v1::PublicView* out) {
-  const HandConfig& c = state.config;
-  out->set_variant(EncodeVariant(c.variant));
-  // [STUD-STAKES-3] the stakes in use: the bring-in the hand's option gives.
-  const Stakes stakes = StakesInPlay(c.stakes, c.options);
-  out->mutable_stakes()->set_ante(stakes.ante);
-  out->mutable_stakes()->set_bring_in(stakes.bring_in);
-  out->mutable_stakes()->set_small_bet(stakes.small_bet);
-  out->mutable_stakes()->set_big_bet(stakes.big_bet);
-  out->set_profile(EncodeProfile(c.options.profile));
-  EncodeOptions(c.options, out->mutable_options());
-  out->set_version(state.version);
-  out->set_phase(EncodePhase(state.phase));
-  out->set_street(EncodeStreet(state.street));
-  for (int i = 1; i <= c.num_seats; ++i) {
-    const Seat& s = state.seats[i];
+void EncodePublicView(const TableView& v, v1::PublicView* out) {
+  out->set_variant(EncodeVariant(v.variant));
+  out->mutable_stakes()->set_ante(v.stakes.ante);
+  out->mutable_stakes()->set_bring_in(v.stakes.bring_in);
+  out->mutable_stakes()->set_small_bet(v.stakes.small_bet);
+  out->mutable_stakes()->set_big_bet(v.stakes.big_bet);
+  out->set_profile(EncodeProfile(v.options.profile));
+  EncodeOptions(v.options, out->mutable_options());
+  out->set_version(v.version);
+  out->set_phase(EncodePhase(v.phase));
+  out->set_street(EncodeStreet(v.street));
+  for (const SeatView& s : v.seats) {
     v1::SeatView* sv = out->add_seats();
-    sv->set_seat(i);
+    sv->set_seat(s.seat);
     sv->set_stack(s.stack);
     sv->set_committed(s.committed);
     sv->set_street_bet(s.street_bet);
@@ -377,19 +373,25 @@ void EncodePublicView(const HandState& state, v1::PublicView* out) {
     sv->set_all_in(s.all_in);
     sv->set_mucked(s.mucked);
     sv->set_shown(s.shown);
-    EncodeSeatCards(state, i, stud::kPublicViewer, sv->mutable_cards());
+    sv->mutable_cards()->Reserve(static_cast<int>(s.cards.size()));
+    for (const SeatView::VisibleCard& c : s.cards) {
+      v1::SeatCard* pc = sv->add_cards();
+      if (!c.hidden) pc->set_card(c.card.ToString());
+      pc->set_face_up(c.face_up);
+      pc->set_street(EncodeStreet(c.street));
+    }
   }
-  out->set_pot_total(PotTotal(state));
-  out->set_bet_to(state.bet_to);
-  out->set_raises(state.raises);
-  out->set_to_act(ToAct(state));
-  out->set_bring_in_seat(state.bring_in_seat);
-  for (const BoardPlace& place : BoardOrder(state)) {  // [STUD-ORDER-1..3]
+  out->set_pot_total(v.pot);
+  out->set_bet_to(v.bet_to);
+  out->set_raises(v.raises);
+  out->set_to_act(v.actor);
+  out->set_bring_in_seat(v.bring_in_seat);
+  for (const BoardPlace& place : v.board_order) {
     v1::BoardPlace* p = out->add_board_order();
     p->set_seat(place.seat);
     p->set_rank(place.rank);
   }
-  if (state.has_common) out->set_common_card(state.common_card.ToString());
+  if (v.common_card.has_value()) out->set_common_card(v.common_card->ToString());
 }
 
 void EncodeSettlement(const Settlement& settlement, v1::ResolveShowdownResponse* out) {

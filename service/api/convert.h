@@ -58,8 +58,9 @@ void EncodeOperation(const HandState& state, const Operation& op, uint32_t index
 // Seat cards as `viewer` sees them.
 void EncodeSeatCards(const HandState& state, int seat, int viewer,
                      google::protobuf::RepeatedPtrField<stud::v1::SeatCard>* out);
-// Everything public except the deck commitment (filled by the caller).
-void EncodePublicView(const HandState& state, stud::v1::PublicView* out);
+// The engine's public view (ViewFor(state, kPublicViewer)): everything public
+// except the deck commitment and the hand id (filled by the caller).
+void EncodePublicView(const TableView& view, stud::v1::PublicView* out);
 void EncodeSettlement(const Settlement& settlement, stud::v1::ResolveShowdownResponse* out);
 
 }  // namespace stud::service

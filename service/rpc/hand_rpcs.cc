@@ -58,7 +58,7 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
   }
   out->set_version(state.version);
   v1::PublicView* pub = out->mutable_public_view();
-  EncodePublicView(state, pub);
+  EncodePublicView(ViewFor(state, kPublicViewer), pub);
   pub->set_hand_id(HandIdText(hand.service));
   pub->set_dealing_mode(static_cast<v1::DealingMode>(hand.service.dealing_mode));
   EncodeCommitment(state, hand.service, pub->mutable_deck_commitment());
