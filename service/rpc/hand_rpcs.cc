@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 #include "engine/irregularities.h"
 #include "engine/pot.h"
+#include "engine/step.h"
 #include "service/api/announce.h"
 #include "service/api/convert.h"
 #include "service/api/ruling.h"
@@ -44,7 +45,7 @@ absl::StatusOr<SealedHand> HandService::Unseal(const std::string& token,
 
 void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
                              const std::vector<int>& view_seats, bool announce, std::string token,
-                             v1::HandUpdate* out) const {
+                             v1::HandUpdate* out, const NextStep* given_next) const {
   const HandState& state = hand.state;
   if (token.empty()) {
     ChildSpan span("seal");
@@ -74,25 +75,11 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
     EncodeOperation(state, state.log[i], static_cast<uint32_t>(i), stud::kPublicViewer,
                     out->add_operations());
   }
-  const int to_act = ToAct(state);
-  out->set_to_act(to_act);
-  if (state.phase == Phase::kAwaitingDeal) {
-    const ExpectedDeal next = NextDeal(state);
-    EncodeExpectedDeal(next, out->mutable_expected_deal());
-    for (const LegalAction& a : stud::LegalActions(state, next.seat)) {
-      EncodeLegalAction(a, out->add_legal_actions());
-    }
-    // [STUD-DEAL-3, STUD-DECK-1] the dealer's burn or reshuffle (seat 0).
-    if (next.seat != kBoardSeat) {
-      for (const LegalAction& a : stud::LegalActions(state, kBoardSeat)) {
-        EncodeLegalAction(a, out->add_legal_actions());
-      }
-    }
-  } else if (to_act != 0) {
-    for (const LegalAction& a : stud::LegalActions(state, to_act)) {
-      EncodeLegalAction(a, out->add_legal_actions());
-    }
-  }
+  std::optional<NextStep> asked;
+  const NextStep& now = given_next != nullptr ? *given_next : asked.emplace(Next(state));
+  out->set_to_act(now.to_act);
+  if (now.deal.has_value()) EncodeExpectedDeal(*now.deal, out->mutable_expected_deal());
+  for (const LegalAction& a : now.legal) EncodeLegalAction(a, out->add_legal_actions());
   if (announce) {
     Announce(state, first_op, static_cast<v1::Locale>(hand.service.locale),
              out->mutable_announcements());
@@ -179,27 +166,19 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
       !st.ok()) {
     return st;
   }
-  const size_t first_op = hand->state.log.size();
-  std::optional<Ruling> ruling;
-  absl::Status applied = [&]() -> absl::Status {
+  absl::StatusOr<Step> step = [&]() -> absl::StatusOr<Step> {
     ChildSpan span("engine");
-    if (std::optional<IrregularityReport> report = DealIrregularity(hand->state, *action)) {
-      // LIVE dealing: the reported card reveals a dealer error, ruled at once.
-      absl::StatusOr<Ruling> r = stud::RuleIrregularity(hand->state, *report);
-      if (!r.ok()) return r.status();
-      ruling = *std::move(r);
-      return absl::OkStatus();
-    }
-    absl::Status st = stud::Apply(hand->state, *action);
-    if (st.code() == absl::StatusCode::kInvalidArgument) {
+    absl::StatusOr<Step> s = ApplyStep(hand->state, *action);
+    if (s.status().code() == absl::StatusCode::kInvalidArgument) {
       // The engine names the action's field ("seat: ..."); the request nests it.
-      return absl::InvalidArgumentError(absl::StrCat("action.", st.message()));
+      return absl::InvalidArgumentError(absl::StrCat("action.", s.status().message()));
     }
-    return st;
+    return s;
   }();
-  if (!applied.ok()) return applied;
-  if (ruling) EncodeRuling(hand->state, *ruling, resp->mutable_ruling());
-  FillUpdate(*hand, first_op, *views, /*announce=*/true, "", resp->mutable_update());
+  if (!step.ok()) return step.status();
+  if (step->ruling) EncodeRuling(hand->state, *step->ruling, resp->mutable_ruling());
+  FillUpdate(*hand, step->first_op, *views, /*announce=*/true, "", resp->mutable_update(),
+             &step->next);
   return absl::OkStatus();
 }
 

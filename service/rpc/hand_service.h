@@ -17,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "engine/step.h"
 #include "service/token/codec.h"
 #include "service/token/sealer.h"
 #include "service/trust/seat_tickets.h"
@@ -91,8 +92,10 @@ class HandService {
                            stud::v1::NewHandResponse* resp) const;
   // Fills `out` for the state after a call whose operations start at
   // `first_op`. `token` is the token to return; empty means seal a new one.
+  // `next`: what the engine's step answered (engine/step.h); null: asked here.
   void FillUpdate(const SealedHand& hand, size_t first_op, const std::vector<int>& view_seats,
-                  bool announce, std::string token, stud::v1::HandUpdate* out) const;
+                  bool announce, std::string token, stud::v1::HandUpdate* out,
+                  const NextStep* next = nullptr) const;
   // Seat-scoped access (seat_tickets.h): OK, or why the call's ticket (or its
   // absence) does not allow this request on this hand.
   template <typename Req>
