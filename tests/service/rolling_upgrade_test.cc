@@ -1,0 +1,43 @@
+// A rolling upgrade from a release that reads only plaintext schema 2: new
+// replicas run with --sealed_schema=2 (ServiceOptions::sealed_schema) until
+// no older replica is left. Their tokens carry schema-2 plaintexts, which an
+// old replica reads (the schema-2 bytes are pinned by
+// StateCodecGoldenTest.Schema2StatesAreByteForByteStable); a replica on the
+// default schema 3 continues those hands, and its tokens go back to schema 3.
+#include <string>
+
+#include "service_fixture.h"
+
+namespace stud::service::testing {
+namespace {
+namespace v1 = stud::v1;
+
+uint32_t PlaintextSchema(const Server& server, const std::string& token) {
+  absl::StatusOr<std::string> plain = server.sealer().Open(token);
+  EXPECT_TRUE(plain.ok()) << plain.status();
+  // Field 1 (schema) is the first byte pair: tag 0x08, then the value.
+  return plain.ok() && plain->size() >= 2 ? static_cast<uint8_t>((*plain)[1]) : 0;
+}
+
+TEST(RollingUpgrade, Schema2ReplicasAndSchema3ReplicasContinueEachOthersHands) {
+  const std::vector<Key> ring = {TestKey(1, 7)};
+  Server during_roll(ring, ServiceOptions{.allow_preset = true, .sealed_schema = 2});
+  Server after_roll(ring, ServiceOptions{.allow_preset = true});
+  v1::HandUpdate u = StartHand(during_roll, BasicHand(4, v1::DEALING_MODE_SERVICE));
+  EXPECT_EQ(PlaintextSchema(during_roll, u.token()), 2u);
+  {
+    absl::StatusOr<std::string> plain = during_roll.sealer().Open(u.token());
+    ASSERT_TRUE(plain.ok());
+    EXPECT_NE(plain->find("STUD-SETUP-2"), std::string::npos);  // rule IDs by name
+  }
+  // The hand moves between the replicas until it ends.
+  for (int step = 0; step < 200 && u.public_view().phase() != v1::PHASE_COMPLETE; ++step) {
+    Server& replica = step % 2 == 0 ? after_roll : during_roll;
+    u = ApplyExpectingOk(replica, u, ChooseAction(u, false));
+    EXPECT_EQ(PlaintextSchema(replica, u.token()), step % 2 == 0 ? 3u : 2u);
+  }
+  EXPECT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
+}
+
+}  // namespace
+}  // namespace stud::service::testing
