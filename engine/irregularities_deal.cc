@@ -427,8 +427,8 @@ absl::StatusOr<Outcome> Premature(HandState& st, const IrregularityReport& r) {
         "El ", Asiento(r.seat),
         " miró su última carta tapada repartida antes de "
         "tiempo: se la queda y no recibe otra. ",
-        all ? "Nadie" : "Ese jugador no", all ? " puede" : " puede",
-        " apostar ni subir en 6a calle, porque el ", Asiento(r.seat), " ya tiene siete cartas.",
+        all ? "Nadie" : "Ese jugador no", " puede apostar ni subir en 6a calle, porque el ",
+        Asiento(r.seat), " ya tiene siete cartas.",
         r.cards.empty() ? "" : " Las demás cartas adelantadas se retiran del juego.");
     return o;
   }

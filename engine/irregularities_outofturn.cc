@@ -95,7 +95,7 @@ void TakeBack(HandState& st, const Held& h) {
 }
 
 std::string ActionText(const IrregularityReport& r) {
-  const std::string kind(ActionKindName(r.action));
+  std::string kind(ActionKindName(r.action));
   if (r.action == ActionKind::kFold || r.action == ActionKind::kCheck) return kind;
   return absl::StrCat(kind, " to ", r.amount_to);
 }

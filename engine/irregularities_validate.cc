@@ -42,9 +42,8 @@ unsigned FieldsRead(K kind) {
     case K::kBothHolecardsExposed:
       return kSeatF | kCardsF;
     case K::kWrongOpener:
+    case K::kActionOutOfTurn:  // next_acted excepted: checked by OutOfTurn
       return kSeatF | kActionF;
-    case K::kActionOutOfTurn:
-      return kSeatF | kActionF;  // next_acted excepted: checked by OutOfTurn
     case K::kBurnError:
       return kStreetF | kBurnF | kCardF;
     case K::kPrematureDeal:

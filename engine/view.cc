@@ -53,11 +53,9 @@ bool CardVisibleTo(const HandState& st, const Operation& op, int viewer) {
     case OpType::kDeal:
       return op.face_up || op.seat == viewer || st.seats[op.seat].shown;
     case OpType::kCommonCard:
+    case OpType::kFirstToAct:  // the door card that brings in is face up
+    case OpType::kExpose:      // an exposed card is public [STUD-IRR-EXP-*]
       return true;
-    case OpType::kFirstToAct:
-      return true;  // the door card that brings in is face up
-    case OpType::kExpose:
-      return true;  // an exposed card is public [STUD-IRR-EXP-*]
     case OpType::kAside:
       return op.amount == 0 && (op.face_up || (op.seat != kBoardSeat && op.seat == viewer));
     case OpType::kReplaceCard:

@@ -116,7 +116,7 @@ class Replayer {
                      .big_bet = hand_.big_bet};
     config.num_seats = n_;
     for (int i = 0; i < n_; ++i)
-      config.starting_stacks[static_cast<size_t>(i + 1)] =
+      config.starting_stacks[static_cast<size_t>(i) + 1] =
           hand_.starting_stacks[static_cast<size_t>(i)];
     config.deal_source = DealSource::kReported;
     // The engine has one ante for the table [STUD-SETUP-2]; PHH lists it per player.

@@ -20,8 +20,9 @@ PACKAGES=(
   # Reliability and security: certificates for the TLS tests; clang and its
   # runtimes for libFuzzer and the sanitizer builds.
   openssl clang libclang-rt-14-dev
-  # Formatting is checked by ctest Format.ClangFormat (tools/check-format.sh).
-  clang-format git
+  # Formatting and lint are checked by ctest Format.ClangFormat
+  # (tools/check-format.sh) and Lint.ClangTidy (tools/check-tidy.sh).
+  clang-format clang-tidy git
 )
 
 missing=()
