@@ -32,6 +32,7 @@
 #include "service/observability/metrics.h"
 #include "service/observability/observability.h"
 #include "service/observability/tracing.h"
+#include "service/server/connection_policy.h"
 #include "service/server/stud_service.h"
 #include "service/token/sealer.h"
 #include "service/trust/redis_ledger.h"
@@ -313,6 +314,9 @@ int main(int argc, char** argv) {
     options.ledger = ledger.get();
   }
   stud::service::StudServiceImpl service(&*sealer, options);
+  const absl::StatusOr<stud::service::ConnectionPolicy> connections =
+      stud::service::ConnectionPolicyFromFlags();
+  if (!connections.ok()) return Fail(std::string(connections.status().message()));
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -322,6 +326,7 @@ int main(int argc, char** argv) {
   builder.AddListeningPort(listen, creds, &bound_port);
   builder.SetMaxReceiveMessageSize(absl::GetFlag(FLAGS_max_message_bytes));
   builder.SetMaxSendMessageSize(absl::GetFlag(FLAGS_max_message_bytes));
+  stud::service::ApplyConnectionPolicy(*connections, builder);
   builder.RegisterService(&service);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || bound_port == 0) return Fail("cannot listen on " + listen);
@@ -343,6 +348,7 @@ int main(int argc, char** argv) {
       .Str("log_level", stud::service::LogLevelName(log_level))
       .Bool("allow_preset", options.allow_preset)
       .Int("sealed_schema", sealed_schema)
+      .Str("connections", stud::service::DescribeConnectionPolicy(*connections))
       .Bool("allow_history_reveal", options.allow_history_reveal)
       .Str("key_ids", key_ids)
       .Int("sealing_key_id", sealer->sealing_key_id())
