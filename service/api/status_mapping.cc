@@ -15,6 +15,7 @@ constexpr absl::string_view kVersionPayload = "type.stud/version_mismatch";
 constexpr absl::string_view kHandIdPayload = "type.stud/hand_id_mismatch";
 constexpr absl::string_view kSupersededPayload = "type.stud/token_superseded";
 constexpr absl::string_view kLedgerPayload = "type.stud/ledger";
+constexpr absl::string_view kTenantPayload = "type.stud/tenant_overloaded";
 }  // namespace
 
 absl::Status VersionMismatch(uint64_t expected, uint64_t actual) {
@@ -75,6 +76,15 @@ absl::Status LedgerUnavailable(absl::string_view why) {
   return s;
 }
 
+absl::Status TenantOverloaded(absl::string_view tenant, int limit) {
+  absl::Status s(absl::StatusCode::kResourceExhausted,
+                 absl::StrCat("tenant ", tenant, " has ", limit,
+                              " calls queued or running (--max_in_flight_per_tenant); retry "
+                              "with backoff"));
+  s.SetPayload(kTenantPayload, absl::Cord("TENANT_OVERLOADED"));
+  return s;
+}
+
 std::string ErrorReason(const absl::Status& status) {
   if (std::string token = TokenErrorReasonOf(status); !token.empty()) return token;
   if (std::string caller = CallerErrorReasonOf(status); !caller.empty()) return caller;
@@ -83,6 +93,7 @@ std::string ErrorReason(const absl::Status& status) {
   if (status.GetPayload(kHandIdPayload)) return "HAND_ID_MISMATCH";
   if (status.GetPayload(kSupersededPayload)) return "TOKEN_SUPERSEDED";
   if (auto ledger = status.GetPayload(kLedgerPayload)) return std::string(*ledger);
+  if (auto tenant = status.GetPayload(kTenantPayload)) return std::string(*tenant);
   if (std::string rule = RuleIdOf(status); !rule.empty()) return rule;
   return absl::StatusCodeToString(status.code());
 }

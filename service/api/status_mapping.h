@@ -11,6 +11,7 @@
 //   no ledger entry for the hand            FAILED_PRECONDITION  HAND_NOT_IN_LEDGER
 //   token without a hand id (ledger on)     FAILED_PRECONDITION  HAND_ID_REQUIRED
 //   ledger unreachable                      UNAVAILABLE          LEDGER_UNAVAILABLE
+//   the tenant's calls at its limit         RESOURCE_EXHAUSTED   TENANT_OVERLOADED
 //   anything else                           same code            the code's name
 // UNKNOWN never leaves the server: it becomes INTERNAL. Every error carries
 // grpc-status-details-bin = google.rpc.Status{code, message, details = [ErrorInfo
@@ -43,6 +44,10 @@ absl::Status HandNotInLedger(absl::string_view hand_id);
 absl::Status LedgerNeedsHandId();
 // UNAVAILABLE, reason LEDGER_UNAVAILABLE: nothing was applied.
 absl::Status LedgerUnavailable(absl::string_view why);
+
+// RESOURCE_EXHAUSTED, reason TENANT_OVERLOADED: `tenant` has `limit` calls
+// queued or running (--max_in_flight_per_tenant, trust/tenant_limits.h).
+absl::Status TenantOverloaded(absl::string_view tenant, int limit);
 
 grpc::Status ToGrpcStatus(const absl::Status& status);
 

@@ -28,6 +28,7 @@ namespace stud::service {
 class Ledger;          // trust/ledger.h
 struct Observability;  // observability/observability.h
 class TenantAuth;      // trust/tenants.h
+class TenantLimiter;   // trust/tenant_limits.h
 
 struct ServiceOptions {
   bool allow_preset = false;  // --allow_preset: accept DEALING_MODE_PRESET
@@ -48,6 +49,9 @@ struct ServiceOptions {
   int workers = 0;  // 0 = one per core
   // The hand ledger (--ledger; null: off, trusted mode). Must outlive the service.
   Ledger* ledger = nullptr;
+  // Per-tenant limit of calls queued or running (--max_in_flight_per_tenant;
+  // null: none). Needs `tenants`. Must outlive the service.
+  TenantLimiter* tenant_limits = nullptr;
   // --sealed_schema: the token plaintext schema written (token/codec.h);
   // kRollingUpgradeSchema while older replicas must still open new tokens.
   uint32_t sealed_schema = kSealedSchema;

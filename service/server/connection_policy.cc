@@ -55,8 +55,8 @@ absl::StatusOr<ConnectionPolicy> ConnectionPolicyFromFlags() {
     return absl::InvalidArgumentError("--handshake_timeout_seconds must be at least 1");
   }
   if (p.max_concurrent_streams < 1) {
-    return absl::InvalidArgumentError(absl::StrCat("--max_concurrent_streams must be at least 1, not ",
-                                                   p.max_concurrent_streams));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--max_concurrent_streams must be at least 1, not ", p.max_concurrent_streams));
   }
   return p;
 }

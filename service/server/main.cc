@@ -37,6 +37,7 @@
 #include "service/token/sealer.h"
 #include "service/trust/redis_ledger.h"
 #include "service/trust/seat_tickets.h"
+#include "service/trust/tenant_limits.h"
 #include "service/trust/tenants.h"
 
 #ifndef STUD_VERSION
@@ -110,6 +111,9 @@ ABSL_FLAG(int64_t, ledger_ttl_seconds, 86400,
 ABSL_FLAG(int64_t, ledger_in_play_ttl_seconds, 7 * 86400,
           "How long a hand's ledger entry is kept after its last change while the hand is in play");
 ABSL_FLAG(int, ledger_timeout_ms, 500, "Connect and reply timeout of each ledger (Redis) call");
+ABSL_FLAG(int, max_in_flight_per_tenant, 0,
+          "With --tenant_keys_file: calls one tenant may have queued or running; more are refused "
+          "RESOURCE_EXHAUSTED TENANT_OVERLOADED (0 = no per-tenant limit)");
 ABSL_FLAG(int, workers, 0, "Threads serving calls when --max_in_flight is set (0 = one per core)");
 
 namespace {
@@ -312,6 +316,13 @@ int main(int argc, char** argv) {
         .Bool("reachable", ping.ok())
         .Str("msg", ping.ok() ? "hand ledger on" : std::string(ping.message()));
     options.ledger = ledger.get();
+  }
+  std::unique_ptr<stud::service::TenantLimiter> tenant_limits;
+  if (const int per_tenant = absl::GetFlag(FLAGS_max_in_flight_per_tenant); per_tenant > 0) {
+    if (tenants == nullptr) return Fail("--max_in_flight_per_tenant needs --tenant_keys_file");
+    tenant_limits = std::make_unique<stud::service::TenantLimiter>(
+        per_tenant, tenants->tenants(), metrics != nullptr ? metrics->registry().get() : nullptr);
+    options.tenant_limits = tenant_limits.get();
   }
   stud::service::StudServiceImpl service(&*sealer, options);
   const absl::StatusOr<stud::service::ConnectionPolicy> connections =

@@ -1,10 +1,13 @@
 #include "service/server/stud_service.h"
 
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "service/api/status_mapping.h"
 #include "service/observability/observability.h"
 #include "service/trust/ledger.h"
+#include "service/trust/tenant_limits.h"
 #include "service/trust/tenants.h"
 
 namespace stud::service {
@@ -31,7 +34,8 @@ StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
     : hands_(sealer, options),
       observability_(options.observability),
       tenants_(options.tenants),
-      ledger_(options.ledger) {
+      ledger_(options.ledger),
+      tenant_limits_(options.tenants != nullptr ? options.tenant_limits : nullptr) {
   if (options.max_in_flight > 0)
     admission_ = std::make_unique<Admission>(options.max_in_flight, options.workers);
   SetMessageAllocatorFor_NewHand(&new_hand_alloc_);
@@ -46,13 +50,29 @@ StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
 
 grpc::ServerUnaryReactor* StudServiceImpl::Dispatch(
     grpc::CallbackServerContext* ctx, absl::AnyInvocable<void(grpc::ServerUnaryReactor*) &&> serve,
-    absl::FunctionRef<void(grpc::ServerUnaryReactor*)> refuse) {
+    absl::FunctionRef<void(grpc::ServerUnaryReactor*, const absl::Status&)> refuse) {
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();  // once per call
+  // Per-tenant fairness: the slot is taken before the shared queue and held
+  // until the call is answered. A caller that fails authentication gets no
+  // slot; the handler refuses it.
+  std::optional<TenantLimiter::Slot> slot;
+  if (tenant_limits_ != nullptr) {
+    if (absl::StatusOr<std::string> tenant = tenants_->Authenticate(ctx->client_metadata());
+        tenant.ok()) {
+      slot = tenant_limits_->TryAcquire(*tenant);
+      if (!slot.has_value()) {
+        refuse(reactor, TenantOverloaded(*tenant, tenant_limits_->limit()));
+        return reactor;
+      }
+    }
+  }
   if (admission_ == nullptr) {
     std::move(serve)(reactor);
   } else if (!admission_->TrySubmit(
-                 [serve = std::move(serve), reactor]() mutable { std::move(serve)(reactor); })) {
-    refuse(reactor);
+                 [serve = std::move(serve), reactor, slot = std::move(slot)]() mutable {
+                   std::move(serve)(reactor);
+                 })) {
+    refuse(reactor, Overloaded());
   }
   return reactor;
 }
@@ -71,10 +91,9 @@ grpc::ServerUnaryReactor* StudServiceImpl::Dispatch(
               observability_, ctx, RpcMethod::k##Name, *req, resp,                                \
               [&] { return Authorized(ctx, [&] { return hands_.Name(*req, resp); }); }, reactor); \
         },                                                                                        \
-        [&](grpc::ServerUnaryReactor* reactor) {                                                  \
+        [&](grpc::ServerUnaryReactor* reactor, const absl::Status& why) {                         \
           ServeUnary(                                                                             \
-              observability_, ctx, RpcMethod::k##Name, *req, resp,                                \
-              [this] { return Overloaded(); }, reactor);                                          \
+              observability_, ctx, RpcMethod::k##Name, *req, resp, [&] { return why; }, reactor); \
         });                                                                                       \
   }
 STUD_RPC(NewHand, NewHandRequest, NewHandResponse)

@@ -54,10 +54,12 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
   absl::Status Overloaded() const;
 
   // Runs `serve` (which finishes the call) now, or on a worker when load
-  // shedding is on; `refuse` answers instead when the queue is full.
-  grpc::ServerUnaryReactor* Dispatch(grpc::CallbackServerContext* ctx,
-                                     absl::AnyInvocable<void(grpc::ServerUnaryReactor*) &&> serve,
-                                     absl::FunctionRef<void(grpc::ServerUnaryReactor*)> refuse);
+  // shedding is on; `refuse` answers with the reason instead when the queue
+  // is full or the caller's tenant has its limit in flight.
+  grpc::ServerUnaryReactor* Dispatch(
+      grpc::CallbackServerContext* ctx,
+      absl::AnyInvocable<void(grpc::ServerUnaryReactor*) &&> serve,
+      absl::FunctionRef<void(grpc::ServerUnaryReactor*, const absl::Status&)> refuse);
 
   HandService hands_;
   const Observability* observability_;
@@ -78,6 +80,7 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
       replay_history_alloc_;
   const TenantAuth* tenants_;
   Ledger* ledger_;
+  TenantLimiter* tenant_limits_;          // null: no per-tenant limit
   std::unique_ptr<Admission> admission_;  // null: no load shedding
 };
 
