@@ -135,8 +135,13 @@ Metrics::Metrics(const BuildInfo& build) : registry_(std::make_shared<prometheus
       .Add({{"version", build.version}, {"commit", build.commit}})
       .Set(1);
 
+  auto& undecodable = BuildCounter()
+                          .Name("stud_rpc_undecodable_requests_total")
+                          .Help("Requests whose bytes were not the method's request message")
+                          .Register(*registry_);
   for (int m = 0; m < kRpcMethodCount; ++m) {
     const std::string method(RpcMethodName(static_cast<RpcMethod>(m)));
+    undecodable_[static_cast<size_t>(m)] = &undecodable.Add({{"method", method}});
     in_flight_cache_[static_cast<size_t>(m)] = &in_flight_->Add({{"method", method}});
     for (int code : kServiceCodes) {
       request_cache_[static_cast<size_t>(m)][static_cast<size_t>(code)] =
@@ -183,6 +188,12 @@ void Metrics::SetSealingKey(uint32_t key_id) {
 }
 
 void Metrics::RpcStarted(RpcMethod m) { in_flight_cache_[static_cast<size_t>(m)]->Increment(); }
+
+void Metrics::UndecodableRequest(RpcMethod m) {
+  undecodable_[static_cast<size_t>(m)]->Increment();
+  RpcStarted(m);
+  RpcFinished(m, static_cast<int>(absl::StatusCode::kInvalidArgument), 0.0);
+}
 
 void Metrics::RpcFinished(RpcMethod m, int code, double seconds) {
   const size_t mi = static_cast<size_t>(m);

@@ -76,6 +76,9 @@ class Metrics {
   void ActionRejected(absl::string_view rule_id);
   void IrregularityRuling(absl::string_view rule_id);
   void TokenRejected(absl::string_view reason);
+  // A request whose bytes were not the method's message (counted as a call
+  // answered INVALID_ARGUMENT too).
+  void UndecodableRequest(RpcMethod m);
 
   void SpansDropped(absl::string_view reason, uint64_t spans);
   void SpansExported(uint64_t spans);
@@ -94,6 +97,7 @@ class Metrics {
   prometheus::Family<prometheus::Counter>* actions_rejected_;
   prometheus::Family<prometheus::Counter>* rulings_;
   prometheus::Family<prometheus::Counter>* token_rejections_;
+  std::array<prometheus::Counter*, kRpcMethodCount> undecodable_{};
   prometheus::Family<prometheus::Gauge>* sealing_key_;
   prometheus::Family<prometheus::Counter>* spans_dropped_;
   prometheus::Counter* spans_exported_;

@@ -4,8 +4,7 @@
 
 namespace stud::service {
 
-TenantLimiter::TenantLimiter(int max_in_flight_per_tenant,
-                             const std::vector<std::string>& tenants,
+TenantLimiter::TenantLimiter(int max_in_flight_per_tenant, const std::vector<std::string>& tenants,
                              prometheus::Registry* registry)
     : limit_(max_in_flight_per_tenant) {
   prometheus::Family<prometheus::Gauge>* in_flight = nullptr;

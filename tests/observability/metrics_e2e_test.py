@@ -25,7 +25,7 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testing"))
-from server_process import generate_stubs  # noqa: E402
+from server_process import error_reason, generate_stubs  # noqa: E402
 
 ARGS = None
 
@@ -200,6 +200,16 @@ class MetricsE2E(unittest.TestCase):
             raise AssertionError("action on a complete hand accepted")
         except grpc.RpcError as e:
             cls.rejected_code = e.code()
+        # Bytes that are not a NewHandRequest (a field tag with no value, a
+        # length past the end, field number 0): answered before any handler.
+        cls.undecodable = []
+        raw_new_hand = cls.channel.unary_unary("/stud.v1.StudService/NewHand")
+        for payload in (b"\xff\xff\xff\xff", b"\x12\x40\x01", b"\x00\x01"):
+            try:
+                raw_new_hand(payload, timeout=10)
+                raise AssertionError("undecodable request accepted")
+            except grpc.RpcError as e:
+                cls.undecodable.append((e.code(), e.details(), error_reason(e)))
 
     def query(self, expr):
         url = self.prom + "/api/v1/query?" + urllib.parse.urlencode({"query": expr})
@@ -251,6 +261,17 @@ class MetricsE2E(unittest.TestCase):
         n = wait_for("rulings series", lambda: self.value('count(stud_irregularity_rulings_total)'))
         self.assertGreaterEqual(n, 11.0)
         self.wait_value('stud_irregularity_rulings_total{rule_id="STUD-IRR-EXP-1"}', 0.0)
+
+    def test_undecodable_requests_are_invalid_argument_and_counted(self):
+        import grpc
+        self.assertEqual(len(self.undecodable), 3)
+        for code, details, reason in self.undecodable:
+            self.assertEqual(code, grpc.StatusCode.INVALID_ARGUMENT)
+            self.assertIn("not a valid stud.v1.NewHandRequest", details)
+            self.assertEqual(reason, "INVALID_ARGUMENT")
+        self.wait_value('stud_rpc_undecodable_requests_total{method="NewHand"}', 3.0)
+        self.wait_value('stud_rpc_undecodable_requests_total{method="ApplyAction"}', 0.0)
+        self.wait_value('stud_rpc_requests_total{method="NewHand",code="INVALID_ARGUMENT"}', 3.0)
 
     def test_info_metrics(self):
         self.wait_value('stud_sealing_key_info{key_id="2"}', 1.0)

@@ -81,10 +81,11 @@ Outcome Flood(int per_tenant_limit) {
   if (per_tenant_limit > 0) {
     EXPECT_EQ(limiter.refused("flood"), uint64_t(flood_tenant.load()));
   }
-  std::printf("per-tenant limit %d: calm %d ok / %d refused; flood %d ok, %d refused for its tenant, "
-              "%d refused as server overloaded\n",
-              per_tenant_limit, out.calm_ok, out.calm_refused, out.flood_ok,
-              out.flood_tenant_refused, out.flood_global_refused);
+  std::printf(
+      "per-tenant limit %d: calm %d ok / %d refused; flood %d ok, %d refused for its tenant, "
+      "%d refused as server overloaded\n",
+      per_tenant_limit, out.calm_ok, out.calm_refused, out.flood_ok, out.flood_tenant_refused,
+      out.flood_global_refused);
   return out;
 }
 
