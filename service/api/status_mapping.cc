@@ -15,7 +15,8 @@ constexpr absl::string_view kVersionPayload = "type.stud/version_mismatch";
 constexpr absl::string_view kHandIdPayload = "type.stud/hand_id_mismatch";
 constexpr absl::string_view kSupersededPayload = "type.stud/token_superseded";
 constexpr absl::string_view kLedgerPayload = "type.stud/ledger";
-constexpr absl::string_view kTenantPayload = "type.stud/tenant_overloaded";
+// A reason of its own (TENANT_OVERLOADED, SERVER_DRAINING): ErrorInfo.reason is the payload.
+constexpr absl::string_view kReasonPayload = "type.stud/reason";
 }  // namespace
 
 absl::Status VersionMismatch(uint64_t expected, uint64_t actual) {
@@ -81,7 +82,15 @@ absl::Status TenantOverloaded(absl::string_view tenant, int limit) {
                  absl::StrCat("tenant ", tenant, " has ", limit,
                               " calls queued or running (--max_in_flight_per_tenant); retry "
                               "with backoff"));
-  s.SetPayload(kTenantPayload, absl::Cord("TENANT_OVERLOADED"));
+  s.SetPayload(kReasonPayload, absl::Cord("TENANT_OVERLOADED"));
+  return s;
+}
+
+absl::Status ServerDraining() {
+  absl::Status s(absl::StatusCode::kUnavailable,
+                 "server draining: this replica is stopping and took no action; retry the same "
+                 "call (another replica will answer)");
+  s.SetPayload(kReasonPayload, absl::Cord("SERVER_DRAINING"));
   return s;
 }
 
@@ -93,7 +102,7 @@ std::string ErrorReason(const absl::Status& status) {
   if (status.GetPayload(kHandIdPayload)) return "HAND_ID_MISMATCH";
   if (status.GetPayload(kSupersededPayload)) return "TOKEN_SUPERSEDED";
   if (auto ledger = status.GetPayload(kLedgerPayload)) return std::string(*ledger);
-  if (auto tenant = status.GetPayload(kTenantPayload)) return std::string(*tenant);
+  if (auto tenant = status.GetPayload(kReasonPayload)) return std::string(*tenant);
   if (std::string rule = RuleIdOf(status); !rule.empty()) return rule;
   return absl::StatusCodeToString(status.code());
 }

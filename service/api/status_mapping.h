@@ -12,6 +12,7 @@
 //   token without a hand id (ledger on)     FAILED_PRECONDITION  HAND_ID_REQUIRED
 //   ledger unreachable                      UNAVAILABLE          LEDGER_UNAVAILABLE
 //   the tenant's calls at its limit         RESOURCE_EXHAUSTED   TENANT_OVERLOADED
+//   the server is stopping (SIGTERM)        UNAVAILABLE          SERVER_DRAINING
 //   anything else                           same code            the code's name
 // UNKNOWN never leaves the server: it becomes INTERNAL. Every error carries
 // grpc-status-details-bin = google.rpc.Status{code, message, details = [ErrorInfo
@@ -48,6 +49,10 @@ absl::Status LedgerUnavailable(absl::string_view why);
 // RESOURCE_EXHAUSTED, reason TENANT_OVERLOADED: `tenant` has `limit` calls
 // queued or running (--max_in_flight_per_tenant, trust/tenant_limits.h).
 absl::Status TenantOverloaded(absl::string_view tenant, int limit);
+
+// UNAVAILABLE, reason SERVER_DRAINING: the server is stopping; retry (another
+// replica answers). Nothing was applied.
+absl::Status ServerDraining();
 
 grpc::Status ToGrpcStatus(const absl::Status& status);
 

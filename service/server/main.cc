@@ -388,9 +388,28 @@ int main(int argc, char** argv) {
   stud::service::LogLine(stud::service::LogLevel::kInfo, "draining")
       .Int("signal", sig)
       .Int("drain_seconds", absl::GetFlag(FLAGS_drain_seconds));
+  // Drain: health NOT_SERVING (balancers stop sending), new calls answered
+  // UNAVAILABLE SERVER_DRAINING (clients retry elsewhere), calls already
+  // accepted finish; only then Shutdown, which stops the listener, sends
+  // GOAWAY and would cancel calls still in flight at the deadline.
+  const absl::Time deadline = absl::Now() + absl::Seconds(absl::GetFlag(FLAGS_drain_seconds));
   server->GetHealthCheckService()->SetServingStatus(false);
-  server->Shutdown(
-      absl::ToChronoTime(absl::Now() + absl::Seconds(absl::GetFlag(FLAGS_drain_seconds))));
+  service.StartDraining();
+  // gRPC cancels (CANCELLED, not retryable) a call that arrives after
+  // Shutdown began and before its client read the GOAWAY, so wait for the
+  // clients to go quiet: no call in flight and none refused for 250 ms.
+  const auto quiet = [&] {
+    return service.in_flight() == 0 &&
+           absl::Now() - absl::FromUnixNanos(service.last_arrival_nanos()) >
+               absl::Milliseconds(250);
+  };
+  while (!quiet() && absl::Now() < deadline - absl::Seconds(1)) {
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  stud::service::LogLine(stud::service::LogLevel::kInfo, "shutdown")
+      .Bool("quiet", quiet())
+      .Int("in_flight", service.in_flight());
+  server->Shutdown(absl::ToChronoTime(deadline));
   server->Wait();
   if (tracer.processor() != nullptr) tracer.processor()->Shutdown();  // sends what is queued
   // A LogLine writes itself when destroyed: here, at once.

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "service/api/status_mapping.h"
 #include "service/observability/observability.h"
 #include "service/trust/ledger.h"
@@ -52,6 +53,17 @@ grpc::ServerUnaryReactor* StudServiceImpl::Dispatch(
     grpc::CallbackServerContext* ctx, absl::AnyInvocable<void(grpc::ServerUnaryReactor*) &&> serve,
     absl::FunctionRef<void(grpc::ServerUnaryReactor*, const absl::Status&)> refuse) {
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();  // once per call
+  if (draining_.load(std::memory_order_relaxed)) {
+    last_arrival_nanos_.store(absl::ToUnixNanos(absl::Now()), std::memory_order_relaxed);
+    refuse(reactor, ServerDraining());
+    return reactor;
+  }
+  // Counted from here until the call is answered (serve finishes it).
+  ++in_flight_;
+  auto counted = [this, serve = std::move(serve)](grpc::ServerUnaryReactor* r) mutable {
+    std::move(serve)(r);
+    --in_flight_;
+  };
   // Per-tenant fairness: the slot is taken before the shared queue and held
   // until the call is answered. A caller that fails authentication gets no
   // slot; the handler refuses it.
@@ -61,17 +73,17 @@ grpc::ServerUnaryReactor* StudServiceImpl::Dispatch(
         tenant.ok()) {
       slot = tenant_limits_->TryAcquire(*tenant);
       if (!slot.has_value()) {
+        --in_flight_;
         refuse(reactor, TenantOverloaded(*tenant, tenant_limits_->limit()));
         return reactor;
       }
     }
   }
   if (admission_ == nullptr) {
-    std::move(serve)(reactor);
-  } else if (!admission_->TrySubmit(
-                 [serve = std::move(serve), reactor, slot = std::move(slot)]() mutable {
-                   std::move(serve)(reactor);
-                 })) {
+    counted(reactor);
+  } else if (!admission_->TrySubmit([counted = std::move(counted), reactor,
+                                     slot = std::move(slot)]() mutable { counted(reactor); })) {
+    --in_flight_;
     refuse(reactor, Overloaded());
   }
   return reactor;

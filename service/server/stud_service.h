@@ -5,11 +5,14 @@
 #ifndef STUD_SERVICE_SERVER_STUD_SERVICE_H_
 #define STUD_SERVICE_SERVER_STUD_SERVICE_H_
 
+#include <atomic>
 #include <memory>
 
 #include "absl/functional/any_invocable.h"
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "service/rpc/hand_service.h"
 #include "service/server/admission.h"
 #include "service/server/arena_allocator.h"
@@ -42,6 +45,20 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
   grpc::ServerUnaryReactor* ExportHandHistory(grpc::CallbackServerContext* ctx,
                                               const stud::v1::ExportHandHistoryRequest* req,
                                               stud::v1::ExportHandHistoryResponse* resp) override;
+  // Graceful stop, before grpc::Server::Shutdown (which cancels the calls
+  // gRPC has received but not yet handed to the service): from now on every
+  // new call is answered UNAVAILABLE, reason SERVER_DRAINING (retryable:
+  // another replica answers), while calls already accepted finish.
+  void StartDraining() {
+    last_arrival_nanos_.store(absl::ToUnixNanos(absl::Now()));
+    draining_.store(true);
+  }
+  // Calls accepted and not yet answered.
+  int in_flight() const { return in_flight_.load(); }
+  // When the last call arrived (refused while draining or not), as
+  // absl::ToUnixNanos.
+  int64_t last_arrival_nanos() const { return last_arrival_nanos_.load(); }
+
   grpc::ServerUnaryReactor* ReplayHandHistory(grpc::CallbackServerContext* ctx,
                                               const stud::v1::ReplayHandHistoryRequest* req,
                                               stud::v1::ReplayHandHistoryResponse* resp) override;
@@ -82,6 +99,9 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
   Ledger* ledger_;
   TenantLimiter* tenant_limits_;          // null: no per-tenant limit
   std::unique_ptr<Admission> admission_;  // null: no load shedding
+  std::atomic<bool> draining_{false};
+  std::atomic<int> in_flight_{0};
+  std::atomic<int64_t> last_arrival_nanos_{0};
 };
 
 }  // namespace stud::service

@@ -39,8 +39,8 @@ class Interceptor : public grpc::experimental::Interceptor {
       if (sent.error_code() == grpc::StatusCode::UNIMPLEMENTED && sent.error_message().empty()) {
         const std::string method(RpcMethodName(*method_));
         batch->ModifySendStatus(ToGrpcStatus(absl::InvalidArgumentError(
-            absl::StrCat("request: the bytes sent to ", method, " are not a valid stud.v1.",
-                         method, "Request message (protobuf wire format; strings in UTF-8)"))));
+            absl::StrCat("request: the bytes sent to ", method, " are not a valid stud.v1.", method,
+                         "Request message (protobuf wire format; strings in UTF-8)"))));
         if (metrics_ != nullptr) metrics_->UndecodableRequest(*method_);
       }
     }
