@@ -1,4 +1,5 @@
-// Hidden information never leaks: over many random SERVICE-dealt hands and
+// Hidden information never leaks: over many random hands, SERVICE-dealt and
+// (a third) LIVE, the table reporting each card, and
 // every RPC (NewHand, ApplyAction, LegalActions, GetView, ResolveShowdown,
 // RuleIrregularity, ExportHandHistory), legal and illegal requests alike, no
 // response a seat receives (public view, its own private view, operations,
@@ -22,6 +23,7 @@
 // bytes, not text; the walk fails on any other bytes field. A hand history
 // writes cards back to back ("d dh p1 ????7c"), so its PHH text is also read
 // with the PHH parser and every card it names is checked.
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <set>
@@ -227,10 +229,42 @@ class HiddenInfo {
     }
   }
 
+  // The table's report of the card the dealer owes next in LIVE dealing (the
+  // first card of `deck` not yet in play), its burn or the reshuffle.
+  static v1::Action LiveDeal(const v1::HandUpdate& u, const HandState& state,
+                             const std::vector<Card>& deck) {
+    v1::Action a;
+    const v1::ExpectedDeal& next = u.expected_deal();
+    bool may_deal = false;
+    for (const auto& la : u.legal_actions()) may_deal |= la.kind() == v1::ACTION_KIND_DEAL;
+    if (next.step() == v1::DEAL_STEP_RESHUFFLE || !may_deal) {
+      a.set_kind(next.step() == v1::DEAL_STEP_RESHUFFLE ? v1::ACTION_KIND_RESHUFFLE
+                                                        : v1::ACTION_KIND_BURN);
+      return a;  // seat 0, the dealer; a burn not seen
+    }
+    a.set_kind(v1::ACTION_KIND_DEAL);
+    a.set_seat(next.seat());
+    a.set_face_up(next.face_up());
+    for (Card c : deck) {
+      if (!state.seen.Contains(c)) {
+        a.set_card(c.ToString());
+        break;
+      }
+    }
+    return a;
+  }
+
   void PlayHand(std::mt19937& rng) {
     const int seats = 2 + static_cast<int>(rng() % 7);
+    // A third of the hands are dealt by a person and reported card by card.
+    const bool live = rng() % 3 == 0;
+    std::vector<Card> live_deck;
+    for (int i = 0; i < kDeckSize; ++i) live_deck.push_back(Card::FromIndex(i));
+    std::shuffle(live_deck.begin(), live_deck.end(), rng);
     v1::NewHandRequest req =
-        BasicHand(seats, v1::DEALING_MODE_SERVICE, static_cast<v1::Variant>(1 + rng() % 3));
+        BasicHand(seats, live ? v1::DEALING_MODE_LIVE : v1::DEALING_MODE_SERVICE,
+                  static_cast<v1::Variant>(1 + rng() % 3));
+    if (live) ++live_hands_;
     for (auto& s : *req.mutable_seats()) s.set_stack(50 + static_cast<int64_t>(rng() % 3000));
     req.set_locale(rng() % 2 ? v1::LOCALE_EN : v1::LOCALE_ES);
     if (rng() % 3 == 0) req.set_profile(v1::PROFILE_TOURNAMENT);
@@ -345,7 +379,11 @@ class HiddenInfo {
           r.set_seat_ticket(ticket);
           add_views(r.mutable_private_view_seats());
           std::set<int> named;
-          if (rng() % 4 != 0) {
+          const bool dealing = live && u.has_expected_deal();
+          const bool report = dealing && rng() % 8 != 0;
+          if (report) {
+            *r.mutable_action() = LiveDeal(u, state, live_deck);  // the dealer's report
+          } else if (!dealing && rng() % 4 != 0) {
             *r.mutable_action() = ChooseAction(u, rng() % 3 == 0);
             if (rng() % 5 == 0 && u.legal_actions_size() > 0) {
               const v1::LegalAction& la =
@@ -364,6 +402,7 @@ class HiddenInfo {
           st = service_.ApplyAction(r, &resp);
           Check("ApplyAction", viewer, &state, st, resp, named);
           if (st.ok()) u = resp.update();
+          if (st.ok() && report) ++live_reports_;
           break;
         }
       }
@@ -371,7 +410,7 @@ class HiddenInfo {
     }
   }
 
-  int checks_ = 0, errors_ = 0, leaks_ = 0, exports_ = 0;
+  int checks_ = 0, errors_ = 0, leaks_ = 0, exports_ = 0, live_hands_ = 0, live_reports_ = 0;
 
  private:
   static bool HasFatalFailure() { return ::testing::Test::HasFatalFailure(); }
@@ -389,9 +428,13 @@ TEST(HiddenInfoTest, NoAnswerOrErrorShowsAnotherSeatsDownCardOrTheDeck) {
     h.PlayHand(rng);
     ASSERT_FALSE(::testing::Test::HasFatalFailure());
   }
-  std::printf("hidden-info: %d answers checked (%d errors, %d hand histories), %d leaks\n",
-              h.checks_, h.errors_, h.exports_, h.leaks_);
+  std::printf(
+      "hidden-info: %d answers checked (%d errors, %d hand histories, %d LIVE hands with %d "
+      "cards, burns and reshuffles reported), %d leaks\n",
+      h.checks_, h.errors_, h.exports_, h.live_hands_, h.live_reports_, h.leaks_);
   EXPECT_EQ(h.leaks_, 0);
+  EXPECT_GT(h.live_hands_, 100);
+  EXPECT_GT(h.live_reports_, 2000);
   EXPECT_GT(h.exports_, 1000);
   EXPECT_GT(h.checks_, 10000);
   EXPECT_GT(h.errors_, 1000);
