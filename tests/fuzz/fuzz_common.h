@@ -7,6 +7,7 @@
 #define STUD_TESTS_FUZZ_FUZZ_COMMON_H_
 
 #include <fuzzer/FuzzedDataProvider.h>
+#include <sodium.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -21,8 +22,38 @@
 namespace stud::fuzz {
 namespace v1 = stud::v1;
 
+// SERVICE dealing (the shuffle, the salt, the hand id) draws from libsodium's
+// randombytes. The harnesses replace it with a deterministic generator
+// (splitmix64) reseeded from each input, so SERVICE hands are fuzzed too and a
+// finding replays exactly.
+namespace reproducible {
+inline uint64_t state = 0;
+inline uint64_t Next() {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+inline const char* Name() { return "stud-fuzz-reproducible"; }
+inline uint32_t Random() { return static_cast<uint32_t>(Next()); }
+inline void Buf(void* const buf, const size_t size) {
+  auto* out = static_cast<unsigned char*>(buf);
+  for (size_t i = 0; i < size; ++i) out[i] = static_cast<unsigned char>(Next());
+}
+inline randombytes_implementation implementation = {Name, Random, nullptr, nullptr, Buf, nullptr};
+}  // namespace reproducible
+
+// Call at the start of every input: the same input deals the same cards.
+inline void ReseedRandomness(const uint8_t* data, size_t size) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 1099511628211ull;
+  reproducible::state = h;
+}
+
 inline const service::Sealer& FuzzSealer() {
   static const service::Sealer* sealer = [] {
+    // Before sodium_init: libsodium takes the implementation only then.
+    if (randombytes_set_implementation(&reproducible::implementation) != 0) std::abort();
     if (!service::InitSodium().ok()) std::abort();
     service::Key k;
     k.id = 1;
@@ -78,8 +109,8 @@ inline std::string FuzzCard(FuzzedDataProvider& p) {
 }
 
 // A NewHandRequest from fuzz bytes: variant, seats, stacks, stakes, options,
-// and PRESET dealing with a fuzz-chosen permutation (SERVICE dealing would
-// make runs irreproducible) or LIVE dealing.
+// and LIVE dealing, or PRESET dealing with a fuzz-chosen permutation, or
+// SERVICE dealing (reproducible: ReseedRandomness).
 inline v1::NewHandRequest FuzzNewHand(FuzzedDataProvider& p, bool live) {
   v1::NewHandRequest req;
   req.set_variant(static_cast<v1::Variant>(p.ConsumeIntegralInRange<int>(0, 4)));
@@ -120,6 +151,8 @@ inline v1::NewHandRequest FuzzNewHand(FuzzedDataProvider& p, bool live) {
   req.set_locale(static_cast<v1::Locale>(p.ConsumeIntegralInRange<int>(0, 3)));
   if (live) {
     req.set_dealing_mode(v1::DEALING_MODE_LIVE);
+  } else if (p.ConsumeBool()) {
+    req.set_dealing_mode(v1::DEALING_MODE_SERVICE);
   } else {
     req.set_dealing_mode(v1::DEALING_MODE_PRESET);
     std::vector<int> deck(52);

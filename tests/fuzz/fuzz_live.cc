@@ -8,8 +8,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace stud::fuzz;
-  FuzzedDataProvider p(data, size);
   const stud::service::HandService& s = Service();
+  ReseedRandomness(data, size);
+  FuzzedDataProvider p(data, size);
   v1::NewHandResponse start;
   const absl::Status st = s.NewHand(FuzzNewHand(p, /*live=*/true), &start);
   CheckStatus(st, "NewHand");

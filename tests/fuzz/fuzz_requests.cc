@@ -13,11 +13,7 @@ void RawRequests(const uint8_t* data, size_t size) {
   const service::HandService& s = Service();
   const std::string bytes(reinterpret_cast<const char*>(data), size);
   v1::NewHandRequest nh;
-  if (nh.ParseFromString(bytes)) {
-    if (nh.dealing_mode() == v1::DEALING_MODE_SERVICE ||
-        nh.dealing_mode() == v1::DEALING_MODE_UNSPECIFIED) {
-      nh.set_dealing_mode(v1::DEALING_MODE_LIVE);  // keep runs reproducible
-    }
+  if (nh.ParseFromString(bytes)) {  // SERVICE dealing included: ReseedRandomness
     v1::NewHandResponse r;
     const absl::Status st = s.NewHand(nh, &r);
     CheckStatus(st, "NewHand");
@@ -114,6 +110,8 @@ void Script(FuzzedDataProvider& p) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
+  stud::fuzz::Service();  // installs the reproducible randomness first
+  stud::fuzz::ReseedRandomness(data, size);
   if (data[0] % 2 == 0) {
     stud::fuzz::RawRequests(data + 1, size - 1);
   } else {
