@@ -20,6 +20,8 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
@@ -143,7 +145,17 @@ int main(int argc, char** argv) {
   // do-nothing baseline measured faster with it on, so it keeps it
   // (tools/loadgen/echo_server.cc).
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
-  absl::SetProgramUsageMessage("Seven Card Stud rules service (gRPC, stud.v1.StudService)");
+  absl::SetProgramUsageMessage(
+      "Seven Card Stud rules service (gRPC, stud.v1.StudService).\n"
+      "Runs with no flags at all: 127.0.0.1:50051, an ephemeral key. Flags:");
+  // --help lists the server's own flags (defined under service/), not only
+  // those of a file named after the binary; --helpfull lists every library's.
+  absl::FlagsUsageConfig usage;
+  usage.contains_help_flags = [](absl::string_view file) {
+    return absl::StrContains(file, "service/");
+  };
+  usage.contains_helpshort_flags = usage.contains_help_flags;
+  absl::SetFlagsUsageConfig(usage);
   absl::ParseCommandLine(argc, argv);
   stud::service::LogLevel log_level = stud::service::LogLevel::kInfo;
   if (!stud::service::ParseLogLevel(absl::GetFlag(FLAGS_log_level), &log_level)) {
