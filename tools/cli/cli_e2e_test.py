@@ -207,6 +207,10 @@ def main():
         c.check(r.stdout.count("Your cards (pass the keyboard to seat") >= 11,
                 "the acting seat's private view is shown every turn", r.stdout)
         c.check("[xx] [xx]" in r.stdout, "the public board hides down cards")
+        # 4. Quitting abandons the hand: not the exit code of a completed, verified hand.
+        r = cli(args, address, ["play", "--seats", "2"], stdin="quit\n")
+        c.check(r.returncode == 3 and "Hand abandoned." in r.stdout, "quit exits 3",
+                r.stdout + r.stderr)
     finally:
         code = stop_server(proc)[0]
         c.check(code == 0, "stud_server exits 0 on SIGTERM (got %r)" % code)

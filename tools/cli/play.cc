@@ -46,6 +46,9 @@ void PrintTurn(const v1::HandUpdate& u) {
 
 }  // namespace
 
+// Exit code of a hand the player quit (docs/cli.md).
+constexpr int kExitAbandoned = 3;
+
 int PlayCommand(const ServerOptions& server, const PlayOptions& options) {
   const std::optional<v1::Variant> variant = ParseVariant(options.variant);
   const std::optional<v1::Locale> locale =
@@ -112,8 +115,9 @@ int PlayCommand(const ServerOptions& server, const PlayOptions& options) {
     if (words.empty()) continue;
     const std::string w = Lower(words[0]);
     if (w == "quit" || w == "q" || w == "exit") {
+      // Not 0: the hand neither completed nor had its commitment verified.
       std::printf("Hand abandoned.\n");
-      return 0;
+      return kExitAbandoned;
     }
     if (w == "board" || w == "?" || w == "help") {
       show_board = true;
