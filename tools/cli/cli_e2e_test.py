@@ -215,6 +215,18 @@ def main():
         code = stop_server(proc)[0]
         c.check(code == 0, "stud_server exits 0 on SIGTERM (got %r)" % code)
 
+    # 5. A PRESET hand file on a server without --allow_preset: the error points
+    # at the line that asked for PRESET dealing and says how to allow it.
+    proc, address = start_server(args.server)
+    try:
+        example = os.path.join(args.examples, "stud_completion_cap.hand")
+        r = cli(args, address, ["run", example])
+        c.check(r.returncode == 1 and "FAILED line 9: NewHand refused" in r.stdout and
+                "> deal preset" in r.stdout and "--allow_preset" in r.stdout,
+                "a refused PRESET deal points at the 'deal preset' line", r.stdout + r.stderr)
+    finally:
+        stop_server(proc)
+
     if c.failures:
         print("%d check(s) failed" % len(c.failures))
         return 1

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -98,6 +99,8 @@ class HandFileRunner {
   int Setup(const Line& l) {
     const std::vector<std::string>& w = l.words;
     const std::string& key = w[0];
+    // The line that chose the dealing mode: where a refusal of it points.
+    if ((key == "deal" || key == "deck" || key == "cards") && !dealing_line_) dealing_line_ = l;
     if (key == "deck") {
       for (size_t i = 1; i < w.size(); ++i) deck_.push_back(w[i]);
       preset_ = true;
@@ -202,7 +205,11 @@ class HandFileRunner {
                 absl::StrJoin(stacks_, " ").c_str());
     if (preset_) std::printf("Deck: %s\n", absl::StrJoin(req.preset_deck(), " ").c_str());
     if (auto err = client_->NewHand(req, &u_)) {
-      return Fail(absl::StrCat("NewHand refused: ", DescribeError(*err)));
+      const std::string why = DescribeError(*err);
+      // A refused dealing mode is the setup's fault, not the line that
+      // happened to start the hand.
+      if (dealing_line_ && absl::StrContains(why, "dealing_mode")) line_ = &*dealing_line_;
+      return Fail(absl::StrCat("NewHand refused: ", why));
     }
     started_ = true;
     const v1::CustomStakes& st = u_.public_view().stakes();
@@ -445,6 +452,7 @@ class HandFileRunner {
 
   Client* client_;
   const Line* line_ = nullptr;
+  std::optional<Line> dealing_line_;  // the first deal, deck or cards line
   bool started_ = false;
   std::optional<v1::Variant> variant_;
   std::optional<v1::Stakes> stakes_;
