@@ -4,13 +4,17 @@
 # and a Prometheus server scraping every replica's --metrics_listen port.
 # Ports are picked at run time; nothing outside the state directory is touched.
 #
-#   deploy/local-stack.sh [up] [--server PATH] [--dir DIR] [--replicas N] [--no-prometheus] [--ledger]
+#   deploy/local-stack.sh [up] [--server PATH | --image TAG] [--dir DIR] [--replicas N] [--no-prometheus] [--ledger]
 #       Starts everything, prints the addresses, and stays in the foreground;
 #       Ctrl-C (or SIGTERM, or the exit of --parent-pid) stops everything.
 #       --ledger: also a redis-server (Debian package) on a free loopback port,
 #       append-only files in DIR/redis, and every replica started with
 #       --ledger redis://:PASSWORD@127.0.0.1:PORT (docs/ledger.md); it is
 #       stopped after the replicas.
+#       --image TAG: every replica runs stud_server from the container image
+#       TAG (deploy/build-image.sh) with buildah run --isolation chroot
+#       --network host as uid 10001, the key ring mounted read-only, so the
+#       restart and key-rotation runs exercise what ships.
 #   deploy/local-stack.sh restart I --dir DIR   SIGTERM replica I (graceful drain), wait for
 #                                               its exit, start it again on the same port
 #   deploy/local-stack.sh kill I --dir DIR      SIGKILL replica I
@@ -38,15 +42,17 @@ replicas=3
 prometheus=1
 parent_pid=""
 ledger=0
+image=""
 while [ $# -gt 0 ]; do
   case "$1" in
+    --image) image="$2"; shift 2 ;;
     --server) server="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --replicas) replicas="$2"; shift 2 ;;
     --no-prometheus) prometheus=0; shift ;;
     --ledger) ledger=1; shift ;;
     --parent-pid) parent_pid="$2"; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
     *) echo "local-stack: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -135,6 +141,31 @@ case "$cmd" in
 esac
 
 # --- up ----------------------------------------------------------------------
+if [ -n "$image" ]; then
+  # A stand-in for the binary: runs it from the image, and passes TERM and
+  # KILL on to it so restarts drain as they do in Kubernetes.
+  command -v buildah >/dev/null || { log "--image needs buildah (tools/install-deps.sh installs it)"; exit 2; }
+  buildah inspect --type image "$image" >/dev/null 2>&1 || { log "no image $image (deploy/build-image.sh)"; exit 2; }
+  if [ -z "$dir" ]; then dir="$(mktemp -d -t stud-stack.XXXXXX)"; image_made_dir=1; fi
+  mkdir -p "$dir"
+  dir="$(cd "$dir" && pwd)"
+  cat >"$dir/image-server.sh" <<WRAP
+#!/usr/bin/env bash
+c="\$(buildah from $image)"
+buildah run --isolation chroot --network host --user 10001:10001 --volume "$dir:$dir:ro" "\$c" \\
+  -- /usr/local/bin/stud_server "\$@" &
+runner=\$!
+inner() { pgrep -u 10001 -f "^/usr/local/bin/stud_server \$*\$" | head -1; }
+trap 'kill -TERM "\$(inner)" 2>/dev/null' TERM
+trap 'kill -KILL "\$(inner)" 2>/dev/null' INT
+wait "\$runner"; code=\$?
+while kill -0 "\$runner" 2>/dev/null; do wait "\$runner"; code=\$?; done
+buildah rm "\$c" >/dev/null 2>&1
+exit \$code
+WRAP
+  chmod +x "$dir/image-server.sh"
+  server="$dir/image-server.sh"
+fi
 server="$(readlink -f "$server" 2>/dev/null || echo "$server")"
 [ -x "$server" ] || { log "no stud_server at $server (build it: cmake --build build --target stud_server, or --server)"; exit 2; }
 if [ $ledger = 1 ]; then
@@ -146,6 +177,7 @@ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { log "nginx missing (t
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 own_dir=0
 if [ -z "$dir" ]; then dir="$(mktemp -d -t stud-stack.XXXXXX)"; own_dir=1; fi
+[ "${image_made_dir:-0}" = 1 ] && own_dir=1
 mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
 [ -f "$dir/stack.env" ] && { log "$dir already holds a stack; use another --dir"; exit 2; }
@@ -190,6 +222,8 @@ if [ ! -f "$dir/keys" ]; then
   (umask 077; printf '# stud key ring (local stack)\n1:%s\n' \
     "$(head -c32 /dev/urandom | od -An -tx1 | tr -d ' \n')" > "$dir/keys")
 fi
+# The image's server runs as uid 10001: the ring stays mode 600, owned by it.
+[ -n "$image" ] && chown 10001:10001 "$dir/keys"
 
 read -r -a ports <<<"$(free_ports $((2 * replicas + 3)))"
 LB_PORT="${ports[0]}"; PROM_PORT="${ports[1]}"; REDIS_PORT="${ports[$((2 * replicas + 2))]}"

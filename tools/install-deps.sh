@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
 # Installs every build and test dependency from Debian's packages (bookworm).
 # Works as root or through sudo. Safe to run again.
+#   tools/install-deps.sh            everything (build, tests, tools)
+#   tools/install-deps.sh --server   only what building stud_server needs (the
+#                                    image's builder stage, deploy/Dockerfile)
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 
+SERVER_PACKAGES=(
+  g++ cmake make pkg-config ca-certificates
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  libabsl-dev prometheus-cpp-dev libsodium-dev libhiredis-dev
+)
 PACKAGES=(
   g++ cmake make pkg-config ca-certificates
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto
@@ -23,7 +31,12 @@ PACKAGES=(
   # Formatting and lint are checked by ctest Format.ClangFormat
   # (tools/check-format.sh) and Lint.ClangTidy (tools/check-tidy.sh).
   clang-format clang-tidy git
+  # The container image is built and run by ctest Deploy.Image without a
+  # registry or a Docker daemon (deploy/build-image.sh).
+  buildah podman debootstrap uidmap curl
 )
+
+if [ "${1:-}" = --server ]; then PACKAGES=("${SERVER_PACKAGES[@]}"); fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds the stud_server image from deploy/Dockerfile, tagged with the version
+# and commit (which the image's stud_build_info metric reports too):
+#   deploy/build-image.sh [TAG]   (default localhost/stud-server:VERSION-COMMIT)
+# With a docker daemon: docker build. Otherwise, where no registry can be
+# reached (these machines): a Debian 12 base made with debootstrap from
+# Debian's archive, imported with podman as localhost/debian:12.11 and
+# localhost/debian:12.11-slim (cached as a tarball under $STUD_IMAGE_CACHE,
+# default build/image-cache), then buildah build --isolation chroot
+# --network host --pull=never. Prints the tag on its last line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+version="$(sed -n 's/^set(STUD_VERSION "\([^"]*\)".*/\1/p' service/CMakeLists.txt)"
+commit="$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+tag="${1:-localhost/stud-server:${version}-${commit}}"
+args=(--build-arg "STUD_GIT_COMMIT=$commit" --build-arg "STUD_VERSION=$version"
+      -f deploy/Dockerfile -t "$tag" .)
+
+if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
+  docker build "${args[@]}" >&2
+  echo "$tag"
+  exit 0
+fi
+for tool in buildah podman debootstrap; do
+  command -v "$tool" >/dev/null || {
+    echo "build-image: no docker daemon and no $tool (apt-get install buildah podman debootstrap uidmap)" >&2
+    exit 2
+  }
+done
+if ! podman image exists localhost/debian:12.11; then
+  cache="${STUD_IMAGE_CACHE:-build/image-cache}"
+  mkdir -p "$cache"
+  if [ ! -s "$cache/bookworm-minbase.tar" ]; then
+    rootfs="$(mktemp -d)"
+    echo "build-image: debootstrap of Debian 12 (bookworm, minbase) ..." >&2
+    debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian >&2
+    tar -C "$rootfs" -cf "$cache/bookworm-minbase.tar" .
+    rm -rf "$rootfs"
+  fi
+  podman import "$cache/bookworm-minbase.tar" localhost/debian:12.11 >&2
+  podman tag localhost/debian:12.11 localhost/debian:12.11-slim >&2
+fi
+buildah build --isolation chroot --network host --pull=never --layers=false "${args[@]}" >&2
+echo "$tag"
