@@ -155,7 +155,8 @@ c="\$(buildah from $image)"
 buildah run --isolation chroot --network host --user 10001:10001 --volume "$dir:$dir:ro" "\$c" \\
   -- /usr/local/bin/stud_server "\$@" &
 runner=\$!
-inner() { pgrep -u 10001 -f "^/usr/local/bin/stud_server \$*\$" | head -1; }
+args="\$*"
+inner() { pgrep -u 10001 -f "^/usr/local/bin/stud_server \$args\$" | head -1; }
 trap 'kill -TERM "\$(inner)" 2>/dev/null' TERM
 trap 'kill -KILL "\$(inner)" 2>/dev/null' INT
 wait "\$runner"; code=\$?

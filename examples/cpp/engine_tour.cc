@@ -9,7 +9,8 @@
 
 int main() {
   std::vector<stud::Card> my_shuffled_52_cards;
-  for (int i = 0; i < stud::kDeckSize; ++i) my_shuffled_52_cards.push_back(stud::Card::FromIndex(i));
+  for (int i = 0; i < stud::kDeckSize; ++i)
+    my_shuffled_52_cards.push_back(stud::Card::FromIndex(i));
   // [readme]
   stud::HandConfig config;
   config.variant = stud::Variant::kStud;
@@ -24,7 +25,8 @@ int main() {
     std::printf("%s to %lld\n", std::string(stud::ActionKindName(a.kind)).c_str(),
                 static_cast<long long>(a.amount_to));  // bring-in to 500, complete to 1500
   }
-  absl::Status s = stud::Apply(*hand, {.kind = stud::ActionKind::kRaise, .seat = seat, .amount_to = 3000});
+  absl::Status s =
+      stud::Apply(*hand, {.kind = stud::ActionKind::kRaise, .seat = seat, .amount_to = 3000});
   // s is FAILED_PRECONDITION "STUD-BRING-4: ...": the bring-in seat brings in or completes
   std::printf("%s\n", s.ToString().c_str());
   // [/readme]

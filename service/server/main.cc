@@ -409,13 +409,15 @@ int main(int argc, char** argv) {
   service.StartDraining();
   // gRPC cancels (CANCELLED, not retryable) a call that arrives after
   // Shutdown began and before its client read the GOAWAY, so wait for the
-  // clients to go quiet: no call in flight and none refused for 250 ms.
+  // clients to go quiet: no call in flight and none refused for 250 ms. At
+  // most 2 s: a proxy that does not watch health keeps sending regardless.
+  const absl::Time quiet_by = std::min(deadline - absl::Seconds(1), absl::Now() + absl::Seconds(2));
   const auto quiet = [&] {
     return service.in_flight() == 0 &&
            absl::Now() - absl::FromUnixNanos(service.last_arrival_nanos()) >
                absl::Milliseconds(250);
   };
-  while (!quiet() && absl::Now() < deadline - absl::Seconds(1)) {
+  while (!quiet() && absl::Now() < quiet_by) {
     absl::SleepFor(absl::Milliseconds(5));
   }
   stud::service::LogLine(stud::service::LogLevel::kInfo, "shutdown")

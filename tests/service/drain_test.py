@@ -3,7 +3,7 @@ calling NewHand, backing off on UNAVAILABLE as gRPC's retry policy does).
 
 On SIGTERM the server turns NOT_SERVING, answers every new call UNAVAILABLE
 (reason SERVER_DRAINING: retryable, nothing applied), lets the calls it
-accepted finish, waits for its clients to go quiet (or 1 s before
+accepted finish, waits for its clients to go quiet (at most 2 s, and 1 s before
 --drain_seconds), then shuts down, and exits 0 within --drain_seconds.
 Checked over 5 repetitions: no call is CANCELLED before the shutdown begins
 (so nothing accepted is cancelled), SERVER_DRAINING answers are seen, and the
