@@ -223,8 +223,12 @@ if [ ! -f "$dir/keys" ]; then
   (umask 077; printf '# stud key ring (local stack)\n1:%s\n' \
     "$(head -c32 /dev/urandom | od -An -tx1 | tr -d ' \n')" > "$dir/keys")
 fi
-# The image's server runs as uid 10001: the ring stays mode 600, owned by it.
-[ -n "$image" ] && chown 10001:10001 "$dir/keys"
+# The image's server runs as uid 10001: the ring stays mode 600, owned by it,
+# and the state directory (mktemp makes it 700) must let it reach the ring.
+if [ -n "$image" ]; then
+  chown 10001:10001 "$dir/keys"
+  chmod o+x "$dir"
+fi
 
 read -r -a ports <<<"$(free_ports $((2 * replicas + 3)))"
 LB_PORT="${ports[0]}"; PROM_PORT="${ports[1]}"; REDIS_PORT="${ports[$((2 * replicas + 2))]}"

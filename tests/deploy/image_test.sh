@@ -5,7 +5,9 @@
 # then from it: the user is 10001, no key material and no build tools are in
 # the runtime stage, the server starts as uid 10001, plays a LIVE hand file
 # driven by stud_cli from outside, and its metrics report the image's commit.
-# Prints the runtime image's size and its size above the base.
+# Then deploy/local-stack.sh --image runs the stack's replicas from it: a hand
+# through nginx, a replica restarted gracefully, another hand. Prints the
+# runtime image's size and its size above the base.
 # Exit 77 (skipped, with the reason) only when buildah cannot run at all.
 set -euo pipefail
 root="$1"
@@ -57,6 +59,26 @@ kill "$server" 2>/dev/null || true
 pkill -f "stud_server --listen=127.0.0.1:$port" 2>/dev/null || true
 wait "$server" 2>/dev/null || true
 rm -f "$log"
+
+# The local stack with its replicas running from the image: a hand through
+# nginx, a graceful restart of one replica, another hand.
+stackdir="$(mktemp -d)"
+deploy/local-stack.sh --image "$tag" --dir "$stackdir" --no-prometheus >"$stackdir.log" 2>&1 &
+stack=$!
+for _ in $(seq 120); do grep -q '^READY=1' "$stackdir/stack.env" 2>/dev/null && break; sleep 0.5; done
+grep -q '^READY=1' "$stackdir/stack.env" 2>/dev/null || { tail -20 "$stackdir.log"; fail "local-stack.sh --image did not start"; }
+lb="$(sed -n 's/^LB_ADDR=//p' "$stackdir/stack.env")"
+[ "$(pgrep -u 10001 -c -f "^/usr/local/bin/stud_server --listen" || true)" -ge 3 ] \
+  && ok "local-stack.sh --image: three replicas from the image, as uid 10001" || fail "image replicas"
+"$cli" --server "$lb" --timeout 10 run tools/cli/examples/live_exposed_holecard.hand | tail -1 | grep -q PASS \
+  || fail "a hand through the image stack"
+deploy/local-stack.sh restart 2 --dir "$stackdir" 2>/dev/null | grep -q "replica 2 exit 0" \
+  && ok "image replica 2 drained and exited 0 on SIGTERM" || fail "image replica restart"
+"$cli" --server "$lb" --timeout 10 run tools/cli/examples/live_exposed_holecard.hand | tail -1 | grep -q PASS \
+  && ok "a hand through the image stack after the restart" || fail "a hand after the restart"
+kill "$stack" 2>/dev/null || true
+wait "$stack" 2>/dev/null || true
+rm -rf "$stackdir" "$stackdir.log"
 
 size() { podman image inspect --format '{{.Size}}' "$1"; }
 rt="$(size "$tag")"
