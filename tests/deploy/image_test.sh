@@ -49,11 +49,13 @@ grep -q "stud_server listening on" "$log" || { cat "$log"; fail "the server in t
 ok "server started from the image: $(grep -o 'stud_server listening on .*' "$log")"
 uid="$(ps -o uid= -p "$(pgrep -n -f "stud_server --listen=127.0.0.1:$port")" | tr -d ' ')"
 [ "$uid" = 10001 ] && ok "server runs as uid 10001" || fail "server runs as uid $uid"
-"$cli" --server "127.0.0.1:$port" --timeout 10 run tools/cli/examples/live_exposed_holecard.hand \
-  | tail -1 | grep -q "PASS" && ok "a LIVE hand file played through the image's server" \
+played="$("$cli" --server "127.0.0.1:$port" --timeout 10 run tools/cli/examples/live_exposed_holecard.hand || true)"
+grep -q "^PASS" <<<"$played" && ok "a LIVE hand file played through the image's server" \
   || fail "hand file through the image's server"
 commit="$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
-curl -fsS "http://127.0.0.1:$mport/metrics" | grep -q "stud_build_info{.*commit=\"$commit\"" \
+# Whole outputs first: grep -q closing a pipe early would fail it (pipefail).
+metrics="$(curl -fsS "http://127.0.0.1:$mport/metrics")"
+grep -q "stud_build_info{.*commit=\"$commit\"" <<<"$metrics" \
   && ok "metrics scraped: stud_build_info reports commit $commit" || fail "stud_build_info commit"
 kill "$server" 2>/dev/null || true
 pkill -f "stud_server --listen=127.0.0.1:$port" 2>/dev/null || true
@@ -70,12 +72,13 @@ grep -q '^READY=1' "$stackdir/stack.env" 2>/dev/null || { tail -20 "$stackdir.lo
 lb="$(sed -n 's/^LB_ADDR=//p' "$stackdir/stack.env")"
 [ "$(pgrep -u 10001 -c -f "^/usr/local/bin/stud_server --listen" || true)" -ge 3 ] \
   && ok "local-stack.sh --image: three replicas from the image, as uid 10001" || fail "image replicas"
-"$cli" --server "$lb" --timeout 10 run tools/cli/examples/live_exposed_holecard.hand | tail -1 | grep -q PASS \
-  || fail "a hand through the image stack"
-deploy/local-stack.sh restart 2 --dir "$stackdir" 2>/dev/null | grep -q "replica 2 exit 0" \
-  && ok "image replica 2 drained and exited 0 on SIGTERM" || fail "image replica restart"
-"$cli" --server "$lb" --timeout 10 run tools/cli/examples/live_exposed_holecard.hand | tail -1 | grep -q PASS \
-  && ok "a hand through the image stack after the restart" || fail "a hand after the restart"
+played="$("$cli" --server "$lb" --timeout 10 run tools/cli/examples/live_exposed_holecard.hand || true)"
+grep -q "^PASS" <<<"$played" || fail "a hand through the image stack"
+restarted="$(deploy/local-stack.sh restart 2 --dir "$stackdir" 2>/dev/null)"
+grep -q "replica 2 exit 0" <<<"$restarted" \
+  && ok "image replica 2 drained and exited 0 on SIGTERM" || fail "image replica restart: $restarted"
+played="$("$cli" --server "$lb" --timeout 10 run tools/cli/examples/live_exposed_holecard.hand || true)"
+grep -q "^PASS" <<<"$played" && ok "a hand through the image stack after the restart" || fail "a hand after the restart"
 kill "$stack" 2>/dev/null || true
 wait "$stack" 2>/dev/null || true
 rm -rf "$stackdir" "$stackdir.log"
