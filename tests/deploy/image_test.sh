@@ -27,7 +27,15 @@ rm -f /tmp/stud-image-build.$$.log
 ok "image built in $((SECONDS - t0)) s"
 
 c="$(buildah from "$tag")"
-trap 'buildah rm "$c" >/dev/null 2>&1 || true' EXIT
+server="" port="" stack=""
+cleanup() {  # on every exit, failures included: nothing is left running
+  [ -n "$server" ] && kill "$server" 2>/dev/null
+  [ -n "$port" ] && pkill -f "stud_server --listen=127.0.0.1:$port" 2>/dev/null
+  [ -n "$stack" ] && kill "$stack" 2>/dev/null && wait "$stack" 2>/dev/null
+  buildah rm "$c" >/dev/null 2>&1
+  true
+}
+trap cleanup EXIT
 inside() { buildah run --isolation chroot --network host "$@"; }
 
 [ "$(buildah inspect --format '{{.OCIv1.Config.User}}' "$tag")" = "10001:10001" ] \
