@@ -34,6 +34,8 @@ PACKAGES=(
   # The container image is built and run by ctest Deploy.Image without a
   # registry or a Docker daemon (deploy/build-image.sh).
   buildah podman debootstrap uidmap curl
+  # The playground page's browser tests (ctest Web.Playground).
+  chromium fonts-dejavu-core
 )
 
 if [ "${1:-}" = --server ]; then PACKAGES=("${SERVER_PACKAGES[@]}"); fi

@@ -3,10 +3,33 @@
 # defaults on 127.0.0.1:50051 (no configuration, no external server):
 #   tools/run.sh [stud_server flags...]
 # Without a key file the server seals hands with an ephemeral key (it says so).
+#
+#   tools/run.sh --web [stud_server flags...]
+# also builds the web gateway (web/, packages from the npm registry) and serves
+# the playground page, JSON and gRPC-Web on http://127.0.0.1:8080 in front of
+# that server (WEB_LISTEN overrides the address). Ctrl-C stops both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+web=false
+if [ "${1:-}" = --web ]; then web=true; shift; fi
 tools/install-deps.sh
 BUILD_DIR="${BUILD_DIR:-build}"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD_DIR" -j "$(nproc)" --target stud_server stud_cli
-exec "$BUILD_DIR/service/stud_server" "$@"
+if [ "$web" = false ]; then exec "$BUILD_DIR/service/stud_server" "$@"; fi
+
+upstream=127.0.0.1:50051
+prev=""
+for a in "$@"; do
+  case "$a" in --listen=*) upstream="${a#--listen=}" ;; esac
+  [ "$prev" = --listen ] && upstream="$a"
+  prev="$a"
+done
+(cd web && npm install --no-audit --no-fund --loglevel=error && npm run --silent build)
+"$BUILD_DIR/service/stud_server" "$@" &
+server=$!
+trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null' EXIT
+node web/dist/gateway.js --listen="${WEB_LISTEN:-127.0.0.1:8080}" --upstream="$upstream" &
+gateway=$!
+trap 'kill "$gateway" "$server" 2>/dev/null; wait "$gateway" "$server" 2>/dev/null' EXIT INT TERM
+wait "$gateway"

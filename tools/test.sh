@@ -11,6 +11,8 @@ tools/install-deps.sh
 # (npm install, not npm ci: npm 11 wants lock entries for every platform of buf's optional
 # binaries; package.json pins exact versions and the lockfile pins the tree.)
 (cd tests/e2e/node && npm install --no-audit --no-fund --loglevel=error)
+# The web gateway and its browser tests (Connect, esbuild, playwright-core driving Debian's chromium).
+(cd web && npm install --no-audit --no-fund --loglevel=error)
 # Manifest schema validation and Dockerfile lint (kubernetes-models, dockerfilelint).
 (cd tests/deploy && npm install --no-audit --no-fund --loglevel=error)
 BUILD_DIR="${BUILD_DIR:-build}"

@@ -1,0 +1,98 @@
+// The web gateway: stud.v1 over Connect (JSON or binary), gRPC-Web and gRPC on
+// one port, forwarded to stud_server; plus the playground page (/), liveness
+// (/healthz), readiness (/readyz: stud_server answers its gRPC health check)
+// and Prometheus metrics (/metrics).
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import { createClient } from "@connectrpc/connect";
+import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
+import { StudService } from "../gen/stud/v1/stud_pb.js";
+import { Health, HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
+import { studServiceForwarder } from "./forward.js";
+import { createDualProtocolServer, type NodeHandlerFn } from "./listener.js";
+import { recordCall, registry } from "./metrics.js";
+
+export interface GatewayOptions {
+  // stud_server's gRPC address, host:port.
+  upstream: string;
+  host: string;
+  port: number;
+  // Directory of the built playground (index.html, app.js, style.css).
+  staticDir: string;
+  // Deadline for stud_server when the caller sets none.
+  defaultTimeoutMs: number;
+}
+
+export interface Gateway {
+  port: number;
+  close(): Promise<void>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
+  ".map": "application/json",
+};
+
+type Request = Parameters<NodeHandlerFn>[0];
+type Response = Parameters<NodeHandlerFn>[1];
+
+function send(res: Response, status: number, type: string, body: string | Buffer): void {
+  res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
+  res.end(body);
+}
+
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const upstream = createGrpcTransport({
+    baseUrl: `http://${options.upstream}`,
+    pingIntervalMs: 10_000,
+  });
+  const health = createClient(Health, upstream);
+
+  async function serveOther(req: Request, res: Response): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://gateway");
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      send(res, 404, "text/plain", "not found: stud.v1 RPCs are POST /stud.v1.StudService/<Method>\n");
+      return;
+    }
+    if (url.pathname === "/healthz") return send(res, 200, "text/plain", "ok\n");
+    if (url.pathname === "/readyz") {
+      try {
+        const answer = await health.check({ service: "" }, { timeoutMs: 1_000 });
+        const serving = answer.status === HealthCheckResponse_ServingStatus.SERVING;
+        return send(res, serving ? 200 : 503, "text/plain", serving ? "ready\n" : "stud_server not serving\n");
+      } catch (error) {
+        return send(res, 503, "text/plain", `stud_server unreachable at ${options.upstream}: ${String(error)}\n`);
+      }
+    }
+    if (url.pathname === "/metrics") {
+      return send(res, 200, registry.contentType, await registry.metrics());
+    }
+    const name = url.pathname === "/" ? "index.html" : url.pathname.slice(1);
+    const type = CONTENT_TYPES[path.extname(name)];
+    if (!type || name.includes("..") || name.includes("/")) return send(res, 404, "text/plain", "not found\n");
+    try {
+      send(res, 200, type, await readFile(path.join(options.staticDir, name)));
+    } catch {
+      send(res, 404, "text/plain", `not found (is the playground built? npm run build in web/)\n`);
+    }
+  }
+
+  const handler = connectNodeAdapter({
+    routes: (router) =>
+      router.service(
+        StudService,
+        studServiceForwarder({ upstream, defaultTimeoutMs: options.defaultTimeoutMs, hooks: { onCallEnd: recordCall } }),
+      ),
+    fallback: (req, res) => void serveOther(req, res),
+  });
+  const dual = createDualProtocolServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    dual.server.once("error", reject);
+    dual.server.listen(options.port, options.host, () => resolve());
+  });
+  return { port: (dual.server.address() as AddressInfo).port, close: dual.close };
+}

@@ -1,0 +1,235 @@
+// The gateway against a real stud_server: every stud.v1 RPC through Connect
+// JSON, Connect binary, gRPC-Web and gRPC gives the same answer as calling
+// stud_server directly (byte for byte once serialized), errors keep their code,
+// message and google.rpc details (ErrorInfo rule ID, LocalizedMessage), the JSON
+// forms are proto3 JSON, tenant metadata passes through, and the gateway's own
+// health and metrics endpoints answer.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import {
+  createConnectTransport,
+  createGrpcTransport,
+  createGrpcWebTransport,
+} from "@connectrpc/connect-node";
+import * as pb from "../gen/stud/v1/stud_pb.js";
+import { ErrorInfoSchema, LocalizedMessageSchema } from "../gen/google/rpc/error_details_pb.js";
+import { startStack } from "./harness.mjs";
+
+const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+let stack;
+let direct;
+const protocols = {};
+
+before(async () => {
+  stack = await startStack();
+  direct = createClient(pb.StudService, createGrpcTransport({ baseUrl: `http://${stack.upstream}` }));
+  const baseUrl = stack.gateway;
+  protocols["connect+json"] = createClient(pb.StudService, createConnectTransport({ baseUrl, httpVersion: "1.1" }));
+  protocols["connect+proto"] = createClient(
+    pb.StudService,
+    createConnectTransport({ baseUrl, httpVersion: "1.1", useBinaryFormat: true }),
+  );
+  protocols["grpc-web"] = createClient(pb.StudService, createGrpcWebTransport({ baseUrl, httpVersion: "1.1" }));
+  protocols["grpc-web+json"] = createClient(
+    pb.StudService,
+    createGrpcWebTransport({ baseUrl, httpVersion: "1.1", useBinaryFormat: false }),
+  );
+  protocols["grpc (h2c)"] = createClient(pb.StudService, createGrpcTransport({ baseUrl }));
+});
+after(() => stack?.stop());
+
+const newHandRequest = {
+  variant: pb.Variant.STUD,
+  stakes: { kind: { case: "preset", value: "$15-$30" } },
+  seats: [1, 2, 3].map((seat) => ({ seat, stack: 20000n })),
+  privateViewSeats: [1, 2, 3],
+};
+
+// Plays the hand forward from `update` with passive actions until it is complete.
+async function playOut(update) {
+  const order = [pb.ActionKind.SHOW, pb.ActionKind.CHECK, pb.ActionKind.CALL, pb.ActionKind.BRING_IN];
+  for (let step = 0; step < 100 && update.publicView.phase !== pb.Phase.COMPLETE; step++) {
+    const legal = update.legalActions;
+    const pick = order.map((k) => legal.find((a) => a.kind === k)).find(Boolean) ?? legal[0];
+    const answer = await direct.applyAction({
+      token: update.token,
+      action: { kind: pick.kind, seat: update.toAct, amountTo: pick.amountTo },
+    });
+    update = answer.update;
+  }
+  assert.equal(update.publicView.phase, pb.Phase.COMPLETE, "the hand reaches its end");
+  return update;
+}
+
+// Every RPC, as (name, request schema, response schema, request) on a hand in progress
+// and on a complete one.
+async function everyRpc() {
+  const fresh = (await direct.newHand(newHandRequest)).update;
+  const done = await playOut(fresh);
+  const phh = fs.readFileSync(
+    path.join(repo, "tests/data/phh", fs.readdirSync(path.join(repo, "tests/data/phh")).sort()[0]),
+    "utf8",
+  );
+  const bringIn = fresh.legalActions.find((a) => a.kind === pb.ActionKind.BRING_IN);
+  return [
+    ["applyAction", pb.ApplyActionResponseSchema, { token: fresh.token, action: { kind: bringIn.kind, seat: fresh.toAct, amountTo: bringIn.amountTo }, privateViewSeats: [fresh.toAct] }],
+    ["legalActions", pb.LegalActionsResponseSchema, { token: fresh.token, seat: fresh.toAct }],
+    ["getView", pb.GetViewResponseSchema, { token: fresh.token, privateViewSeats: [1, 2, 3] }],
+    ["exportHandHistory", pb.ExportHandHistoryResponseSchema, { token: done.token }],
+    ["resolveShowdown", pb.ResolveShowdownResponseSchema, { hand: { case: "token", value: done.token }, locale: pb.Locale.ES }],
+    ["ruleIrregularity", pb.RuleIrregularityResponseSchema, { token: fresh.token, report: { kind: pb.IrregularityKind.TIMEOUT, seat: fresh.toAct } }],
+    // A replayed hand gets a fresh random id (and so a new token) on every call.
+    ["replayHandHistory", pb.ReplayHandHistoryResponseSchema, { phh }, (r) => ({ ...r, token: new Uint8Array(), handId: "" })],
+  ];
+}
+
+test("every RPC through every protocol answers exactly as stud_server does", async () => {
+  const calls = await everyRpc();
+  for (const [method, schema, request, normalize = (r) => r] of calls) {
+    const expected = toBinary(schema, normalize(await direct[method](request)));
+    for (const [name, client] of Object.entries(protocols)) {
+      const got = toBinary(schema, normalize(await client[method](request)));
+      assert.deepEqual(Buffer.from(got), Buffer.from(expected), `${method} through ${name}`);
+    }
+  }
+});
+
+test("NewHand through every protocol deals a hand the next call accepts", async () => {
+  for (const [name, client] of Object.entries(protocols)) {
+    const { update, seatTickets } = await client.newHand(newHandRequest);
+    assert.equal(update.publicView.seats.length, 3, name);
+    assert.equal(seatTickets.length, 3, name);
+    assert.equal(update.privateViews.length, 3, name);
+    assert.match(update.publicView.handId, /^[0-9a-f]{32}$/, name);
+    const legal = await client.legalActions({ token: update.token, seat: update.toAct });
+    assert.deepEqual(legal.legalActions, update.legalActions, name);
+  }
+});
+
+async function errorOf(promise) {
+  try {
+    await promise;
+  } catch (error) {
+    return ConnectError.from(error);
+  }
+  assert.fail("the call was expected to fail");
+}
+
+test("errors keep their code, message and details (rule ID, localized message) through every protocol", async () => {
+  const { update } = await direct.newHand(newHandRequest);
+  const notToAct = update.toAct === 1 ? 2 : 1;
+  const cases = [
+    // [STUD-BRING-*] a seat other than the bring-in acting first: a rules refusal.
+    ["applyAction", { token: update.token, action: { kind: pb.ActionKind.CALL, seat: notToAct } }, Code.FailedPrecondition],
+    ["legalActions", { token: new Uint8Array([1, 2, 3]) }, Code.Unauthenticated],
+    ["newHand", { ...newHandRequest, stakes: { kind: { case: "preset", value: "$15-$31" } } }, Code.InvalidArgument],
+  ];
+  for (const [method, request, code] of cases) {
+    const expected = await errorOf(direct[method](request));
+    assert.equal(expected.code, code, `${method} directly`);
+    const reason = expected.findDetails(ErrorInfoSchema)[0]?.reason;
+    assert.ok(reason, `${method}: stud_server attaches ErrorInfo`);
+    for (const [name, client] of Object.entries(protocols)) {
+      const got = await errorOf(client[method](request));
+      const where = `${method} through ${name}`;
+      assert.equal(got.code, expected.code, where);
+      assert.equal(got.rawMessage, expected.rawMessage, where);
+      assert.deepEqual(got.details.map((d) => [d.type, Buffer.from(d.value)]), expected.details.map((d) => [d.type, Buffer.from(d.value)]), where);
+      assert.equal(got.findDetails(ErrorInfoSchema)[0].reason, reason, where);
+      assert.equal(got.findDetails(LocalizedMessageSchema)[0].message, expected.rawMessage, where);
+    }
+  }
+});
+
+async function postJson(method, body, headers = {}) {
+  const response = await fetch(`${stack.gateway}/stud.v1.StudService/${method}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+test("plain JSON over HTTP/1.1 (the README's curl call): enum names, 64-bit integers as strings, bytes as base64", async () => {
+  const { status, json } = await postJson("NewHand", {
+    variant: "VARIANT_STUD",
+    stakes: { preset: "$15-$30" },
+    seats: [{ seat: 1, stack: "20000" }, { seat: 2, stack: 20000 }],
+  });
+  assert.equal(status, 200);
+  const view = json.update.publicView;
+  assert.equal(view.variant, "VARIANT_STUD");
+  assert.equal(view.phase, "PHASE_BETTING");
+  assert.equal(view.stakes.bringIn, "500");
+  assert.equal(typeof view.seats[0].stack, "string");
+  assert.match(json.update.token, /^[A-Za-z0-9+/]+=*$/);
+  const legal = await postJson("LegalActions", { token: json.update.token, seat: json.update.toAct });
+  assert.equal(legal.status, 200);
+  assert.ok(legal.json.legalActions.some((a) => a.kind === "ACTION_KIND_BRING_IN" && a.amountTo === "500"));
+  // A refused action: HTTP status, Connect error code and readable details.
+  const other = json.update.toAct === 1 ? 2 : 1;
+  const refused = await postJson("ApplyAction", { token: json.update.token, action: { kind: "ACTION_KIND_CALL", seat: other } });
+  assert.equal(refused.status, 400);
+  assert.equal(refused.json.code, "failed_precondition");
+  const info = refused.json.details.find((d) => d.type === "google.rpc.ErrorInfo");
+  assert.match(info.debug.reason, /^STUD-[A-Z]+-\d+/);
+  assert.equal(info.debug.domain, "stud.v1");
+  // Malformed JSON is the gateway's own INVALID_ARGUMENT, never a crash.
+  const bad = await fetch(`${stack.gateway}/stud.v1.StudService/NewHand`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "{not json",
+  });
+  assert.equal(bad.status, 400);
+  assert.equal((await bad.json()).code, "invalid_argument");
+});
+
+test("tenant keys and trace context pass through to stud_server", async () => {
+  const tenantKey = "cd".repeat(32);
+  const keysFile = path.join(stack.dir, "tenants");
+  fs.writeFileSync(keysFile, `acme:${tenantKey}\n`);
+  const authed = await startStack(["--tenant_keys_file", keysFile]);
+  try {
+    const body = { variant: "VARIANT_RAZZ", stakes: { preset: "$1-$2" }, seats: [{ seat: 1, stack: "5000" }, { seat: 2, stack: "5000" }] };
+    const refused = await fetch(`${authed.gateway}/stud.v1.StudService/NewHand`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    assert.equal(refused.status, 401);
+    const refusal = await refused.json();
+    assert.equal(refusal.details.find((d) => d.type === "google.rpc.ErrorInfo").debug.reason, "CALLER_UNAUTHENTICATED");
+    const accepted = await fetch(`${authed.gateway}/stud.v1.StudService/NewHand`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-stud-tenant": "acme",
+        "x-stud-api-key": tenantKey,
+        traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+      },
+      body: JSON.stringify(body),
+    });
+    assert.equal(accepted.status, 200);
+    assert.equal((await accepted.json()).update.publicView.variant, "VARIANT_RAZZ");
+  } finally {
+    await authed.stop();
+  }
+});
+
+test("health, readiness and metrics", async () => {
+  assert.equal((await fetch(`${stack.gateway}/healthz`)).status, 200);
+  assert.equal((await fetch(`${stack.gateway}/readyz`)).status, 200);
+  const metrics = await (await fetch(`${stack.gateway}/metrics`)).text();
+  for (const protocol of ["connect", "grpc_web", "grpc"]) {
+    assert.match(metrics, new RegExp(`stud_web_calls_total\\{method="ApplyAction",protocol="${protocol}",code="OK"\\} [1-9]`));
+  }
+  assert.match(metrics, /stud_web_calls_total\{method="ApplyAction",protocol="connect",code="FAILED_PRECONDITION"\} [1-9]/);
+  assert.match(metrics, /stud_web_call_seconds_count\{method="NewHand"\} [1-9]/);
+  assert.equal((await fetch(`${stack.gateway}/nowhere.html`)).status, 404);
+  assert.equal((await fetch(`${stack.gateway}/`)).headers.get("content-type"), "text/html; charset=utf-8");
+});

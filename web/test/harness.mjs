@@ -1,0 +1,74 @@
+// Starts a real stud_server (STUD_SERVER) and the built gateway (dist/gateway.js)
+// on 127.0.0.1 port 0, and stops both by their own PIDs.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const webDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+function startProcess(command, args, readyPattern, name) {
+  const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${name} did not start within 15 s`));
+    }, 15_000);
+    child.once("exit", (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));
+    readline.createInterface({ input: child.stdout }).on("line", (line) => {
+      const match = readyPattern.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, address: match[1] });
+      }
+    });
+  });
+}
+
+function stop(child) {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+// serverArgs: extra stud_server flags. Returns { upstream, gateway (base URL), stop() }.
+export async function startStack(serverArgs = []) {
+  const server = process.env.STUD_SERVER;
+  if (!server) throw new Error("set STUD_SERVER to the stud_server binary");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stud-web-"));
+  const keyFile = path.join(dir, "keys");
+  fs.writeFileSync(keyFile, `3:${"ab".repeat(32)}\n`);
+  const stud = await startProcess(
+    server,
+    ["--listen", "127.0.0.1:0", "--key_file", keyFile, "--metrics_listen", "", ...serverArgs],
+    /^stud_server listening on (\S+)$/,
+    "stud_server",
+  );
+  const web = await startProcess(
+    process.execPath,
+    [path.join(webDir, "dist", "gateway.js"), "--listen=127.0.0.1:0", `--upstream=${stud.address}`],
+    /^stud_web listening on (\S+)/,
+    "stud_web",
+  ).catch(async (error) => {
+    await stop(stud.child);
+    throw error;
+  });
+  return {
+    upstream: stud.address,
+    gateway: web.address,
+    dir,
+    stop: async () => {
+      await stop(web.child);
+      await stop(stud.child);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

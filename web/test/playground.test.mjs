@@ -1,0 +1,109 @@
+// The playground page in a real headless browser (Debian's chromium, driven by
+// playwright-core) against the gateway and a real stud_server: a hand dealt by
+// the service played to showdown with the deck commitment verified, and a live
+// hand where the floor reports an exposed hole card and gets the rule book's
+// ruling. Screenshots go to web/test-artifacts/.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { startStack } from "./harness.mjs";
+
+const artifacts = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "test-artifacts");
+const executablePath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+let stack;
+let browser;
+
+before(async () => {
+  fs.mkdirSync(artifacts, { recursive: true });
+  stack = await startStack();
+  browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+});
+after(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function openPage() {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  const problems = [];
+  page.on("pageerror", (error) => problems.push(String(error)));
+  // A refused call is shown on the page; the browser also logs its HTTP status.
+  page.on("console", (m) => m.type() === "error" && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()));
+  await page.goto(stack.gateway);
+  return { page, problems };
+}
+
+// Clicks the most passive legal action until the hand is complete.
+async function playToShowdown(page) {
+  const preference = ["SHOW", "CHECK", "CALL", "BRING_IN"];
+  for (let step = 0; step < 80; step++) {
+    if (await page.locator("#showdown").isVisible()) return step;
+    const kinds = await page.locator("#action-buttons button").evaluateAll((bs) => bs.map((b) => b.dataset.kind));
+    assert.ok(kinds.length > 0, `legal actions are offered at step ${step}`);
+    const kind = preference.find((k) => kinds.includes(k)) ?? kinds[0];
+    const before = await page.locator("#status").textContent();
+    await page.locator(`#action-buttons button[data-kind="${kind}"]`).first().click();
+    await page.waitForFunction((text) => document.getElementById("status").textContent !== text || !document.getElementById("showdown").hidden, before);
+  }
+  assert.fail("the hand did not end within 80 actions");
+}
+
+test("a hand dealt by the service, played to showdown, with the deck commitment verified", async () => {
+  const { page, problems } = await openPage();
+  await page.selectOption("#variant", "VARIANT_STUD_HI_LO");
+  await page.fill("#seats", "4");
+  await page.click("#deal");
+  await page.waitForSelector("#seat-4");
+  assert.match(await page.locator("#status").textContent(), /hi lo · betting · third street/);
+  // Every seat shows three cards: its own two down cards come from its private view.
+  for (let seat = 1; seat <= 4; seat++) {
+    const cards = await page.locator(`#seat-${seat} .card`).allTextContents();
+    assert.equal(cards.length, 3, `seat ${seat}`);
+    assert.ok(cards.every((c) => /^[2-9TJQKA][cdhs]$/.test(c)), `seat ${seat}: ${cards}`);
+  }
+  const actions = await playToShowdown(page);
+  assert.ok(actions >= 4, "at least the third-street round was played");
+  await page.waitForSelector("#commitment[data-verified]");
+  assert.equal(await page.locator("#commitment").getAttribute("data-verified"), "true");
+  assert.match(await page.locator("#showdown-result").textContent(), /Pot 0 \(\d+\): seat \d \+\d+/);
+  assert.ok((await page.locator("#log li").count()) > 20, "the operation log is shown");
+  assert.ok((await page.locator("#announcements li").count()) > 0, "announcements are shown");
+  await page.screenshot({ path: path.join(artifacts, "playground-showdown.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a live hand: cards reported by the dealer, an exposed hole card ruled STUD-IRR-EXP-1, in Spanish", async () => {
+  const { page, problems } = await openPage();
+  await page.selectOption("#dealing", "DEALING_MODE_LIVE");
+  await page.selectOption("#locale", "LOCALE_ES");
+  await page.click("#deal");
+  await page.waitForSelector("#live:not([hidden])");
+  assert.match(await page.locator("#expected-deal").textContent(), /seat 1, face down/);
+  for (const card of ["Ah", "2c"]) {
+    const before = await page.locator("#status").textContent();
+    await page.fill("#live-card", card);
+    await page.click("#report-card");
+    await page.waitForFunction((text) => document.getElementById("status").textContent !== text, before);
+  }
+  // The dealer turned seat 2's 2c face up: the floor reports it.
+  await page.selectOption("#irregularity-kind", { label: "HOLECARD_EXPOSED" });
+  await page.fill("#irregularity-seat", "2");
+  await page.fill("#irregularity-cards", "2c");
+  await page.click("#report-irregularity");
+  await page.waitForSelector("#ruling[data-rule-id]");
+  assert.equal(await page.locator("#ruling").getAttribute("data-rule-id"), "STUD-IRR-EXP-1");
+  const ruling = await page.locator("#ruling").textContent();
+  assert.match(ruling, /THIRD_CARD_DOWN/);
+  // A card the rules refuse: the error names the rule and is shown, not thrown.
+  await page.fill("#live-card", "2c");
+  await page.click("#report-card");
+  await page.waitForSelector("#error:not([hidden])");
+  assert.match(await page.locator("#error").textContent(), /FailedPrecondition|InvalidArgument/);
+  await page.screenshot({ path: path.join(artifacts, "playground-live-ruling.png"), fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
