@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the stud_server image from deploy/Dockerfile, tagged with the version
 # and commit (which the image's stud_build_info metric reports too):
-#   deploy/build-image.sh [TAG]   (default localhost/stud-server:VERSION-COMMIT)
+#   deploy/build-image.sh [TAG]         (default localhost/stud-server:VERSION-COMMIT)
+#   deploy/build-image.sh --web [TAG]   the web gateway, deploy/web.Dockerfile
+#                                       (default localhost/stud-web:VERSION-COMMIT)
 # With a docker daemon: docker build. Otherwise, where no registry can be
 # reached (these machines): a Debian 12 base made with debootstrap from
 # Debian's archive, imported with podman as localhost/debian:12.11 and
@@ -12,9 +14,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 version="$(sed -n 's/^set(STUD_VERSION "\([^"]*\)".*/\1/p' service/CMakeLists.txt)"
 commit="$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
-tag="${1:-localhost/stud-server:${version}-${commit}}"
-args=(--build-arg "STUD_GIT_COMMIT=$commit" --build-arg "STUD_VERSION=$version"
-      -f deploy/Dockerfile -t "$tag" .)
+image=stud-server dockerfile=deploy/Dockerfile
+secret=()
+if [ "${1:-}" = --web ]; then
+  image=stud-web dockerfile=deploy/web.Dockerfile
+  shift
+  # The npm registry's CA chain as this machine trusts it (a proxy's CA included).
+  cafile="$(npm config get cafile 2>/dev/null || true)"
+  [ -s "$cafile" ] || cafile=/etc/ssl/certs/ca-certificates.crt
+  [ -s "$cafile" ] && secret=(--secret "id=npm_cafile,src=$cafile")
+fi
+tag="${1:-localhost/${image}:${version}-${commit}}"
+args=(--build-arg "STUD_GIT_COMMIT=$commit" --build-arg "STUD_VERSION=$version" "${secret[@]}"
+      -f "$dockerfile" -t "$tag" .)
 
 if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
   docker build "${args[@]}" >&2

@@ -24,7 +24,8 @@ for dir in "${overlays[@]}"; do
   env="$(basename "$dir")"
   kubectl kustomize "$dir" > "$tmp/$env.yaml"
   echo "ok: kubectl kustomize k8s/overlays/$env ($(grep -c '^kind:' "$tmp/$env.yaml") objects)"
-  node "$here/k8s_validate.js" --env "$env" --dockerfile "$root/deploy/Dockerfile" "$tmp/$env.yaml"
+  node "$here/k8s_validate.js" --env "$env" --dockerfile "$root/deploy/Dockerfile" \
+    --web_dockerfile "$root/deploy/web.Dockerfile" "$tmp/$env.yaml"
   # The PrometheusRule's spec is a Prometheus rule file: let promtool parse it.
   node -e '
     const YAML = require(process.argv[1]);

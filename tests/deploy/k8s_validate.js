@@ -16,7 +16,8 @@
 // The schemas allow unknown fields, so a misspelled field passes check 1; the
 // project rules catch the ones that matter by reading them.
 //
-// Usage: node k8s_validate.js --env dev|prod|ledger [--dockerfile deploy/Dockerfile] rendered.yaml
+// Usage: node k8s_validate.js --env dev|prod|ledger [--dockerfile deploy/Dockerfile]
+//          [--web_dockerfile deploy/web.Dockerfile] rendered.yaml
 // Prints one line per finding; exits 1 if there is any.
 'use strict';
 const fs = require('fs');
@@ -25,10 +26,12 @@ const YAML = require('yaml');
 const args = process.argv.slice(2);
 let env = '';
 let dockerfile = '';
+let webDockerfile = '';
 const files = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--env') env = args[++i];
   else if (args[i] === '--dockerfile') dockerfile = args[++i];
+  else if (args[i] === '--web_dockerfile') webDockerfile = args[++i];
   else files.push(args[i]);
 }
 if (!env || files.length === 0) {
@@ -118,23 +121,41 @@ for (const o of docs.filter((d) => d.kind === 'PrometheusRule')) {
 
 // --- 3. project rules --------------------------------------------------------
 const byKind = (k) => docs.filter((d) => d.kind === k);
-const deployments = byKind('Deployment');
+// The rules service's Deployment, and the web gateway's (k8s/components/web).
+const isWeb = (d) => d.spec.template.spec.containers.some((c) => /stud-web/.test(c.image || ''));
+const deployments = byKind('Deployment').filter((d) => !isWeb(d));
+const webDeployments = byKind('Deployment').filter(isWeb);
 const statefulSets = byKind('StatefulSet');
-const workloads = [...deployments, ...statefulSets];
-if (deployments.length !== 1) fail(null, `expected one Deployment, found ${deployments.length}`);
+const workloads = [...deployments, ...webDeployments, ...statefulSets];
+if (deployments.length !== 1) fail(null, `expected one stud Deployment, found ${deployments.length}`);
 for (const k of ['Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'NetworkPolicy', 'ConfigMap',
   'ServiceMonitor', 'PrometheusRule']) {
   if (byKind(k).length === 0) fail(null, `no ${k}`);
 }
 if (!byKind('Service').some((s) => s.spec.clusterIP === 'None')) fail(null, 'no headless Service');
 
-const exposed = new Set();
-if (dockerfile) {
-  for (const line of fs.readFileSync(dockerfile, 'utf8').split('\n')) {
+function exposedPorts(file) {
+  const ports = new Set();
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     const m = line.match(/^\s*EXPOSE\s+(.*)$/i);
-    if (m) m[1].split(/\s+/).filter(Boolean).forEach((p) => exposed.add(Number(p.split('/')[0])));
+    if (m) m[1].split(/\s+/).filter(Boolean).forEach((p) => ports.add(Number(p.split('/')[0])));
   }
-  if (exposed.size === 0) fail(null, `${dockerfile}: no EXPOSE`);
+  if (ports.size === 0) fail(null, `${file}: no EXPOSE`);
+  return ports;
+}
+const exposed = dockerfile ? exposedPorts(dockerfile) : new Set();
+// The gateway: HTTP probes on its own health paths, ports as its image EXPOSEs,
+// and the label the stud NetworkPolicy admits.
+for (const d of webDeployments) {
+  const pod = d.spec.template.spec;
+  if ((d.spec.template.metadata.labels || {})['stud-client'] !== 'true') fail(d, 'web pods need the label stud-client: "true" to reach the stud pods');
+  const webExposed = webDockerfile ? exposedPorts(webDockerfile) : null;
+  for (const c of pod.containers) {
+    if (!(c.readinessProbe && c.readinessProbe.httpGet && c.readinessProbe.httpGet.path === '/readyz')) fail(d, `container ${c.name}: readinessProbe must be httpGet /readyz`);
+    if (!(c.livenessProbe && c.livenessProbe.httpGet && c.livenessProbe.httpGet.path === '/healthz')) fail(d, `container ${c.name}: livenessProbe must be httpGet /healthz`);
+    const ports = (c.ports || []).map((p) => p.containerPort);
+    if (webExposed) for (const p of ports) if (!webExposed.has(p)) fail(d, `container ${c.name}: port ${p} not EXPOSEd in ${webDockerfile}`);
+  }
 }
 
 // Rules every workload's pod and containers follow (the stud Deployment and
