@@ -25,6 +25,9 @@ COPY web/ ./
 RUN npm run build
 
 FROM debian:12.11-slim AS runtime
+ARG STUD_GIT_COMMIT=unknown
+ARG STUD_VERSION=0.1.0
+LABEL org.opencontainers.image.version="${STUD_VERSION}" org.opencontainers.image.revision="${STUD_GIT_COMMIT}"
 RUN printf 'path-exclude /usr/share/doc/*\npath-exclude /usr/share/man/*\npath-exclude /usr/share/locale/*\n' \
       > /etc/dpkg/dpkg.cfg.d/01-stud-slim \
  && apt-get update \
@@ -32,9 +35,9 @@ RUN printf 'path-exclude /usr/share/doc/*\npath-exclude /usr/share/man/*\npath-e
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/cache/apt/archives/*.deb \
  && groupadd --system --gid 10001 stud \
  && useradd --system --uid 10001 --gid stud --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin stud
-COPY --from=build /src/web/dist/gateway.js /opt/stud-web/gateway.js
+COPY --from=build /src/web/dist/gateway.mjs /opt/stud-web/gateway.mjs
 COPY --from=build /src/web/dist/playground /opt/stud-web/playground
 EXPOSE 8080
 USER 10001:10001
-ENTRYPOINT ["node", "/opt/stud-web/gateway.js"]
+ENTRYPOINT ["node", "/opt/stud-web/gateway.mjs"]
 CMD ["--listen=0.0.0.0:8080", "--upstream=stud:50051"]

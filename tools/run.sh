@@ -29,7 +29,7 @@ done
 "$BUILD_DIR/service/stud_server" "$@" &
 server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null' EXIT
-node web/dist/gateway.js --listen="${WEB_LISTEN:-127.0.0.1:8080}" --upstream="$upstream" &
+node web/dist/gateway.mjs --listen="${WEB_LISTEN:-127.0.0.1:8080}" --upstream="$upstream" &
 gateway=$!
 trap 'kill "$gateway" "$server" 2>/dev/null; wait "$gateway" "$server" 2>/dev/null' EXIT INT TERM
 wait "$gateway"

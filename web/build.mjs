@@ -1,11 +1,11 @@
-// Bundles the gateway (dist/gateway.js, for Node) and the playground page
+// Bundles the gateway (dist/gateway.mjs, for Node) and the playground page
 // (dist/playground/, for browsers) with esbuild. Run after `npm run generate`.
 import { build } from "esbuild";
 import { cp, mkdir } from "node:fs/promises";
 
 await build({
   entryPoints: ["src/main.ts"],
-  outfile: "dist/gateway.js",
+  outfile: "dist/gateway.mjs",
   bundle: true,
   platform: "node",
   format: "esm",

@@ -66,12 +66,17 @@ function showError(error: unknown): void {
   box.hidden = false;
 }
 
+// Runs one user step (one or more calls). body[data-busy] is set meanwhile, so
+// a test (or a user script) can tell when the page shows the step's result.
 async function call(action: () => Promise<void>): Promise<void> {
   $("error").hidden = true;
+  document.body.dataset.busy = "true";
   try {
     await action();
   } catch (error) {
     showError(error);
+  } finally {
+    delete document.body.dataset.busy;
   }
 }
 

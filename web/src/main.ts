@@ -1,5 +1,5 @@
 // stud_web: the HTTP gateway in front of stud_server.
-//   node dist/gateway.js [--listen=127.0.0.1:8080] [--upstream=127.0.0.1:50051]
+//   node dist/gateway.mjs [--listen=127.0.0.1:8080] [--upstream=127.0.0.1:50051]
 //                        [--default_timeout_ms=10000] [--static_dir=DIR]
 // Prints "stud_web listening on http://HOST:PORT" once it accepts calls
 // (--listen=127.0.0.1:0 picks a free port). SIGTERM/SIGINT: stop accepting,

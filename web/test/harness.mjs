@@ -1,4 +1,4 @@
-// Starts a real stud_server (STUD_SERVER) and the built gateway (dist/gateway.js)
+// Starts a real stud_server (STUD_SERVER) and the built gateway (dist/gateway.mjs)
 // on 127.0.0.1 port 0, and stops both by their own PIDs.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -54,7 +54,7 @@ export async function startStack(serverArgs = []) {
   );
   const web = await startProcess(
     process.execPath,
-    [path.join(webDir, "dist", "gateway.js"), "--listen=127.0.0.1:0", `--upstream=${stud.address}`],
+    [path.join(webDir, "dist", "gateway.mjs"), "--listen=127.0.0.1:0", `--upstream=${stud.address}`],
     /^stud_web listening on (\S+)/,
     "stud_web",
   ).catch(async (error) => {

@@ -36,6 +36,9 @@ async function openPage() {
   return { page, problems };
 }
 
+// The page marks <body data-busy> while a step's calls are in flight.
+const settled = (page) => page.waitForSelector("body:not([data-busy])", { state: "attached" });
+
 // Clicks the most passive legal action until the hand is complete.
 async function playToShowdown(page) {
   const preference = ["SHOW", "CHECK", "CALL", "BRING_IN"];
@@ -44,9 +47,8 @@ async function playToShowdown(page) {
     const kinds = await page.locator("#action-buttons button").evaluateAll((bs) => bs.map((b) => b.dataset.kind));
     assert.ok(kinds.length > 0, `legal actions are offered at step ${step}`);
     const kind = preference.find((k) => kinds.includes(k)) ?? kinds[0];
-    const before = await page.locator("#status").textContent();
     await page.locator(`#action-buttons button[data-kind="${kind}"]`).first().click();
-    await page.waitForFunction((text) => document.getElementById("status").textContent !== text || !document.getElementById("showdown").hidden, before);
+    await settled(page);
   }
   assert.fail("the hand did not end within 80 actions");
 }
@@ -56,7 +58,7 @@ test("a hand dealt by the service, played to showdown, with the deck commitment 
   await page.selectOption("#variant", "VARIANT_STUD_HI_LO");
   await page.fill("#seats", "4");
   await page.click("#deal");
-  await page.waitForSelector("#seat-4");
+  await settled(page);
   assert.match(await page.locator("#status").textContent(), /hi lo · betting · third street/);
   // Every seat shows three cards: its own two down cards come from its private view.
   for (let seat = 1; seat <= 4; seat++) {
@@ -66,7 +68,6 @@ test("a hand dealt by the service, played to showdown, with the deck commitment 
   }
   const actions = await playToShowdown(page);
   assert.ok(actions >= 4, "at least the third-street round was played");
-  await page.waitForSelector("#commitment[data-verified]");
   assert.equal(await page.locator("#commitment").getAttribute("data-verified"), "true");
   assert.match(await page.locator("#showdown-result").textContent(), /Pot 0 \(\d+\): seat \d \+\d+/);
   assert.ok((await page.locator("#log li").count()) > 20, "the operation log is shown");
@@ -81,27 +82,26 @@ test("a live hand: cards reported by the dealer, an exposed hole card ruled STUD
   await page.selectOption("#dealing", "DEALING_MODE_LIVE");
   await page.selectOption("#locale", "LOCALE_ES");
   await page.click("#deal");
-  await page.waitForSelector("#live:not([hidden])");
+  await settled(page);
   assert.match(await page.locator("#expected-deal").textContent(), /seat 1, face down/);
   for (const card of ["Ah", "2c"]) {
-    const before = await page.locator("#status").textContent();
     await page.fill("#live-card", card);
     await page.click("#report-card");
-    await page.waitForFunction((text) => document.getElementById("status").textContent !== text, before);
+    await settled(page);
   }
   // The dealer turned seat 2's 2c face up: the floor reports it.
   await page.selectOption("#irregularity-kind", { label: "HOLECARD_EXPOSED" });
   await page.fill("#irregularity-seat", "2");
   await page.fill("#irregularity-cards", "2c");
   await page.click("#report-irregularity");
-  await page.waitForSelector("#ruling[data-rule-id]");
+  await settled(page);
   assert.equal(await page.locator("#ruling").getAttribute("data-rule-id"), "STUD-IRR-EXP-1");
   const ruling = await page.locator("#ruling").textContent();
   assert.match(ruling, /THIRD_CARD_DOWN/);
   // A card the rules refuse: the error names the rule and is shown, not thrown.
   await page.fill("#live-card", "2c");
   await page.click("#report-card");
-  await page.waitForSelector("#error:not([hidden])");
+  await settled(page);
   assert.match(await page.locator("#error").textContent(), /FailedPrecondition|InvalidArgument/);
   await page.screenshot({ path: path.join(artifacts, "playground-live-ruling.png"), fullPage: true });
   assert.deepEqual(problems, []);
