@@ -43,9 +43,24 @@ absl::StatusOr<SealedHand> HandService::Unseal(const std::string& token,
   return hand;
 }
 
+absl::StatusOr<HandService::UpdateParts> HandService::DecodeDetail(v1::UpdateDetail detail) {
+  switch (detail) {
+    case v1::UPDATE_DETAIL_UNSPECIFIED:
+    case v1::UPDATE_DETAIL_FULL:
+      return UpdateParts::kAll;
+    case v1::UPDATE_DETAIL_CHANGES:
+      return UpdateParts::kChanges;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat(
+          "detail: ", static_cast<int>(detail),
+          " is not an UpdateDetail (UPDATE_DETAIL_FULL or UPDATE_DETAIL_CHANGES)"));
+  }
+}
+
 void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
-                             const std::vector<int>& view_seats, bool announce, std::string token,
-                             v1::HandUpdate* out, const NextStep* given_next) const {
+                             const std::vector<int>& view_seats, UpdateParts parts,
+                             std::string token, v1::HandUpdate* out,
+                             const NextStep* given_next) const {
   const HandState& state = hand.state;
   if (token.empty()) {
     ChildSpan span("seal");
@@ -58,11 +73,13 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
     out->set_token(std::move(token));
   }
   out->set_version(state.version);
-  v1::PublicView* pub = out->mutable_public_view();
-  EncodePublicView(ViewFor(state, kPublicViewer), pub);
-  pub->set_hand_id(HandIdText(hand.service));
-  pub->set_dealing_mode(static_cast<v1::DealingMode>(hand.service.dealing_mode));
-  EncodeCommitment(state, hand.service, pub->mutable_deck_commitment());
+  if (parts != UpdateParts::kChanges) {
+    v1::PublicView* pub = out->mutable_public_view();
+    EncodePublicView(ViewFor(state, kPublicViewer), pub);
+    pub->set_hand_id(HandIdText(hand.service));
+    pub->set_dealing_mode(static_cast<v1::DealingMode>(hand.service.dealing_mode));
+    EncodeCommitment(state, hand.service, pub->mutable_deck_commitment());
+  }
   for (int seat : view_seats) {
     v1::PrivateView* pv = out->add_private_views();
     pv->set_seat(seat);
@@ -80,7 +97,7 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
   out->set_to_act(now.to_act);
   if (now.deal.has_value()) EncodeExpectedDeal(*now.deal, out->mutable_expected_deal());
   for (const LegalAction& a : now.legal) EncodeLegalAction(a, out->add_legal_actions());
-  if (announce) {
+  if (parts == UpdateParts::kAll) {
     Announce(state, first_op, static_cast<v1::Locale>(hand.service.locale),
              out->mutable_announcements());
   }
@@ -145,7 +162,7 @@ absl::Status HandService::DealNewHand(const v1::NewHandRequest& request, HandCon
   }();
   if (!state.ok()) return state.status();
   hand.state = *std::move(state);
-  FillUpdate(hand, 0, view_seats, /*announce=*/true, "", resp->mutable_update());
+  FillUpdate(hand, 0, view_seats, UpdateParts::kAll, "", resp->mutable_update());
   AddSeatTickets(*sealer_, hand.service, config.num_seats, resp);  // a new hand: new tickets
   return absl::OkStatus();
 }
@@ -161,6 +178,8 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
   absl::StatusOr<std::vector<int>> views =
       DecodeViewSeats(req.private_view_seats(), hand->state.config.num_seats, "private_view_seats");
   if (!views.ok()) return views.status();
+  absl::StatusOr<UpdateParts> parts = DecodeDetail(req.detail());
+  if (!parts.ok()) return parts.status();
   if (absl::Status st =
           CheckVersion(req.has_expected_version(), req.expected_version(), hand->state);
       !st.ok()) {
@@ -177,8 +196,7 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
   }();
   if (!step.ok()) return step.status();
   if (step->ruling) EncodeRuling(hand->state, *step->ruling, resp->mutable_ruling());
-  FillUpdate(*hand, step->first_op, *views, /*announce=*/true, "", resp->mutable_update(),
-             &step->next);
+  FillUpdate(*hand, step->first_op, *views, *parts, "", resp->mutable_update(), &step->next);
   return absl::OkStatus();
 }
 
@@ -211,7 +229,8 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
   absl::StatusOr<std::vector<int>> views =
       DecodeViewSeats(req.private_view_seats(), hand->state.config.num_seats, "private_view_seats");
   if (!views.ok()) return views.status();
-  FillUpdate(*hand, 0, *views, /*announce=*/false, req.token(), resp->mutable_update());
+  FillUpdate(*hand, 0, *views, UpdateParts::kAllButAnnouncements, req.token(),
+             resp->mutable_update());
   return absl::OkStatus();
 }
 

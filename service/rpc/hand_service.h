@@ -94,11 +94,19 @@ class HandService {
   absl::Status DealNewHand(const stud::v1::NewHandRequest& request, HandConfig config,
                            stud::v1::Locale locale, const std::vector<int>& view_seats,
                            stud::v1::NewHandResponse* resp) const;
+  // Which HandUpdate fields FillUpdate writes: all (NewHand, and ApplyAction
+  // and RuleIrregularity by default), all but announcements (GetView: nothing
+  // was announced), or the changes alone (UPDATE_DETAIL_CHANGES: no public
+  // view, no announcements).
+  enum class UpdateParts { kAll, kAllButAnnouncements, kChanges };
+  // The parts a request's `detail` asks for; INVALID_ARGUMENT for a value
+  // this server does not know.
+  static absl::StatusOr<UpdateParts> DecodeDetail(stud::v1::UpdateDetail detail);
   // Fills `out` for the state after a call whose operations start at
   // `first_op`. `token` is the token to return; empty means seal a new one.
   // `next`: what the engine's step answered (engine/step.h); null: asked here.
   void FillUpdate(const SealedHand& hand, size_t first_op, const std::vector<int>& view_seats,
-                  bool announce, std::string token, stud::v1::HandUpdate* out,
+                  UpdateParts parts, std::string token, stud::v1::HandUpdate* out,
                   const NextStep* next = nullptr) const;
   // Seat-scoped access (seat_tickets.h): OK, or why the call's ticket (or its
   // absence) does not allow this request on this hand.

@@ -236,13 +236,15 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
   absl::StatusOr<std::vector<int>> views =
       DecodeViewSeats(req.private_view_seats(), n, "private_view_seats");
   if (!views.ok()) return views.status();
+  absl::StatusOr<UpdateParts> parts = DecodeDetail(req.detail());
+  if (!parts.ok()) return parts.status();
   absl::StatusOr<IrregularityReport> report = DecodeReport(r, rule, *std::move(cards));
   if (!report.ok()) return report.status();
   const size_t first_op = hand->state.log.size();
   absl::StatusOr<Ruling> ruling = stud::RuleIrregularity(hand->state, *report);
   if (!ruling.ok()) return WithRequestFieldPath(ruling.status(), report->kind);
   EncodeRuling(hand->state, *ruling, resp->mutable_ruling());
-  FillUpdate(*hand, first_op, *views, /*announce=*/true, "", resp->mutable_update());
+  FillUpdate(*hand, first_op, *views, *parts, "", resp->mutable_update());
   return absl::OkStatus();
 }
 

@@ -338,5 +338,56 @@ TEST(ServiceTest, StatelessShowdownSplitsAndGivesTheOddChipByRule) {
   EXPECT_FALSE(resp.hands(0).high_name().empty());
 }
 
+
+// UPDATE_DETAIL_CHANGES: the same step as the full answer (same token,
+// operations, private views, who acts and how), without the public view and the
+// announcements; the answer is smaller. An unknown detail value is refused.
+TEST(ServiceTest, ChangesOnlyAnswerCarriesTheSameStepWithoutTheBoard) {
+  Server server;
+  v1::NewHandRequest hand = BasicHand(4, v1::DEALING_MODE_SERVICE);
+  v1::HandUpdate u = StartHand(server, hand);
+  for (int step = 0; step < 6 && u.to_act() != 0; ++step) {
+    v1::ApplyActionRequest req;
+    req.set_token(u.token());
+    req.mutable_action()->set_kind(u.legal_actions(0).kind());
+    req.mutable_action()->set_seat(u.to_act());
+    req.mutable_action()->set_amount_to(u.legal_actions(0).amount_to());
+    req.add_private_view_seats(u.to_act());
+    v1::ApplyActionResponse full;
+    v1::ApplyActionResponse changes;
+    grpc::ClientContext full_ctx;
+    SetDeadline(&full_ctx);
+    ASSERT_TRUE(server.stub().ApplyAction(&full_ctx, req, &full).ok());
+    req.set_detail(v1::UPDATE_DETAIL_CHANGES);
+    grpc::ClientContext changes_ctx;
+    SetDeadline(&changes_ctx);
+    ASSERT_TRUE(server.stub().ApplyAction(&changes_ctx, req, &changes).ok());
+
+    EXPECT_FALSE(changes.update().has_public_view());
+    EXPECT_EQ(changes.update().announcements_size(), 0);
+    ASSERT_TRUE(full.update().has_public_view());
+    v1::HandUpdate expected = full.update();
+    expected.clear_public_view();
+    expected.clear_announcements();
+    EXPECT_EQ(changes.update().SerializeAsString(), expected.SerializeAsString()) << "step " << step;
+    EXPECT_LT(changes.ByteSizeLong(), full.ByteSizeLong());
+    u = full.update();
+  }
+
+  const v1::HandUpdate fresh = StartHand(server, hand);
+  v1::ApplyActionRequest bad;
+  bad.set_token(fresh.token());
+  bad.mutable_action()->set_kind(fresh.legal_actions(0).kind());
+  bad.mutable_action()->set_seat(fresh.to_act());
+  bad.mutable_action()->set_amount_to(fresh.legal_actions(0).amount_to());
+  bad.set_detail(static_cast<v1::UpdateDetail>(9));
+  v1::ApplyActionResponse resp;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  const grpc::Status st = server.stub().ApplyAction(&ctx, bad, &resp);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(st.error_message().find("detail: 9"), std::string::npos) << st.error_message();
+}
+
 }  // namespace
 }  // namespace stud::service::testing

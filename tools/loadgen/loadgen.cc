@@ -66,6 +66,9 @@ ABSL_FLAG(double, warmup, 1, "seconds run before measuring, per phase");
 ABSL_FLAG(int, timeout_ms, 5000, "deadline of every call");
 ABSL_FLAG(int, threads, 1, "client completion-queue threads");
 ABSL_FLAG(int, pool, 256, "distinct requests (tokens) in the pool");
+ABSL_FLAG(std::string, detail, "full",
+          "--rpc=apply_action: the answer's UpdateDetail, full or changes (no public view or "
+          "announcements)");
 ABSL_FLAG(int, seed, 1, "seed of the pool builder");
 ABSL_FLAG(int, server_pid, 0, "pid of the server at --target, for its CPU and memory");
 ABSL_FLAG(std::string, baseline_target, "",
@@ -205,6 +208,7 @@ Workload BuildWorkload(const std::string& rpc, const std::string& target, int po
         v1::ApplyActionRequest req;
         req.set_token(u.token());
         *req.mutable_action() = PickAction(u, rng, false);
+        if (absl::GetFlag(FLAGS_detail) == "changes") req.set_detail(v1::UPDATE_DETAIL_CHANGES);
         requests.push_back(req.SerializeAsString());
       } else {
         v1::LegalActionsRequest req;
@@ -571,6 +575,8 @@ int main(int argc, char** argv) {
   const std::string baseline = absl::GetFlag(FLAGS_baseline_target);
   const bool open = absl::GetFlag(FLAGS_mode) == "open";
   if (!open && absl::GetFlag(FLAGS_mode) != "closed") Die("--mode must be closed or open");
+  if (absl::GetFlag(FLAGS_detail) != "full" && absl::GetFlag(FLAGS_detail) != "changes")
+    Die("--detail must be full or changes");
 
   const Workload w =
       BuildWorkload(rpc, target, absl::GetFlag(FLAGS_pool), absl::GetFlag(FLAGS_seed));
