@@ -51,9 +51,9 @@ absl::StatusOr<HandService::UpdateParts> HandService::DecodeDetail(v1::UpdateDet
     case v1::UPDATE_DETAIL_CHANGES:
       return UpdateParts::kChanges;
     default:
-      return absl::InvalidArgumentError(absl::StrCat(
-          "detail: ", static_cast<int>(detail),
-          " is not an UpdateDetail (UPDATE_DETAIL_FULL or UPDATE_DETAIL_CHANGES)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("detail: ", static_cast<int>(detail),
+                       " is not an UpdateDetail (UPDATE_DETAIL_FULL or UPDATE_DETAIL_CHANGES)"));
   }
 }
 

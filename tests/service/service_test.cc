@@ -338,7 +338,6 @@ TEST(ServiceTest, StatelessShowdownSplitsAndGivesTheOddChipByRule) {
   EXPECT_FALSE(resp.hands(0).high_name().empty());
 }
 
-
 // UPDATE_DETAIL_CHANGES: the same step as the full answer (same token,
 // operations, private views, who acts and how), without the public view and the
 // announcements; the answer is smaller. An unknown detail value is refused.
@@ -369,7 +368,8 @@ TEST(ServiceTest, ChangesOnlyAnswerCarriesTheSameStepWithoutTheBoard) {
     v1::HandUpdate expected = full.update();
     expected.clear_public_view();
     expected.clear_announcements();
-    EXPECT_EQ(changes.update().SerializeAsString(), expected.SerializeAsString()) << "step " << step;
+    EXPECT_EQ(changes.update().SerializeAsString(), expected.SerializeAsString())
+        << "step " << step;
     EXPECT_LT(changes.ByteSizeLong(), full.ByteSizeLong());
     u = full.update();
   }
