@@ -76,14 +76,43 @@ stud::v1::NewHandRequest EightSeatNewHand() {
   return nh;
 }
 
-const Sealer& TheSealer() {
-  static Sealer* s = [] {
+// A sealer of token format `format`, one key, made once per format.
+const Sealer& SealerOfFormat(uint8_t format) {
+  static const Key key = [] {
     (void)InitSodium();
-    return new Sealer(
-        *Sealer::Create({Sealer::EphemeralKey()}, kSipTokenFormat));  // as stud_server seals
+    return Sealer::EphemeralKey();
   }();
-  return *s;
+  static std::map<uint8_t, Sealer>* sealers = new std::map<uint8_t, Sealer>();
+  auto it = sealers->find(format);
+  if (it == sealers->end()) it = sealers->emplace(format, *Sealer::Create({key}, format)).first;
+  return it->second;
 }
+
+// The sealer the whole-call benchmarks use: stud_server's default format (1),
+// or STUD_BENCH_TOKEN_FORMAT (e.g. 4) to measure another.
+const Sealer& TheSealer() {
+  static const uint8_t format = [] {
+    const char* env = std::getenv("STUD_BENCH_TOKEN_FORMAT");
+    return static_cast<uint8_t>(env != nullptr ? std::atoi(env) : kTokenFormat);
+  }();
+  return SealerOfFormat(format);
+}
+
+// Seal and open of the mid-hand state (Arg 2 of BM_Seal) in each format.
+void BM_SealFormat(benchmark::State& st) {
+  const std::string plain = SerializeSealedHand(MakeHand(2));
+  const Sealer& sealer = SealerOfFormat(static_cast<uint8_t>(st.range(0)));
+  for (auto _ : st) benchmark::DoNotOptimize(sealer.Seal(plain));
+}
+BENCHMARK(BM_SealFormat)->Arg(1)->Arg(3);
+
+void BM_OpenFormat(benchmark::State& st) {
+  const Sealer& sealer = SealerOfFormat(static_cast<uint8_t>(st.range(0)));
+  const std::string token = sealer.Seal(SerializeSealedHand(MakeHand(2)));
+  std::string plain;
+  for (auto _ : st) benchmark::DoNotOptimize(sealer.OpenInto(token, "", &plain));
+}
+BENCHMARK(BM_OpenFormat)->Arg(1)->Arg(3);
 
 void BM_Seal(benchmark::State& st) {
   const std::string plain = SerializeSealedHand(MakeHand(st.range(0)));
@@ -256,14 +285,17 @@ BENCHMARK(BM_ApplyAction_6_Seal);
 // (open, decode, engine, views, legal actions, announcements, encode, seal),
 // serialize the response. Request and response live on one arena per call,
 // as the server's message allocator (service/server/arena_allocator.h) puts them.
+// Arg 1: the request asks for UPDATE_DETAIL_CHANGES (no public view, no announcements).
 void BM_ApplyAction_9_Total(benchmark::State& st) {
   HandService service(&TheSealer(), ServiceOptions{});
+  const bool changes_only = st.range(0) == 1;
   size_t response_bytes = 0;
   size_t arena_bytes = 0;
   OverCases(st, [&](const ApplyCase& c) {
     google::protobuf::Arena arena;
     auto& req = *google::protobuf::Arena::CreateMessage<stud::v1::ApplyActionRequest>(&arena);
     req.ParseFromString(c.request);
+    if (changes_only) req.set_detail(stud::v1::UPDATE_DETAIL_CHANGES);
     auto& resp = *google::protobuf::Arena::CreateMessage<stud::v1::ApplyActionResponse>(&arena);
     if (!service.ApplyAction(req, &resp).ok()) std::abort();
     std::string out = resp.SerializeAsString();
@@ -278,7 +310,7 @@ void BM_ApplyAction_9_Total(benchmark::State& st) {
   st.counters["arena_bytes"] =
       static_cast<double>(arena_bytes) / static_cast<double>(st.iterations());
 }
-BENCHMARK(BM_ApplyAction_9_Total);
+BENCHMARK(BM_ApplyAction_9_Total)->Arg(0)->Arg(1);
 
 // A whole NewHand in process (8 seats, SERVICE dealing: shuffle, deck
 // commitment, seal, the first update), messages on an arena as in the server.
