@@ -190,15 +190,17 @@ const Key* Sealer::Find(uint32_t id) const {
 
 absl::StatusOr<std::array<uint8_t, 16>> Sealer::TicketTag(uint32_t key_id,
                                                           absl::string_view message) const {
-  static constexpr char kTicketContext[crypto_kdf_CONTEXTBYTES + 1] = "studtick";
   const Key* key = Find(key_id);
   if (key == nullptr) return absl::NotFoundError("no key with this id in the ring");
-  uint8_t subkey[crypto_generichash_KEYBYTES];
-  crypto_kdf_derive_from_key(subkey, sizeof(subkey), 3, kTicketContext, key->bytes.data());
+  // Keyed BLAKE2b-128 under the key's ticket subkey, continued from the state
+  // keyed in the constructor.
+  crypto_generichash_state h;
+  std::memcpy(&h, ticket_hash_[static_cast<size_t>(key - keys_.data())].state.data(), sizeof(h));
+  crypto_generichash_update(&h, reinterpret_cast<const unsigned char*>(message.data()),
+                            message.size());
   std::array<uint8_t, 16> tag{};
-  crypto_generichash(tag.data(), tag.size(), reinterpret_cast<const unsigned char*>(message.data()),
-                     message.size(), subkey, sizeof(subkey));
-  sodium_memzero(subkey, sizeof(subkey));
+  crypto_generichash_final(&h, tag.data(), tag.size());
+  sodium_memzero(&h, sizeof(h));
   return tag;
 }
 
@@ -218,6 +220,15 @@ Sealer::Sealer(std::vector<Key> keys, size_t sealing, uint8_t seal_format)
   crypto_generichash_state h;
   crypto_generichash_init(&h, subkey, sizeof(subkey), kTokenNonceBytes);
   std::memcpy(nonce_hash_.data(), &h, sizeof(h));
+  // Seat-ticket tags: keyed BLAKE2b-128 under a subkey of each ring key
+  // (crypto_kdf id 3, context "studtick").
+  static constexpr char kTicketContext[crypto_kdf_CONTEXTBYTES + 1] = "studtick";
+  ticket_hash_.resize(keys_.size());
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    crypto_kdf_derive_from_key(subkey, sizeof(subkey), 3, kTicketContext, keys_[i].bytes.data());
+    crypto_generichash_init(&h, subkey, sizeof(subkey), 16);
+    std::memcpy(ticket_hash_[i].state.data(), &h, sizeof(h));
+  }
   sodium_memzero(subkey, sizeof(subkey));
   sodium_memzero(&h, sizeof(h));
 }

@@ -166,6 +166,13 @@ class Sealer {
   // crypto_generichash_state after the key block), so a seal copies it
   // instead of deriving the subkey and hashing the key block again.
   alignas(64) std::array<unsigned char, 384> nonce_hash_{};
+  // The same for seat-ticket tags, per ring key (in the order of keys_): a
+  // NewHand issues one ticket per seat and the table's, and every ticketed
+  // call checks one, so the subkey and key block are done once here.
+  struct alignas(64) KeyedHash {
+    std::array<unsigned char, 384> state;
+  };
+  std::vector<KeyedHash> ticket_hash_;
   uint8_t seal_format_ = kTokenFormat;
   // Format 3: the SipHash key of the sealing key's nonces (a subkey).
   std::array<uint8_t, 16> sip_key_{};

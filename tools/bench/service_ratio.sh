@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The service against the do-nothing baseline, same load generator, same run:
+# RUNS rounds (default 3), each with fresh servers, of every RPC shape in
+# SHAPES (default: ApplyAction full, ApplyAction with UPDATE_DETAIL_CHANGES,
+# NewHand). Each stud_loadgen call measures the service then its echo twin
+# (same request and response sizes), closed loop then open loop at half the
+# service's throughput, and prints the ratios (docs/benchmarks.md).
+#   BUILD_DIR=build DURATION=5 RUNS=3 tools/bench/service_ratio.sh [extra stud_server flags]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+BUILD_DIR="${BUILD_DIR:-build-perf}"
+DURATION="${DURATION:-5}"
+RUNS="${RUNS:-3}"
+SHAPES="${SHAPES:-apply_action:full apply_action:changes new_hand:full}"
+cmake --build "$BUILD_DIR" -j2 --target stud_server loadgen_echo_server stud_loadgen >/dev/null
+# shellcheck source=tools/loopback_servers.sh
+. tools/loopback_servers.sh
+for run in $(seq "$RUNS"); do
+  for shape in $SHAPES; do
+    rpc="${shape%%:*}" detail="${shape##*:}"
+    start "server$run$rpc$detail" "$BUILD_DIR/service/stud_server" --metrics_listen= "$@"
+    server_addr=$addr server_pid=$pid
+    start "echo$run$rpc$detail" "$BUILD_DIR/tools/loadgen/loadgen_echo_server"
+    echo "== run $run: $rpc (detail $detail)"
+    "$BUILD_DIR/tools/loadgen/stud_loadgen" --target="$server_addr" --server_pid="$server_pid" \
+      --baseline_target="$addr" --baseline_pid="$pid" --rpc="$rpc" --detail="$detail" \
+      --duration="$DURATION" --concurrency=32 --channels=4
+    kill "$server_pid" "$pid"; wait "$server_pid" "$pid" 2>/dev/null || true
+  done
+done
