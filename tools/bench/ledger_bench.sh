@@ -5,7 +5,9 @@
 # --ledger and one without, and stud_loadgen's closed loop on each, RUNS times
 # alternately. Prints each run's RESULT lines and the ratio of throughputs.
 # The ledger's own round trip (mean, from stud_ledger_call_duration_seconds)
-# closes the output.
+# closes the output. The ledger-on runs also measure the do-nothing baseline
+# (loadgen_echo_server, same request and response sizes) and print its RATIO
+# line, the figure docs/benchmarks.md compares with the target.
 # Every call the load generator repeats on a pool token is the exact retry of
 # the call that produced the hand's latest token (docs/ledger.md): the same
 # single EVAL as a first apply.
@@ -26,7 +28,7 @@ REDIS="$(command -v redis-server || echo /usr/bin/redis-server)"
 [ -x "$REDIS" ] || { echo "redis-server missing (tools/install-deps.sh installs it)" >&2; exit 2; }
 
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$BUILD_DIR" -j2 --target stud_server stud_loadgen >/dev/null
+cmake --build "$BUILD_DIR" -j2 --target stud_server stud_loadgen loadgen_echo_server >/dev/null
 
 # shellcheck source=tools/loopback_servers.sh
 . tools/loopback_servers.sh
@@ -43,16 +45,18 @@ off_addr=$addr off_pid=$pid
 start on "$BUILD_DIR/service/stud_server" --key_file "$tmp/keys" --metrics_listen 127.0.0.1:0 \
   --ledger "redis://127.0.0.1:$redis_port" ${ON_FLAGS:-}
 on_addr=$addr on_pid=$pid
+start echo "$BUILD_DIR/tools/loadgen/loadgen_echo_server"
+echo_addr=$addr echo_pid=$pid
 
-run() {  # label addr pid -> qps
+run() {  # label addr pid [baseline flags] -> qps
   "$BUILD_DIR/tools/loadgen/stud_loadgen" --target="$2" --server_pid="$3" --rpc=apply_action \
-    --duration="$DURATION" --concurrency="$CONCURRENCY" --channels="$CHANNELS" >"$tmp/$1.txt"
-  grep '^RESULT' "$tmp/$1.txt" | sed "s/^RESULT/RESULT ledger=$1/" >&2
+    --duration="$DURATION" --concurrency="$CONCURRENCY" --channels="$CHANNELS" "${@:4}" >"$tmp/$1.txt"
+  grep '^RESULT\|^RATIO' "$tmp/$1.txt" | sed "s/^RESULT/RESULT ledger=$1/; s/^RATIO/RATIO ledger=$1/" >&2
   sed -n 's/^RESULT .* qps=\([0-9.]*\) .*/\1/p' "$tmp/$1.txt" | head -1
 }
 for i in $(seq 1 "$RUNS"); do
   off=$(run off "$off_addr" "$off_pid")
-  on=$(run on "$on_addr" "$on_pid")
+  on=$(run on "$on_addr" "$on_pid" --baseline_target="$echo_addr" --baseline_pid="$echo_pid")
   awk -v i="$i" -v on="$on" -v off="$off" \
     'BEGIN { printf "run %d: ledger on %.0f req/s, off %.0f req/s, ratio %.2f\n", i, on, off, on / off }'
 done

@@ -5,6 +5,10 @@
 # NewHand). Each stud_loadgen call measures the service then its echo twin
 # (same request and response sizes), closed loop then open loop at half the
 # service's throughput, and prints the ratios (docs/benchmarks.md).
+# CALIBRATE (default "3 6 16") then measures, in the same run, echo servers
+# whose handler spins that many microseconds of CPU against the do-nothing one
+# (ApplyAction's request and response sizes): what a handler of a given cost
+# allows on this machine, whatever it does.
 #   BUILD_DIR=build DURATION=5 RUNS=3 tools/bench/service_ratio.sh [extra stud_server flags]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -27,5 +31,15 @@ for run in $(seq "$RUNS"); do
       --baseline_target="$addr" --baseline_pid="$pid" --rpc="$rpc" --detail="$detail" \
       --duration="$DURATION" --concurrency=32 --channels=4
     kill "$server_pid" "$pid"; wait "$server_pid" "$pid" 2>/dev/null || true
+  done
+  for work in ${CALIBRATE-3 6 16}; do
+    start "spin$run$work" "$BUILD_DIR/tools/loadgen/loadgen_echo_server" --work_us="$work"
+    spin_addr=$addr spin_pid=$pid
+    start "echo$run$work" "$BUILD_DIR/tools/loadgen/loadgen_echo_server"
+    echo "== run $run: echo with a ${work} us handler"
+    "$BUILD_DIR/tools/loadgen/stud_loadgen" --target="$spin_addr" --server_pid="$spin_pid" \
+      --baseline_target="$addr" --baseline_pid="$pid" --rpc=echo --echo_request_bytes=866 \
+      --echo_response_bytes=935 --duration="$DURATION" --concurrency=32 --channels=4
+    kill "$spin_pid" "$pid"; wait "$spin_pid" "$pid" 2>/dev/null || true
   done
 done

@@ -5,6 +5,7 @@
 // SIGTERM or SIGINT stops it.
 #include <signal.h>
 
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -27,18 +28,30 @@ ABSL_FLAG(int, max_message_bytes, 1 << 20, "largest request or response message,
 ABSL_FLAG(bool, message_arena, false, "put each call's messages on an arena, as stud_server does");
 ABSL_FLAG(bool, no_deadlock_detection, false,
           "turn absl::Mutex deadlock detection off, as stud_server does");
+// A calibration baseline rather than a do-nothing one: every call first spins
+// this many microseconds on the CPU, as long as a handler of that cost would
+// run, so the load generator shows what a handler of a given length costs a
+// callback-API server under load (docs/benchmarks.md).
+ABSL_FLAG(double, work_us, 0, "microseconds of CPU each call spins before answering");
 
 namespace {
 
 class EchoServiceImpl final : public stud::loadgen::v1::EchoService::CallbackService {
  public:
-  EchoServiceImpl(size_t max_bytes, bool message_arena) : zeros_(max_bytes, '\0') {
+  EchoServiceImpl(size_t max_bytes, bool message_arena, double work_us)
+      : zeros_(max_bytes, '\0'),
+        work_(std::chrono::nanoseconds(static_cast<int64_t>(work_us * 1e3))) {
     if (message_arena) SetMessageAllocatorFor_Echo(&alloc_);
   }
   grpc::ServerUnaryReactor* Echo(grpc::CallbackServerContext* ctx,
                                  const stud::loadgen::v1::EchoRequest* req,
                                  stud::loadgen::v1::EchoResponse* resp) override {
     grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+    if (work_.count() > 0) {
+      const auto until = std::chrono::steady_clock::now() + work_;
+      while (std::chrono::steady_clock::now() < until) {
+      }
+    }
     if (req->response_bytes() > zeros_.size()) {
       reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "response_bytes too large"));
       return reactor;
@@ -50,6 +63,7 @@ class EchoServiceImpl final : public stud::loadgen::v1::EchoService::CallbackSer
 
  private:
   const std::string zeros_;
+  const std::chrono::nanoseconds work_;
   stud::service::ArenaMessageAllocator<stud::loadgen::v1::EchoRequest,
                                        stud::loadgen::v1::EchoResponse>
       alloc_;
@@ -69,7 +83,8 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   const int max_bytes = absl::GetFlag(FLAGS_max_message_bytes);
-  EchoServiceImpl service(static_cast<size_t>(max_bytes), absl::GetFlag(FLAGS_message_arena));
+  EchoServiceImpl service(static_cast<size_t>(max_bytes), absl::GetFlag(FLAGS_message_arena),
+                          absl::GetFlag(FLAGS_work_us));
   grpc::ServerBuilder builder;
   const std::string listen = absl::GetFlag(FLAGS_listen);
   int port = 0;
