@@ -18,7 +18,8 @@ import {
 } from "@connectrpc/connect-node";
 import * as pb from "../gen/stud/v1/stud_pb.js";
 import { ErrorInfoSchema, LocalizedMessageSchema } from "../gen/google/rpc/error_details_pb.js";
-import { startStack } from "./harness.mjs";
+import net from "node:net";
+import { startGatewayOnly, startStack } from "./harness.mjs";
 
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 let stack;
@@ -232,4 +233,34 @@ test("health, readiness and metrics", async () => {
   assert.match(metrics, /stud_web_call_seconds_count\{method="NewHand"\} [1-9]/);
   assert.equal((await fetch(`${stack.gateway}/nowhere.html`)).status, 404);
   assert.equal((await fetch(`${stack.gateway}/`)).headers.get("content-type"), "text/html; charset=utf-8");
+});
+
+test("deadlines reach stud_server: the caller's, else --default_timeout_ms", async () => {
+  // An upstream that accepts connections and never answers: only a deadline ends the call.
+  const sockets = new Set();
+  const silent = net.createServer((socket) => sockets.add(socket));
+  await new Promise((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  const gateway = await startGatewayOnly(`127.0.0.1:${silent.address().port}`, ["--default_timeout_ms=700"]);
+  try {
+    const call = async (headers) => {
+      const started = Date.now();
+      const response = await fetch(`${gateway.gateway}/stud.v1.StudService/LegalActions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ token: "AAAA" }),
+      });
+      return { status: response.status, body: await response.json(), ms: Date.now() - started };
+    };
+    const callers = await call({ "connect-timeout-ms": "300" });
+    assert.equal(callers.body.code, "deadline_exceeded");
+    assert.ok(callers.ms >= 250 && callers.ms < 5000, `the caller's 300 ms deadline (took ${callers.ms} ms)`);
+    const defaulted = await call({});
+    assert.equal(defaulted.body.code, "deadline_exceeded");
+    assert.ok(defaulted.ms >= 600 && defaulted.ms < 5000, `the default 700 ms deadline (took ${defaulted.ms} ms)`);
+    assert.equal((await fetch(`${gateway.gateway}/readyz`)).status, 503);
+  } finally {
+    await gateway.stop();
+    for (const socket of sockets) socket.destroy();
+    silent.close();
+  }
 });

@@ -39,6 +39,17 @@ function stop(child) {
   });
 }
 
+// The built gateway alone in front of `upstream`; returns { gateway (base URL), stop() }.
+export async function startGatewayOnly(upstream, extraArgs = []) {
+  const web = await startProcess(
+    process.execPath,
+    [path.join(webDir, "dist", "gateway.mjs"), "--listen=127.0.0.1:0", `--upstream=${upstream}`, ...extraArgs],
+    /^stud_web listening on (\S+)/,
+    "stud_web",
+  );
+  return { gateway: web.address, stop: () => stop(web.child) };
+}
+
 // serverArgs: extra stud_server flags. Returns { upstream, gateway (base URL), stop() }.
 export async function startStack(serverArgs = []) {
   const server = process.env.STUD_SERVER;
