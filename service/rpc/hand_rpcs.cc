@@ -150,6 +150,8 @@ absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResp
 absl::Status HandService::DealNewHand(const v1::NewHandRequest& request, HandConfig config,
                                       v1::Locale locale, const std::vector<int>& view_seats,
                                       v1::NewHandResponse* resp) const {
+  absl::StatusOr<UpdateParts> parts = DecodeDetail(request.detail());
+  if (!parts.ok()) return parts.status();
   SealedHand hand;
   hand.service.locale = static_cast<uint32_t>(locale);
   if (absl::Status st = PrepareDeal(request, options_.allow_preset, &config, &hand.service);
@@ -162,7 +164,7 @@ absl::Status HandService::DealNewHand(const v1::NewHandRequest& request, HandCon
   }();
   if (!state.ok()) return state.status();
   hand.state = *std::move(state);
-  FillUpdate(hand, 0, view_seats, UpdateParts::kAll, "", resp->mutable_update());
+  FillUpdate(hand, 0, view_seats, *parts, "", resp->mutable_update());
   AddSeatTickets(*sealer_, hand.service, config.num_seats, resp);  // a new hand: new tickets
   return absl::OkStatus();
 }

@@ -94,10 +94,10 @@ class HandService {
   absl::Status DealNewHand(const stud::v1::NewHandRequest& request, HandConfig config,
                            stud::v1::Locale locale, const std::vector<int>& view_seats,
                            stud::v1::NewHandResponse* resp) const;
-  // Which HandUpdate fields FillUpdate writes: all (NewHand, and ApplyAction
-  // and RuleIrregularity by default), all but announcements (GetView: nothing
-  // was announced), or the changes alone (UPDATE_DETAIL_CHANGES: no public
-  // view, no announcements).
+  // Which HandUpdate fields FillUpdate writes: all (NewHand, ApplyAction and
+  // RuleIrregularity by default), all but announcements (GetView: nothing was
+  // announced), or the changes alone (UPDATE_DETAIL_CHANGES: no public view,
+  // no announcements).
   enum class UpdateParts { kAll, kAllButAnnouncements, kChanges };
   // The parts a request's `detail` asks for; INVALID_ARGUMENT for a value
   // this server does not know.

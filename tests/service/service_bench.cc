@@ -314,9 +314,11 @@ BENCHMARK(BM_ApplyAction_9_Total)->Arg(0)->Arg(1);
 
 // A whole NewHand in process (8 seats, SERVICE dealing: shuffle, deck
 // commitment, seal, the first update), messages on an arena as in the server.
+// Arg 1: UPDATE_DETAIL_CHANGES (no public view, no announcements).
 void BM_NewHand_Total(benchmark::State& st) {
   HandService service(&TheSealer(), ServiceOptions{});
-  const stud::v1::NewHandRequest nh = EightSeatNewHand();
+  stud::v1::NewHandRequest nh = EightSeatNewHand();
+  if (st.range(0) == 1) nh.set_detail(stud::v1::UPDATE_DETAIL_CHANGES);
   const std::string request = nh.SerializeAsString();
   size_t response_bytes = 0;
   for (auto _ : st) {
@@ -332,7 +334,7 @@ void BM_NewHand_Total(benchmark::State& st) {
   st.counters["response_bytes"] =
       static_cast<double>(response_bytes) / static_cast<double>(st.iterations());
 }
-BENCHMARK(BM_NewHand_Total);
+BENCHMARK(BM_NewHand_Total)->Arg(0)->Arg(1);
 
 // Response encoding alone: serializing a typical ApplyActionResponse.
 void BM_ApplyAction_7_EncodeResponse(benchmark::State& st) {

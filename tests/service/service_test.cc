@@ -374,6 +374,19 @@ TEST(ServiceTest, ChangesOnlyAnswerCarriesTheSameStepWithoutTheBoard) {
     u = full.update();
   }
 
+  // NewHand answers the same way: the first update without the board.
+  v1::NewHandRequest changes_hand = hand;
+  changes_hand.set_detail(v1::UPDATE_DETAIL_CHANGES);
+  changes_hand.add_private_view_seats(2);
+  const v1::HandUpdate first = StartHand(server, changes_hand);
+  EXPECT_FALSE(first.has_public_view());
+  EXPECT_EQ(first.announcements_size(), 0);
+  EXPECT_FALSE(first.token().empty());
+  EXPECT_GT(first.operations_size(), 0);
+  EXPECT_GT(first.legal_actions_size(), 0);
+  ASSERT_EQ(first.private_views_size(), 1);
+  EXPECT_EQ(first.private_views(0).cards_size(), 3);
+
   const v1::HandUpdate fresh = StartHand(server, hand);
   v1::ApplyActionRequest bad;
   bad.set_token(fresh.token());

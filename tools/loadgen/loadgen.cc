@@ -67,8 +67,8 @@ ABSL_FLAG(int, timeout_ms, 5000, "deadline of every call");
 ABSL_FLAG(int, threads, 1, "client completion-queue threads");
 ABSL_FLAG(int, pool, 256, "distinct requests (tokens) in the pool");
 ABSL_FLAG(std::string, detail, "full",
-          "--rpc=apply_action: the answer's UpdateDetail, full or changes (no public view or "
-          "announcements)");
+          "--rpc=apply_action and new_hand: the answer's UpdateDetail, full or changes (no public "
+          "view or announcements)");
 ABSL_FLAG(int, seed, 1, "seed of the pool builder");
 ABSL_FLAG(int, server_pid, 0, "pid of the server at --target, for its CPU and memory");
 ABSL_FLAG(std::string, baseline_target, "",
@@ -219,7 +219,9 @@ Workload BuildWorkload(const std::string& rpc, const std::string& target, int po
     }
   } else if (rpc == "new_hand") {
     w.method = "/stud.v1.StudService/NewHand";
-    requests.push_back(EightSeatHand().SerializeAsString());
+    v1::NewHandRequest req = EightSeatHand();
+    if (absl::GetFlag(FLAGS_detail) == "changes") req.set_detail(v1::UPDATE_DETAIL_CHANGES);
+    requests.push_back(req.SerializeAsString());
   } else if (rpc == "showdown_token") {
     w.method = "/stud.v1.StudService/ResolveShowdown";
     for (int i = 0; i < pool_size; ++i) {
