@@ -77,6 +77,12 @@ absl::Status LedgerUnavailable(absl::string_view why) {
   return s;
 }
 
+absl::Status ServerOverloaded(int max_in_flight) {
+  return absl::ResourceExhaustedError(
+      absl::StrCat("server overloaded: ", max_in_flight,
+                   " calls are queued or running (--max_in_flight); retry with backoff"));
+}
+
 absl::Status TenantOverloaded(absl::string_view tenant, int limit) {
   absl::Status s(absl::StatusCode::kResourceExhausted,
                  absl::StrCat("tenant ", tenant, " has ", limit,

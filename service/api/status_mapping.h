@@ -46,6 +46,10 @@ absl::Status LedgerNeedsHandId();
 // UNAVAILABLE, reason LEDGER_UNAVAILABLE: nothing was applied.
 absl::Status LedgerUnavailable(absl::string_view why);
 
+// RESOURCE_EXHAUSTED (reason RESOURCE_EXHAUSTED): `max_in_flight` calls are
+// queued or running (--max_in_flight, server/admission.h); retry with backoff.
+absl::Status ServerOverloaded(int max_in_flight);
+
 // RESOURCE_EXHAUSTED, reason TENANT_OVERLOADED: `tenant` has `limit` calls
 // queued or running (--max_in_flight_per_tenant, trust/tenant_limits.h).
 absl::Status TenantOverloaded(absl::string_view tenant, int limit);

@@ -57,6 +57,21 @@ absl::StatusOr<HandService::UpdateParts> HandService::DecodeDetail(v1::UpdateDet
   }
 }
 
+absl::Status CheckSeatNumbers(const google::protobuf::RepeatedPtrField<v1::SeatConfig>& seats) {
+  const int n = seats.size();
+  std::array<bool, kMaxSeats + 1> given{};
+  for (int i = 0; i < n; ++i) {
+    const int seat = seats.Get(i).seat();
+    if (seat < 1 || seat > n || seat > kMaxSeats || given[static_cast<size_t>(seat)]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("seats[", i, "].seat: ", seat,
+                       " is out of range or repeated; seats must be exactly 1..", n));
+    }
+    given[static_cast<size_t>(seat)] = true;
+  }
+  return absl::OkStatus();
+}
+
 void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
                              const std::vector<int>& view_seats, UpdateParts parts,
                              std::string token, v1::HandUpdate* out,
@@ -123,19 +138,13 @@ absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResp
         absl::StrCat("seats: ", n, " seats given; a hand needs ", kMinSeats, "..", kMaxSeats));
   }
   config.num_seats = n;
-  std::array<bool, kMaxSeats + 1> given{};
+  if (absl::Status st = CheckSeatNumbers(req.seats()); !st.ok()) return st;
   for (int i = 0; i < n; ++i) {
     const v1::SeatConfig& s = req.seats(i);
-    if (s.seat() < 1 || s.seat() > n || given[static_cast<size_t>(s.seat())]) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("seats[", i, "].seat: ", s.seat(),
-                       " is out of range or repeated; seats must be exactly 1..", n));
-    }
     if (s.stack() <= 0 || s.stack() > kMaxStack) {
       return absl::InvalidArgumentError(
           absl::StrCat("seats[", i, "].stack: must be positive and at most 2^40 chips"));
     }
-    given[static_cast<size_t>(s.seat())] = true;
     config.starting_stacks[static_cast<size_t>(s.seat())] = s.stack();
   }
   absl::StatusOr<v1::Locale> locale = DecodeLocale(req.locale());

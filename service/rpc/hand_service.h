@@ -60,6 +60,11 @@ struct ServiceOptions {
 // ABORTED VERSION_MISMATCH unless `expected` (when given) is the hand's version.
 absl::Status CheckVersion(bool has_expected, uint64_t expected, const HandState& state);
 
+// NewHand's and a redeal's seat list: seat numbers exactly 1..n, each once,
+// where n = seats.size() (INVALID_ARGUMENT naming seats[i].seat otherwise).
+absl::Status CheckSeatNumbers(
+    const google::protobuf::RepeatedPtrField<stud::v1::SeatConfig>& seats);
+
 class HandService {
  public:
   // `sealer` must outlive the service.

@@ -55,15 +55,9 @@ absl::Status CheckSeats(const v1::NewHandRequest& req, const HandState& misdealt
                                                    " seats given; the misdealt hand had ", n,
                                                    " (omit them or repeat them) (STUD-IRR-EXP-1)"));
   }
-  std::array<bool, kMaxSeats + 1> given{};
+  if (absl::Status st = CheckSeatNumbers(req.seats()); !st.ok()) return st;
   for (int i = 0; i < n; ++i) {
     const v1::SeatConfig& s = req.seats(i);
-    if (s.seat() < 1 || s.seat() > n || given[static_cast<size_t>(s.seat())]) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("seats[", i, "].seat: ", s.seat(),
-                       " is out of range or repeated; seats must be exactly 1..", n));
-    }
-    given[static_cast<size_t>(s.seat())] = true;
     const Chips behind = misdealt.seats[s.seat()].stack;
     if (s.stack() != behind) {
       return absl::InvalidArgumentError(absl::StrCat(

@@ -24,13 +24,6 @@ absl::Status StudServiceImpl::Authorized(grpc::CallbackServerContext* ctx,
   return ledger.Finish(handler(), *tenant);
 }
 
-absl::Status StudServiceImpl::Overloaded() const {
-  return absl::ResourceExhaustedError(
-      absl::StrCat("server overloaded: ", admission_->max_in_flight(),
-                   " calls are queued or running (--max_in_flight); retry "
-                   "with backoff"));
-}
-
 StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
     : hands_(sealer, options),
       observability_(options.observability),
@@ -84,7 +77,7 @@ grpc::ServerUnaryReactor* StudServiceImpl::Dispatch(
   } else if (!admission_->TrySubmit([counted = std::move(counted), reactor,
                                      slot = std::move(slot)]() mutable { counted(reactor); })) {
     --in_flight_;
-    refuse(reactor, Overloaded());
+    refuse(reactor, ServerOverloaded(admission_->max_in_flight()));
   }
   return reactor;
 }

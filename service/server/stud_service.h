@@ -68,7 +68,6 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
   // its tenant as CurrentTenant(); an unauthenticated call never reaches it.
   absl::Status Authorized(grpc::CallbackServerContext* ctx,
                           absl::FunctionRef<absl::Status()> handler) const;
-  absl::Status Overloaded() const;
 
   // Runs `serve` (which finishes the call) now, or on a worker when load
   // shedding is on; `refuse` answers with the reason instead when the queue

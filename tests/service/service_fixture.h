@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "service/server/stud_service.h"
 #include "service/token/sealer.h"
+#include "service/trust/tenants.h"
 #include "stud/v1/stud.grpc.pb.h"
 
 namespace stud::service::testing {
@@ -23,6 +24,14 @@ inline Key TestKey(uint32_t id, uint8_t fill) {
   Key k;
   k.id = id;
   k.bytes.fill(fill);
+  return k;
+}
+
+// A tenant's API key of `fill` bytes (trust/tenants.h).
+inline TenantKey TestTenantKey(const std::string& tenant, uint8_t fill) {
+  TenantKey k;
+  k.tenant = tenant;
+  k.key.fill(fill);
   return k;
 }
 

@@ -17,20 +17,13 @@ namespace stud::service::testing {
 namespace {
 namespace v1 = stud::v1;
 
-TenantKey Key(const std::string& tenant, uint8_t fill) {
-  TenantKey k;
-  k.tenant = tenant;
-  k.key.fill(fill);
-  return k;
-}
-
 struct Outcome {
   int calm_ok = 0, calm_refused = 0, flood_ok = 0, flood_tenant_refused = 0,
       flood_global_refused = 0;
 };
 
 Outcome Flood(int per_tenant_limit) {
-  const std::vector<TenantKey> keys = {Key("flood", 1), Key("calm", 2)};
+  const std::vector<TenantKey> keys = {TestTenantKey("flood", 1), TestTenantKey("calm", 2)};
   TenantAuth auth = *TenantAuth::Create(keys);
   TenantLimiter limiter(per_tenant_limit, auth.tenants(), nullptr);
   ServiceOptions options{.allow_preset = true, .tenants = &auth, .max_in_flight = 8, .workers = 1};

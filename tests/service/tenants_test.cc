@@ -12,18 +12,12 @@ namespace stud::service::testing {
 namespace {
 namespace v1 = stud::v1;
 
-TenantKey TK(const std::string& tenant, uint8_t fill) {
-  TenantKey k;
-  k.tenant = tenant;
-  k.key.fill(fill);
-  return k;
-}
-
 std::string Hex(const TenantKey& k) { return FormatTenantKey(k).substr(k.tenant.size() + 1); }
 
 TEST(TenantKeysTest, ParsesAndRefusesBadEntriesWithoutEchoingKeys) {
   ASSERT_TRUE(InitSodium().ok());
-  const std::string a = FormatTenantKey(TK("acme", 1)), b = FormatTenantKey(TK("bet.co_2-x", 2));
+  const std::string a = FormatTenantKey(TestTenantKey("acme", 1)),
+                    b = FormatTenantKey(TestTenantKey("bet.co_2-x", 2));
   absl::StatusOr<std::vector<TenantKey>> keys =
       ParseTenantKeys("# tenants\n" + a + "\n" + b + " # second\n");
   ASSERT_TRUE(keys.ok()) << keys.status();
@@ -31,12 +25,12 @@ TEST(TenantKeysTest, ParsesAndRefusesBadEntriesWithoutEchoingKeys) {
   EXPECT_EQ((*keys)[1].tenant, "bet.co_2-x");
   EXPECT_FALSE(ParseTenantKeys("").ok());
   EXPECT_FALSE(ParseTenantKeys("acme:abcd").ok());
-  EXPECT_FALSE(ParseTenantKeys("bad tenant!:" + Hex(TK("x", 1))).ok());
-  EXPECT_FALSE(ParseTenantKeys(std::string(65, 'a') + ":" + Hex(TK("x", 1))).ok());
+  EXPECT_FALSE(ParseTenantKeys("bad tenant!:" + Hex(TestTenantKey("x", 1))).ok());
+  EXPECT_FALSE(ParseTenantKeys(std::string(65, 'a') + ":" + Hex(TestTenantKey("x", 1))).ok());
   const absl::Status bad = ParseTenantKeys("acme:" + std::string(63, 'f') + "g").status();
   EXPECT_EQ(bad.message().find("fff"), std::string::npos)
       << "the key text must not be echoed: " << bad;
-  EXPECT_FALSE(TenantAuth::Create({TK("acme", 1), TK("acme", 2)}).ok());
+  EXPECT_FALSE(TenantAuth::Create({TestTenantKey("acme", 1), TestTenantKey("acme", 2)}).ok());
 }
 
 TEST(TenantTokensTest, FormatTwoBindsTheTenant) {
@@ -85,7 +79,7 @@ TEST(TenantTokensTest, FormatTwoBindsTheTenant) {
 class TenantServer {
  public:
   TenantServer()
-      : auth_(*TenantAuth::Create({TK("acme", 1), TK("bet", 2)})),
+      : auth_(*TenantAuth::Create({TestTenantKey("acme", 1), TestTenantKey("bet", 2)})),
         server_({TestKey(1, 7)}, ServiceOptions{.allow_preset = true, .tenants = &auth_}) {}
 
   // A context with `tenant`'s credentials ("" = none; key_fill 0 = its own key).
@@ -98,7 +92,7 @@ class TenantServer {
                            : tenant == "bet"  ? 2
                                               : 9;
       ctx->AddMetadata(kTenantHeader, tenant);
-      ctx->AddMetadata(kApiKeyHeader, Hex(TK(tenant, fill)));
+      ctx->AddMetadata(kApiKeyHeader, Hex(TestTenantKey(tenant, fill)));
     }
     return ctx;
   }
