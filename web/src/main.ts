@@ -61,6 +61,9 @@ const gateway = await startGateway({
   port,
   staticDir: flags.static_dir || path.join(here, "playground"),
   defaultTimeoutMs: timeout,
+}).catch((error: NodeJS.ErrnoException) => {
+  console.error(`stud_web: cannot listen on ${flags.listen}: ${error.code ?? error.message}`);
+  process.exit(1);
 });
 const host = flags.listen.slice(0, colon);
 console.log(`stud_web listening on http://${host}:${gateway.port} (stud_server at ${flags.upstream})`);
