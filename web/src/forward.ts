@@ -19,13 +19,15 @@ import { ErrorInfoSchema, LocalizedMessageSchema } from "../gen/google/rpc/error
 const FORWARDED_HEADER_PREFIXES = ["x-stud-"];
 const FORWARDED_HEADERS = new Set(["traceparent", "tracestate", "accept-language"]);
 
+export function isForwardedHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return FORWARDED_HEADERS.has(lower) || FORWARDED_HEADER_PREFIXES.some((p) => lower.startsWith(p));
+}
+
 export function forwardedHeaders(incoming: Headers): Headers {
   const out = new Headers();
   incoming.forEach((value, name) => {
-    const lower = name.toLowerCase();
-    if (FORWARDED_HEADERS.has(lower) || FORWARDED_HEADER_PREFIXES.some((p) => lower.startsWith(p))) {
-      out.append(lower, value);
-    }
+    if (isForwardedHeader(name)) out.append(name.toLowerCase(), value);
   });
   return out;
 }

@@ -9,6 +9,7 @@ import { createClient } from "@connectrpc/connect";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
 import { StudService } from "../gen/stud/v1/stud_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
+import { corsPolicy } from "./cors.js";
 import { studServiceForwarder } from "./forward.js";
 import { createDualProtocolServer, type NodeHandlerFn } from "./listener.js";
 import { recordCall, registry } from "./metrics.js";
@@ -22,6 +23,8 @@ export interface GatewayOptions {
   staticDir: string;
   // Deadline for stud_server when the caller sets none.
   defaultTimeoutMs: number;
+  // Origins whose pages may call the gateway (CORS); empty: same origin only.
+  corsOrigins: string[];
 }
 
 export interface Gateway {
@@ -89,7 +92,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       ),
     fallback: (req, res) => void serveOther(req, res),
   });
-  const dual = createDualProtocolServer(handler);
+  const applyCors = corsPolicy(options.corsOrigins);
+  const dual = createDualProtocolServer((req, res) => {
+    if (!applyCors(req, res)) handler(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     dual.server.once("error", reject);
     dual.server.listen(options.port, options.host, () => resolve());

@@ -13,6 +13,10 @@ const FLAGS: Record<string, { value: string; help: string }> = {
   upstream: { value: "127.0.0.1:50051", help: "stud_server's gRPC address" },
   default_timeout_ms: { value: "10000", help: "deadline for stud_server when the caller sets none" },
   static_dir: { value: "", help: "directory of the playground page (default: the built one beside this file)" },
+  cors_origins: {
+    value: "",
+    help: "comma-separated origins whose pages may call the gateway (https://app.example; * for any); empty: same origin only",
+  },
 };
 
 function usage(): string {
@@ -61,6 +65,10 @@ const gateway = await startGateway({
   port,
   staticDir: flags.static_dir || path.join(here, "playground"),
   defaultTimeoutMs: timeout,
+  corsOrigins: flags.cors_origins
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean),
 }).catch((error: NodeJS.ErrnoException) => {
   console.error(`stud_web: cannot listen on ${flags.listen}: ${error.code ?? error.message}`);
   process.exit(1);

@@ -264,3 +264,39 @@ test("deadlines reach stud_server: the caller's, else --default_timeout_ms", asy
     silent.close();
   }
 });
+
+test("CORS: listed origins may call from the browser, others get no CORS headers; off by default", async () => {
+  const gateway = await startGatewayOnly(stack.upstream, ["--cors_origins=https://app.example, https://m.example"]);
+  try {
+    const preflight = (origin) =>
+      fetch(`${gateway.gateway}/stud.v1.StudService/NewHand`, {
+        method: "OPTIONS",
+        headers: {
+          origin,
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type, connect-protocol-version, x-stud-tenant, x-stud-api-key, traceparent, x-not-forwarded",
+        },
+      });
+    const allowed = await preflight("https://m.example");
+    assert.equal(allowed.status, 204);
+    assert.equal(allowed.headers.get("access-control-allow-origin"), "https://m.example");
+    assert.equal(allowed.headers.get("access-control-allow-headers"), "content-type, connect-protocol-version, x-stud-tenant, x-stud-api-key, traceparent");
+    assert.match(allowed.headers.get("access-control-allow-methods"), /POST/);
+    const refused = await preflight("https://evil.example");
+    assert.equal(refused.headers.get("access-control-allow-origin"), null);
+    // The call itself carries the origin and may read the status headers.
+    const call = await fetch(`${gateway.gateway}/stud.v1.StudService/NewHand`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://app.example" },
+      body: JSON.stringify({ variant: "VARIANT_STUD", stakes: { preset: "$1-$2" }, seats: [{ seat: 1, stack: "500" }, { seat: 2, stack: "500" }] }),
+    });
+    assert.equal(call.status, 200);
+    assert.equal(call.headers.get("access-control-allow-origin"), "https://app.example");
+    assert.match(call.headers.get("access-control-expose-headers"), /Grpc-Status-Details-Bin/);
+  } finally {
+    await gateway.stop();
+  }
+  // The stack's own gateway runs without --cors_origins: no CORS headers at all.
+  const plain = await fetch(`${stack.gateway}/healthz`, { headers: { origin: "https://app.example" } });
+  assert.equal(plain.headers.get("access-control-allow-origin"), null);
+});
