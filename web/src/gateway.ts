@@ -67,8 +67,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         const answer = await health.check({ service: "" }, { timeoutMs: 1_000 });
         const serving = answer.status === HealthCheckResponse_ServingStatus.SERVING;
         return send(res, serving ? 200 : 503, "text/plain", serving ? "ready\n" : "stud_server not serving\n");
-      } catch (error) {
-        return send(res, 503, "text/plain", `stud_server unreachable at ${options.upstream}: ${String(error)}\n`);
+      } catch {
+        // The probe's answer may be public: it names neither the upstream nor the error.
+        return send(res, 503, "text/plain", "stud_server unreachable\n");
       }
     }
     if (url.pathname === "/metrics") {
