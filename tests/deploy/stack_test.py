@@ -510,7 +510,12 @@ class LedgerStack(unittest.TestCase):
             for up, hand, _ in self.stack.access_log():
                 if hand.startswith("ledger-"):
                     by_hand[hand].add(up)
-            self.assertTrue(all(len(ups) == 3 for ups in by_hand.values()), by_hand)
+            # Round robin per call over three replicas: each hand's calls cross
+            # replicas (so consecutive steps were checked against the shared
+            # ledger), and every replica took part. Not "each hand on all three":
+            # concurrent hands interleaved in step can keep one off a replica.
+            self.assertTrue(all(len(ups) >= 2 for ups in by_hand.values()), by_hand)
+            self.assertEqual(len(set().union(*by_hand.values())), 3, by_hand)
 
             # One step of a new hand; the token before it is now stale everywhere.
             req = pb.NewHandRequest(variant=pb.VARIANT_STUD, stakes=pb.Stakes(preset="$1-$2"))
