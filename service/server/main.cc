@@ -5,9 +5,9 @@
 //   stud_server listening on <host>:<port>
 // (with the bound port when --listen asks for port 0). Diagnostics go to
 // stderr as JSON lines (logging.h): the start-up configuration (never key
-// bytes), the metrics port, rejected tokens, irregularity rulings, errors. SIGTERM or SIGINT starts
-// a graceful drain: no new calls, in-flight calls get up to --drain_seconds to finish, then the
-// process exits 0.
+// bytes), the metrics port, rejected tokens, irregularity rulings, errors, and gRPC's own lines.
+// SIGTERM or SIGINT starts a graceful drain: new calls are refused UNAVAILABLE, in-flight calls get
+// up to --drain_seconds to finish, the sockets close, then the process exits 0.
 #include <signal.h>
 
 #include <algorithm>
@@ -30,11 +30,13 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "service/observability/grpc_log.h"
 #include "service/observability/logging.h"
 #include "service/observability/metrics.h"
 #include "service/observability/observability.h"
 #include "service/observability/tracing.h"
 #include "service/server/connection_policy.h"
+#include "service/server/port_sockets.h"
 #include "service/server/stud_service.h"
 #include "service/server/undecodable_requests.h"
 #include "service/token/sealer.h"
@@ -162,6 +164,7 @@ int main(int argc, char** argv) {
     return Fail("--log_level: must be debug, info, warn or error");
   }
   stud::service::SetLogLevel(log_level);
+  stud::service::RouteGrpcLogToJson();
   const double sampling_ratio = absl::GetFlag(FLAGS_trace_sampling_ratio);
   if (!(sampling_ratio >= 0.0 && sampling_ratio <= 1.0))
     return Fail("--trace_sampling_ratio: must be in 0..1");
@@ -407,10 +410,8 @@ int main(int argc, char** argv) {
   const absl::Time deadline = absl::Now() + absl::Seconds(absl::GetFlag(FLAGS_drain_seconds));
   server->GetHealthCheckService()->SetServingStatus(false);
   service.StartDraining();
-  // gRPC cancels (CANCELLED, not retryable) a call that arrives after
-  // Shutdown began and before its client read the GOAWAY, so wait for the
-  // clients to go quiet: no call in flight and none refused for 250 ms. At
-  // most 2 s: a proxy that does not watch health keeps sending regardless.
+  // Wait for the clients to go quiet: no call in flight and none refused for
+  // 250 ms. At most 2 s: a proxy that does not watch health keeps sending.
   const absl::Time quiet_by = std::min(deadline - absl::Seconds(1), absl::Now() + absl::Seconds(2));
   const auto quiet = [&] {
     return service.in_flight() == 0 &&
@@ -420,9 +421,20 @@ int main(int argc, char** argv) {
   while (!quiet() && absl::Now() < quiet_by) {
     absl::SleepFor(absl::Milliseconds(5));
   }
+  // gRPC's Shutdown would cancel (CANCELLED, not retried) a call arriving
+  // between its shutdown mark and its GOAWAY; closed sockets give such a call
+  // UNAVAILABLE instead (port_sockets.h). Calls still in flight keep their
+  // connection: the sockets are closed only when none is.
+  stud::service::ClosedSockets closed;
+  if (service.in_flight() == 0) {
+    stud::service::ExpectListenerClosed();
+    closed = stud::service::CloseSocketsOnPort(bound_port);
+  }
   stud::service::LogLine(stud::service::LogLevel::kInfo, "shutdown")
       .Bool("quiet", quiet())
-      .Int("in_flight", service.in_flight());
+      .Int("in_flight", service.in_flight())
+      .Int("listeners_closed", closed.listeners)
+      .Int("connections_closed", closed.connections);
   server->Shutdown(absl::ToChronoTime(deadline));
   server->Wait();
   if (tracer.processor() != nullptr) tracer.processor()->Shutdown();  // sends what is queued
