@@ -5,6 +5,7 @@
 #include <sys/time.h>
 
 #include <cerrno>
+#include <condition_variable>
 #include <iterator>
 #include <utility>
 
@@ -71,11 +72,21 @@ struct RedisLedger::Reply {
   std::unique_ptr<redisReply, void (*)(void*)> r{nullptr, freeReplyObject};
 };
 
+// One queued command: `done` (guarded by mu_) once `result` is final; `wake`
+// when it is done or has become the front of the queue.
+struct RedisLedger::Command {
+  const std::vector<std::string>* args;
+  absl::StatusOr<Reply> result = LedgerUnavailable("not sent");
+  bool done = false;
+  std::condition_variable wake;
+};
+
 // Every series made at start-up (at zero) and then used without a lookup.
 struct RedisLedger::Metrics {
   prometheus::Counter* calls[std::size(kOps)][std::size(kResults)] = {};
   prometheus::Histogram* duration[std::size(kOps)] = {};
   prometheus::Counter* unreachable = nullptr;
+  prometheus::Histogram* batch = nullptr;
 };
 
 absl::StatusOr<RedisLedgerOptions> ParseLedgerUrl(absl::string_view url) {
@@ -113,23 +124,32 @@ RedisLedger::RedisLedger(RedisLedgerOptions options, prometheus::Registry* regis
   // hiredis writes with write(2): a write to a connection Redis has closed
   // must fail with EPIPE (and the call with UNAVAILABLE), not kill the process.
   signal(SIGPIPE, SIG_IGN);
-  if (registry == nullptr) return;
+  if (registry != nullptr) RegisterMetrics(*registry);
+}
+
+void RedisLedger::RegisterMetrics(prometheus::Registry& registry) {
   auto& calls = prometheus::BuildCounter()
                     .Name("stud_ledger_calls_total")
                     .Help(
                         "Hand ledger calls by operation and result (result=unavailable: "
                         "refused, fail closed)")
-                    .Register(*registry);
+                    .Register(registry);
   auto& duration = prometheus::BuildHistogram()
                        .Name("stud_ledger_call_duration_seconds")
                        .Help("Hand ledger round trip time by operation (failed calls included)")
-                       .Register(*registry);
+                       .Register(registry);
   metrics_->unreachable =
       &prometheus::BuildCounter()
            .Name("stud_ledger_unreachable_total")
            .Help("Redis commands that found no working connection (refused, timed out, broken)")
-           .Register(*registry)
+           .Register(registry)
            .Add({});
+  metrics_->batch =
+      &prometheus::BuildHistogram()
+           .Name("stud_ledger_batch_commands")
+           .Help("Redis commands sent together in one write (pipelined batches)")
+           .Register(registry)
+           .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 32, 64, 128, 256});
   const prometheus::Histogram::BucketBoundaries buckets{
       0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1};
   for (size_t o = 0; o < std::size(kOps); ++o) {
@@ -141,23 +161,14 @@ RedisLedger::RedisLedger(RedisLedgerOptions options, prometheus::Registry* regis
 }
 
 RedisLedger::~RedisLedger() {
-  for (redisContext* c : idle_) redisFree(c);
+  if (connection_ != nullptr) redisFree(connection_);
 }
 
 int64_t RedisLedger::Ttl(bool ended) const {
   return std::max<int64_t>(1, ended ? options_.ttl_ended_seconds : options_.ttl_in_play_seconds);
 }
 
-redisContext* RedisLedger::Acquire(bool* reused, std::string* error) {
-  if (*reused) {  // the caller wants a pooled connection if there is one
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!idle_.empty()) {
-      redisContext* c = idle_.back();
-      idle_.pop_back();
-      return c;
-    }
-  }
-  *reused = false;
+redisContext* RedisLedger::Connect(std::string* error) const {
   redisContext* c = redisConnectWithTimeout(options_.host.c_str(), options_.port,
                                             absl::ToTimeval(options_.connect_timeout));
   if (c == nullptr || c->err != 0) {
@@ -183,56 +194,82 @@ redisContext* RedisLedger::Acquire(bool* reused, std::string* error) {
   return c;
 }
 
-void RedisLedger::Release(redisContext* c) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (static_cast<int>(idle_.size()) < options_.max_idle) {
-      idle_.push_back(c);
-      return;
-    }
+absl::StatusOr<RedisLedger::Reply> RedisLedger::Run(const std::vector<std::string>& args) {
+  Command command{&args};
+  std::unique_lock<std::mutex> lock(mu_);
+  queue_.push_back(&command);
+  command.wake.wait(lock, [&] { return command.done || queue_.front() == &command; });
+  if (command.done) return std::move(command.result);
+  // The front of the queue leads: it sends the commands queued so far as one
+  // batch while later callers queue up behind it for the next.
+  std::vector<Command*> batch;
+  for (Command* c : queue_) {
+    if (static_cast<int>(batch.size()) == options_.max_batch) break;
+    batch.push_back(c);
   }
-  redisFree(c);
+  lock.unlock();
+  Send(batch);
+  lock.lock();
+  for (Command* c : batch) {
+    queue_.pop_front();
+    c->done = true;
+    if (c != &command) c->wake.notify_one();
+  }
+  if (!queue_.empty()) queue_.front()->wake.notify_one();  // the next leader
+  return std::move(command.result);
 }
 
-absl::StatusOr<RedisLedger::Reply> RedisLedger::Run(const std::vector<std::string>& args) {
-  std::vector<const char*> argv;
-  std::vector<size_t> argvlen;
-  for (const std::string& a : args) {
-    argv.push_back(a.data());
-    argvlen.push_back(a.size());
-  }
+void RedisLedger::Send(const std::vector<Command*>& batch) {
+  if (metrics_->batch != nullptr) metrics_->batch->Observe(static_cast<double>(batch.size()));
+  size_t next = 0;  // the first command without a result
   std::string error;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    bool reused = attempt == 0;  // the retry always uses a fresh connection
-    redisContext* c = Acquire(&reused, &error);
-    if (c == nullptr) break;
-    Reply reply;
-    reply.r.reset(static_cast<redisReply*>(
-        redisCommandArgv(c, static_cast<int>(argv.size()), argv.data(), argvlen.data())));
-    if (reply.r == nullptr) {
-      const bool timed_out = c->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK);
-      error =
-          timed_out
-              ? absl::StrCat("redis at ", options_.host, ":", options_.port,
-                             " did not answer within ", absl::FormatDuration(options_.io_timeout))
-              : absl::StrCat("redis at ", options_.host, ":", options_.port, ": ", c->errstr);
-      redisFree(c);
-      // A pooled connection the server closed (it restarted): once more on a
-      // fresh one. A timeout is not retried (the deadline would double).
-      if (reused && !timed_out) continue;
-      break;
+    const bool reused = connection_ != nullptr;
+    if (connection_ == nullptr) connection_ = Connect(&error);
+    if (connection_ == nullptr) break;
+    for (size_t i = next; i < batch.size(); ++i) {
+      std::vector<const char*> argv;
+      std::vector<size_t> argvlen;
+      for (const std::string& a : *batch[i]->args) {
+        argv.push_back(a.data());
+        argvlen.push_back(a.size());
+      }
+      redisAppendCommandArgv(connection_, static_cast<int>(argv.size()), argv.data(),
+                             argvlen.data());
     }
-    if (reply.r->type == REDIS_REPLY_ERROR) {
-      // LOADING (restarting), READONLY (a replica after failover), OOM, ...
-      error = absl::StrCat("redis error: ", absl::string_view(reply.r->str, reply.r->len));
-      Release(c);
-      return LedgerUnavailable(error);
+    bool timed_out = false;
+    for (; next < batch.size(); ++next) {  // the first read sends the whole batch
+      void* raw = nullptr;
+      if (redisGetReply(connection_, &raw) != REDIS_OK) {
+        timed_out = connection_->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK);
+        error = timed_out ? absl::StrCat("redis at ", options_.host, ":", options_.port,
+                                         " did not answer within ",
+                                         absl::FormatDuration(options_.io_timeout))
+                          : absl::StrCat("redis at ", options_.host, ":", options_.port, ": ",
+                                         connection_->errstr);
+        redisFree(connection_);
+        connection_ = nullptr;
+        break;
+      }
+      Reply reply;
+      reply.r.reset(static_cast<redisReply*>(raw));
+      if (reply.r->type == REDIS_REPLY_ERROR) {
+        // LOADING (restarting), READONLY (a replica after failover), OOM, ...
+        batch[next]->result = LedgerUnavailable(
+            absl::StrCat("redis error: ", absl::string_view(reply.r->str, reply.r->len)));
+      } else {
+        batch[next]->result = std::move(reply);
+      }
     }
-    Release(c);
-    return reply;
+    if (next == batch.size()) return;
+    // A connection the server closed (it restarted): the rest once more on a
+    // fresh one. A timeout is not retried (the wait would double).
+    if (!reused || timed_out) break;
   }
-  if (metrics_->unreachable != nullptr) metrics_->unreachable->Increment();
-  return LedgerUnavailable(error);
+  for (; next < batch.size(); ++next) {
+    if (metrics_->unreachable != nullptr) metrics_->unreachable->Increment();
+    batch[next]->result = LedgerUnavailable(error);
+  }
 }
 
 absl::StatusOr<LedgerResult> RedisLedger::Record(int op, absl::Time start,

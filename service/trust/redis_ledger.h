@@ -6,18 +6,24 @@
 // compare-and-set (atomic on the server, one round trip); Create is SET NX;
 // Check is GET.
 //
-// Calls block the calling (handler) thread for one round trip. Connections
-// come from a small pool (one is opened when none is idle; at most
-// `max_idle` are kept). Every connect and every reply has a timeout; a broken
-// pooled connection (the server restarted) is replaced and the command sent
-// once more on a fresh one, which is safe because every command is idempotent
-// (a repeated CAS finds its own result and answers kRetry). Anything else
-// (refused connection, timeout, an error reply such as LOADING or READONLY)
-// is UNAVAILABLE, reason LEDGER_UNAVAILABLE: fail closed.
+// Every command goes through one connection, in batches (group commit, as
+// LevelDB batches its writers): callers queue their commands; the caller at
+// the front of the queue sends everything queued so far in one write, reads
+// the replies in order (Redis answers a connection's commands in order),
+// hands each caller its reply and wakes the next front. At light load a
+// command is its caller's own round trip; under load one round trip and a few
+// system calls, here and in Redis, serve a whole batch. Every connect and
+// every read has a timeout. When the connection breaks (the server restarted)
+// the commands of the batch that got no reply are sent once more on a fresh
+// connection, which is safe because every command is idempotent (a repeated
+// CAS finds its own result and answers kRetry). Anything else (refused
+// connection, timeout, an error reply such as LOADING or READONLY) is
+// UNAVAILABLE, reason LEDGER_UNAVAILABLE: fail closed.
 #ifndef STUD_SERVICE_REDIS_LEDGER_H_
 #define STUD_SERVICE_REDIS_LEDGER_H_
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -43,7 +49,7 @@ struct RedisLedgerOptions {
   absl::Duration io_timeout = absl::Milliseconds(500);
   int64_t ttl_ended_seconds = 86400;        // --ledger_ttl_seconds
   int64_t ttl_in_play_seconds = 7 * 86400;  // --ledger_in_play_ttl_seconds
-  int max_idle = 64;
+  int max_batch = 256;                      // commands sent in one write
 };
 
 // "redis://HOST:PORT" or "redis://:PASSWORD@HOST:PORT" (port defaults to
@@ -69,17 +75,23 @@ class RedisLedger final : public Ledger {
  private:
   struct Metrics;
   struct Reply;
+  struct Command;
+  // Queues `args` and returns its reply (sending a batch when at the front).
   absl::StatusOr<Reply> Run(const std::vector<std::string>& args);
-  redisContext* Acquire(bool* reused, std::string* error);
-  void Release(redisContext* c);
+  void RegisterMetrics(prometheus::Registry& registry);
+  // Sends `batch` and fills in every command's result (the batch's leader only).
+  void Send(const std::vector<Command*>& batch);
+  redisContext* Connect(std::string* error) const;
   int64_t Ttl(bool ended) const;
   // Counts the call (op: 0 create, 1 advance, 2 check) and its round trip time.
   absl::StatusOr<LedgerResult> Record(int op, absl::Time start, absl::StatusOr<LedgerResult> r);
 
   const RedisLedgerOptions options_;
   std::unique_ptr<Metrics> metrics_;
+  // std::mutex rather than absl::Mutex: ThreadSanitizer sees it (admission.h).
   std::mutex mu_;
-  std::vector<redisContext*> idle_;  // guarded by mu_
+  std::deque<Command*> queue_;          // guarded by mu_; the front leads
+  redisContext* connection_ = nullptr;  // used by the leader only
 };
 
 }  // namespace stud::service

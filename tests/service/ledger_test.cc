@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "prometheus/registry.h"
 #include "redis_fixture.h"
 #include "service/trust/redis_ledger.h"
@@ -241,6 +243,50 @@ TEST(Ledger, SixtyFourRacersOnOneTokenLeaveOneWinner) {
   gr.set_token(*won.begin());
   v1::GetViewResponse gresp;
   EXPECT_TRUE(Call(r.stub(), &v1::StudService::Stub::GetView, gr, &gresp).ok());
+}
+
+// Concurrent calls share one connection and go out in pipelined batches;
+// every call still gets its own answer.
+TEST(Ledger, ConcurrentCommandsArePipelinedOnOneConnection) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  prometheus::Registry registry;
+  RedisLedger ledger(*ParseLedgerUrl(redis.url()), &registry);
+  constexpr int kThreads = 32;
+  constexpr int kHands = 40;
+  std::vector<int> wrong(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int h = 0; h < kHands; ++h) {
+        const std::string key = LedgerKey("tenant", absl::StrCat(t, "-", h));
+        const LedgerEntry first{1, absl::StrCat("d", t, "-", h)};
+        const LedgerEntry second{2, absl::StrCat("e", t, "-", h)};
+        const auto created = ledger.Create(key, first, false);
+        const auto advanced = ledger.Advance(key, first, second, false);
+        const auto stale = ledger.Check(key, first);
+        if (!created.ok() || created->outcome != LedgerOutcome::kApplied || !advanced.ok() ||
+            advanced->outcome != LedgerOutcome::kApplied || !stale.ok() ||
+            stale->outcome != LedgerOutcome::kSuperseded || stale->latest_version != 2) {
+          ++wrong[static_cast<size_t>(t)];
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(wrong[static_cast<size_t>(t)], 0) << "thread " << t;
+  // One connection for the ledger plus the one this query opens.
+  const std::string clients = redis.Command("INFO clients");
+  EXPECT_TRUE(absl::StrContains(clients, "connected_clients:2")) << clients;
+  double commands = 0;
+  uint64_t batches = 0;
+  for (const prometheus::MetricFamily& f : registry.Collect()) {
+    if (f.name != "stud_ledger_batch_commands") continue;
+    commands = f.metric[0].histogram.sample_sum;
+    batches = f.metric[0].histogram.sample_count;
+  }
+  EXPECT_EQ(commands, 3.0 * kThreads * kHands);
+  EXPECT_LT(static_cast<double>(batches), commands) << "some commands went out together";
 }
 
 TEST(Ledger, TwoReplicasSharingOneRedisContinueEachOthersHands) {

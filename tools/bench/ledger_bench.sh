@@ -36,7 +36,11 @@ cmake --build "$BUILD_DIR" -j2 --target stud_server stud_loadgen loadgen_echo_se
 redis_port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$REDIS" --port "$redis_port" --bind 127.0.0.1 --dir "$tmp" --appendonly yes --save '' --daemonize no \
   --logfile "$tmp/redis.log" &
-pids+=("$!")
+redis_pid=$!
+pids+=("$redis_pid")
+redis_cpu() {  # redis-server's CPU seconds so far (user + system)
+  awk -v t="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / t }' "/proc/$redis_pid/stat"
+}
 for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$redis_port") 2>/dev/null && break; sleep 0.1; done
 
 (umask 077; printf '1:%s\n' "$(head -c32 /dev/urandom | od -An -tx1 | tr -d ' \n')" >"$tmp/keys")
@@ -56,9 +60,13 @@ run() {  # label addr pid [baseline flags] -> qps
 }
 for i in $(seq 1 "$RUNS"); do
   off=$(run off "$off_addr" "$off_pid")
+  before=$(redis_cpu)
   on=$(run on "$on_addr" "$on_pid" --baseline_target="$echo_addr" --baseline_pid="$echo_pid")
-  awk -v i="$i" -v on="$on" -v off="$off" \
-    'BEGIN { printf "run %d: ledger on %.0f req/s, off %.0f req/s, ratio %.2f\n", i, on, off, on / off }'
+  after=$(redis_cpu)
+  # Redis's CPU covers the ledger-on phase and the baseline phase (which sends Redis nothing).
+  awk -v i="$i" -v on="$on" -v off="$off" -v b="$before" -v a="$after" -v d="$DURATION" \
+    'BEGIN { cpu = a - b; printf "run %d: ledger on %.0f req/s, off %.0f req/s, ratio %.2f; redis-server %.2f cores, %.1f us per call\n",
+             i, on, off, on / off, cpu / d, cpu * 1e6 / (on * d) }'
 done
 # Light load (open loop, RATE calls/s): the added latency per call.
 for label in off on; do
