@@ -36,7 +36,7 @@
 #include "service/observability/observability.h"
 #include "service/observability/tracing.h"
 #include "service/server/connection_policy.h"
-#include "service/server/port_sockets.h"
+#include "service/server/drain.h"
 #include "service/server/stud_service.h"
 #include "service/server/undecodable_requests.h"
 #include "service/token/sealer.h"
@@ -412,40 +412,8 @@ int main(int argc, char** argv) {
   stud::service::LogLine(stud::service::LogLevel::kInfo, "draining")
       .Int("signal", sig)
       .Int("drain_seconds", absl::GetFlag(FLAGS_drain_seconds));
-  // Drain: health NOT_SERVING (balancers stop sending), new calls answered
-  // UNAVAILABLE SERVER_DRAINING (clients retry elsewhere), calls already
-  // accepted finish; only then Shutdown, which stops the listener, sends
-  // GOAWAY and would cancel calls still in flight at the deadline.
-  const absl::Time deadline = absl::Now() + absl::Seconds(absl::GetFlag(FLAGS_drain_seconds));
-  server->GetHealthCheckService()->SetServingStatus(false);
-  service.StartDraining();
-  // Wait for the clients to go quiet: no call in flight and none refused for
-  // 250 ms. At most 2 s: a proxy that does not watch health keeps sending.
-  const absl::Time quiet_by = std::min(deadline - absl::Seconds(1), absl::Now() + absl::Seconds(2));
-  const auto quiet = [&] {
-    return service.in_flight() == 0 &&
-           absl::Now() - absl::FromUnixNanos(service.last_arrival_nanos()) >
-               absl::Milliseconds(250);
-  };
-  while (!quiet() && absl::Now() < quiet_by) {
-    absl::SleepFor(absl::Milliseconds(5));
-  }
-  // gRPC's Shutdown would cancel (CANCELLED, not retried) a call arriving
-  // between its shutdown mark and its GOAWAY; closed sockets give such a call
-  // UNAVAILABLE instead (port_sockets.h). Calls still in flight keep their
-  // connection: the sockets are closed only when none is.
-  stud::service::ClosedSockets closed;
-  if (service.in_flight() == 0) {
-    stud::service::ExpectListenerClosed();
-    closed = stud::service::CloseSocketsOnPort(bound_port);
-  }
-  stud::service::LogLine(stud::service::LogLevel::kInfo, "shutdown")
-      .Bool("quiet", quiet())
-      .Int("in_flight", service.in_flight())
-      .Int("listeners_closed", closed.listeners)
-      .Int("connections_closed", closed.connections);
-  server->Shutdown(absl::ToChronoTime(deadline));
-  server->Wait();
+  stud::service::Drain(*server, service, bound_port,
+                       absl::Seconds(absl::GetFlag(FLAGS_drain_seconds)));
   if (tracer.processor() != nullptr) tracer.processor()->Shutdown();  // sends what is queued
   // A LogLine writes itself when destroyed: here, at once.
   // NOLINTNEXTLINE(bugprone-unused-raii)
