@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 
 #include "absl/strings/escaping.h"
@@ -12,41 +13,62 @@
 namespace stud::service {
 namespace v1 = stud::v1;
 
-std::vector<Card> ShuffledDeck() {
+namespace {
+
+constexpr size_t kHandIdBytes = 16;
+constexpr size_t kSaltBytes = 32;
+// Twice the words a shuffle needs, so rejections practically never reach
+// past the block.
+constexpr size_t kShuffleBytes = 2 * kDeckSize * sizeof(uint32_t);
+
+}  // namespace
+
+RandomSource::RandomSource(size_t bytes) : block_(bytes) {
+  std::array<unsigned char, randombytes_SEEDBYTES> seed;
+  randombytes_buf(seed.data(), seed.size());
+  randombytes_buf_deterministic(block_.data(), block_.size(), seed.data());
+  sodium_memzero(seed.data(), seed.size());
+}
+
+RandomSource::~RandomSource() { sodium_memzero(block_.data(), block_.size()); }
+
+void RandomSource::Fill(void* out, size_t n) {
+  if (n > block_.size() - next_) {
+    randombytes_buf(out, n);
+    return;
+  }
+  std::memcpy(out, block_.data() + next_, n);
+  next_ += n;
+}
+
+std::vector<Card> ShuffledDeck(RandomSource& random) {
   std::vector<Card> deck;
   deck.reserve(kDeckSize);
   for (int i = 0; i < kDeckSize; ++i) deck.push_back(Card::FromIndex(i));
-  // One call to the OS generator per deck: a 32-byte seed expanded with
-  // ChaCha20 (randombytes_buf_deterministic). randombytes_uniform would make
-  // one getrandom system call per card, which dominated NewHand's cost.
-  // Twice the words the shuffle needs, so rejections practically never run
-  // out; if they do, randombytes_uniform takes over.
-  std::array<unsigned char, randombytes_SEEDBYTES> seed;
-  randombytes_buf(seed.data(), seed.size());
-  std::array<uint32_t, 2 * kDeckSize> words;
-  randombytes_buf_deterministic(words.data(), sizeof(words), seed.data());
-  sodium_memzero(seed.data(), seed.size());
-  size_t next = 0;
   auto uniform = [&](uint32_t n) -> uint32_t {  // unbiased: reject the top partial range
     const uint32_t limit = UINT32_MAX - UINT32_MAX % n;
-    while (next < words.size()) {
-      const uint32_t r = words[next++];
+    for (;;) {
+      uint32_t r = 0;
+      random.Fill(&r, sizeof(r));
       if (r < limit) return r % n;
     }
-    return randombytes_uniform(n);
   };
   // Fisher-Yates from the top: position i swaps with a uniform j in [0, i].
   for (int i = kDeckSize - 1; i > 0; --i) {
     const auto j = static_cast<size_t>(uniform(static_cast<uint32_t>(i + 1)));
     std::swap(deck[static_cast<size_t>(i)], deck[j]);
   }
-  sodium_memzero(words.data(), sizeof(words));
   return deck;
 }
 
-std::string RandomSalt() {
-  std::string salt(32, '\0');
-  randombytes_buf(salt.data(), salt.size());
+std::vector<Card> ShuffledDeck() {
+  RandomSource random(kShuffleBytes);
+  return ShuffledDeck(random);
+}
+
+std::string RandomSalt(RandomSource& random) {
+  std::string salt(kSaltBytes, '\0');
+  random.Fill(salt.data(), salt.size());
   return salt;
 }
 
@@ -63,10 +85,15 @@ std::string DeckCommitment(const std::vector<Card>& deck, const std::vector<Card
   return digest;
 }
 
-std::string NewHandId() {
-  std::string id(16, '\0');
-  randombytes_buf(id.data(), id.size());
+std::string NewHandId(RandomSource& random) {
+  std::string id(kHandIdBytes, '\0');
+  random.Fill(id.data(), id.size());
   return id;
+}
+
+std::string NewHandId() {
+  RandomSource random(kHandIdBytes);
+  return NewHandId(random);
 }
 
 std::string HandIdText(const ServiceData& service) {
@@ -82,13 +109,17 @@ absl::Status PrepareDeal(const v1::NewHandRequest& request, bool allow_preset, H
     return absl::InvalidArgumentError("preset_deck: only allowed with DEALING_MODE_PRESET");
   }
   service->dealing_mode = static_cast<uint32_t>(mode);
-  service->hand_id = NewHandId();
+  // One draw from the OS generator for everything this hand needs.
+  RandomSource random(mode == v1::DEALING_MODE_SERVICE
+                          ? kHandIdBytes + 2 * kShuffleBytes + kSaltBytes
+                          : kHandIdBytes);
+  service->hand_id = NewHandId(random);
   switch (mode) {
     case v1::DEALING_MODE_SERVICE:
       config->deal_source = DealSource::kDeck;
-      config->deck = ShuffledDeck();
-      config->recycle_order = ShuffledDeck();
-      service->salt = RandomSalt();
+      config->deck = ShuffledDeck(random);
+      config->recycle_order = ShuffledDeck(random);
+      service->salt = RandomSalt(random);
       service->commitment = DeckCommitment(config->deck, config->recycle_order, service->salt);
       return absl::OkStatus();
     case v1::DEALING_MODE_PRESET: {

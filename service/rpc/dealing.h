@@ -27,12 +27,33 @@
 
 namespace stud::service {
 
-// A uniformly random permutation of the 52 cards.
+// Random bytes from one call to the OS generator: a 32-byte seed expanded with
+// ChaCha20 (randombytes_buf_deterministic) into a block of `bytes`, wiped when
+// the source is destroyed; past the block, Fill asks the OS generator. A hand
+// dealt by the service draws its id, both shuffles and its salt from one
+// source: one system call where there were four.
+class RandomSource {
+ public:
+  explicit RandomSource(size_t bytes);
+  ~RandomSource();
+  RandomSource(const RandomSource&) = delete;
+  RandomSource& operator=(const RandomSource&) = delete;
+  void Fill(void* out, size_t n);
+
+ private:
+  std::vector<unsigned char> block_;
+  size_t next_ = 0;
+};
+
+// A uniformly random permutation of the 52 cards (from its own source when
+// none is given).
+std::vector<Card> ShuffledDeck(RandomSource& random);
 std::vector<Card> ShuffledDeck();
 // 32 random bytes.
-std::string RandomSalt();
+std::string RandomSalt(RandomSource& random);
 // A new hand's id: 16 random bytes (PublicView.hand_id shows them as 32 hex
 // digits). Unpredictable, so no caller can name a hand it was not given.
+std::string NewHandId(RandomSource& random);
 std::string NewHandId();
 // The id as the API shows it: lowercase hex, "" for a token without one.
 std::string HandIdText(const ServiceData& service);
