@@ -12,12 +12,12 @@ export DEBIAN_FRONTEND=noninteractive
 SERVER_PACKAGES=(
   g++ cmake make pkg-config ca-certificates
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-  libabsl-dev prometheus-cpp-dev libsodium-dev libhiredis-dev
+  libabsl-dev prometheus-cpp-dev libsodium-dev libgcrypt20-dev libhiredis-dev
 )
 PACKAGES=(
   g++ cmake make pkg-config ca-certificates
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto
-  libabsl-dev prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libsodium-dev
+  libabsl-dev prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libsodium-dev libgcrypt20-dev
   # The hand ledger's Redis client (stud_server --ledger) and the server its tests start.
   libhiredis-dev redis-server
   python3 python3-grpcio python3-grpc-tools python3-protobuf

@@ -81,7 +81,7 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
     ChildSpan span("seal");
     thread_local std::string plain;  // per-thread, its capacity kept from call to call
     SerializeSealedHandTo(hand, &plain, options_.sealed_schema);
-    out->set_token(sealer_->Seal(plain, CurrentTenant()));
+    out->set_token(sealer_->Seal(plain, CurrentTenant(), hand.service.hand_id));
     LedgerScope::NoteSealed(HandIdText(hand.service), state.version,
                             state.phase == Phase::kComplete, out->token());
   } else {

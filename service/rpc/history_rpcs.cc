@@ -128,8 +128,8 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
     sealed.service.hand_id = NewHandId();
     resp->set_hand_id(HandIdText(sealed.service));
     ChildSpan span("seal");
-    resp->set_token(
-        sealer_->Seal(SerializeSealedHand(sealed, options_.sealed_schema), CurrentTenant()));
+    resp->set_token(sealer_->Seal(SerializeSealedHand(sealed, options_.sealed_schema),
+                                  CurrentTenant(), sealed.service.hand_id));
     LedgerScope::NoteSealed(resp->hand_id(), sealed.state.version,
                             sealed.state.phase == Phase::kComplete, resp->token());
   }

@@ -73,11 +73,11 @@ ABSL_FLAG(std::string, log_level, "info", "Lowest log level written: debug, info
 ABSL_FLAG(std::string, key_file, "",
           "Sealing key ring file (\"<id>:<64 hex>\" entries; the largest id seals). "
           "Without it, env STUD_KEYS is read; without both, an ephemeral key is made.");
-ABSL_FLAG(int, token_format, 1,
-          "Format of the tokens this server seals: 1 (formats 1 and 2: keyed-BLAKE2b nonce, "
-          "service/token/sealer.h). 3 (SipHash-derived nonce) is deprecated: it is still opened, "
-          "so tokens "
-          "of replicas that sealed it keep working, but it should no longer be sealed");
+ABSL_FLAG(int, token_format, stud::service::kGcmSivTokenFormat,
+          "Format of the tokens this server seals (service/token/sealer.h): 4 (AES-256-GCM-SIV); "
+          "1 (formats 1 and 2: keyed-BLAKE2b nonce, XChaCha20-Poly1305) during a rolling upgrade "
+          "from a release that cannot open format 4. 3 (SipHash-derived nonce) is deprecated. "
+          "Every format is opened whatever this flag says");
 ABSL_FLAG(int, sealed_schema, 3,
           "Schema of the token plaintext this server writes: 3 (rule IDs as numbers), or 2 (rule "
           "IDs as names), which releases before 3 also read: use 2 during a rolling upgrade from "
@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-  if (absl::Status st = stud::service::InitSodium(); !st.ok())
+  if (absl::Status st = stud::service::InitCrypto(); !st.ok())
     return Fail(std::string(st.message()));
   // The hand evaluator builds its tables at first use (tens of ms): do it now,
   // before the server reports ready, not inside the first showdown's call.

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "service/token/gcm_siv.h"
 
 namespace stud::service {
 namespace {
@@ -39,6 +40,16 @@ size_t PutHeader(uint8_t* out, uint32_t key_id, absl::string_view tenant) {
 
 size_t HeaderBytes(absl::string_view tenant) {
   return tenant.empty() ? kTokenHeaderBytes : kTokenHeaderBytes + 1 + tenant.size();
+}
+
+// Writes the header of formats 3 and 4 (the tenant length byte always there,
+// 0 without a tenant); returns its size.
+size_t PutLengthHeader(uint8_t* out, uint8_t format, uint32_t key_id, absl::string_view tenant) {
+  PutHeader(out, key_id, "");
+  out[2] = format;
+  out[7] = static_cast<uint8_t>(tenant.size());
+  if (!tenant.empty()) std::memcpy(out + kTokenHeaderBytes + 1, tenant.data(), tenant.size());
+  return kTokenHeaderBytes + 1 + tenant.size();
 }
 
 }  // namespace
@@ -76,9 +87,9 @@ std::string TokenErrorReasonOf(const absl::Status& status) {
   return p ? std::string(*p) : std::string();
 }
 
-absl::Status InitSodium() {
+absl::Status InitCrypto() {
   if (sodium_init() < 0) return absl::InternalError("libsodium failed to initialise");
-  return absl::OkStatus();
+  return gcm_siv::Init();
 }
 
 absl::StatusOr<std::vector<Key>> ParseKeys(absl::string_view text) {
@@ -163,9 +174,10 @@ absl::StatusOr<Sealer> Sealer::Create(std::vector<Key> keys, uint8_t seal_format
     return absl::InvalidArgumentError(
         "keys: every key is marked \":open\" (opens only); at least one key must seal");
   }
-  if (seal_format != kTokenFormat && seal_format != kSipTokenFormat) {
+  if (seal_format != kTokenFormat && seal_format != kSipTokenFormat &&
+      seal_format != kGcmSivTokenFormat) {
     return absl::InvalidArgumentError(
-        absl::StrCat("token format ", seal_format, ": must be 1 or 3"));
+        absl::StrCat("token format ", seal_format, ": must be 1, 3 or 4"));
   }
   return Sealer(std::move(keys), sealing, seal_format);
 }
@@ -235,13 +247,11 @@ Sealer::Sealer(std::vector<Key> keys, size_t sealing, uint8_t seal_format)
 
 std::string Sealer::SealSip(absl::string_view plaintext, absl::string_view tenant) const {
   const Key& key = keys_[sealing_];
-  const size_t header = kTokenHeaderBytes + 1 + tenant.size();
-  std::string token(header + kSipTokenNonceBytes + kTokenTagBytes + plaintext.size(), '\0');
+  std::string token(kTokenHeaderBytes + 1 + tenant.size() + kSipTokenNonceBytes + kTokenTagBytes +
+                        plaintext.size(),
+                    '\0');
   auto* out = reinterpret_cast<uint8_t*>(token.data());
-  PutHeader(out, key.id, "");
-  out[2] = kSipTokenFormat;
-  out[7] = static_cast<uint8_t>(tenant.size());
-  if (!tenant.empty()) std::memcpy(out + kTokenHeaderBytes + 1, tenant.data(), tenant.size());
+  const size_t header = PutLengthHeader(out, kSipTokenFormat, key.id, tenant);
   // SipHash has no streaming interface: the plaintext is copied after the
   // header so that header || plaintext is contiguous (the nonce and the
   // ciphertext, written from the caller's plaintext, then overwrite it).
@@ -256,10 +266,29 @@ std::string Sealer::SealSip(absl::string_view plaintext, absl::string_view tenan
   return token;
 }
 
-std::string Sealer::Seal(absl::string_view plaintext, absl::string_view tenant) const {
+std::string Sealer::SealGcmSiv(absl::string_view plaintext, absl::string_view tenant,
+                               absl::string_view hand_id) const {
+  const Key& key = keys_[sealing_];
+  std::string token(kTokenHeaderBytes + 1 + tenant.size() + gcm_siv::kNonceBytes +
+                        plaintext.size() + gcm_siv::kTagBytes,
+                    '\0');
+  auto* out = reinterpret_cast<uint8_t*>(token.data());
+  const size_t header = PutLengthHeader(out, kGcmSivTokenFormat, key.id, tenant);
+  // The nonce is the hand's public id (its first 12 bytes; zeros for none).
+  gcm_siv::Nonce nonce{};
+  std::memcpy(nonce.data(), hand_id.data(), std::min(hand_id.size(), nonce.size()));
+  std::memcpy(out + header, nonce.data(), nonce.size());
+  gcm_siv::Seal(key.bytes, nonce, absl::string_view(token.data(), header), plaintext,
+                out + header + nonce.size());
+  return token;
+}
+
+std::string Sealer::Seal(absl::string_view plaintext, absl::string_view tenant,
+                         absl::string_view hand_id) const {
   const Key& key = keys_[sealing_];
   tenant = tenant.substr(
       0, 64);  // callers pass validated ids (tenants.h); never overflow the length byte
+  if (seal_format_ == kGcmSivTokenFormat) return SealGcmSiv(plaintext, tenant, hand_id);
   if (seal_format_ == kSipTokenFormat) return SealSip(plaintext, tenant);
   const size_t header = HeaderBytes(tenant);
   std::string token(header + kTokenNonceBytes + kTokenTagBytes + plaintext.size(), '\0');
@@ -301,20 +330,20 @@ absl::Status Sealer::OpenInto(absl::string_view token, absl::string_view tenant,
     return TokenErrorStatus(TokenError::kMalformed,
                             "token: malformed (bad magic): not a stud token");
   }
-  if (in[2] != kTokenFormat && in[2] != kTenantTokenFormat && in[2] != kSipTokenFormat) {
+  if (in[2] < kTokenFormat || in[2] > kGcmSivTokenFormat) {
     return TokenErrorStatus(TokenError::kVersion,
                             absl::StrCat("token: format version ", in[2],
                                          " is not supported (this server reads versions ",
-                                         kTokenFormat, " to ", kSipTokenFormat, ")"));
+                                         kTokenFormat, " to ", kGcmSivTokenFormat, ")"));
   }
   size_t header = kTokenHeaderBytes;
   size_t nonce_bytes = kTokenNonceBytes;
   absl::string_view token_tenant;
-  if (in[2] == kSipTokenFormat) {
+  if (in[2] == kSipTokenFormat || in[2] == kGcmSivTokenFormat) {
     const size_t len = in[7];
     header = kTokenHeaderBytes + 1 + len;
-    nonce_bytes = kSipTokenNonceBytes;
-    if (len > 64 || token.size() < header + kSipTokenNonceBytes + kTokenTagBytes) {
+    nonce_bytes = in[2] == kSipTokenFormat ? kSipTokenNonceBytes : gcm_siv::kNonceBytes;
+    if (len > 64 || token.size() < header + nonce_bytes + kTokenTagBytes) {
       return TokenErrorStatus(TokenError::kMalformed,
                               "token: malformed (tenant header): truncated or not a token");
     }
@@ -341,12 +370,22 @@ absl::Status Sealer::OpenInto(absl::string_view token, absl::string_view tenant,
   const size_t clen = token.size() - header - nonce_bytes;
   std::string& plain = *out;
   plain.resize(clen - kTokenTagBytes);
-  uint8_t nonce[kTokenNonceBytes] = {};  // format 3: N || 8 zero bytes
-  std::memcpy(nonce, in + header, nonce_bytes);
-  unsigned long long plen = 0;
-  if (crypto_aead_xchacha20poly1305_ietf_decrypt(reinterpret_cast<uint8_t*>(plain.data()), &plen,
-                                                 nullptr, in + header + nonce_bytes, clen, in,
-                                                 header, nonce, key->bytes.data()) != 0) {
+  unsigned long long plen = plain.size();
+  bool authentic = false;
+  if (in[2] == kGcmSivTokenFormat) {
+    gcm_siv::Nonce nonce{};
+    std::memcpy(nonce.data(), in + header, nonce.size());
+    authentic =
+        gcm_siv::Open(key->bytes, nonce, token.substr(0, header),
+                      token.substr(header + nonce_bytes), reinterpret_cast<uint8_t*>(plain.data()));
+  } else {
+    uint8_t nonce[kTokenNonceBytes] = {};  // format 3: N || 8 zero bytes
+    std::memcpy(nonce, in + header, nonce_bytes);
+    authentic = crypto_aead_xchacha20poly1305_ietf_decrypt(
+                    reinterpret_cast<uint8_t*>(plain.data()), &plen, nullptr,
+                    in + header + nonce_bytes, clen, in, header, nonce, key->bytes.data()) == 0;
+  }
+  if (!authentic) {
     return TokenErrorStatus(TokenError::kAuthFailed,
                             "token: authentication failed: the token was altered or truncated");
   }

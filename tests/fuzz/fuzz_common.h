@@ -54,11 +54,11 @@ inline const service::Sealer& FuzzSealer() {
   static const service::Sealer* sealer = [] {
     // Before sodium_init: libsodium takes the implementation only then.
     if (randombytes_set_implementation(&reproducible::implementation) != 0) std::abort();
-    if (!service::InitSodium().ok()) std::abort();
+    if (!service::InitCrypto().ok()) std::abort();
     service::Key k;
     k.id = 1;
     k.bytes.fill(7);
-    return new service::Sealer(*service::Sealer::Create({k}));
+    return new service::Sealer(*service::Sealer::Create({k}, service::kGcmSivTokenFormat));
   }();
   return *sealer;
 }

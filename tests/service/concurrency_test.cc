@@ -35,7 +35,7 @@ class CountingExporter : public SpanExporter {
 // Metrics registry, one Tracer with its exporter thread and one Admission
 // queue, used by 8 threads at once.
 TEST(ConcurrencyTest, SharedStateFromManyThreads) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   Sealer sealer = *Sealer::Create({TestKey(1, 7)});
   HandService service(&sealer, ServiceOptions{true});
   std::atomic<int> exported{0};

@@ -421,7 +421,7 @@ class HiddenInfo {
 };
 
 TEST(HiddenInfoTest, NoAnswerOrErrorShowsAnotherSeatsDownCardOrTheDeck) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   HiddenInfo h;
   std::mt19937 rng(77);
   for (int hand = 0; hand < 400 && h.leaks_ == 0; ++hand) {
@@ -444,7 +444,7 @@ TEST(HiddenInfoTest, NoAnswerOrErrorShowsAnotherSeatsDownCardOrTheDeck) {
 // every card to a trusted caller: answers to seat S's ticket (or the table's)
 // show no other seat's down card and no deck card, whatever the call asks.
 TEST(HiddenInfoTest, SeatTicketModeShowsEachTicketOnlyItsOwnSeat) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   HiddenInfo h(/*tickets=*/true);
   std::mt19937 rng(78);
   for (int hand = 0; hand < 300 && h.leaks_ == 0; ++hand) {
@@ -462,7 +462,7 @@ TEST(HiddenInfoTest, SeatTicketModeShowsEachTicketOnlyItsOwnSeat) {
 
 // The detector itself: a response carrying another seat's down card is caught.
 TEST(HiddenInfoTest, TheCheckCatchesALeak) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   Sealer sealer = *Sealer::Create({TestKey(1, 3)});
   HandService service(&sealer, ServiceOptions{});
   v1::NewHandResponse start;

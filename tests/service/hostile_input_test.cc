@@ -47,7 +47,7 @@ bool ValidUtf8(const std::string& s) {
 class Matrix {
  public:
   Matrix() {
-    EXPECT_TRUE(InitSodium().ok());
+    EXPECT_TRUE(InitCrypto().ok());
     sealer_ = std::make_unique<Sealer>(*Sealer::Create({TestKey(1, 7)}));
     ServiceOptions options;
     options.allow_preset = true;

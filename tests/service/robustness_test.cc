@@ -32,7 +32,7 @@ std::string RandomCard(std::mt19937& rng) {
 }
 
 TEST(RobustnessTest, RandomActionsOnLiveHandsNeverCrash) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   Sealer sealer = *Sealer::Create({TestKey(1, 1)});
   HandService service(&sealer, ServiceOptions{true});
   std::mt19937 rng(2024);
@@ -82,7 +82,7 @@ TEST(RobustnessTest, RandomActionsOnLiveHandsNeverCrash) {
 }
 
 TEST(RobustnessTest, RandomStatelessShowdownsNeverCrash) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   Sealer sealer = *Sealer::Create({TestKey(1, 1)});
   HandService service(&sealer, ServiceOptions{});
   std::mt19937 rng(99);
@@ -123,7 +123,7 @@ TEST(RobustnessTest, RandomStatelessShowdownsNeverCrash) {
 }
 
 TEST(RobustnessTest, GarbageTokensGetTokenErrors) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   Sealer sealer = *Sealer::Create({TestKey(1, 1)});
   HandService service(&sealer, ServiceOptions{});
   std::mt19937 rng(5);

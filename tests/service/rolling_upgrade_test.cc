@@ -4,6 +4,7 @@
 // old replica reads (the schema-2 bytes are pinned by
 // StateCodecGoldenTest.Schema2StatesAreByteForByteStable); a replica on the
 // default schema 3 continues those hands, and its tokens go back to schema 3.
+// The same for the token format (the AEAD): --token_format=1 during the roll.
 #include <string>
 
 #include "service_fixture.h"
@@ -35,6 +36,34 @@ TEST(RollingUpgrade, Schema2ReplicasAndSchema3ReplicasContinueEachOthersHands) {
     Server& replica = step % 2 == 0 ? after_roll : during_roll;
     u = ApplyExpectingOk(replica, u, ChooseAction(u, false));
     EXPECT_EQ(PlaintextSchema(replica, u.token()), step % 2 == 0 ? 3u : 2u);
+  }
+  EXPECT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
+}
+
+// Token format 4 (AES-256-GCM-SIV) during a rolling upgrade from a release
+// that seals and opens only formats 1-3: the new replicas run with
+// --token_format=1 until no older replica is left, and a replica on the
+// default format 4 continues their hands (and they continue its hands, once
+// every replica opens format 4). With tenants, format 1 is format 2.
+TEST(RollingUpgrade, Format1ReplicasAndFormat4ReplicasContinueEachOthersHands) {
+  const std::vector<Key> ring = {TestKey(1, 7)};
+  Server during_roll(ring, true, nullptr, kTokenFormat);
+  Server after_roll(ring, true, nullptr, kGcmSivTokenFormat);
+  v1::HandUpdate u = StartHand(during_roll, BasicHand(4, v1::DEALING_MODE_SERVICE));
+  EXPECT_EQ(u.token()[2], kTokenFormat);
+  std::string hand_id_bytes;
+  for (size_t i = 0; i + 1 < u.public_view().hand_id().size() && i < 24; i += 2) {
+    hand_id_bytes +=
+        static_cast<char>(std::stoi(u.public_view().hand_id().substr(i, 2), nullptr, 16));
+  }
+  for (int step = 0; step < 200 && u.public_view().phase() != v1::PHASE_COMPLETE; ++step) {
+    Server& replica = step % 2 == 0 ? after_roll : during_roll;
+    u = ApplyExpectingOk(replica, u, ChooseAction(u, false));
+    EXPECT_EQ(u.token()[2], step % 2 == 0 ? kGcmSivTokenFormat : kTokenFormat);
+    // Format 4's nonce is the hand id (its first 12 bytes).
+    if (step % 2 == 0) {
+      EXPECT_EQ(u.token().substr(8, 12), hand_id_bytes) << "step " << step;
+    }
   }
   EXPECT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
 }

@@ -16,7 +16,7 @@ using testing::TestKey;
 
 class SealerTest : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_TRUE(InitSodium().ok()); }
+  void SetUp() override { ASSERT_TRUE(InitCrypto().ok()); }
   const std::string plain_ = "the hand state: seat 1 holds As Kd";
 };
 

@@ -201,7 +201,7 @@ TEST_F(ErrorsTest, EachTokenProblemHasItsOwnReason) {
   expect("definitely not a token at all, but long enough to pass the size check",
          "TOKEN_MALFORMED");
   std::string version = token;
-  version[2] = 4;  // 1, 2 (tenant-bound) and 3 (SipHash nonce) are the formats this server reads
+  version[2] = 5;  // formats 1 to 4 are what this server reads
   expect(version, "TOKEN_VERSION_UNSUPPORTED");
 
   Server other({TestKey(99, 3)});

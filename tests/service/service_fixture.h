@@ -38,7 +38,7 @@ inline TenantKey TestTenantKey(const std::string& tenant, uint8_t fill) {
 class Server {
  public:
   // `token_format`: the format the server seals (stud_server's default is
-  // kSipTokenFormat; most tests keep format 1/2, whose layout they inspect).
+  // kGcmSivTokenFormat; most tests keep format 1/2, whose layout they inspect).
   explicit Server(std::vector<Key> keys = {TestKey(1, 7)}, bool allow_preset = true,
                   const Observability* observability = nullptr, uint8_t token_format = kTokenFormat)
       : Server(std::move(keys),
@@ -47,7 +47,7 @@ class Server {
   // Any service options (tenants, history reveal, ...).
   Server(std::vector<Key> keys, const ServiceOptions& options,
          uint8_t token_format = kTokenFormat) {
-    EXPECT_TRUE(InitSodium().ok());
+    EXPECT_TRUE(InitCrypto().ok());
     sealer_ = std::make_unique<Sealer>(*Sealer::Create(std::move(keys), token_format));
     service_ = std::make_unique<StudServiceImpl>(sealer_.get(), options);
     grpc::ServerBuilder builder;

@@ -206,9 +206,15 @@ TEST(ServiceTest, SameRequestOnSameTokenGivesTheSameAnswer) {
   ExpectSameAnswers(server);
 }
 
-// The same with token format 3 (what stud_server seals by default).
+// The same with token format 3 (deprecated, still sealed on request) and 4
+// (what stud_server seals by default).
 TEST(ServiceTest, SameRequestOnSameTokenGivesTheSameAnswerWithTokenFormat3) {
   Server server({TestKey(1, 7)}, true, nullptr, kSipTokenFormat);
+  ExpectSameAnswers(server);
+}
+
+TEST(ServiceTest, SameRequestOnSameTokenGivesTheSameAnswerWithTokenFormat4) {
+  Server server({TestKey(1, 7)}, true, nullptr, kGcmSivTokenFormat);
   ExpectSameAnswers(server);
 }
 

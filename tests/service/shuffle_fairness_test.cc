@@ -132,7 +132,7 @@ void SwapWithAny(std::array<uint8_t, kN>& d) {
 }
 
 TEST(ShuffleFairnessTest, ServiceShufflePassesAndBiasedShufflesFail) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   const int decks = Decks();
   ASSERT_GE(decks, 1000);
   std::printf(

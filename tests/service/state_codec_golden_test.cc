@@ -67,14 +67,14 @@ std::string DigestOfFixedHands(uint32_t schema) {
 // Schema 2 (rule IDs by name), what a replica writes during a rolling
 // upgrade: the bytes of the release that introduced it, unchanged.
 TEST(StateCodecGoldenTest, Schema2StatesAreByteForByteStable) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   EXPECT_EQ(DigestOfFixedHands(kRollingUpgradeSchema),
             "f6acf7f17a84f68c5939087b1e80c1d2f808f599796a8cfb8d24809163a0d7ad");
 }
 
 // Schema 3 (rule IDs as RuleId numbers), the default.
 TEST(StateCodecGoldenTest, Schema3StatesAreByteForByteStable) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   EXPECT_EQ(DigestOfFixedHands(kSealedSchema),
             "56173fd02de8a10244f493442424b803629c19910a03d4f3b51b79937020eafa");
 }

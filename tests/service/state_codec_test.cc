@@ -56,7 +56,7 @@ HandConfig Config(Variant variant, DealSource source, int seats, std::mt19937& r
 }
 
 TEST(StateCodecTest, EveryStateOfManyHandsRoundTrips) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   std::mt19937 rng(12345);
   ServiceData service{1, 2, std::string(32, 'c'), std::string(32, 's')};
   int hands = 0;

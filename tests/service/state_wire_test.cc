@@ -42,7 +42,7 @@ void ExpectSame(const SealedHand& hand) {
 }
 
 TEST(StateWireTest, CanonicalProtobufOnEveryStateOfManyHands) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   std::mt19937 rng(777);
   int states = 0;
   for (int hand = 0; hand < 60; ++hand) {
@@ -84,7 +84,7 @@ TEST(StateWireTest, CanonicalProtobufOnEveryStateOfManyHands) {
 // Fields the plain betting path leaves at zero: irregularity reports (cards,
 // moves, negative values), negative and large amounts, every flag.
 TEST(StateWireTest, SameBytesForUnusualValues) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   HandConfig c;
   c.variant = Variant::kStud;
   c.stakes = *FindStakesPreset("$15-$30");
@@ -128,7 +128,7 @@ TEST(StateWireTest, SameBytesForUnusualValues) {
 // and the carried antes (a zero stack behind included) survive both paths.
 // (A hand without them writes neither field: the golden digests are unchanged.)
 TEST(StateWireTest, MisdealAntesAndCarriedAntesRoundTrip) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   HandConfig c;
   c.stakes = *FindStakesPreset("$15-$30");
   c.options = ProfileDefaults(Profile::kTournament);

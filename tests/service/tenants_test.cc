@@ -15,7 +15,7 @@ namespace v1 = stud::v1;
 std::string Hex(const TenantKey& k) { return FormatTenantKey(k).substr(k.tenant.size() + 1); }
 
 TEST(TenantKeysTest, ParsesAndRefusesBadEntriesWithoutEchoingKeys) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   const std::string a = FormatTenantKey(TestTenantKey("acme", 1)),
                     b = FormatTenantKey(TestTenantKey("bet.co_2-x", 2));
   absl::StatusOr<std::vector<TenantKey>> keys =
@@ -34,7 +34,7 @@ TEST(TenantKeysTest, ParsesAndRefusesBadEntriesWithoutEchoingKeys) {
 }
 
 TEST(TenantTokensTest, FormatTwoBindsTheTenant) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   Sealer sealer = *Sealer::Create({TestKey(1, 7)});
   const std::string plain = "hand state";
   const std::string v1_token = sealer.Seal(plain);

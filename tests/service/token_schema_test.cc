@@ -107,7 +107,7 @@ void ExpectNoMoreLenientThanProtobuf(absl::string_view plain) {
 }
 
 TEST(TokenReader, AlteredAndTruncatedPlaintextsAreReadNoMoreLenientlyThanProtobuf) {
-  ASSERT_TRUE(InitSodium().ok());
+  ASSERT_TRUE(InitCrypto().ok());
   const std::vector<std::string> plains = Plaintexts();
   ASSERT_GT(plains.size(), 150u);
   size_t refused = 0, checked = 0;
