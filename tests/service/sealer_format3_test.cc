@@ -14,6 +14,7 @@
 namespace stud::service {
 namespace {
 
+using testing::ExpectEveryAlterationRefused;
 using testing::TestKey;
 
 class SealerFormat3Test : public ::testing::Test {
@@ -61,15 +62,7 @@ TEST_F(SealerFormat3Test, DeterministicAndDistinct) {
 TEST_F(SealerFormat3Test, EveryAlteredByteAndEveryTruncationIsRefused) {
   Sealer s = *Sealer::Create({TestKey(1, 1)}, kSipTokenFormat);
   for (const std::string tenant : {"", "acme"}) {
-    const std::string token = s.Seal(plain_, tenant);
-    for (size_t byte = 0; byte < token.size(); ++byte) {
-      std::string bad = token;
-      bad[byte] = static_cast<char>(bad[byte] ^ 0x01);
-      EXPECT_FALSE(s.Open(bad, tenant).ok()) << "byte " << byte;
-    }
-    for (size_t len = 0; len < token.size(); ++len) {
-      EXPECT_FALSE(s.Open(token.substr(0, len), tenant).ok()) << "length " << len;
-    }
+    ExpectEveryAlterationRefused(s, s.Seal(plain_, tenant), tenant);
   }
 }
 

@@ -74,6 +74,20 @@ class Server {
 };
 
 // The ErrorInfo of an error status (empty reason when missing).
+// Every one-bit change of any byte of `token`, and every truncation, is
+// refused by `sealer` (sealed for `tenant`).
+inline void ExpectEveryAlterationRefused(const Sealer& sealer, const std::string& token,
+                                         const std::string& tenant) {
+  for (size_t byte = 0; byte < token.size(); ++byte) {
+    std::string bad = token;
+    bad[byte] = static_cast<char>(bad[byte] ^ 0x01);
+    EXPECT_FALSE(sealer.Open(bad, tenant).ok()) << "byte " << byte;
+  }
+  for (size_t len = 0; len < token.size(); ++len) {
+    EXPECT_FALSE(sealer.Open(token.substr(0, len), tenant).ok()) << "length " << len;
+  }
+}
+
 inline google::rpc::ErrorInfo ErrorInfoOf(const grpc::Status& status) {
   google::rpc::Status details;
   google::rpc::ErrorInfo info;
