@@ -276,7 +276,9 @@ std::string Sealer::SealGcmSiv(absl::string_view plaintext, absl::string_view te
   const size_t header = PutLengthHeader(out, kGcmSivTokenFormat, key.id, tenant);
   // The nonce is the hand's public id (its first 12 bytes; zeros for none).
   gcm_siv::Nonce nonce{};
-  std::memcpy(nonce.data(), hand_id.data(), std::min(hand_id.size(), nonce.size()));
+  if (!hand_id.empty()) {
+    std::memcpy(nonce.data(), hand_id.data(), std::min(hand_id.size(), nonce.size()));
+  }
   std::memcpy(out + header, nonce.data(), nonce.size());
   gcm_siv::Seal(key.bytes, nonce, absl::string_view(token.data(), header), plaintext,
                 out + header + nonce.size());
