@@ -205,7 +205,7 @@ class Sealer {
     std::array<unsigned char, 384> state;
   };
   std::vector<KeyedHash> ticket_hash_;
-  uint8_t seal_format_ = kGcmSivTokenFormat;
+  uint8_t seal_format_ = kTokenFormat;
   // Format 3: the SipHash key of the sealing key's nonces (a subkey).
   std::array<uint8_t, 16> sip_key_{};
 };

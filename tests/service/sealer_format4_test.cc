@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "absl/strings/escaping.h"
 #include "gtest/gtest.h"
 #include "service/token/gcm_siv.h"
 #include "service/token/sealer.h"
@@ -15,16 +16,6 @@ namespace {
 
 using testing::ExpectEveryAlterationRefused;
 using testing::TestKey;
-
-std::string Hex(const std::string& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out += kDigits[c >> 4];
-    out += kDigits[c & 15];
-  }
-  return out;
-}
 
 class SealerFormat4Test : public ::testing::Test {
  protected:
@@ -42,11 +33,11 @@ TEST_F(SealerFormat4Test, TheAeadIsRfc8452AesGcmSiv) {
   nonce[0] = 3;
   std::string out(16, '\0');
   gcm_siv::Seal(key, nonce, "", "", reinterpret_cast<uint8_t*>(out.data()));
-  EXPECT_EQ(Hex(out), "07f5f4169bbf55a8400cd47ea6fd400f");
+  EXPECT_EQ(absl::BytesToHexString(out), "07f5f4169bbf55a8400cd47ea6fd400f");
   const std::string message("\x01\0\0\0\0\0\0\0", 8);
   out.assign(8 + 16, '\0');
   gcm_siv::Seal(key, nonce, "", message, reinterpret_cast<uint8_t*>(out.data()));
-  EXPECT_EQ(Hex(out), "c2ef328e5c71c83b843122130f7364b761e0b97427e3df28");
+  EXPECT_EQ(absl::BytesToHexString(out), "c2ef328e5c71c83b843122130f7364b761e0b97427e3df28");
   std::string back(8, '\0');
   ASSERT_TRUE(gcm_siv::Open(key, nonce, "", out, reinterpret_cast<uint8_t*>(back.data())));
   EXPECT_EQ(back, message);
