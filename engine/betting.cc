@@ -117,8 +117,8 @@ Chips StreetUnit(const HandState& st) {
   return st.street <= Street::kFourth ? st.config.stakes.small_bet : st.config.stakes.big_bet;
 }
 
-std::vector<LegalAction> BettingOptions(const HandState& st, int seat) {
-  std::vector<LegalAction> out;
+LegalActionList BettingOptions(const HandState& st, int seat) {
+  LegalActionList out;
   const Seat& s = st.seats[seat];
   const Chips max_to = s.street_bet + s.stack;
   auto add = [&](ActionKind kind, Chips to) {
@@ -155,7 +155,7 @@ std::vector<LegalAction> BettingOptions(const HandState& st, int seat) {
   if (NoBetOnSixth(st, seat)) return out;
   const ActionKind kind = AggressiveKind(st);
   if (kind == ActionKind::kRaise && CapReached(st)) return out;
-  std::vector<Chips> targets = {st.full_level + CurrentUnit(st)};
+  absl::InlinedVector<Chips, 2> targets = {st.full_level + CurrentUnit(st)};
   if (BigOptionOpen(st, seat)) targets.push_back(st.full_level + st.config.stakes.big_bet);
   for (Chips to : targets) {
     if (to <= st.bet_to) continue;
@@ -170,7 +170,7 @@ std::vector<LegalAction> BettingOptions(const HandState& st, int seat) {
 }
 
 absl::Status ExplainRefusal(const HandState& st, const Action& a,
-                            const std::vector<LegalAction>& legal) {
+                            absl::Span<const LegalAction> legal) {
   const Seat& s = st.seats[a.seat];
   auto amounts = [&](ActionKind k) {
     std::string list;

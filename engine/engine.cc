@@ -306,7 +306,7 @@ absl::Status NotInTheBetting(const HandState& st, int seat) {
 // Folds, checks and the all-in option's answers put in no chips: their amount
 // is 0 or the street total LegalActions lists for them; anything else is a
 // malformed request, not a choice the rules refuse.
-absl::Status CheckNoAmount(const Action& a, const std::vector<LegalAction>& legal) {
+absl::Status CheckNoAmount(const Action& a, absl::Span<const LegalAction> legal) {
   const bool no_chips = a.kind == ActionKind::kFold || a.kind == ActionKind::kCheck ||
                         a.kind == ActionKind::kDeclareAllIn || a.kind == ActionKind::kDeclineOption;
   if (!no_chips || a.amount_to == 0) return absl::OkStatus();
@@ -375,7 +375,7 @@ const LegalAction* ChooseLegal(const std::vector<LegalAction>& legal, const Acti
 
 namespace internal {
 
-const LegalAction* FindLegal(const std::vector<LegalAction>& legal, ActionKind kind,
+const LegalAction* FindLegal(absl::Span<const LegalAction> legal, ActionKind kind,
                              Chips amount_to) {
   const LegalAction* chosen = nullptr;
   int same_kind = 0;
@@ -493,7 +493,10 @@ int ToAct(const HandState& st) {
 std::vector<LegalAction> LegalActions(const HandState& st, int seat) {
   switch (st.phase) {
     case Phase::kBetting:
-      if (seat == st.actor && seat != 0) return internal::BettingOptions(st, seat);
+      if (seat == st.actor && seat != 0) {
+        const internal::LegalActionList options = internal::BettingOptions(st, seat);
+        return {options.begin(), options.end()};
+      }
       return {};
     case Phase::kShowdown:
       if (seat != st.actor || seat == 0) return {};
@@ -580,7 +583,7 @@ absl::Status Apply(HandState& st, const Action& a) {
         }
         return internal::ExplainRefusal(st, a, {});
       }
-      const std::vector<LegalAction> legal = internal::BettingOptions(st, a.seat);
+      const internal::LegalActionList legal = internal::BettingOptions(st, a.seat);
       if (absl::Status s = CheckNoAmount(a, legal); !s.ok()) return s;
       const LegalAction* chosen = internal::FindLegal(legal, a.kind, a.amount_to);
       if (chosen == nullptr) return internal::ExplainRefusal(st, a, legal);

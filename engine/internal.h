@@ -5,7 +5,9 @@
 
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
+#include "absl/types/span.h"
 #include "engine/engine.h"
 #include "engine/hand_state.h"
 
@@ -14,11 +16,14 @@ namespace stud::internal {
 // ---- betting.cc ----
 // The bet unit of the current street (small on 3rd/4th, big later) [STUD-BET-2].
 Chips StreetUnit(const HandState& state);
-// Every legal betting action of `seat` (requires phase kBetting and seat == actor).
-std::vector<LegalAction> BettingOptions(const HandState& state, int seat);
+// Every legal betting action of `seat` (requires phase kBetting and seat == actor):
+// at most four (fold or check, call or fold, and up to two bets or raises), held
+// inline because Apply and LegalActions build the list on every call.
+using LegalActionList = absl::InlinedVector<LegalAction, 4>;
+LegalActionList BettingOptions(const HandState& state, int seat);
 // Why `action` is not among BettingOptions: a RuleViolation or INVALID_ARGUMENT.
 absl::Status ExplainRefusal(const HandState& state, const Action& action,
-                            const std::vector<LegalAction>& legal);
+                            absl::Span<const LegalAction> legal);
 // Applies a verified betting action (one of BettingOptions) and advances the actor.
 void ApplyBet(HandState& state, int seat, const LegalAction& chosen);
 // True when nobody still able to bet owes an action this round.
@@ -80,8 +85,7 @@ void AfterSeatRemoved(HandState& state, int seat);
 // Applies one verified betting action and moves the hand on (as Apply does).
 void ApplyAndAdvance(HandState& state, int seat, const LegalAction& chosen);
 // The same analysis as Apply: the legal action of `seat` matching kind and amount.
-const LegalAction* FindLegal(const std::vector<LegalAction>& legal, ActionKind kind,
-                             Chips amount_to);
+const LegalAction* FindLegal(absl::Span<const LegalAction> legal, ActionKind kind, Chips amount_to);
 
 // ---- misdeal.cc ----
 // carried_antes: only seats of the hand, each 0..the ante [STUD-IRR-EXP-1].

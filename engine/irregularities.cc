@@ -56,7 +56,7 @@ absl::StatusOr<Outcome> WrongOpener(HandState& st, const IrregularityReport& r) 
            .street = st.street,
            .card = third ? DoorCard(st.seats[r.seat]) : Card(),
            .rule_id = kRule});
-  const std::vector<LegalAction> legal = BettingOptions(st, r.seat);
+  const LegalActionList legal = BettingOptions(st, r.seat);
   const LegalAction* chosen = FindLegal(legal, r.action, r.amount_to);
   if (chosen == nullptr) {
     return ExplainRefusal(st, {.kind = r.action, .seat = r.seat, .amount_to = r.amount_to}, legal);
@@ -97,7 +97,7 @@ absl::StatusOr<Outcome> Absent(HandState& st, const IrregularityReport& r) {
   const bool low = r.seat == st.actor && st.bring_in_due && r.seat == st.bring_in_seat;
   if (low) {
     // The absent low card's bring-in is posted from its stack and stands.
-    const std::vector<LegalAction> legal = BettingOptions(st, r.seat);
+    const LegalActionList legal = BettingOptions(st, r.seat);
     const LegalAction* bring = FindLegal(legal, ActionKind::kBringIn, 0);
     if (bring != nullptr) ApplyBet(st, r.seat, *bring);
     o.decision = Decision::kBringInPostedHandKilled;
@@ -146,7 +146,7 @@ absl::StatusOr<Outcome> FoldOut(HandState& st, const IrregularityReport& r) {
   if (!picked_up && facing) {
     return NotNow(rule, "a bet is faced: this is an ordinary fold; apply a fold action");
   }
-  const std::vector<LegalAction> legal = BettingOptions(st, r.seat);
+  const LegalActionList legal = BettingOptions(st, r.seat);
   const LegalAction* fold = FindLegal(legal, ActionKind::kFold, 0);
   if (fold == nullptr)
     return ExplainRefusal(st, {.kind = ActionKind::kFold, .seat = r.seat}, legal);
@@ -293,7 +293,7 @@ absl::StatusOr<Outcome> Timeout(HandState& st, const IrregularityReport& r) {
                            left, "."),
         .allowance_remaining = left};
   }
-  const std::vector<LegalAction> legal = BettingOptions(st, r.seat);
+  const LegalActionList legal = BettingOptions(st, r.seat);
   Outcome o{
       .rule_id = RuleId::kAllin5, .decision = Decision::kTimeoutFold, .allowance_remaining = 0};
   const LegalAction* check = FindLegal(legal, ActionKind::kCheck, 0);

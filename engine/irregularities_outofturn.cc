@@ -115,7 +115,7 @@ void SettleOutOfTurn(HandState& st) {
     // The chips leave the hold and become the seat's action, if it still is one.
     HandState scratch = st;
     Move(scratch, h->seat, -h->chips);
-    const std::vector<LegalAction> legal = BettingOptions(scratch, h->seat);
+    const LegalActionList legal = BettingOptions(scratch, h->seat);
     if (const LegalAction* chosen = FindLegal(legal, h->action, h->amount_to)) {
       const LegalAction action = *chosen;
       st = std::move(scratch);
@@ -153,7 +153,7 @@ absl::StatusOr<Outcome> OutOfTurn(HandState& st, const IrregularityReport& r) {
     return RuleViolation(kRule, "another action out of turn is still waiting for its seat's turn");
   }
   // What the seat did must be something it could do in turn at this level.
-  const std::vector<LegalAction> legal = BettingOptions(st, r.seat);
+  const LegalActionList legal = BettingOptions(st, r.seat);
   const LegalAction* chosen = FindLegal(legal, r.action, r.amount_to);
   if (chosen == nullptr) {
     std::string could;

@@ -39,7 +39,7 @@ absl::StatusOr<SealedHand> HandService::Unseal(const std::string& token,
   if (hand.ok() && !expected_hand_id.empty() && HandIdText(hand->service) != expected_hand_id) {
     return HandIdMismatch(expected_hand_id, HandIdText(hand->service));
   }
-  if (hand.ok()) LedgerScope::NoteOpened(HandIdText(hand->service), hand->state.version, token);
+  if (hand.ok()) LedgerScope::NoteOpened(hand->service.hand_id, hand->state.version, token);
   return hand;
 }
 
@@ -82,8 +82,8 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
     thread_local std::string plain;  // per-thread, its capacity kept from call to call
     SerializeSealedHandTo(hand, &plain, options_.sealed_schema);
     out->set_token(sealer_->Seal(plain, CurrentTenant(), hand.service.hand_id));
-    LedgerScope::NoteSealed(HandIdText(hand.service), state.version,
-                            state.phase == Phase::kComplete, out->token());
+    LedgerScope::NoteSealed(hand.service.hand_id, state.version, state.phase == Phase::kComplete,
+                            out->token());
   } else {
     out->set_token(std::move(token));
   }

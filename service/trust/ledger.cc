@@ -54,18 +54,17 @@ LedgerScope::LedgerScope(Ledger* ledger) : ledger_(ledger), previous_(current_sc
 }
 LedgerScope::~LedgerScope() { current_scope = previous_; }
 
-void LedgerScope::NoteOpened(absl::string_view hand_id_hex, uint64_t version,
-                             absl::string_view token) {
+void LedgerScope::NoteOpened(absl::string_view hand_id, uint64_t version, absl::string_view token) {
   LedgerScope* s = current_scope;
   if (s == nullptr || s->ledger_ == nullptr || s->opened_) return;
-  s->opened_ = Noted{std::string(hand_id_hex), {version, TokenDigest(token)}, false};
+  s->opened_ = Noted{absl::BytesToHexString(hand_id), {version, TokenDigest(token)}, false};
 }
 
-void LedgerScope::NoteSealed(absl::string_view hand_id_hex, uint64_t version, bool ended,
+void LedgerScope::NoteSealed(absl::string_view hand_id, uint64_t version, bool ended,
                              absl::string_view token) {
   LedgerScope* s = current_scope;
   if (s == nullptr || s->ledger_ == nullptr) return;
-  s->sealed_ = Noted{std::string(hand_id_hex), {version, TokenDigest(token)}, ended};
+  s->sealed_ = Noted{absl::BytesToHexString(hand_id), {version, TokenDigest(token)}, ended};
 }
 
 absl::Status LedgerScope::Finish(absl::Status handler_status, absl::string_view tenant) {

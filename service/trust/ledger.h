@@ -95,10 +95,11 @@ class LedgerScope {
   LedgerScope(const LedgerScope&) = delete;
   LedgerScope& operator=(const LedgerScope&) = delete;
 
-  // Called where a token is opened and where a new token is sealed; no-ops
-  // when no scope with a ledger is active on this thread.
-  static void NoteOpened(absl::string_view hand_id_hex, uint64_t version, absl::string_view token);
-  static void NoteSealed(absl::string_view hand_id_hex, uint64_t version, bool ended,
+  // Called where a token is opened and where a new token is sealed, with the
+  // hand id's raw bytes (ServiceData::hand_id); no-ops when no scope with a
+  // ledger is active on this thread (the id is hex-encoded only then).
+  static void NoteOpened(absl::string_view hand_id, uint64_t version, absl::string_view token);
+  static void NoteSealed(absl::string_view hand_id, uint64_t version, bool ended,
                          absl::string_view token);
 
   // The call's final status: `handler_status` when the ledger agrees (after

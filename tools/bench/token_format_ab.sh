@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Two stud_server configurations against each other in the same run (for
-# example token formats: B_FLAGS=--token_format=1 against the default): every
+# example token formats: B_FLAGS=--token_format=1 against the default; or two
+# builds: A_BIN, B_BIN): every
 # round starts both servers fresh and measures each in closed loop (32 calls in
 # flight, 4 connections) with the same load generator, the order swapped every
 # round so that neither always runs first; the summary gives each round's
@@ -16,8 +17,11 @@ BUILD_DIR="${BUILD_DIR:-build-perf}"
 DURATION="${DURATION:-5}"
 RUNS="${RUNS:-6}"
 SHAPES="${SHAPES:-apply_action:changes apply_action:full new_hand:full}"
-A_FLAGS="${A_FLAGS:-}"
-B_FLAGS="${B_FLAGS:---token_format=1}"
+A_FLAGS="${A_FLAGS-}"
+B_FLAGS="${B_FLAGS---token_format=1}"
+# A_BIN / B_BIN: two different stud_server binaries (two builds) instead of one.
+A_BIN="${A_BIN:-$BUILD_DIR/service/stud_server}"
+B_BIN="${B_BIN:-$BUILD_DIR/service/stud_server}"
 server_cpu="" client_cpu=""
 if [ "${PIN:-0}" = 1 ]; then server_cpu="taskset -c 0" client_cpu="taskset -c 1"; fi
 cmake --build "$BUILD_DIR" -j2 --target stud_server stud_loadgen >/dev/null
@@ -27,10 +31,10 @@ for run in $(seq "$RUNS"); do
   for shape in $SHAPES; do
     rpc="${shape%%:*}" detail="${shape##*:}"
     # shellcheck disable=SC2086
-    start "a$run$rpc$detail" $server_cpu "$BUILD_DIR/service/stud_server" --metrics_listen= $A_FLAGS
+    start "a$run$rpc$detail" $server_cpu "$A_BIN" --metrics_listen= $A_FLAGS
     a_addr=$addr a_pid=$pid
     # shellcheck disable=SC2086
-    start "b$run$rpc$detail" $server_cpu "$BUILD_DIR/service/stud_server" --metrics_listen= $B_FLAGS
+    start "b$run$rpc$detail" $server_cpu "$B_BIN" --metrics_listen= $B_FLAGS
     b_addr=$addr b_pid=$pid
     order="A B"
     if [ $((run % 2)) = 0 ]; then order="B A"; fi
