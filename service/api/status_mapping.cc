@@ -100,6 +100,12 @@ absl::Status ServerDraining() {
   return s;
 }
 
+absl::Status UndecodableRequest(absl::string_view method) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("request: the bytes sent to ", method, " are not a valid stud.v1.", method,
+                   "Request message (protobuf wire format; strings in UTF-8)"));
+}
+
 std::string ErrorReason(const absl::Status& status) {
   if (std::string token = TokenErrorReasonOf(status); !token.empty()) return token;
   if (std::string caller = CallerErrorReasonOf(status); !caller.empty()) return caller;

@@ -58,6 +58,9 @@ absl::Status TenantOverloaded(absl::string_view tenant, int limit);
 // replica answers). Nothing was applied.
 absl::Status ServerDraining();
 
+// INVALID_ARGUMENT: the request's bytes are not the method's request message.
+absl::Status UndecodableRequest(absl::string_view method);
+
 grpc::Status ToGrpcStatus(const absl::Status& status);
 
 // The ErrorInfo.reason ToGrpcStatus would attach (for metrics and tests).

@@ -76,24 +76,22 @@ class RpcObservation {
   std::optional<RpcTraceScope> scope_;
 };
 
-// `reactor`: the call's ctx->DefaultReactor() when the caller already took it
-// (it may be taken only once per call: load shedding takes it on the gRPC
-// thread and serves the call on a worker); null = take it here.
-template <typename Req, typename Resp, typename Handler>
-grpc::ServerUnaryReactor* ServeUnary(const Observability* obs, grpc::CallbackServerContext* ctx,
-                                     RpcMethod method, const Req& req, Resp* resp,
-                                     Handler&& handler,
-                                     grpc::ServerUnaryReactor* reactor = nullptr) {
-  if (reactor == nullptr) reactor = ctx->DefaultReactor();
+// Runs `handler`, then `send_response` when it succeeded (it writes the
+// response's bytes; its error, if any, becomes the call's status), records the
+// call and finishes `reactor` with the status. Neither `req` nor `resp` is
+// touched after the Finish, which may free them.
+template <typename Req, typename Resp, typename Handler, typename SendResponse>
+void ServeUnary(const Observability* obs, grpc::CallbackServerContext* ctx, RpcMethod method,
+                const Req& req, const Resp& resp, Handler&& handler, SendResponse&& send_response,
+                grpc::ServerUnaryReactor* reactor) {
   RpcObservation observation(obs, ctx, method);
   absl::Status st = handler();
   grpc::Status status = ToGrpcStatus(st);
+  if (status.ok()) status = send_response();
   if (observation.active())
     observation.Finish(st, static_cast<int>(status.error_code()),
-                       Describe(req, *resp, st.ok(), observation.detailed()));
-  if (!st.ok()) resp->Clear();
+                       Describe(req, resp, st.ok(), observation.detailed()));
   reactor->Finish(status);
-  return reactor;
 }
 
 }  // namespace stud::service

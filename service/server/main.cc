@@ -38,7 +38,6 @@
 #include "service/server/connection_policy.h"
 #include "service/server/drain.h"
 #include "service/server/stud_service.h"
-#include "service/server/undecodable_requests.h"
 #include "service/token/sealer.h"
 #include "service/trust/redis_ledger.h"
 #include "service/trust/seat_tickets.h"
@@ -363,9 +362,6 @@ int main(int argc, char** argv) {
   builder.SetMaxReceiveMessageSize(absl::GetFlag(FLAGS_max_message_bytes));
   builder.SetMaxSendMessageSize(absl::GetFlag(FLAGS_max_message_bytes));
   stud::service::ApplyConnectionPolicy(*connections, builder);
-  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
-  interceptors.push_back(stud::service::UndecodableRequestInterceptor(metrics.get()));
-  builder.experimental().SetInterceptorCreators(std::move(interceptors));
   builder.RegisterService(&service);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || bound_port == 0) return Fail("cannot listen on " + listen);

@@ -32,29 +32,20 @@ StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
       tenant_limits_(options.tenants != nullptr ? options.tenant_limits : nullptr) {
   if (options.max_in_flight > 0)
     admission_ = std::make_unique<Admission>(options.max_in_flight, options.workers);
-  SetMessageAllocatorFor_NewHand(&new_hand_alloc_);
-  SetMessageAllocatorFor_ApplyAction(&apply_action_alloc_);
-  SetMessageAllocatorFor_LegalActions(&legal_actions_alloc_);
-  SetMessageAllocatorFor_ResolveShowdown(&resolve_showdown_alloc_);
-  SetMessageAllocatorFor_RuleIrregularity(&rule_irregularity_alloc_);
-  SetMessageAllocatorFor_GetView(&get_view_alloc_);
-  SetMessageAllocatorFor_ExportHandHistory(&export_history_alloc_);
-  SetMessageAllocatorFor_ReplayHandHistory(&replay_history_alloc_);
 }
 
-grpc::ServerUnaryReactor* StudServiceImpl::Dispatch(
-    grpc::CallbackServerContext* ctx, absl::AnyInvocable<void(grpc::ServerUnaryReactor*) &&> serve,
-    absl::FunctionRef<void(grpc::ServerUnaryReactor*, const absl::Status&)> refuse) {
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();  // once per call
+void StudServiceImpl::Dispatch(grpc::CallbackServerContext* ctx,
+                               absl::AnyInvocable<void() &&> serve,
+                               absl::FunctionRef<void(const absl::Status&)> refuse) {
   if (draining_.load(std::memory_order_relaxed)) {
     last_arrival_nanos_.store(absl::ToUnixNanos(absl::Now()), std::memory_order_relaxed);
-    refuse(reactor, ServerDraining());
-    return reactor;
+    refuse(ServerDraining());
+    return;
   }
   // Counted from here until the call is answered (serve finishes it).
   ++in_flight_;
-  auto counted = [this, serve = std::move(serve)](grpc::ServerUnaryReactor* r) mutable {
-    std::move(serve)(r);
+  auto counted = [this, serve = std::move(serve)]() mutable {
+    std::move(serve)();
     --in_flight_;
   };
   // Per-tenant fairness: the slot is taken before the shared queue and held
@@ -67,48 +58,75 @@ grpc::ServerUnaryReactor* StudServiceImpl::Dispatch(
       slot = tenant_limits_->TryAcquire(*tenant);
       if (!slot.has_value()) {
         --in_flight_;
-        refuse(reactor, TenantOverloaded(*tenant, tenant_limits_->limit()));
-        return reactor;
+        refuse(TenantOverloaded(*tenant, tenant_limits_->limit()));
+        return;
       }
     }
   }
   if (admission_ == nullptr) {
-    counted(reactor);
-  } else if (!admission_->TrySubmit([counted = std::move(counted), reactor,
-                                     slot = std::move(slot)]() mutable { counted(reactor); })) {
+    counted();
+  } else if (!admission_->TrySubmit(
+                 [counted = std::move(counted), slot = std::move(slot)]() mutable { counted(); })) {
     --in_flight_;
-    refuse(reactor, ServerOverloaded(admission_->max_in_flight()));
+    refuse(ServerOverloaded(admission_->max_in_flight()));
   }
-  return reactor;
 }
 
 // ---- gRPC adapter ----
 
-// Every handler goes through ServeUnary (observability.h): metrics, the
-// server span and logs are recorded there, once per call.
-#define STUD_RPC(Name, Req, Resp)                                                                 \
-  grpc::ServerUnaryReactor* StudServiceImpl::Name(grpc::CallbackServerContext* ctx,               \
-                                                  const v1::Req* req, v1::Resp* resp) {           \
-    return Dispatch(                                                                              \
-        ctx,                                                                                      \
-        [this, ctx, req, resp](grpc::ServerUnaryReactor* reactor) {                               \
-          ServeUnary(                                                                             \
-              observability_, ctx, RpcMethod::k##Name, *req, resp,                                \
-              [&] { return Authorized(ctx, [&] { return hands_.Name(*req, resp); }); }, reactor); \
-        },                                                                                        \
-        [&](grpc::ServerUnaryReactor* reactor, const absl::Status& why) {                         \
-          ServeUnary(                                                                             \
-              observability_, ctx, RpcMethod::k##Name, *req, resp, [&] { return why; }, reactor); \
-        });                                                                                       \
+template <typename Req, typename Resp>
+grpc::ServerUnaryReactor* StudServiceImpl::Serve(
+    grpc::CallbackServerContext* ctx, RpcMethod method, const grpc::ByteBuffer& request,
+    grpc::ByteBuffer* response, absl::Status (HandService::*handle)(const Req&, Resp*) const) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();  // once per call
+  // Deleted as soon as the call is finished (its response is serialized by then).
+  auto* call = new UnaryCall<Req, Resp>();
+  if (!call->ParseRequest(request)) {
+    if (observability_ != nullptr && observability_->metrics != nullptr) {
+      observability_->metrics->UndecodableRequest(method);
+    }
+    delete call;
+    reactor->Finish(ToGrpcStatus(UndecodableRequest(RpcMethodName(method))));
+    return reactor;
   }
-STUD_RPC(NewHand, NewHandRequest, NewHandResponse)
-STUD_RPC(ApplyAction, ApplyActionRequest, ApplyActionResponse)
-STUD_RPC(LegalActions, LegalActionsRequest, LegalActionsResponse)
-STUD_RPC(ResolveShowdown, ResolveShowdownRequest, ResolveShowdownResponse)
-STUD_RPC(RuleIrregularity, RuleIrregularityRequest, RuleIrregularityResponse)
-STUD_RPC(GetView, GetViewRequest, GetViewResponse)
-STUD_RPC(ExportHandHistory, ExportHandHistoryRequest, ExportHandHistoryResponse)
-STUD_RPC(ReplayHandHistory, ReplayHandHistoryRequest, ReplayHandHistoryResponse)
+  // Every handler goes through ServeUnary (observability.h): metrics, the
+  // server span and logs are recorded there, once per call.
+  auto send = [call, response] { return call->SerializeResponse(response); };
+  Dispatch(
+      ctx,
+      [this, ctx, method, call, handle, send, reactor] {
+        ServeUnary(
+            observability_, ctx, method, call->request(), *call->response(),
+            [&] {
+              return Authorized(
+                  ctx, [&] { return (hands_.*handle)(call->request(), call->response()); });
+            },
+            send, reactor);
+        delete call;
+      },
+      [&](const absl::Status& why) {
+        ServeUnary(
+            observability_, ctx, method, call->request(), *call->response(), [&] { return why; },
+            send, reactor);
+        delete call;
+      });
+  return reactor;
+}
+
+#define STUD_RPC(Name)                                                              \
+  grpc::ServerUnaryReactor* StudServiceImpl::Name(grpc::CallbackServerContext* ctx, \
+                                                  const grpc::ByteBuffer* request,  \
+                                                  grpc::ByteBuffer* response) {     \
+    return Serve(ctx, RpcMethod::k##Name, *request, response, &HandService::Name);  \
+  }
+STUD_RPC(NewHand)
+STUD_RPC(ApplyAction)
+STUD_RPC(LegalActions)
+STUD_RPC(ResolveShowdown)
+STUD_RPC(RuleIrregularity)
+STUD_RPC(GetView)
+STUD_RPC(ExportHandHistory)
+STUD_RPC(ReplayHandHistory)
 #undef STUD_RPC
 
 }  // namespace stud::service

@@ -1,7 +1,10 @@
 // StudServiceImpl: HandService (rpc/hand_service.h) on the gRPC callback
-// API. Each call is authenticated (trust/tenants.h), admitted or shed
-// (admission.h), observed once (observability/observability.h, ServeUnary),
-// and its errors are mapped once (api/status_mapping.h).
+// API, as raw methods whose messages the service parses and serializes
+// itself (unary_call.h says why). Each call is parsed (an undecodable request
+// is answered INVALID_ARGUMENT and counted), authenticated (trust/tenants.h),
+// admitted or shed (admission.h), observed once
+// (observability/observability.h, ServeUnary), and its errors are mapped once
+// (api/status_mapping.h).
 #ifndef STUD_SERVICE_SERVER_STUD_SERVICE_H_
 #define STUD_SERVICE_SERVER_STUD_SERVICE_H_
 
@@ -13,38 +16,50 @@
 #include "absl/status/status.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "service/observability/metrics.h"
 #include "service/rpc/hand_service.h"
 #include "service/server/admission.h"
-#include "service/server/arena_allocator.h"
+#include "service/server/unary_call.h"
 #include "stud/v1/stud.grpc.pb.h"
 
 namespace stud::service {
 
-class StudServiceImpl final : public stud::v1::StudService::CallbackService {
+// Every StudService method as a raw callback method (ByteBuffer in and out).
+using RawStudService = stud::v1::StudService::WithRawCallbackMethod_NewHand<
+    stud::v1::StudService::WithRawCallbackMethod_ApplyAction<
+        stud::v1::StudService::WithRawCallbackMethod_LegalActions<
+            stud::v1::StudService::WithRawCallbackMethod_ResolveShowdown<
+                stud::v1::StudService::WithRawCallbackMethod_RuleIrregularity<
+                    stud::v1::StudService::WithRawCallbackMethod_GetView<
+                        stud::v1::StudService::WithRawCallbackMethod_ExportHandHistory<
+                            stud::v1::StudService::WithRawCallbackMethod_ReplayHandHistory<
+                                stud::v1::StudService::Service>>>>>>>>;
+
+class StudServiceImpl final : public RawStudService {
  public:
   StudServiceImpl(const Sealer* sealer, ServiceOptions options);
 
   grpc::ServerUnaryReactor* NewHand(grpc::CallbackServerContext* ctx,
-                                    const stud::v1::NewHandRequest* req,
-                                    stud::v1::NewHandResponse* resp) override;
+                                    const grpc::ByteBuffer* request,
+                                    grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* ApplyAction(grpc::CallbackServerContext* ctx,
-                                        const stud::v1::ApplyActionRequest* req,
-                                        stud::v1::ApplyActionResponse* resp) override;
+                                        const grpc::ByteBuffer* request,
+                                        grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* LegalActions(grpc::CallbackServerContext* ctx,
-                                         const stud::v1::LegalActionsRequest* req,
-                                         stud::v1::LegalActionsResponse* resp) override;
+                                         const grpc::ByteBuffer* request,
+                                         grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* ResolveShowdown(grpc::CallbackServerContext* ctx,
-                                            const stud::v1::ResolveShowdownRequest* req,
-                                            stud::v1::ResolveShowdownResponse* resp) override;
+                                            const grpc::ByteBuffer* request,
+                                            grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* RuleIrregularity(grpc::CallbackServerContext* ctx,
-                                             const stud::v1::RuleIrregularityRequest* req,
-                                             stud::v1::RuleIrregularityResponse* resp) override;
+                                             const grpc::ByteBuffer* request,
+                                             grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* GetView(grpc::CallbackServerContext* ctx,
-                                    const stud::v1::GetViewRequest* req,
-                                    stud::v1::GetViewResponse* resp) override;
+                                    const grpc::ByteBuffer* request,
+                                    grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* ExportHandHistory(grpc::CallbackServerContext* ctx,
-                                              const stud::v1::ExportHandHistoryRequest* req,
-                                              stud::v1::ExportHandHistoryResponse* resp) override;
+                                              const grpc::ByteBuffer* request,
+                                              grpc::ByteBuffer* response) override;
   // Graceful stop, before grpc::Server::Shutdown (which cancels the calls
   // gRPC has received but not yet handed to the service): from now on every
   // new call is answered UNAVAILABLE, reason SERVER_DRAINING (retryable:
@@ -60,8 +75,8 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
   int64_t last_arrival_nanos() const { return last_arrival_nanos_.load(); }
 
   grpc::ServerUnaryReactor* ReplayHandHistory(grpc::CallbackServerContext* ctx,
-                                              const stud::v1::ReplayHandHistoryRequest* req,
-                                              stud::v1::ReplayHandHistoryResponse* resp) override;
+                                              const grpc::ByteBuffer* request,
+                                              grpc::ByteBuffer* response) override;
 
  private:
   // Authenticates the caller (when tenants_ is set) and runs `handler` with
@@ -69,31 +84,22 @@ class StudServiceImpl final : public stud::v1::StudService::CallbackService {
   absl::Status Authorized(grpc::CallbackServerContext* ctx,
                           absl::FunctionRef<absl::Status()> handler) const;
 
+  // Parses the request's bytes into a new UnaryCall (the call's reactor),
+  // then dispatches it to `handle`, which fills the response; the response's
+  // bytes go to `response`.
+  template <typename Req, typename Resp>
+  grpc::ServerUnaryReactor* Serve(grpc::CallbackServerContext* ctx, RpcMethod method,
+                                  const grpc::ByteBuffer& request, grpc::ByteBuffer* response,
+                                  absl::Status (HandService::*handle)(const Req&, Resp*) const);
   // Runs `serve` (which finishes the call) now, or on a worker when load
   // shedding is on; `refuse` answers with the reason instead when the queue
-  // is full or the caller's tenant has its limit in flight.
-  grpc::ServerUnaryReactor* Dispatch(
-      grpc::CallbackServerContext* ctx,
-      absl::AnyInvocable<void(grpc::ServerUnaryReactor*) &&> serve,
-      absl::FunctionRef<void(grpc::ServerUnaryReactor*, const absl::Status&)> refuse);
+  // is full or the caller's tenant has its limit in flight. Exactly one of
+  // them runs.
+  void Dispatch(grpc::CallbackServerContext* ctx, absl::AnyInvocable<void() &&> serve,
+                absl::FunctionRef<void(const absl::Status&)> refuse);
 
   HandService hands_;
   const Observability* observability_;
-  // Each method's request and response on one arena per call (arena_allocator.h).
-  template <typename Req, typename Resp>
-  using Alloc = ArenaMessageAllocator<Req, Resp>;
-  Alloc<stud::v1::NewHandRequest, stud::v1::NewHandResponse> new_hand_alloc_;
-  Alloc<stud::v1::ApplyActionRequest, stud::v1::ApplyActionResponse> apply_action_alloc_;
-  Alloc<stud::v1::LegalActionsRequest, stud::v1::LegalActionsResponse> legal_actions_alloc_;
-  Alloc<stud::v1::ResolveShowdownRequest, stud::v1::ResolveShowdownResponse>
-      resolve_showdown_alloc_;
-  Alloc<stud::v1::RuleIrregularityRequest, stud::v1::RuleIrregularityResponse>
-      rule_irregularity_alloc_;
-  Alloc<stud::v1::GetViewRequest, stud::v1::GetViewResponse> get_view_alloc_;
-  Alloc<stud::v1::ExportHandHistoryRequest, stud::v1::ExportHandHistoryResponse>
-      export_history_alloc_;
-  Alloc<stud::v1::ReplayHandHistoryRequest, stud::v1::ReplayHandHistoryResponse>
-      replay_history_alloc_;
   const TenantAuth* tenants_;
   Ledger* ledger_;
   TenantLimiter* tenant_limits_;          // null: no per-tenant limit

@@ -549,9 +549,10 @@ std::vector<Row> Rows() {
       "preset_deck[0]: \"A\\xe2\\x99\\xa0\\x0a\" is not a card", kInvalid, "INVALID_ARGUMENT",
       v1::DEALING_MODE_PRESET);
   nh(
-      "PRESET card that is not UTF-8 (refused by protobuf parsing, before the service)",
-      [](auto& r) { r.set_preset_deck(0, std::string(8, '\xff')); }, "", StatusCode::UNIMPLEMENTED,
-      "", v1::DEALING_MODE_PRESET);
+      "PRESET card that is not UTF-8 (refused by protobuf parsing: not a NewHandRequest)",
+      [](auto& r) { r.set_preset_deck(0, std::string(8, '\xff')); },
+      "request: the bytes sent to NewHand are not a valid stud.v1.NewHandRequest message", kInvalid,
+      "INVALID_ARGUMENT", v1::DEALING_MODE_PRESET);
   nh(
       "PRESET deck of 10 000 cards",
       [](auto& r) {

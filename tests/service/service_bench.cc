@@ -291,7 +291,7 @@ BENCHMARK(BM_ApplyAction_6_Seal);
 // The whole call in process: parse the request, HandService::ApplyAction
 // (open, decode, engine, views, legal actions, announcements, encode, seal),
 // serialize the response. Request and response live on one arena per call,
-// as the server's message allocator (service/server/arena_allocator.h) puts them.
+// as the server puts them (each call's UnaryCall, service/server/unary_call.h).
 // Arg 1: the request asks for UPDATE_DETAIL_CHANGES (no public view, no announcements).
 void BM_ApplyAction_9_Total(benchmark::State& st) {
   HandService service(&TheSealer(), ServiceOptions{});

@@ -5,8 +5,10 @@
 // SIGTERM or SIGINT stops it.
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -15,7 +17,7 @@
 #include "absl/synchronization/mutex.h"
 #include "echo.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
-#include "service/server/arena_allocator.h"
+#include "tools/loadgen/arena_allocator.h"
 
 ABSL_FLAG(std::string, listen, "127.0.0.1:0", "listen address (port 0 = any free port)");
 ABSL_FLAG(int, max_message_bytes, 1 << 20, "largest request or response message, in bytes");
@@ -33,14 +35,20 @@ ABSL_FLAG(bool, no_deadlock_detection, false,
 // run, so the load generator shows what a handler of a given length costs a
 // callback-API server under load (docs/benchmarks.md).
 ABSL_FLAG(double, work_us, 0, "microseconds of CPU each call spins before answering");
+// A spin touches no memory. A real handler also reads and writes its state,
+// evicting the transport's code and data from the caches it shares with it:
+// with --touch_kb each call also writes that many KiB of a 16 MiB per-thread
+// buffer, moving through it from call to call (docs/benchmarks.md).
+ABSL_FLAG(int, touch_kb, 0, "KiB of memory each call writes before answering");
 
 namespace {
 
 class EchoServiceImpl final : public stud::loadgen::v1::EchoService::CallbackService {
  public:
-  EchoServiceImpl(size_t max_bytes, bool message_arena, double work_us)
+  EchoServiceImpl(size_t max_bytes, bool message_arena, double work_us, int touch_kb)
       : zeros_(max_bytes, '\0'),
-        work_(std::chrono::nanoseconds(static_cast<int64_t>(work_us * 1e3))) {
+        work_(std::chrono::nanoseconds(static_cast<int64_t>(work_us * 1e3))),
+        touch_bytes_(static_cast<size_t>(touch_kb) * 1024) {
     if (message_arena) SetMessageAllocatorFor_Echo(&alloc_);
   }
   grpc::ServerUnaryReactor* Echo(grpc::CallbackServerContext* ctx,
@@ -52,6 +60,7 @@ class EchoServiceImpl final : public stud::loadgen::v1::EchoService::CallbackSer
       while (std::chrono::steady_clock::now() < until) {
       }
     }
+    if (touch_bytes_ > 0) Touch();
     if (req->response_bytes() > zeros_.size()) {
       reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "response_bytes too large"));
       return reactor;
@@ -62,9 +71,23 @@ class EchoServiceImpl final : public stud::loadgen::v1::EchoService::CallbackSer
   }
 
  private:
+  void Touch() const {
+    constexpr size_t kBuffer = size_t{16} << 20;
+    thread_local std::unique_ptr<char[]> buffer(new char[kBuffer]);
+    thread_local size_t at = 0;
+    for (size_t done = 0; done < touch_bytes_;) {
+      if (at == kBuffer) at = 0;
+      const size_t n = std::min(touch_bytes_ - done, kBuffer - at);
+      std::memset(buffer.get() + at, static_cast<int>(done & 0xFF), n);
+      at += n;
+      done += n;
+    }
+  }
+
   const std::string zeros_;
   const std::chrono::nanoseconds work_;
-  stud::service::ArenaMessageAllocator<stud::loadgen::v1::EchoRequest,
+  const size_t touch_bytes_;
+  stud::loadgen::ArenaMessageAllocator<stud::loadgen::v1::EchoRequest,
                                        stud::loadgen::v1::EchoResponse>
       alloc_;
 };
@@ -84,7 +107,7 @@ int main(int argc, char** argv) {
 
   const int max_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   EchoServiceImpl service(static_cast<size_t>(max_bytes), absl::GetFlag(FLAGS_message_arena),
-                          absl::GetFlag(FLAGS_work_us));
+                          absl::GetFlag(FLAGS_work_us), absl::GetFlag(FLAGS_touch_kb));
   grpc::ServerBuilder builder;
   const std::string listen = absl::GetFlag(FLAGS_listen);
   int port = 0;

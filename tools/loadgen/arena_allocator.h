@@ -1,4 +1,6 @@
-// Request and response messages of a callback RPC on one protobuf Arena.
+// Request and response messages of a callback RPC on one protobuf Arena: the
+// echo server's --message_arena, which puts its messages on an arena as
+// stud_server does (stud_server's own calls are service/server/unary_call.h).
 //
 // gRPC's callback API heap-allocates each call's request and response by
 // default; a HandUpdate is a tree of a few hundred small messages and strings
@@ -13,15 +15,15 @@
 // the call is done (after the response is sent); FreeRequest may come earlier
 // and is a no-op here (the arena goes with the holder). The messages must not
 // be used after Release, which is gRPC's rule for callback messages anyway.
-#ifndef STUD_SERVICE_ARENA_ALLOCATOR_H_
-#define STUD_SERVICE_ARENA_ALLOCATOR_H_
+#ifndef STUD_TOOLS_LOADGEN_ARENA_ALLOCATOR_H_
+#define STUD_TOOLS_LOADGEN_ARENA_ALLOCATOR_H_
 
 #include <cstddef>
 
 #include "google/protobuf/arena.h"
 #include "grpcpp/support/message_allocator.h"
 
-namespace stud::service {
+namespace stud::loadgen {
 
 // `kInitialBlock` bytes of arena live inside the holder; a call needing more
 // gets further blocks from the heap, as any arena does. A mid-hand
@@ -54,6 +56,6 @@ class ArenaMessageAllocator final : public grpc::MessageAllocator<Req, Resp> {
   };
 };
 
-}  // namespace stud::service
+}  // namespace stud::loadgen
 
-#endif  // STUD_SERVICE_ARENA_ALLOCATOR_H_
+#endif  // STUD_TOOLS_LOADGEN_ARENA_ALLOCATOR_H_

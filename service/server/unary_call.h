@@ -1,0 +1,82 @@
+// One unary call of a stud.v1.StudService method, served from its raw bytes.
+//
+// The service registers its methods as raw callback methods (grpc::ByteBuffer
+// in and out) and parses and serializes the messages itself, with gRPC's own
+// protobuf serialization (grpc::SerializationTraits, the code typed methods
+// run). Two reasons, both measured in docs/benchmarks.md:
+// - A request whose bytes are not the method's message is answered by the
+//   service (INVALID_ARGUMENT naming the message, counted). With typed
+//   methods gRPC answers it UNIMPLEMENTED before any handler runs, and
+//   catching that took a server interceptor on every call: about 2 µs of
+//   server CPU per call under load, 5-10 % of ApplyAction's throughput.
+// - The request and the response are one allocation: the messages live on an
+//   arena whose first block is part of this object, so a HandUpdate's few
+//   hundred small messages and strings cost no malloc/free of their own.
+//
+// Contract: one per call, owned by the service's handler. Once the response
+// is serialized into gRPC's ByteBuffer nothing refers to the messages, so the
+// handler deletes the UnaryCall right after finishing the call: the call's
+// reactor stays gRPC's DefaultReactor, whose completion gRPC runs inline (a
+// reactor of our own would have its OnDone scheduled on gRPC's executor
+// thread, a thread hop per call that measured 12-25 % fewer ApplyActions).
+#ifndef STUD_SERVICE_SERVER_UNARY_CALL_H_
+#define STUD_SERVICE_SERVER_UNARY_CALL_H_
+
+#include <cstddef>
+
+#include "google/protobuf/arena.h"
+#include "grpcpp/grpcpp.h"
+
+namespace stud::service {
+
+// `kInitialBlock` bytes of arena live inside the call; a call needing more
+// gets further blocks from the heap, as any arena does. A mid-hand full
+// ApplyAction takes about 4.5 KB (service_bench BM_ApplyAction_9_Total
+// arena_bytes), so 8 KB covers the common calls without a second block.
+template <typename Req, typename Resp, size_t kInitialBlock = 8 * 1024>
+class UnaryCall final {
+ public:
+  UnaryCall()
+      : arena_(Options(block_)),
+        request_(google::protobuf::Arena::CreateMessage<Req>(&arena_)),
+        response_(google::protobuf::Arena::CreateMessage<Resp>(&arena_)) {}
+  UnaryCall(const UnaryCall&) = delete;
+  UnaryCall& operator=(const UnaryCall&) = delete;
+
+  const Req& request() const { return *request_; }
+  Resp* response() { return response_; }
+
+  // Parses the request's bytes; false when they are not a `Req`.
+  bool ParseRequest(const grpc::ByteBuffer& bytes) {
+    grpc::ByteBuffer shared(bytes);  // the slices are shared, not copied; parsing consumes it
+    return grpc::SerializationTraits<Req>::Deserialize(&shared, request_).ok();
+  }
+
+  // The response's bytes into *out, which gRPC sends when the call finishes
+  // OK; gRPC's error (INTERNAL) when the response cannot be serialized.
+  grpc::Status SerializeResponse(grpc::ByteBuffer* out) const {
+    bool own_buffer = false;
+    grpc::ByteBuffer bytes;
+    grpc::Status status =
+        grpc::SerializationTraits<Resp>::Serialize(*response_, &bytes, &own_buffer);
+    if (status.ok()) out->Swap(&bytes);
+    return status;
+  }
+
+ private:
+  static google::protobuf::ArenaOptions Options(char* block) {
+    google::protobuf::ArenaOptions o;
+    o.initial_block = block;
+    o.initial_block_size = kInitialBlock;
+    return o;
+  }
+
+  alignas(std::max_align_t) char block_[kInitialBlock];
+  google::protobuf::Arena arena_;  // declared after block_: destroyed before it
+  Req* const request_;
+  Resp* const response_;
+};
+
+}  // namespace stud::service
+
+#endif  // STUD_SERVICE_SERVER_UNARY_CALL_H_
