@@ -2,6 +2,7 @@
 // the common card, and who opens each betting round.
 #include <algorithm>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "engine/hand_eval.h"
 #include "engine/internal.h"
@@ -327,7 +328,8 @@ namespace stud {
 
 std::vector<BoardPlace> BoardOrder(const HandState& st) {
   const bool razz = st.config.variant == Variant::kRazz;
-  std::vector<std::pair<BoardValue, int>> boards;  // (value, seat)
+  // (value, seat); inline: BoardOrder runs on every street and every public view.
+  absl::InlinedVector<std::pair<BoardValue, int>, kMaxSeats> boards;
   for (int i = 1; i <= st.config.num_seats; ++i) {
     if (!st.seats[i].live() || st.seats[i].num_cards == 0) continue;
     const CardSet up = UpCards(st, i);
@@ -338,6 +340,7 @@ std::vector<BoardPlace> BoardOrder(const HandState& st) {
   std::stable_sort(boards.begin(), boards.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<BoardPlace> out;
+  out.reserve(boards.size());
   for (size_t k = 0; k < boards.size(); ++k) {
     const bool tied = k > 0 && boards[k].first == boards[k - 1].first;
     out.push_back(

@@ -75,6 +75,7 @@ std::string RandomSalt(RandomSource& random) {
 std::string DeckCommitment(const std::vector<Card>& deck, const std::vector<Card>& recycle_order,
                            const std::string& salt) {
   std::string message;
+  message.reserve(2 * (deck.size() + recycle_order.size()) + 1 + salt.size());
   for (Card c : deck) message += c.ToString();
   message += '/';
   for (Card c : recycle_order) message += c.ToString();

@@ -201,7 +201,8 @@ const Key* Sealer::Find(uint32_t id) const {
 }
 
 absl::StatusOr<std::array<uint8_t, 16>> Sealer::TicketTag(uint32_t key_id,
-                                                          absl::string_view message) const {
+                                                          absl::string_view message,
+                                                          absl::string_view more) const {
   const Key* key = Find(key_id);
   if (key == nullptr) return absl::NotFoundError("no key with this id in the ring");
   // Keyed BLAKE2b-128 under the key's ticket subkey, continued from the state
@@ -210,6 +211,7 @@ absl::StatusOr<std::array<uint8_t, 16>> Sealer::TicketTag(uint32_t key_id,
   std::memcpy(&h, ticket_hash_[static_cast<size_t>(key - keys_.data())].state.data(), sizeof(h));
   crypto_generichash_update(&h, reinterpret_cast<const unsigned char*>(message.data()),
                             message.size());
+  crypto_generichash_update(&h, reinterpret_cast<const unsigned char*>(more.data()), more.size());
   std::array<uint8_t, 16> tag{};
   crypto_generichash_final(&h, tag.data(), tag.size());
   sodium_memzero(&h, sizeof(h));

@@ -183,8 +183,10 @@ class Sealer {
   // (crypto_kdf id 3, context "studtick"), so tickets share the ring and its
   // rotation with tokens yet no token tag can serve as a ticket's or the
   // reverse. Deterministic. NOT_FOUND when the ring has no key `key_id`.
-  absl::StatusOr<std::array<uint8_t, 16>> TicketTag(uint32_t key_id,
-                                                    absl::string_view message) const;
+  // The message is `message` followed by `more` (the tag of their
+  // concatenation, without building it).
+  absl::StatusOr<std::array<uint8_t, 16>> TicketTag(uint32_t key_id, absl::string_view message,
+                                                    absl::string_view more = {}) const;
 
  private:
   Sealer(std::vector<Key> keys, size_t sealing, uint8_t seal_format);

@@ -23,7 +23,9 @@ absl::Status Refuse(absl::string_view reason, absl::string_view message) {
 }
 
 std::string Tagged(uint32_t key_id, absl::string_view hand_id, int seat) {
-  std::string out = "ST";
+  std::string out;
+  out.reserve(kSeatTicketBytes);  // the tag is appended to it: one allocation per ticket
+  out.append("ST");
   out.push_back(static_cast<char>(kSeatTicketFormat));
   for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>(key_id >> shift));
   out.append(hand_id.data(), std::min<size_t>(hand_id.size(), 16));
@@ -58,8 +60,8 @@ absl::StatusOr<std::optional<int>> Scope(const Sealer& sealer, const SeatTicketP
   uint32_t key_id = 0;
   for (int i = 3; i < 7; ++i)
     key_id = (key_id << 8) | static_cast<uint8_t>(ticket[static_cast<size_t>(i)]);
-  absl::StatusOr<std::array<uint8_t, 16>> tag = sealer.TicketTag(
-      key_id, absl::StrCat(absl::string_view(ticket).substr(0, kTaggedBytes), tenant));
+  absl::StatusOr<std::array<uint8_t, 16>> tag =
+      sealer.TicketTag(key_id, absl::string_view(ticket).substr(0, kTaggedBytes), tenant);
   if (!tag.ok()) {
     return Refuse(
         "SEAT_TICKET_INVALID",
@@ -114,7 +116,7 @@ std::string IssueSeatTicket(const Sealer& sealer, absl::string_view tenant,
                             absl::string_view hand_id, int seat) {
   std::string ticket = Tagged(sealer.sealing_key_id(), hand_id, seat);
   absl::StatusOr<std::array<uint8_t, 16>> tag =
-      sealer.TicketTag(sealer.sealing_key_id(), absl::StrCat(ticket, tenant));
+      sealer.TicketTag(sealer.sealing_key_id(), ticket, tenant);
   ticket.append(reinterpret_cast<const char*>(tag->data()),
                 tag->size());  // the sealing key is in the ring
   return ticket;

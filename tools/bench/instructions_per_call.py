@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Instructions and heap allocations per call of one function, from callgrind.
+
+A count that does not depend on the machine's speed or on other users, so a
+change of a few percent shows on a noisy two-core machine where timings do
+not. Runs a Google Benchmark binary twice under callgrind (two run lengths:
+the set-up before the timed loop is the same in both and cancels) and prints
+the marginal inclusive instructions per call of FUNCTION and the calls to
+malloc per call of FUNCTION.
+
+    tools/bench/instructions_per_call.py build/tests/service/service_bench \
+        'BM_ApplyAction_9_Total/1$' 'HandService::ApplyAction('
+
+Needs valgrind (Debian: valgrind).
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+FN = re.compile(r"(c?fn)=\((\d+)\)(?: (.*))?")
+
+
+def profile(binary, bench_filter, min_time, function):
+    """(calls of function, inclusive instructions of those calls, calls to malloc)."""
+    fd, out = tempfile.mkstemp(suffix=".callgrind")
+    os.close(fd)
+    try:
+        subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, binary,
+             "--benchmark_filter=" + bench_filter, "--benchmark_min_time=" + min_time],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        names, target = {}, None
+        calls = instructions = mallocs = 0
+        with open(out) as f:
+            lines = f.read().split("\n")
+        for i, line in enumerate(lines):
+            m = FN.match(line)
+            if m:
+                if m.group(3):
+                    names[m.group(2)] = m.group(3)
+                if m.group(1) == "cfn":
+                    target = names.get(m.group(2), "")
+                continue
+            if not line.startswith("calls=") or target is None:
+                continue
+            n = int(line.split("=")[1].split()[0])
+            if function in target:
+                calls += n
+                instructions += int(lines[i + 1].split()[1])  # "<position> <Ir>"
+            elif target == "malloc":
+                mallocs += n
+        return calls, instructions, mallocs
+    finally:
+        os.remove(out)
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    binary, bench_filter, function = sys.argv[1:]
+    c1, i1, m1 = profile(binary, bench_filter, "0.01", function)
+    c2, i2, m2 = profile(binary, bench_filter, "0.4", function)
+    if c2 <= c1:
+        sys.exit(f"{function}: not called more in the longer run")
+    n = c2 - c1
+    print(f"{bench_filter} {function}: {(i2 - i1) / n:.0f} instructions, "
+          f"{(m2 - m1) / n:.1f} mallocs per call ({n} calls)")
+
+
+if __name__ == "__main__":
+    main()
