@@ -22,6 +22,7 @@
 
 #include "google/protobuf/arena.h"
 #include "grpcpp/support/message_allocator.h"
+#include "service/server/unary_call.h"
 
 namespace stud::loadgen {
 
@@ -37,22 +38,15 @@ class ArenaMessageAllocator final : public grpc::MessageAllocator<Req, Resp> {
  private:
   class Holder final : public grpc::MessageHolder<Req, Resp> {
    public:
-    Holder() : arena_(Options(block_)) {
-      this->set_request(google::protobuf::Arena::CreateMessage<Req>(&arena_));
-      this->set_response(google::protobuf::Arena::CreateMessage<Resp>(&arena_));
+    Holder() {
+      this->set_request(google::protobuf::Arena::CreateMessage<Req>(arena_.get()));
+      this->set_response(google::protobuf::Arena::CreateMessage<Resp>(arena_.get()));
     }
     void FreeRequest() override {}
     void Release() override { delete this; }
 
    private:
-    static google::protobuf::ArenaOptions Options(char* block) {
-      google::protobuf::ArenaOptions o;
-      o.initial_block = block;
-      o.initial_block_size = kInitialBlock;
-      return o;
-    }
-    alignas(std::max_align_t) char block_[kInitialBlock];
-    google::protobuf::Arena arena_;  // declared after block_: destroyed before it
+    stud::service::InlineArena<kInitialBlock> arena_;
   };
 };
 
