@@ -90,26 +90,23 @@ grpc::ServerUnaryReactor* StudServiceImpl::Serve(
     return reactor;
   }
   // Every handler goes through ServeUnary (observability.h): metrics, the
-  // server span and logs are recorded there, once per call.
-  auto send = [call, response] { return call->SerializeResponse(response); };
+  // server span and logs are recorded there, once per call. Dispatch runs
+  // exactly one of the two paths below, and each ends by freeing the call.
+  auto finish = [this, ctx, method, call, response, reactor](auto&& handler) {
+    ServeUnary(
+        observability_, ctx, method, call->request(), *call->response(), handler,
+        [call, response] { return call->SerializeResponse(response); }, reactor);
+    delete call;
+  };
   Dispatch(
       ctx,
-      [this, ctx, method, call, handle, send, reactor] {
-        ServeUnary(
-            observability_, ctx, method, call->request(), *call->response(),
-            [&] {
-              return Authorized(
-                  ctx, [&] { return (hands_.*handle)(call->request(), call->response()); });
-            },
-            send, reactor);
-        delete call;
+      [this, ctx, call, handle, finish] {
+        finish([&] {
+          return Authorized(ctx,
+                            [&] { return (hands_.*handle)(call->request(), call->response()); });
+        });
       },
-      [&](const absl::Status& why) {
-        ServeUnary(
-            observability_, ctx, method, call->request(), *call->response(), [&] { return why; },
-            send, reactor);
-        delete call;
-      });
+      [&](const absl::Status& why) { finish([&] { return why; }); });
   return reactor;
 }
 

@@ -84,9 +84,10 @@ class StudServiceImpl final : public RawStudService {
   absl::Status Authorized(grpc::CallbackServerContext* ctx,
                           absl::FunctionRef<absl::Status()> handler) const;
 
-  // Parses the request's bytes into a new UnaryCall (the call's reactor),
-  // then dispatches it to `handle`, which fills the response; the response's
-  // bytes go to `response`.
+  // Parses the request's bytes into a new UnaryCall (its messages on one
+  // arena), then dispatches it to `handle`, which fills the response; the
+  // response's bytes go to `response`, and the call is finished on gRPC's
+  // DefaultReactor.
   template <typename Req, typename Resp>
   grpc::ServerUnaryReactor* Serve(grpc::CallbackServerContext* ctx, RpcMethod method,
                                   const grpc::ByteBuffer& request, grpc::ByteBuffer* response,

@@ -4,9 +4,9 @@
 A count that does not depend on the machine's speed or on other users, so a
 change of a few percent shows on a noisy two-core machine where timings do
 not. Runs a Google Benchmark binary twice under callgrind (two run lengths:
-the set-up before the timed loop is the same in both and cancels) and prints
-the marginal inclusive instructions per call of FUNCTION and the calls to
-malloc per call of FUNCTION.
+the set-up before the timed loop is the same in both and cancels) and prints,
+per call of FUNCTION, its marginal inclusive instructions and the calls to
+malloc the whole program made (the benchmark loop's own included).
 
     tools/bench/instructions_per_call.py build/tests/service/service_bench \
         'BM_ApplyAction_9_Total/1$' 'HandService::ApplyAction('
