@@ -37,6 +37,11 @@ struct ServiceData {
   std::string commitment;     // SERVICE dealing: 32-byte SHA-256, else empty
   std::string salt;           // SERVICE dealing: 32 bytes, else empty
   std::string hand_id;        // 16 random bytes from NewHand; empty in older tokens
+  // The hand's policy (stud.v1.HandPolicy), fixed at NewHand from the server's
+  // flags and the tenant's marks; every replica enforces it whatever its own
+  // flags (rpc/hand_policy.h).
+  bool requires_seat_tickets = false;
+  bool requires_ledger = false;
   friend bool operator==(const ServiceData&, const ServiceData&) = default;
 };
 

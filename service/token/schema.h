@@ -206,7 +206,9 @@ struct Schema<ServiceData> {
                       Uint32<&D::locale>(2, "locale", 0, UINT32_MAX),
                       Bytes<&D::commitment>(3, "commitment", 64),  //
                       Bytes<&D::salt>(4, "salt", 64),              //
-                      Bytes<&D::hand_id>(5, "hand_id", 64));
+                      Bytes<&D::hand_id>(5, "hand_id", 64),
+                      Bool<&D::requires_seat_tickets>(6, "requires_seat_tickets"),
+                      Bool<&D::requires_ledger>(7, "requires_ledger"));
 };
 
 template <>
