@@ -1,5 +1,6 @@
-// Bundles the gateway (dist/gateway.mjs, for Node) and the playground page
-// (dist/playground/, for browsers) with esbuild. Run after `npm run generate`.
+// Bundles the gateway (dist/gateway.mjs, for Node), the playground and phone
+// pages (dist/playground/, for browsers) and @stud/client for the Node tests
+// (dist/client/index.mjs) with esbuild. Run after `npm run generate`.
 import { build } from "esbuild";
 import { cp, mkdir } from "node:fs/promises";
 
@@ -26,5 +27,27 @@ await build({
   sourcemap: true,
   logLevel: "warning",
 });
-await cp("playground/index.html", "dist/playground/index.html");
-await cp("playground/style.css", "dist/playground/style.css");
+// The phone page: one seat's device, built on @stud/client (client/).
+await build({
+  entryPoints: ["playground/phone.ts"],
+  outfile: "dist/playground/phone.js",
+  bundle: true,
+  platform: "browser",
+  format: "esm",
+  target: "es2020",
+  sourcemap: true,
+  logLevel: "warning",
+});
+// @stud/client as one ES module for the Node tests (test/client.test.mjs); its
+// dependencies stay imports, resolved from node_modules like the tests' own.
+await build({
+  entryPoints: ["client/src/index.ts"],
+  outfile: "dist/client/index.mjs",
+  bundle: true,
+  platform: "neutral",
+  format: "esm",
+  target: "es2020",
+  packages: "external",
+  logLevel: "warning",
+});
+for (const file of ["index.html", "phone.html", "style.css"]) await cp(`playground/${file}`, `dist/playground/${file}`);
