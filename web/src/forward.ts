@@ -4,7 +4,14 @@
 // (tenant keys, traceparent), and on failure the upstream status code, message
 // and google.rpc details byte for byte (ErrorInfo with the rule ID,
 // LocalizedMessage). The gateway keeps no state of its own.
-import { fromBinary, toJson, type DescMessage, type DescMethod, type DescMethodUnary } from "@bufbuild/protobuf";
+import {
+  fromBinary,
+  toJson,
+  type DescMessage,
+  type DescMethod,
+  type DescMethodServerStreaming,
+  type DescMethodUnary,
+} from "@bufbuild/protobuf";
 import {
   Code,
   ConnectError,
@@ -52,9 +59,25 @@ export function passThroughError(error: unknown): ConnectError {
   return relayed;
 }
 
+// Response metadata stud_server sets for the caller (none today; custom keys
+// only): the status, content and transport headers belong to each hop.
+const HOP_HEADERS = new Set([
+  "content-type", "content-length", "content-encoding", "accept-encoding", "te", "trailer",
+  "transfer-encoding", "date", "server", "user-agent", "connection", "keep-alive",
+]);
+
+function copyMetadata(from: Headers, to: Headers): void {
+  from.forEach((value, name) => {
+    const lower = name.toLowerCase();
+    if (HOP_HEADERS.has(lower) || lower.startsWith("grpc-") || lower.startsWith("connect-") || lower.startsWith(":")) return;
+    to.append(lower, value);
+  });
+}
+
 export interface ForwardHooks {
   // Called once per call with the method, the protocol the caller used and the
-  // final gRPC status code (0 for OK), after the answer is known.
+  // final gRPC status code (0 for OK), after the answer is known (for a
+  // stream: once it has ended).
   onCallEnd?: (method: DescMethod, protocol: string, code: Code | 0, seconds: number) => void;
 }
 
@@ -66,36 +89,76 @@ export interface ForwardOptions {
 }
 
 type UnaryHandler = (request: unknown, ctx: HandlerContext) => Promise<unknown>;
+type ServerStreamHandler = (request: unknown, ctx: HandlerContext) => AsyncIterable<unknown>;
 
-// One handler per StudService method, each a plain unary forward.
-export function studServiceForwarder(options: ForwardOptions): Record<string, UnaryHandler> {
-  const impl: Record<string, UnaryHandler> = {};
+async function* once<T>(message: T): AsyncIterable<T> {
+  yield message;
+}
+
+// One handler per StudService method: a unary forward, or for a server stream
+// (WatchHand) a forward that yields each upstream message as it arrives. The
+// upstream call shares the caller's abort signal, so a caller that goes away
+// cancels it (RST_STREAM CANCEL); an open stream holds only its HTTP/2
+// streams and a pending promise, no thread or worker.
+export function studServiceForwarder(options: ForwardOptions): Record<string, UnaryHandler | ServerStreamHandler> {
+  const impl: Record<string, UnaryHandler | ServerStreamHandler> = {};
+  const finish = (method: DescMethod, ctx: HandlerContext, code: Code | 0, started: bigint) => {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    options.hooks?.onCallEnd?.(method, ctx.protocolName, code, seconds);
+  };
   for (const method of StudService.methods) {
-    if (method.methodKind !== "unary") {
-      throw new Error(`gateway: ${method.name} is not unary; forwarding it needs a streaming handler`);
+    if (method.methodKind === "unary") {
+      const unary = method as DescMethodUnary;
+      impl[method.localName] = async (request, ctx) => {
+        const started = process.hrtime.bigint();
+        let code: Code | 0 = 0;
+        try {
+          const response = await options.upstream.unary(
+            unary,
+            ctx.signal,
+            ctx.timeoutMs() ?? options.defaultTimeoutMs,
+            forwardedHeaders(ctx.requestHeader),
+            request as never,
+          );
+          copyMetadata(response.header, ctx.responseHeader);
+          copyMetadata(response.trailer, ctx.responseTrailer);
+          return response.message;
+        } catch (error) {
+          const relayed = passThroughError(error);
+          code = relayed.code;
+          throw relayed;
+        } finally {
+          finish(method, ctx, code, started);
+        }
+      };
+    } else if (method.methodKind === "server_streaming") {
+      const streaming = method as DescMethodServerStreaming;
+      impl[method.localName] = async function* (request, ctx) {
+        const started = process.hrtime.bigint();
+        let code: Code | 0 = 0;
+        try {
+          const response = await options.upstream.stream(
+            streaming,
+            ctx.signal,
+            ctx.timeoutMs() ?? options.defaultTimeoutMs,
+            forwardedHeaders(ctx.requestHeader),
+            once(request as never),
+          );
+          copyMetadata(response.header, ctx.responseHeader);
+          for await (const message of response.message) yield message;
+          copyMetadata(response.trailer, ctx.responseTrailer);
+        } catch (error) {
+          // The caller gone: the handler's signal says so; nobody reads the code.
+          const relayed = ctx.signal.aborted ? ConnectError.from(ctx.signal.reason ?? error, Code.Canceled) : passThroughError(error);
+          code = relayed.code;
+          throw relayed;
+        } finally {
+          finish(method, ctx, code, started);
+        }
+      };
+    } else {
+      throw new Error(`gateway: ${method.name} is ${method.methodKind}; forwarding it needs a handler of that kind`);
     }
-    const unary = method as DescMethodUnary;
-    impl[method.localName] = async (request, ctx) => {
-      const started = process.hrtime.bigint();
-      let code: Code | 0 = 0;
-      try {
-        const response = await options.upstream.unary(
-          unary,
-          ctx.signal,
-          ctx.timeoutMs() ?? options.defaultTimeoutMs,
-          forwardedHeaders(ctx.requestHeader),
-          request as never,
-        );
-        return response.message;
-      } catch (error) {
-        const relayed = passThroughError(error);
-        code = relayed.code;
-        throw relayed;
-      } finally {
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        options.hooks?.onCallEnd?.(method, ctx.protocolName, code, seconds);
-      }
-    };
   }
   return impl;
 }

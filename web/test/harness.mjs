@@ -39,7 +39,7 @@ function stop(child) {
   });
 }
 
-// The built gateway alone in front of `upstream`; returns { gateway (base URL), stop() }.
+// The built gateway alone in front of `upstream`; returns { gateway (base URL), pid, stop() }.
 export async function startGatewayOnly(upstream, extraArgs = []) {
   const web = await startProcess(
     process.execPath,
@@ -47,7 +47,7 @@ export async function startGatewayOnly(upstream, extraArgs = []) {
     /^stud_web listening on (\S+)/,
     "stud_web",
   );
-  return { gateway: web.address, stop: () => stop(web.child) };
+  return { gateway: web.address, pid: web.child.pid, stop: () => stop(web.child) };
 }
 
 // serverArgs: extra stud_server flags. Returns { upstream, gateway (base URL), stop() }.
