@@ -1,32 +1,38 @@
 // The playground: deals a hand through the gateway's Connect JSON API and
 // plays every seat from the legal actions the service returns. All rules
 // decisions (who acts, what is legal, rulings, winners) come from the service;
-// the page only renders them.
+// the page only renders them. Messages and error details come from
+// @stud/client (web/client/); the page plays as a trusted backend (the token,
+// every seat's private view), so it does not use the package's SeatSession,
+// which is one seat's device (phone.ts).
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { ErrorInfoSchema, LocalizedMessageSchema } from "../gen/google/rpc/error_details_pb.js";
 import {
   ActionKind,
   DealingMode,
   DealStep,
+  ErrorInfoSchema,
   IrregularityKind,
   IrregularityKindSchema,
   type IrregularityReportSchema,
   Locale,
+  LocalizedMessageSchema,
   OperationType,
   Phase,
   PotHalf,
   StudService,
   Street,
   Variant,
+  errorDetails,
   type Announcement,
+  type DeckCommitment,
   type HandUpdate,
   type LegalAction,
   type Operation,
   type Ruling,
   type SeatCard,
-} from "../gen/stud/v1/stud_pb.js";
+} from "../client/src/index.js";
 
 const client = createClient(StudService, createConnectTransport({ baseUrl: location.origin }));
 
@@ -213,9 +219,12 @@ async function showdown(update: HandUpdate): Promise<void> {
   });
   for (const shown of result.hands) lines.push(`Seat ${shown.seat}: ${shown.highName}${shown.hasLow ? ` / ${shown.lowName}` : ""}`);
   $("showdown-result").replaceChildren(...lines.map((l) => element("div", l)));
-  const commitment = update.publicView?.deckCommitment;
   const line = $("commitment");
-  if (commitment && commitment.revealedDeck.length > 0) {
+  const commitment = await deckReveal(update);
+  if (commitment === "refused") {
+    line.textContent = "Deck not revealed by this server (it runs without --allow_deck_reveal): the commitment cannot be checked here.";
+    line.dataset.verified = "not-revealed";
+  } else if (commitment && commitment.revealedDeck.length > 0) {
     const text = new TextEncoder().encode(commitment.revealedDeck.join("") + "/" + commitment.revealedRecycleOrder.join(""));
     const preimage = new Uint8Array([...text, ...commitment.revealedSalt]);
     const ok = (await sha256Hex(preimage)) === hex(commitment.commitment);
@@ -226,6 +235,23 @@ async function showdown(update: HandUpdate): Promise<void> {
     line.dataset.verified = "none";
   }
   $("showdown").hidden = false;
+}
+
+// The deck behind the commitment of a complete SERVICE-dealt hand. The final
+// public view does not carry it: a trusted caller asks GetView(reveal_deck),
+// which a server started without --allow_deck_reveal refuses
+// (PERMISSION_DENIED DECK_REVEAL_NOT_PERMITTED).
+async function deckReveal(update: HandUpdate): Promise<DeckCommitment | "refused" | undefined> {
+  const commitment = update.publicView?.deckCommitment;
+  if (!hand || !commitment?.commitment.length || commitment.revealedDeck.length > 0) return commitment;
+  try {
+    const answer = await client.getView({ token: hand.token, revealDeck: true });
+    return answer.update?.publicView?.deckCommitment;
+  } catch (error) {
+    const { code, reason } = errorDetails(error);
+    if (code === Code.PermissionDenied && reason === "DECK_REVEAL_NOT_PERMITTED") return "refused";
+    throw error;
+  }
 }
 
 async function deal(): Promise<void> {

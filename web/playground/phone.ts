@@ -5,15 +5,14 @@
 // For tests: <body data-busy> while an action is in flight, data-complete once
 // the hand is over, #connection[data-status] the watch's state; and when the
 // page is given a window.studRecord(kind, json) function, every message the
-// page receives is passed to it.
-import { toJsonString } from "@bufbuild/protobuf";
+// page receives is passed to it (kind = the method, or "<method>:error").
+import { toJsonString, type DescMessage, type Message } from "@bufbuild/protobuf";
+import { ConnectError, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import {
   ActionKind,
-  HandUpdateSchema,
   OperationType,
   Phase,
-  ResolveShowdownResponseSchema,
   SeatSession,
   Street,
   errorDetails,
@@ -34,6 +33,37 @@ declare global {
 const $ = (id: string) => document.getElementById(id) as HTMLElement;
 const record = (kind: string, json: string) => window.studRecord?.(kind, json);
 
+// Hands every answer the page decodes (each message of a stream, each unary
+// answer, each refusal) to window.studRecord, before SeatSession sees it.
+const recorder: Interceptor = (next) => async (req) => {
+  const name = req.method.name;
+  const out = req.method.output as DescMessage;
+  const json = (m: unknown) => toJsonString(out, m as Message);
+  try {
+    const res = await next(req);
+    if (!res.stream) {
+      record(name, json(res.message));
+      return res;
+    }
+    const messages = res.message;
+    async function* recorded() {
+      try {
+        for await (const m of messages) {
+          record(name, json(m));
+          yield m;
+        }
+      } catch (error) {
+        record(`${name}:error`, JSON.stringify(errorDetails(error)));
+        throw error;
+      }
+    }
+    return { ...res, message: recorded() };
+  } catch (error) {
+    if (error instanceof ConnectError) record(`${name}:error`, JSON.stringify(errorDetails(error)));
+    throw error;
+  }
+};
+
 function element(tag: string, text: string, className = ""): HTMLElement {
   const e = document.createElement(tag);
   e.textContent = text;
@@ -53,7 +83,6 @@ function cardElement(card: SeatCard | undefined): HTMLElement {
 
 function showError(error: unknown): void {
   const d = errorDetails(error);
-  record("error", JSON.stringify(d));
   $("error").textContent = `${d.reason || d.code}: ${d.message}`;
   $("error").hidden = false;
 }
@@ -120,7 +149,6 @@ async function act(session: SeatSession, legal: LegalAction): Promise<void> {
 async function showResult(session: SeatSession): Promise<void> {
   try {
     const result = await session.resolveShowdown();
-    record("ResolveShowdown", toJsonString(ResolveShowdownResponseSchema, result));
     const lines = result.pots.map(
       (pot) => `Pot ${pot.index} (${pot.amount}): ${pot.shares.map((s) => `seat ${s.seat} +${s.amount}`).join(", ")}`,
     );
@@ -142,7 +170,7 @@ function main(): void {
     return;
   }
   const session = new SeatSession({
-    transport: createConnectTransport({ baseUrl: location.origin }),
+    transport: createConnectTransport({ baseUrl: location.origin, interceptors: [recorder] }),
     seatTicket: ticketFromBase64(ticket),
     handId: params.get("hand") ?? undefined,
     locale: params.get("lang") ?? undefined,
@@ -151,8 +179,7 @@ function main(): void {
   $("title").textContent = `Seat ${session.seat}`;
   document.title = `Seat ${session.seat}`;
   let resultShown = false;
-  session.on("update", (state, update, source) => {
-    record(source, toJsonString(HandUpdateSchema, update));
+  session.on("update", (state) => {
     render(session, state);
     if (state.complete && !resultShown) {
       resultShown = true;

@@ -257,3 +257,19 @@ test("retries are bounded; a refusal no retry helps is not retried", async () =>
   assert.equal(await ended(s), "failed");
   assert.ok(errors.includes("WatchHand:FailedPrecondition"));
 });
+
+test("an idle watch is reopened without counting as a failure; trimmed history is caught up by GetView", async () => {
+  const hand = new FakeHand(4);
+  const idle = () => refusal(Code.Unavailable, "WATCH_IDLE");
+  hand.fail.watchHand = [idle(), idle(), idle(), idle(), refusal(Code.FailedPrecondition, "WATCH_HISTORY_GONE"), idle()];
+  const s = session(hand, 1, { maxAttempts: 2 });
+  const seen = collect(s);
+  await s.start();
+  for (let i = 0; i < 3; i++) hand.commit((i % 2) + 1);
+  assert.equal(await ended(s), "ended");
+  // The GetView after WATCH_HISTORY_GONE jumps to the latest version (with the whole log).
+  assert.deepEqual(seen.map((x) => x.version), [1n, 4n]);
+  assert.deepEqual(seen.map((x) => x.source), ["view", "view"]);
+  assert.ok(hand.calls.filter((c) => c === "getView").length >= 2, "WATCH_HISTORY_GONE: GetView again");
+  assert.equal(recoveryFor(refusal(Code.ResourceExhausted, "SEAT_RATE_LIMITED")), "retry");
+});

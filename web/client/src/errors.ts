@@ -43,14 +43,29 @@ export function errorDetails(error: unknown): StudErrorDetails {
   };
 }
 
+// The wait the service asked for (SEAT_RATE_LIMITED: ErrorInfo.metadata
+// retry_after_ms), if any.
+export function retryAfterMs(error: unknown): number | undefined {
+  const ms = Number(errorDetails(error).metadata["retry_after_ms"]);
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
+}
+
 export function recoveryFor(error: unknown): Recovery {
   const { code, reason, transport } = errorDetails(error);
   switch (code) {
-    case Code.Unavailable: // LEDGER_UNAVAILABLE, a replica draining, a proxy with no backend
-    case Code.ResourceExhausted: // SERVER_OVERLOADED, TENANT_OVERLOADED
+    case Code.Unavailable:
+      // A watch with no new version for a while: nothing is wrong.
+      if (reason === "WATCH_IDLE") return "reopen";
+      // LEDGER_UNAVAILABLE, SERVER_DRAINING, a proxy with no backend, no network.
       return "retry";
-    case Code.DeadlineExceeded:
+    case Code.ResourceExhausted: // SERVER_OVERLOADED, SEAT_RATE_LIMITED, WATCHER_TOO_SLOW
+      return "retry";
+    case Code.DeadlineExceeded: // a stream's deadline (the gateway's default applies to streams too)
       return "reopen";
+    case Code.FailedPrecondition:
+      // The ledger's stream of versions was trimmed past this device's last
+      // one: catch up with GetView, then watch from there.
+      return reason === "WATCH_HISTORY_GONE" ? "refetch" : "fatal";
     case Code.Aborted: // TOKEN_SUPERSEDED, VERSION_MISMATCH: someone else moved the hand on
       return reason === "HAND_ID_MISMATCH" ? "fatal" : "refetch";
     case Code.OutOfRange: // WatchHand after a version this device cannot have seen

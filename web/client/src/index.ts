@@ -18,5 +18,5 @@ export {
   type ConnectionStatus,
   type UpdateSource,
 } from "./seat_session.js";
-export { errorDetails, recoveryFor, type Recovery, type StudErrorDetails } from "./errors.js";
+export { errorDetails, recoveryFor, retryAfterMs, type Recovery, type StudErrorDetails } from "./errors.js";
 export { readSeatTicket, ticketFromBase64, ticketToBase64Url, SEAT_TICKET_BYTES, type SeatTicketInfo } from "./ticket.js";

@@ -26,7 +26,7 @@ import {
   type PublicView,
   type SeatCard,
 } from "../gen/stud/v1/stud_pb.js";
-import { recoveryFor } from "./errors.js";
+import { recoveryFor, retryAfterMs } from "./errors.js";
 import { readSeatTicket } from "./ticket.js";
 
 export interface SeatSessionOptions {
@@ -114,6 +114,7 @@ export class SeatSession {
   private watchAbort?: AbortController;
   private watching?: Promise<void>;
   private acting = false;
+  private lastRetryAfter?: number;
   private status: ConnectionStatus = "idle";
 
   constructor(options: SeatSessionOptions) {
@@ -266,7 +267,7 @@ export class SeatSession {
           if (recovery !== "refetch") this.emit("error", e, what);
           throw e;
         }
-        await sleep(this.backoffMs(attempt));
+        await sleep(retryAfterMs(error) ?? this.backoffMs(attempt));
       }
     }
   }
@@ -299,7 +300,13 @@ export class SeatSession {
         if (signal.aborted) return;
         const e = ConnectError.from(error);
         const recovery = recoveryFor(e);
-        if (recovery === "reopen") continue;
+        this.lastRetryAfter = retryAfterMs(e);
+        if (recovery === "reopen") {
+          // Not a failure (an idle hand, the stream's deadline); a short pause
+          // keeps a misconfigured deadline from spinning.
+          await sleep(Math.min(this.options.initialDelayMs, 100), signal);
+          continue;
+        }
         if (recovery === "refetch") {
           failures++;
           await this.refresh().catch(() => undefined);
@@ -309,7 +316,8 @@ export class SeatSession {
           return;
         }
       }
-      await sleep(this.backoffMs(Math.max(failures, 1)), signal);
+      await sleep(this.lastRetryAfter ?? this.backoffMs(Math.max(failures, 1)), signal);
+      this.lastRetryAfter = undefined;
     }
   }
 
