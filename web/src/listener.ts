@@ -6,41 +6,12 @@
 import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
-import { Duplex } from "node:stream";
 
 import type { connectNodeAdapter } from "@connectrpc/connect-node";
 
 // The request handler connect-node builds (it also serves non-RPC paths
 // through its fallback).
 export type NodeHandlerFn = ReturnType<typeof connectNodeAdapter>;
-
-// The HTTP/2 session reads its socket natively and would miss bytes already
-// read in JavaScript, so it gets a stream that replays the first chunk.
-function replayingFirstChunk(socket: net.Socket, first: Buffer): Duplex {
-  const duplex = new Duplex({
-    read() {
-      socket.resume();
-    },
-    write(chunk, encoding, callback) {
-      socket.write(chunk, encoding, callback);
-    },
-    final(callback) {
-      socket.end(callback);
-    },
-    destroy(error, callback) {
-      socket.destroy(error ?? undefined);
-      callback(error);
-    },
-  });
-  duplex.push(first);
-  socket.on("data", (data) => {
-    if (!duplex.push(data)) socket.pause();
-  });
-  socket.on("end", () => duplex.push(null));
-  socket.on("close", () => duplex.destroy());
-  socket.on("error", (error) => duplex.destroy(error));
-  return duplex;
-}
 
 export interface DualProtocolServer {
   server: net.Server;
@@ -72,15 +43,26 @@ export function createDualProtocolServer(handler: NodeHandlerFn): DualProtocolSe
     sessions.add(session);
     session.on("close", () => sessions.delete(session));
   });
-  const server = net.createServer((socket) => {
+  // TCP_NODELAY on every accepted socket. An HTTP/2 answer leaves in two
+  // writes (HEADERS, then DATA with the trailers); with Nagle's algorithm on,
+  // the kernel holds the second until the caller ACKs the first, and callers
+  // delay that ACK by 40 ms or more: every HTTP/2 call took ~45 ms. Node's
+  // servers set the option only on sockets they accept themselves (an HTTP/2
+  // session also on the socket it is given, but it was given a stream), not
+  // on sockets handed to them with "connection". A Connect stream over
+  // HTTP/1.1 (one chunk per message) needs it as much.
+  const server = net.createServer({ noDelay: true }, (socket) => {
+    socket.setNoDelay(true);
     socket.once("data", (first: Buffer) => {
       socket.pause();
+      // The chunk goes back into the socket's buffer: an HTTP/2 session reads
+      // what is buffered before it takes over the socket's reads natively.
+      socket.unshift(first);
       if (first.toString("latin1", 0, 3) === "PRI") {
-        h2c.emit("connection", replayingFirstChunk(socket, first));
+        h2c.emit("connection", socket);
       } else {
         http1Sockets.set(socket, 0);
         socket.on("close", () => http1Sockets.delete(socket));
-        socket.unshift(first);
         http1.emit("connection", socket);
         socket.resume();
       }
