@@ -86,6 +86,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   const handler = connectNodeAdapter({
+    // Strict proto3 JSON: a misspelt field ("expectedVerison") or an enum name
+    // the API does not have is INVALID_ARGUMENT naming it, not silently dropped
+    // (connect-es ignores both by default).
+    jsonOptions: { ignoreUnknownFields: false },
     routes: (router) =>
       router.service(
         StudService,

@@ -2,7 +2,8 @@
 // JSON, Connect binary, gRPC-Web and gRPC gives the same answer as calling
 // stud_server directly (byte for byte once serialized), errors keep their code,
 // message and google.rpc details (ErrorInfo rule ID, LocalizedMessage), the JSON
-// forms are proto3 JSON, tenant metadata passes through, and the gateway's own
+// forms are strict proto3 JSON (an unknown field or enum name is refused, named),
+// tenant metadata passes through, and the gateway's own
 // health and metrics endpoints answer.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -147,6 +148,12 @@ test("errors keep their code, message and details (rule ID, localized message) t
   }
 });
 
+const newHandJson = {
+  variant: "VARIANT_STUD",
+  stakes: { preset: "$15-$30" },
+  seats: [{ seat: 1, stack: "20000" }, { seat: 2, stack: "20000" }],
+};
+
 async function postJson(method, body, headers = {}) {
   const response = await fetch(`${stack.gateway}/stud.v1.StudService/${method}`, {
     method: "POST",
@@ -188,6 +195,27 @@ test("plain JSON over HTTP/1.1 (the README's curl call): enum names, 64-bit inte
   });
   assert.equal(bad.status, 400);
   assert.equal((await bad.json()).code, "invalid_argument");
+});
+
+test("strict JSON: an unknown field or enum name is INVALID_ARGUMENT naming it, never silently dropped", async () => {
+  const { json: dealt } = await postJson("NewHand", newHandJson);
+  const token = dealt.update.token;
+  const cases = [
+    // A misspelt optional field would otherwise be dropped, and the version check with it.
+    ["ApplyAction", { token, action: { kind: "ACTION_KIND_BRING_IN", seat: dealt.update.toAct }, expectedVerison: "1" }, /key "expectedVerison" is unknown/],
+    ["NewHand", { ...newHandJson, variant: "VARIANT_STUDD" }, /stud\.v1\.Variant.*"VARIANT_STUDD"/],
+    ["NewHand", { ...newHandJson, stakes: { presett: "$15-$30" } }, /stud\.v1\.Stakes.*key "presett" is unknown/],
+    ["LegalActions", { token, seat: 1, viewerSeat: 2 }, /key "viewerSeat" is unknown/],
+  ];
+  for (const [method, body, message] of cases) {
+    const { status, json } = await postJson(method, body);
+    assert.equal(status, 400, `${method} ${JSON.stringify(body).slice(0, 60)}`);
+    assert.equal(json.code, "invalid_argument");
+    assert.match(json.message, message);
+  }
+  // The same forms without the mistakes are accepted.
+  assert.equal((await postJson("LegalActions", { token, seat: 1 })).status, 200);
+  assert.equal((await postJson("ApplyAction", { token, action: { kind: "ACTION_KIND_BRING_IN", seat: dealt.update.toAct, amountTo: dealt.update.legalActions.find((a) => a.kind === "ACTION_KIND_BRING_IN").amountTo }, expectedVersion: dealt.update.version ?? "0" })).status, 200);
 });
 
 test("tenant keys and trace context pass through to stud_server", async () => {
