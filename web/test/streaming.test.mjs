@@ -5,7 +5,9 @@
 // one (so the gateway cannot be buffering), the stream's trailers, an error
 // after a message with its code and details (Connect: the end-stream message,
 // with a readable "debug"), the upstream call cancelled when the caller goes
-// away, and a hundred open streams that add no thread to the gateway.
+// away, and a hundred open streams that add no thread to the gateway. Also:
+// accept-language reaches the upstream and its LocalizedMessage comes back
+// readable ("debug") in a Connect JSON error.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -18,7 +20,7 @@ import {
   createGrpcWebTransport,
 } from "@connectrpc/connect-node";
 import * as pb from "../gen/stud/v1/stud_pb.js";
-import { ErrorInfoSchema } from "../gen/google/rpc/error_details_pb.js";
+import { ErrorInfoSchema, LocalizedMessageSchema } from "../gen/google/rpc/error_details_pb.js";
 import { startGatewayOnly } from "./harness.mjs";
 
 // Longest the upstream waits for a cue; a stream stuck behind a buffering
@@ -65,6 +67,15 @@ const update = (n) => ({ update: { token: new Uint8Array([n]) } });
 //   fail-*  one message, then FAILED_PRECONDITION with ErrorInfo
 //   hold-*  one message, then waits for the caller to go away
 const upstreamImpl = {
+  // Refuses every call with the caller's language in a LocalizedMessage, as
+  // stud_server does for a request header accept-language: es.
+  async getView(request, ctx) {
+    const locale = ctx.requestHeader.get("accept-language") ?? "";
+    throw new ConnectError(`unknown hand ${request.handId}`, Code.NotFound, undefined, [
+      { desc: ErrorInfoSchema, value: { reason: "HAND_NOT_FOUND", domain: "stud.v1" } },
+      { desc: LocalizedMessageSchema, value: { locale, message: locale.startsWith("es") ? `mano desconocida ${request.handId}` : `unknown hand ${request.handId}` } },
+    ]);
+  },
   async *watchHand(request, ctx) {
     const id = request.handId;
     if (id.startsWith("step-")) {
@@ -225,4 +236,26 @@ test("a hundred open streams hold no thread each, and all end when their callers
   assert.ok(threadsOpen - threadsBefore < 4, `threads ${threadsBefore} -> ${threadsOpen} with 100 streams open`);
   await Promise.all(leaves.map((leave) => leave()));
   await settledWithin(Promise.all(ids.map((id) => waiter(cancelled, id).promise)), "every upstream call cancelled");
+});
+
+test("accept-language reaches the upstream; a Connect JSON error carries the localized message readable", async () => {
+  const response = await fetch(`${gateway.gateway}/stud.v1.StudService/GetView`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "accept-language": "es-ES,es;q=0.9" },
+    body: JSON.stringify({ handId: "0badc0de" }),
+  });
+  assert.equal(response.status, 404);
+  const body = await response.json();
+  assert.equal(body.code, "not_found");
+  const localized = body.details.find((d) => d.type === "google.rpc.LocalizedMessage");
+  assert.deepEqual(localized.debug, { locale: "es-ES,es;q=0.9", message: "mano desconocida 0badc0de" });
+  for (const [name, client] of Object.entries(clients)) {
+    let error;
+    try {
+      await client.getView({ handId: "0badc0de" }, { headers: { "accept-language": "es" } });
+    } catch (e) {
+      error = ConnectError.from(e);
+    }
+    assert.equal(error?.findDetails(LocalizedMessageSchema)[0]?.message, "mano desconocida 0badc0de", name);
+  }
 });
