@@ -38,18 +38,9 @@ std::string SeatName(int seat) {
   return seat == kTableTicketSeat ? "the table" : absl::StrCat("seat ", seat);
 }
 
-// The seat the call is scoped to: nullopt when unscoped (no ticket and none
-// required); else the ticket's seat, or a refusal.
-absl::StatusOr<std::optional<int>> Scope(const Sealer& sealer, const SeatTicketPolicy* policy,
-                                         const std::string& ticket, const SealedHand& hand) {
-  const absl::string_view tenant = CurrentTenant();
-  if (ticket.empty()) {
-    if (policy == nullptr || !policy->RequiredFor(tenant)) return std::optional<int>();
-    return Refuse(
-        "SEAT_TICKET_REQUIRED",
-        "seat_ticket: required: this server is configured for seat-scoped access; send the ticket "
-        "of your seat (NewHandResponse.seat_tickets) with every call on a hand");
-  }
+// The seat of an authentic ticket of `tenant`, or SEAT_TICKET_INVALID.
+absl::StatusOr<int> VerifiedSeat(const Sealer& sealer, absl::string_view ticket,
+                                 absl::string_view tenant) {
   if (ticket.size() != kSeatTicketBytes || ticket.compare(0, 2, "ST") != 0 ||
       static_cast<uint8_t>(ticket[2]) != kSeatTicketFormat) {
     return Refuse(
@@ -61,7 +52,7 @@ absl::StatusOr<std::optional<int>> Scope(const Sealer& sealer, const SeatTicketP
   for (int i = 3; i < 7; ++i)
     key_id = (key_id << 8) | static_cast<uint8_t>(ticket[static_cast<size_t>(i)]);
   absl::StatusOr<std::array<uint8_t, 16>> tag =
-      sealer.TicketTag(key_id, absl::string_view(ticket).substr(0, kTaggedBytes), tenant);
+      sealer.TicketTag(key_id, ticket.substr(0, kTaggedBytes), tenant);
   if (!tag.ok()) {
     return Refuse(
         "SEAT_TICKET_INVALID",
@@ -73,16 +64,41 @@ absl::StatusOr<std::optional<int>> Scope(const Sealer& sealer, const SeatTicketP
         "seat_ticket: not authentic: altered, forged, or issued to another tenant; send the ticket "
         "exactly as NewHand returned it");
   }
-  const int seat = static_cast<uint8_t>(ticket[kTaggedBytes - 1]);
+  return static_cast<int>(static_cast<uint8_t>(ticket[kTaggedBytes - 1]));
+}
+
+// The seat the call is scoped to: nullopt when unscoped (no ticket and none
+// required); else the ticket's seat, or a refusal. Tickets are required when
+// the hand was dealt requiring them (its sealed policy, whatever this
+// server's flags) or this server or tenant requires them now.
+absl::StatusOr<std::optional<int>> Scope(const Sealer& sealer, const SeatTicketPolicy* policy,
+                                         const std::string& ticket, const SealedHand& hand) {
+  const absl::string_view tenant = CurrentTenant();
+  if (CurrentCallIsDevice() && !hand.service.requires_seat_tickets) {
+    return Refuse("SEAT_TICKET_NOT_PERMITTED",
+                  "seat_ticket: this hand was dealt without seat tickets, so a ticket alone does "
+                  "not open it; the platform calls for it with its API key");
+  }
+  if (ticket.empty()) {
+    const bool required =
+        hand.service.requires_seat_tickets || (policy != nullptr && policy->RequiredFor(tenant));
+    if (!required) return std::optional<int>();
+    return Refuse(
+        "SEAT_TICKET_REQUIRED",
+        "seat_ticket: required: this hand is played with seat-scoped access; send the ticket "
+        "of your seat (NewHandResponse.seat_tickets) with every call on it");
+  }
+  absl::StatusOr<int> seat = VerifiedSeat(sealer, ticket, tenant);
+  if (!seat.ok()) return seat.status();
   if (hand.service.hand_id.size() != 16 || ticket.compare(7, 16, hand.service.hand_id) != 0) {
     return Refuse("SEAT_TICKET_WRONG_HAND",
                   "seat_ticket: the ticket belongs to another hand; send the ticket NewHand "
                   "returned with this hand");
   }
-  if (seat > hand.state.config.num_seats) {  // authentic, so never; checked all the same
+  if (*seat > hand.state.config.num_seats) {  // authentic, so never; checked all the same
     return Refuse("SEAT_TICKET_INVALID", "seat_ticket: names a seat this hand does not have");
   }
-  return std::optional<int>(seat);
+  return std::optional<int>(*seat);
 }
 
 // private_view_seats: only the ticket's own seat, and nobody's for the table.
@@ -139,18 +155,22 @@ absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* polic
   return Scoped(sealer, policy, req.seat_ticket(), hand, [&](int seat) -> absl::Status {
     if (absl::Status st = CheckViews(seat, req.private_view_seats()); !st.ok()) return st;
     if (!req.has_action()) return absl::OkStatus();  // the handler refuses it
-    const bool deal = req.action().kind() == v1::ACTION_KIND_DEAL;
-    if (seat == kTableTicketSeat && !deal) {
+    // Every dealer step of a LIVE hand is the table's: a card dealt (a
+    // common card included), a burn [STUD-DEAL-3], the reshuffle [STUD-DECK-1].
+    const v1::ActionKind kind = req.action().kind();
+    const bool dealer_step = kind == v1::ACTION_KIND_DEAL || kind == v1::ACTION_KIND_BURN ||
+                             kind == v1::ACTION_KIND_RESHUFFLE;
+    if (seat == kTableTicketSeat && !dealer_step) {
       return Refuse("SEAT_TICKET_NOT_PERMITTED",
-                    "action.kind: the table's ticket reports deals (ACTION_KIND_DEAL) and "
-                    "irregularities; a seat's "
-                    "action needs that seat's ticket");
+                    "action.kind: the table's ticket reports the dealer's steps (DEAL, BURN, "
+                    "RESHUFFLE) and irregularities; a seat's action needs that seat's ticket");
     }
-    if (seat != kTableTicketSeat && deal) {
+    if (seat != kTableTicketSeat && dealer_step) {
       return Refuse("SEAT_TICKET_NOT_PERMITTED",
                     absl::StrCat("action.kind: seat ", seat,
-                                 "'s ticket cannot report a deal; LIVE deals come with the "
-                                 "table's ticket (NewHandResponse.table_ticket)"));
+                                 "'s ticket cannot report a dealer's step; LIVE deals, burns and "
+                                 "the reshuffle come with the table's ticket "
+                                 "(NewHandResponse.table_ticket)"));
     }
     if (seat != kTableTicketSeat && req.action().seat() != seat) {
       return Refuse("SEAT_TICKET_WRONG_SEAT",
@@ -218,6 +238,21 @@ absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* polic
     }
     return absl::OkStatus();
   });
+}
+
+absl::StatusOr<TicketHolder> AuthenticateSeatTicket(const Sealer& sealer, absl::string_view ticket,
+                                                    const std::vector<std::string>& tenants) {
+  for (const std::string& tenant : tenants) {
+    absl::StatusOr<int> seat = VerifiedSeat(sealer, ticket, tenant);
+    if (seat.ok()) {
+      return TicketHolder{
+          .tenant = tenant, .hand_id = std::string(ticket.substr(7, 16)), .seat = *seat};
+    }
+    if (ticket.size() != kSeatTicketBytes) break;  // not a ticket for any tenant
+  }
+  return CallerUnauthenticated(
+      "caller: the seat ticket is not one this server issued to a tenant whose hands use seat "
+      "tickets; send the ticket exactly as NewHand returned it (or the platform's API key)");
 }
 
 std::string SeatTicketReasonOf(const absl::Status& status) {

@@ -10,7 +10,8 @@
 //     only as S (betting, show/muck, its all-in options), asks LegalActions for
 //     S, exports the history of S's view (or the public record), never with
 //     reveal_hidden_cards, and reports no irregularity (that is the floor's);
-//   - table (0): reports LIVE deals (ACTION_KIND_DEAL) and irregularities,
+//   - table (0): reports every dealer step of a LIVE hand (ACTION_KIND_DEAL,
+//     BURN, RESHUFFLE, a common card) and irregularities,
 //     asks LegalActions for seat 0, exports the public record; sees no seat's
 //     private view and takes no seat's action;
 //   - either: ResolveShowdown(token), which answers only once the hand is
@@ -19,10 +20,11 @@
 // NewHand's caller is the one who hands the tickets out, and the others
 // carry no hidden state.
 //
-// When tickets are required (SeatTicketPolicy: the server's --seat_tickets or
-// the tenant's ":tickets" mark), a call on a token without a ticket is
-// refused. A ticket sent when not required scopes the call all the same, so a
-// client can narrow itself before its operator turns the requirement on.
+// When tickets are required (the hand's sealed policy, fixed at NewHand from
+// the server's --seat_tickets or the tenant's ":tickets" mark; or this
+// server's policy now), a call on a token without a ticket is refused. A ticket sent when not
+// required scopes the call all the same, so a client can narrow itself before its operator turns
+// the requirement on.
 //
 // Ticket layout (40 bytes, integers big-endian):
 //   offset 0  2 bytes  magic "ST" (a token starts "SK": neither opens as the other)
@@ -55,6 +57,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -99,6 +102,21 @@ absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* polic
                              const stud::v1::GetViewRequest& req, const SealedHand& hand);
 absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* policy,
                              const stud::v1::ExportHandHistoryRequest& req, const SealedHand& hand);
+
+// A seat ticket as a device's whole credential (no API key): the tenant it
+// was issued to, its hand id (16 raw bytes) and its seat.
+struct TicketHolder {
+  std::string tenant;
+  std::string hand_id;
+  int seat = 0;
+};
+// The holder of `ticket` when it is an authentic ticket of one of `tenants`
+// (the tenants whose hands use tickets; tried in turn, each a keyed hash);
+// else UNAUTHENTICATED, CALLER_UNAUTHENTICATED. A ticket opens only calls on
+// its own hand and seat: CheckSeatTicket then scopes the call as for any
+// ticket, and refuses a hand dealt without tickets.
+absl::StatusOr<TicketHolder> AuthenticateSeatTicket(const Sealer& sealer, absl::string_view ticket,
+                                                    const std::vector<std::string>& tenants);
 
 // The SEAT_TICKET_* reason of a refusal from CheckSeatTicket, or "".
 std::string SeatTicketReasonOf(const absl::Status& status);
