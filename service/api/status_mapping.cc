@@ -50,13 +50,22 @@ absl::Status TokenSuperseded(absl::string_view hand_id, uint64_t token_version,
   return s;
 }
 
-absl::Status HandNotInLedger(absl::string_view hand_id) {
+absl::Status HandNotInLedger(absl::string_view hand_id, absl::string_view field) {
   absl::Status s(
       absl::StatusCode::kFailedPrecondition,
-      absl::StrCat("token: hand ", hand_id,
+      absl::StrCat(field, ": hand ", hand_id,
                    " is not in the hand ledger (its entry expired, or the hand was dealt by a "
                    "server without --ledger)"));
   s.SetPayload(kLedgerPayload, absl::Cord("HAND_NOT_IN_LEDGER"));
+  return s;
+}
+
+absl::Status LedgerNotConfigured(absl::string_view what) {
+  absl::Status s(absl::StatusCode::kFailedPrecondition,
+                 absl::StrCat(what,
+                              ": needs the hand ledger, and this server runs without one (start "
+                              "it with --ledger redis://HOST:PORT, or send the hand's token)"));
+  s.SetPayload(kLedgerPayload, absl::Cord("LEDGER_NOT_CONFIGURED"));
   return s;
 }
 

@@ -9,6 +9,7 @@
 //   another hand's token (HandIdMismatch)  ABORTED              HAND_ID_MISMATCH
 //   not the hand's latest token (ledger)    ABORTED              TOKEN_SUPERSEDED
 //   no ledger entry for the hand            FAILED_PRECONDITION  HAND_NOT_IN_LEDGER
+//   GetView by hand_id, server without one  FAILED_PRECONDITION  LEDGER_NOT_CONFIGURED
 //   token without a hand id (ledger on)     FAILED_PRECONDITION  HAND_ID_REQUIRED
 //   ledger unreachable                      UNAVAILABLE          LEDGER_UNAVAILABLE
 //   the tenant's calls at its limit         RESOURCE_EXHAUSTED   TENANT_OVERLOADED
@@ -40,7 +41,11 @@ absl::Status HandIdMismatch(absl::string_view expected, absl::string_view actual
 absl::Status TokenSuperseded(absl::string_view hand_id, uint64_t token_version,
                              uint64_t latest_version);
 // FAILED_PRECONDITION, reason HAND_NOT_IN_LEDGER: expired or never registered.
-absl::Status HandNotInLedger(absl::string_view hand_id);
+// `field`: the request field that named the hand.
+absl::Status HandNotInLedger(absl::string_view hand_id, absl::string_view field = "token");
+// FAILED_PRECONDITION, reason LEDGER_NOT_CONFIGURED: `what` (a request field)
+// needs the hand ledger and this server runs without one.
+absl::Status LedgerNotConfigured(absl::string_view what);
 // FAILED_PRECONDITION, reason HAND_ID_REQUIRED: a token sealed before hands had ids.
 absl::Status LedgerNeedsHandId();
 // UNAVAILABLE, reason LEDGER_UNAVAILABLE: nothing was applied.

@@ -82,8 +82,8 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
     thread_local std::string plain;  // per-thread, its capacity kept from call to call
     SerializeSealedHandTo(hand, &plain, options_.sealed_schema);
     out->set_token(sealer_->Seal(plain, CurrentTenant(), hand.service.hand_id));
-    LedgerScope::NoteSealed(hand.service.hand_id, state.version, state.phase == Phase::kComplete,
-                            out->token());
+    LedgerScope::NoteSealed(hand.service.hand_id, state.version, first_op,
+                            state.phase == Phase::kComplete, out->token());
   } else {
     out->set_token(std::move(token));
   }
@@ -234,13 +234,29 @@ absl::Status HandService::LegalActions(const v1::LegalActionsRequest& req,
 }
 
 absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResponse* resp) const {
-  absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
+  // By hand id: the ledger's latest token of the hand, then exactly as GetView
+  // on that token (seat ticket, ledger check), which the answer returns.
+  std::string latest_token;
+  if (!req.hand_id().empty()) {
+    if (!req.token().empty()) {
+      return absl::InvalidArgumentError(
+          "hand_id: set either token or hand_id, not both (hand_id fetches the latest token)");
+    }
+    absl::StatusOr<LedgerLatest> latest =
+        LatestOfHand(options_.ledger, CurrentTenant(), req.hand_id(), "hand_id");
+    if (!latest.ok()) return latest.status();
+    latest_token = std::move(latest->token);
+  } else if (req.token().empty()) {
+    return absl::InvalidArgumentError("token: required (or hand_id, on a server with the ledger)");
+  }
+  const std::string& token = req.hand_id().empty() ? req.token() : latest_token;
+  absl::StatusOr<SealedHand> hand = Unseal(token, req.expected_hand_id());
   if (!hand.ok()) return hand.status();
   if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
   absl::StatusOr<std::vector<int>> views =
       DecodeViewSeats(req.private_view_seats(), hand->state.config.num_seats, "private_view_seats");
   if (!views.ok()) return views.status();
-  FillUpdate(*hand, 0, *views, UpdateParts::kAllButAnnouncements, req.token(),
+  FillUpdate(*hand, 0, *views, UpdateParts::kAllButAnnouncements, token,
              resp->mutable_update());
   return absl::OkStatus();
 }

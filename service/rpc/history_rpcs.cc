@@ -130,7 +130,7 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
     ChildSpan span("seal");
     resp->set_token(sealer_->Seal(SerializeSealedHand(sealed, options_.sealed_schema),
                                   CurrentTenant(), sealed.service.hand_id));
-    LedgerScope::NoteSealed(sealed.service.hand_id, sealed.state.version,
+    LedgerScope::NoteSealed(sealed.service.hand_id, sealed.state.version, /*first_op=*/0,
                             sealed.state.phase == Phase::kComplete, resp->token());
   }
   return absl::OkStatus();

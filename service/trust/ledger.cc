@@ -2,6 +2,9 @@
 
 #include <sodium.h>
 
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "service/api/status_mapping.h"
@@ -18,16 +21,17 @@ bool KeySafe(char c) {
 
 }  // namespace
 
-absl::StatusOr<LedgerResult> NoLedger::Create(const std::string&, const LedgerEntry&, bool) {
+absl::StatusOr<LedgerResult> NoLedger::Create(const std::string&, const LedgerCommit&) {
   return LedgerResult{LedgerOutcome::kApplied, 0};
 }
 absl::StatusOr<LedgerResult> NoLedger::Advance(const std::string&, const LedgerEntry&,
-                                               const LedgerEntry& to, bool) {
-  return LedgerResult{LedgerOutcome::kApplied, to.version};
+                                               const LedgerCommit& to) {
+  return LedgerResult{LedgerOutcome::kApplied, to.entry.version};
 }
 absl::StatusOr<LedgerResult> NoLedger::Check(const std::string&, const LedgerEntry& entry) {
   return LedgerResult{LedgerOutcome::kLatest, entry.version};
 }
+absl::StatusOr<LedgerLatest> NoLedger::Latest(const std::string&) { return LedgerLatest{}; }
 
 std::string LedgerKey(absl::string_view tenant, absl::string_view hand_id_hex) {
   std::string key = "stud:{";
@@ -42,11 +46,34 @@ std::string LedgerKey(absl::string_view tenant, absl::string_view hand_id_hex) {
   return key;
 }
 
+std::string WatchStreamKey(absl::string_view tenant, absl::string_view hand_id_hex) {
+  return absl::StrCat(LedgerKey(tenant, hand_id_hex), kWatchStreamSuffix);
+}
+
+std::string WatchStreamId(uint64_t version) { return absl::StrCat(version, "-1"); }
+
 std::string TokenDigest(absl::string_view token) {
   unsigned char out[16];
   crypto_generichash(out, sizeof(out), reinterpret_cast<const unsigned char*>(token.data()),
                      token.size(), nullptr, 0);
   return absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(out), sizeof(out)));
+}
+
+absl::StatusOr<LedgerLatest> LatestOfHand(Ledger* ledger, absl::string_view tenant,
+                                          absl::string_view hand_id, absl::string_view field) {
+  const bool hex = hand_id.size() == 32 && std::all_of(hand_id.begin(), hand_id.end(), [](char c) {
+                     return absl::ascii_isxdigit(static_cast<unsigned char>(c));
+                   });
+  if (!hex) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ": '", absl::CHexEscape(hand_id.substr(0, 64)),
+                     "' is not a hand id (32 hex digits, as in PublicView.hand_id)"));
+  }
+  if (ledger == nullptr) return LedgerNotConfigured(field);
+  const std::string id = absl::AsciiStrToLower(hand_id);
+  absl::StatusOr<LedgerLatest> latest = ledger->Latest(LedgerKey(tenant, id));
+  if (latest.ok() && latest->outcome != LedgerOutcome::kLatest) return HandNotInLedger(id, field);
+  return latest;
 }
 
 LedgerScope::LedgerScope(Ledger* ledger) : ledger_(ledger), previous_(current_scope) {
@@ -57,14 +84,15 @@ LedgerScope::~LedgerScope() { current_scope = previous_; }
 void LedgerScope::NoteOpened(absl::string_view hand_id, uint64_t version, absl::string_view token) {
   LedgerScope* s = current_scope;
   if (s == nullptr || s->ledger_ == nullptr || s->opened_) return;
-  s->opened_ = Noted{absl::BytesToHexString(hand_id), {version, TokenDigest(token)}, false};
+  s->opened_ = Noted{absl::BytesToHexString(hand_id), {.entry = {version, TokenDigest(token)}}};
 }
 
-void LedgerScope::NoteSealed(absl::string_view hand_id, uint64_t version, bool ended,
-                             absl::string_view token) {
+void LedgerScope::NoteSealed(absl::string_view hand_id, uint64_t version, uint64_t first_op,
+                             bool ended, absl::string_view token) {
   LedgerScope* s = current_scope;
   if (s == nullptr || s->ledger_ == nullptr) return;
-  s->sealed_ = Noted{absl::BytesToHexString(hand_id), {version, TokenDigest(token)}, ended};
+  s->sealed_ = Noted{absl::BytesToHexString(hand_id),
+                     {{version, TokenDigest(token)}, std::string(token), first_op, ended}};
 }
 
 absl::Status LedgerScope::Finish(absl::Status handler_status, absl::string_view tenant) {
@@ -78,10 +106,11 @@ absl::Status LedgerScope::Finish(absl::Status handler_status, absl::string_view 
     // judged; when the ledger cannot say, the call's own error stands.
     if (!opened_) return handler_status;
     absl::StatusOr<LedgerResult> r =
-        ledger_->Check(LedgerKey(tenant, opened_->hand_id_hex), opened_->entry);
+        ledger_->Check(LedgerKey(tenant, opened_->hand_id_hex), opened_->commit.entry);
     if (!r.ok()) return handler_status;
     if (r->outcome == LedgerOutcome::kSuperseded) {
-      return TokenSuperseded(opened_->hand_id_hex, opened_->entry.version, r->latest_version);
+      return TokenSuperseded(opened_->hand_id_hex, opened_->commit.entry.version,
+                             r->latest_version);
     }
     if (r->outcome == LedgerOutcome::kMissing) return HandNotInLedger(opened_->hand_id_hex);
     return handler_status;
@@ -92,21 +121,21 @@ absl::Status LedgerScope::Finish(absl::Status handler_status, absl::string_view 
     return handler_status;  // no hand involved (stateless showdown, a replay without a token)
   const std::string key = LedgerKey(tenant, about->hand_id_hex);
   if (sealed_ && !opened_) {
-    r = ledger_->Create(key, sealed_->entry, sealed_->ended);
+    r = ledger_->Create(key, sealed_->commit);
   } else if (sealed_ && sealed_->hand_id_hex != opened_->hand_id_hex) {
     // A redeal (NewHand with redeal_of): the misdealt hand must be at its
     // latest token, and the redeal is a new hand [STUD-IRR-EXP-1].
-    r = ledger_->Check(key, opened_->entry);
+    r = ledger_->Check(key, opened_->commit.entry);
     if (r.ok() && (r->outcome == LedgerOutcome::kLatest || r->outcome == LedgerOutcome::kRetry)) {
-      r = ledger_->Create(LedgerKey(tenant, sealed_->hand_id_hex), sealed_->entry, sealed_->ended);
+      r = ledger_->Create(LedgerKey(tenant, sealed_->hand_id_hex), sealed_->commit);
       if (r.ok() && r->outcome == LedgerOutcome::kSuperseded) {
         return absl::InternalError("ledger: a new hand's id is already taken");
       }
     }
   } else if (sealed_) {
-    r = ledger_->Advance(key, opened_->entry, sealed_->entry, sealed_->ended);
+    r = ledger_->Advance(key, opened_->commit.entry, sealed_->commit);
   } else {
-    r = ledger_->Check(key, opened_->entry);
+    r = ledger_->Check(key, opened_->commit.entry);
   }
   if (!r.ok()) return r.status();
   switch (r->outcome) {
@@ -118,7 +147,8 @@ absl::Status LedgerScope::Finish(absl::Status handler_status, absl::string_view 
       return HandNotInLedger(about->hand_id_hex);
     case LedgerOutcome::kSuperseded:
       if (!opened_) return absl::InternalError("ledger: a new hand's id is already taken");
-      return TokenSuperseded(opened_->hand_id_hex, opened_->entry.version, r->latest_version);
+      return TokenSuperseded(opened_->hand_id_hex, opened_->commit.entry.version,
+                             r->latest_version);
   }
   return absl::InternalError("ledger: unknown outcome");
 }

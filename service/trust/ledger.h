@@ -15,13 +15,18 @@
 // LedgerScope around each call; HandService::Unseal notes the token it opened
 // and every place that seals a new token notes it; LedgerScope::Finish then
 // makes the one ledger call the notes ask for:
-//   sealed, nothing opened (NewHand, ReplayHandHistory)  Create (SET NX)
+//   sealed, nothing opened (NewHand, ReplayHandHistory)  Create (Lua SET NX)
 //   opened and sealed (ApplyAction, RuleIrregularity)      Advance (Lua CAS)
 //   opened only (LegalActions, GetView, ResolveShowdown,   Check (GET)
 //     ExportHandHistory; also any refused call, so a stale token is reported
 //     as superseded rather than judged)
 // A ledger that cannot be reached makes the call UNAVAILABLE (fail closed):
 // the answer, and with it the new token, never leaves.
+//
+// The entry also keeps the latest token's bytes (Latest: GetView by hand id),
+// and every Create/Advance that writes publishes the change, atomically with
+// its compare-and-set, on the hand's watch stream (kWatchStreamSuffix below),
+// which WatchHand reads.
 #ifndef STUD_SERVICE_LEDGER_H_
 #define STUD_SERVICE_LEDGER_H_
 
@@ -55,36 +60,89 @@ struct LedgerResult {
   uint64_t latest_version = 0;  // the entry's version when there is one
 };
 
+// What Create and Advance write: the new entry, its token (kept as the hand's
+// latest and published on the watch stream) and what the change was.
+struct LedgerCommit {
+  LedgerEntry entry;
+  std::string token;      // the new token's bytes; TokenDigest(token) == entry.digest
+  uint64_t first_op = 0;  // index of the first operation this version appended (0: a new hand)
+  bool ended = false;     // the hand ended with this version (also picks the expiry)
+};
+
+// Latest: the hand's latest version and token. outcome kLatest, or kMissing
+// (no entry: never registered, expired, or written before entries kept tokens).
+struct LedgerLatest {
+  LedgerOutcome outcome = LedgerOutcome::kMissing;
+  uint64_t version = 0;
+  std::string token;
+};
+
+// The watch stream, a contract shared with WatchHand. Every Create/Advance
+// that writes a new entry appends, in the same atomic step, one entry to the
+// Redis Stream LedgerKey(tenant, hand) + kWatchStreamSuffix (same hash tag,
+// same slot) with
+//   ID     "<version>-1" (WatchStreamId): strictly increasing with the
+//          version, so a reader resuming after version v reads from ID
+//          "<v>-1" exclusive, with no gap and no duplicate;
+//   fields kWatchFieldToken = the new token's bytes,
+//          kWatchFieldFirstOp = LedgerCommit::first_op in decimal,
+//          kWatchFieldEnded = "1" when the hand ended with this version, else "0".
+// The stream is trimmed to about kWatchStreamMaxLen entries (MAXLEN ~; a hand
+// has far fewer versions) and gets the same expiry as the hand's entry each
+// time. An exact retry (kRetry) appends nothing.
+inline constexpr char kWatchStreamSuffix[] = ":watch";
+inline constexpr char kWatchFieldToken[] = "t";
+inline constexpr char kWatchFieldFirstOp[] = "o";
+inline constexpr char kWatchFieldEnded[] = "e";
+inline constexpr int kWatchStreamMaxLen = 1024;
+
 // The store behind the ledger. Implementations are thread-safe. Every method
 // returns UNAVAILABLE (nothing written) when the store cannot be reached in
 // time; no method blocks longer than its configured timeouts.
 class Ledger {
  public:
   virtual ~Ledger() = default;
-  // `key` is LedgerKey(tenant, hand id); `ended` picks the expiry (ended hands
-  // are kept for a shorter time than hands in play).
-  virtual absl::StatusOr<LedgerResult> Create(const std::string& key, const LedgerEntry& entry,
-                                              bool ended) = 0;
+  // `key` is LedgerKey(tenant, hand id); `commit.ended` picks the expiry
+  // (ended hands are kept for a shorter time than hands in play). A write
+  // (kApplied) also publishes the change on the watch stream.
+  virtual absl::StatusOr<LedgerResult> Create(const std::string& key,
+                                              const LedgerCommit& commit) = 0;
   virtual absl::StatusOr<LedgerResult> Advance(const std::string& key, const LedgerEntry& from,
-                                               const LedgerEntry& to, bool ended) = 0;
+                                               const LedgerCommit& to) = 0;
   virtual absl::StatusOr<LedgerResult> Check(const std::string& key, const LedgerEntry& entry) = 0;
+  virtual absl::StatusOr<LedgerLatest> Latest(const std::string& key) = 0;
 };
 
 // Ledger off (trusted mode, the default): every call passes, nothing is stored.
 class NoLedger final : public Ledger {
  public:
-  absl::StatusOr<LedgerResult> Create(const std::string&, const LedgerEntry&, bool) override;
-  absl::StatusOr<LedgerResult> Advance(const std::string&, const LedgerEntry&, const LedgerEntry&,
-                                       bool) override;
+  absl::StatusOr<LedgerResult> Create(const std::string&, const LedgerCommit&) override;
+  absl::StatusOr<LedgerResult> Advance(const std::string&, const LedgerEntry&,
+                                       const LedgerCommit&) override;
   absl::StatusOr<LedgerResult> Check(const std::string&, const LedgerEntry&) override;
+  // Nothing is stored: always kMissing.
+  absl::StatusOr<LedgerLatest> Latest(const std::string&) override;
 };
 
 // "stud:{<tenant>:<hand id hex>}": the braces are a Redis Cluster hash tag, so
 // each hand's key has one slot. The tenant is hex-escaped when it holds a
 // brace, a colon or a byte outside printable ASCII.
 std::string LedgerKey(absl::string_view tenant, absl::string_view hand_id_hex);
+// The hand's watch stream: LedgerKey(tenant, hand id) + kWatchStreamSuffix.
+std::string WatchStreamKey(absl::string_view tenant, absl::string_view hand_id_hex);
+// The watch stream entry ID of `version`: "<version>-1".
+std::string WatchStreamId(uint64_t version);
 // BLAKE2b-128 of the token, as 32 hex characters.
 std::string TokenDigest(absl::string_view token);
+
+// The latest token of the hand whose id is `hand_id` (PublicView.hand_id: 32
+// hex digits, either case) for `tenant` (GetView by hand id). `field` names
+// the request field in messages. INVALID_ARGUMENT when `hand_id` is not 32 hex
+// digits; FAILED_PRECONDITION LEDGER_NOT_CONFIGURED when `ledger` is null,
+// HAND_NOT_IN_LEDGER when the ledger holds no token of the hand; UNAVAILABLE
+// LEDGER_UNAVAILABLE when it cannot be reached.
+absl::StatusOr<LedgerLatest> LatestOfHand(Ledger* ledger, absl::string_view tenant,
+                                          absl::string_view hand_id, absl::string_view field);
 
 // The ledger bookkeeping of one call on this thread (see the top of the file).
 // A scope with a null ledger records nothing and passes every call.
@@ -99,7 +157,9 @@ class LedgerScope {
   // hand id's raw bytes (ServiceData::hand_id); no-ops when no scope with a
   // ledger is active on this thread (the id is hex-encoded only then).
   static void NoteOpened(absl::string_view hand_id, uint64_t version, absl::string_view token);
-  static void NoteSealed(absl::string_view hand_id, uint64_t version, bool ended,
+  // `first_op`: the index of the first operation the sealed version appended
+  // (0 for a new hand), published on the watch stream.
+  static void NoteSealed(absl::string_view hand_id, uint64_t version, uint64_t first_op, bool ended,
                          absl::string_view token);
 
   // The call's final status: `handler_status` when the ledger agrees (after
@@ -109,8 +169,7 @@ class LedgerScope {
  private:
   struct Noted {
     std::string hand_id_hex;
-    LedgerEntry entry;
-    bool ended = false;
+    LedgerCommit commit;  // the token is kept for a sealed one only
   };
   Ledger* ledger_;
   LedgerScope* previous_;

@@ -21,22 +21,46 @@
 namespace stud::service {
 namespace {
 
-// The compare-and-set: KEYS[1] the hand, ARGV[1] the entry the call read
-// ("<version>:<digest>"), ARGV[2] the entry it writes, ARGV[3] the expiry in
-// seconds. Replies {0, ""} no entry, {1, cur} already the new entry (the exact
-// retry), {2, cur} written, {3, cur} superseded by `cur`.
-constexpr char kAdvanceScript[] = R"lua(
+// The compare-and-set of Create and Advance, which also publishes the change
+// (ledger.h, the watch stream). KEYS[1] the hand's entry, KEYS[2] its watch
+// stream; ARGV[1] the entry the call read ("<version>:<digest>", "" for
+// Create), ARGV[2] the entry it writes, ARGV[3] the new token, ARGV[4] the
+// expiry in seconds, ARGV[5] the stream entry ID, ARGV[6] first_op, ARGV[7]
+// ended ("1"/"0"). Only the head of a value ("<version>:<digest>", before the
+// token) is compared, so entries written before tokens were kept compare too.
+// Replies {0, ""} no entry (Advance), {1, head} already the new entry (the
+// exact retry: nothing is appended), {2, head} written, {3, head} superseded
+// by `head`. XADD goes first: if it fails (an ID not above the stream's last,
+// which a version that only increases never gives) nothing is written.
+const std::string& CommitScript() {
+  static const std::string* const script = new std::string(absl::StrCat(
+      R"lua(
 local cur = redis.call('GET', KEYS[1])
-if not cur then return {0, ''} end
-if cur == ARGV[2] then return {1, cur} end
-if cur == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
-  return {2, cur}
-end
-return {3, cur}
-)lua";
+if not cur and ARGV[1] ~= '' then return {0, ''} end
+local head = cur and (string.match(cur, '^[^:]*:[^:]*') or cur) or ''
+if head == ARGV[2] then return {1, head} end
+if head ~= ARGV[1] then return {3, head} end
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ')lua",
+      kWatchStreamMaxLen, R"lua(', ARGV[5], ')lua", kWatchFieldToken, R"lua(', ARGV[3], ')lua",
+      kWatchFieldFirstOp, R"lua(', ARGV[6], ')lua", kWatchFieldEnded, R"lua(', ARGV[7])
+redis.call('SET', KEYS[1], ARGV[2] .. ':' .. ARGV[3], 'EX', ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+return {2, head}
+)lua"));
+  return *script;
+}
 
-std::string Value(const LedgerEntry& e) { return absl::StrCat(e.version, ":", e.digest); }
+// The head of an entry's value: "<version>:<digest hex>". The value is
+// "<head>:<token bytes>" (or the head alone, written before tokens were kept).
+std::string Head(const LedgerEntry& e) { return absl::StrCat(e.version, ":", e.digest); }
+absl::string_view HeadOf(absl::string_view value) {
+  const size_t first = value.find(':');
+  if (first == absl::string_view::npos) return value;
+  return value.substr(0, value.find(':', first + 1));
+}
+// The longest head: a 20-digit version, a colon and 32 hex digits. Check
+// reads this much and one byte more, not the token.
+constexpr size_t kMaxHeadBytes = 20 + 1 + 32;
 
 uint64_t VersionOf(absl::string_view value) {
   uint64_t v = 0;
@@ -44,14 +68,14 @@ uint64_t VersionOf(absl::string_view value) {
   return v;
 }
 
-constexpr const char* kOps[] = {"create", "advance", "check"};  // Record's `op`
+constexpr const char* kOps[] = {"create", "advance", "check", "latest"};  // Record's `op`
 constexpr const char* kResults[] = {"applied",    "retry",   "latest",
                                     "superseded", "missing", "unavailable"};
 
 // Index into kResults.
-size_t ResultIndex(const absl::StatusOr<LedgerResult>& r) {
-  if (!r.ok()) return 5;
-  switch (r->outcome) {
+size_t ResultIndex(const absl::Status& status, LedgerOutcome outcome) {
+  if (!status.ok()) return 5;
+  switch (outcome) {
     case LedgerOutcome::kApplied:
       return 0;
     case LedgerOutcome::kRetry:
@@ -272,72 +296,90 @@ void RedisLedger::Send(const std::vector<Command*>& batch) {
   }
 }
 
-absl::StatusOr<LedgerResult> RedisLedger::Record(int op, absl::Time start,
-                                                 absl::StatusOr<LedgerResult> r) {
+void RedisLedger::Count(int op, absl::Time start, const absl::Status& status,
+                        LedgerOutcome outcome) {
   if (metrics_->unreachable != nullptr) {
-    metrics_->calls[op][ResultIndex(r)]->Increment();
+    metrics_->calls[op][ResultIndex(status, outcome)]->Increment();
     metrics_->duration[op]->Observe(absl::ToDoubleSeconds(absl::Now() - start));
   }
+}
+
+absl::StatusOr<LedgerResult> RedisLedger::Record(int op, absl::Time start,
+                                                 absl::StatusOr<LedgerResult> r) {
+  Count(op, start, r.status(), r.ok() ? r->outcome : LedgerOutcome::kMissing);
   return r;
 }
 
-absl::StatusOr<LedgerResult> RedisLedger::Create(const std::string& key, const LedgerEntry& entry,
-                                                 bool ended) {
+absl::StatusOr<LedgerResult> RedisLedger::Commit(const std::string& key, std::string from,
+                                                 const LedgerCommit& to) {
+  const uint64_t version = to.entry.version;
+  absl::StatusOr<Reply> r =
+      Run({"EVAL", CommitScript(), "2", key, absl::StrCat(key, kWatchStreamSuffix), std::move(from),
+           Head(to.entry), to.token, absl::StrCat(Ttl(to.ended)), WatchStreamId(version),
+           absl::StrCat(to.first_op), to.ended ? "1" : "0"});
+  if (!r.ok()) return r.status();
+  const redisReply* a = r->r.get();
+  if (a->type != REDIS_REPLY_ARRAY || a->elements != 2 ||
+      a->element[0]->type != REDIS_REPLY_INTEGER || a->element[1]->type != REDIS_REPLY_STRING) {
+    return LedgerUnavailable("unexpected reply to the ledger script");
+  }
+  const absl::string_view head(a->element[1]->str, a->element[1]->len);
+  switch (a->element[0]->integer) {
+    case 0:
+      return LedgerResult{LedgerOutcome::kMissing, 0};
+    case 1:
+      return LedgerResult{LedgerOutcome::kRetry, VersionOf(head)};
+    case 2:
+      return LedgerResult{LedgerOutcome::kApplied, version};
+    default:
+      return LedgerResult{LedgerOutcome::kSuperseded, VersionOf(head)};
+  }
+}
+
+absl::StatusOr<LedgerResult> RedisLedger::Create(const std::string& key,
+                                                 const LedgerCommit& commit) {
   const absl::Time start = absl::Now();
-  const std::string value = Value(entry);
-  auto result = [&]() -> absl::StatusOr<LedgerResult> {
-    absl::StatusOr<Reply> set = Run({"SET", key, value, "NX", "EX", absl::StrCat(Ttl(ended))});
-    if (!set.ok()) return set.status();
-    if (set->r->type == REDIS_REPLY_STATUS)
-      return LedgerResult{LedgerOutcome::kApplied, entry.version};
-    absl::StatusOr<Reply> get = Run({"GET", key});  // taken: a retry of this very call?
-    if (!get.ok()) return get.status();
-    if (get->r->type != REDIS_REPLY_STRING) return LedgerResult{LedgerOutcome::kMissing, 0};
-    const absl::string_view cur(get->r->str, get->r->len);
-    return LedgerResult{cur == value ? LedgerOutcome::kRetry : LedgerOutcome::kSuperseded,
-                        VersionOf(cur)};
-  }();
-  return Record(0, start, std::move(result));
+  return Record(0, start, Commit(key, "", commit));
 }
 
 absl::StatusOr<LedgerResult> RedisLedger::Advance(const std::string& key, const LedgerEntry& from,
-                                                  const LedgerEntry& to, bool ended) {
+                                                  const LedgerCommit& to) {
   const absl::Time start = absl::Now();
-  auto result = [&]() -> absl::StatusOr<LedgerResult> {
-    absl::StatusOr<Reply> r =
-        Run({"EVAL", kAdvanceScript, "1", key, Value(from), Value(to), absl::StrCat(Ttl(ended))});
-    if (!r.ok()) return r.status();
-    const redisReply* a = r->r.get();
-    if (a->type != REDIS_REPLY_ARRAY || a->elements != 2 ||
-        a->element[0]->type != REDIS_REPLY_INTEGER || a->element[1]->type != REDIS_REPLY_STRING) {
-      return LedgerUnavailable("unexpected reply to the ledger script");
-    }
-    const absl::string_view cur(a->element[1]->str, a->element[1]->len);
-    switch (a->element[0]->integer) {
-      case 0:
-        return LedgerResult{LedgerOutcome::kMissing, 0};
-      case 1:
-        return LedgerResult{LedgerOutcome::kRetry, VersionOf(cur)};
-      case 2:
-        return LedgerResult{LedgerOutcome::kApplied, to.version};
-      default:
-        return LedgerResult{LedgerOutcome::kSuperseded, VersionOf(cur)};
-    }
-  }();
-  return Record(1, start, std::move(result));
+  return Record(1, start, Commit(key, Head(from), to));
 }
 
 absl::StatusOr<LedgerResult> RedisLedger::Check(const std::string& key, const LedgerEntry& entry) {
   const absl::Time start = absl::Now();
   auto result = [&]() -> absl::StatusOr<LedgerResult> {
-    absl::StatusOr<Reply> r = Run({"GET", key});
+    // The head and one byte more, not the token; "" when there is no entry.
+    absl::StatusOr<Reply> r = Run({"GETRANGE", key, "0", absl::StrCat(kMaxHeadBytes)});
     if (!r.ok()) return r.status();
-    if (r->r->type != REDIS_REPLY_STRING) return LedgerResult{LedgerOutcome::kMissing, 0};
-    const absl::string_view cur(r->r->str, r->r->len);
-    return LedgerResult{cur == Value(entry) ? LedgerOutcome::kLatest : LedgerOutcome::kSuperseded,
-                        VersionOf(cur)};
+    if (r->r->type != REDIS_REPLY_STRING || r->r->len == 0)
+      return LedgerResult{LedgerOutcome::kMissing, 0};
+    const absl::string_view head = HeadOf(absl::string_view(r->r->str, r->r->len));
+    return LedgerResult{head == Head(entry) ? LedgerOutcome::kLatest : LedgerOutcome::kSuperseded,
+                        VersionOf(head)};
   }();
   return Record(2, start, std::move(result));
+}
+
+absl::StatusOr<LedgerLatest> RedisLedger::Latest(const std::string& key) {
+  const absl::Time start = absl::Now();
+  auto result = [&]() -> absl::StatusOr<LedgerLatest> {
+    absl::StatusOr<Reply> r = Run({"GET", key});
+    if (!r.ok()) return r.status();
+    if (r->r->type != REDIS_REPLY_STRING) return LedgerLatest{};
+    const absl::string_view value(r->r->str, r->r->len);
+    const absl::string_view head = HeadOf(value);
+    LedgerLatest out{LedgerOutcome::kMissing, VersionOf(head), ""};
+    if (head.size() < value.size()) {  // an entry written before tokens were kept has none
+      out.outcome = LedgerOutcome::kLatest;
+      out.token = std::string(value.substr(head.size() + 1));
+    }
+    return out;
+  }();
+  Count(3, start, result.status(), result.ok() ? result->outcome : LedgerOutcome::kMissing);
+  return result;
 }
 
 absl::Status RedisLedger::Ping() {

@@ -1,10 +1,16 @@
 // The hand ledger (ledger.h) in Redis, over hiredis's blocking API.
 //
 // One string key per hand, LedgerKey(tenant, hand id) = "stud:{tenant:hand}"
-// -> "<version>:<token digest hex>", with an expiry: `ttl_in_play` while the
-// hand is in play, `ttl_ended` once it is over. Advance is one EVAL of a Lua
-// compare-and-set (atomic on the server, one round trip); Create is SET NX;
-// Check is GET.
+// -> "<version>:<token digest hex>:<token bytes>", with an expiry:
+// `ttl_in_play` while the hand is in play, `ttl_ended` once it is over. The
+// version and digest (the value's head) decide every comparison; the token is
+// kept for Latest. Create and Advance are one EVAL of one Lua script (atomic
+// on the server, one round trip): Create sets the key only when it is free (as
+// SET NX), Advance only when its head is the token the call opened (the
+// compare-and-set), and a write also appends the change to the hand's watch
+// stream "stud:{tenant:hand}:watch" (XADD, ID "<version>-1", fields t, o, e;
+// ledger.h states the contract) and gives the stream the key's expiry. Check
+// is GETRANGE of the head; Latest is GET.
 //
 // Every command goes through one connection, in batches (group commit, as
 // LevelDB batches its writers): callers queue their commands; the caller at
@@ -64,11 +70,11 @@ class RedisLedger final : public Ledger {
   RedisLedger(const RedisLedger&) = delete;
   RedisLedger& operator=(const RedisLedger&) = delete;
 
-  absl::StatusOr<LedgerResult> Create(const std::string& key, const LedgerEntry& entry,
-                                      bool ended) override;
+  absl::StatusOr<LedgerResult> Create(const std::string& key, const LedgerCommit& commit) override;
   absl::StatusOr<LedgerResult> Advance(const std::string& key, const LedgerEntry& from,
-                                       const LedgerEntry& to, bool ended) override;
+                                       const LedgerCommit& to) override;
   absl::StatusOr<LedgerResult> Check(const std::string& key, const LedgerEntry& entry) override;
+  absl::StatusOr<LedgerLatest> Latest(const std::string& key) override;
   // PING: OK when the server answers (startup log, readiness).
   absl::Status Ping();
 
@@ -83,7 +89,12 @@ class RedisLedger final : public Ledger {
   void Send(const std::vector<Command*>& batch);
   redisContext* Connect(std::string* error) const;
   int64_t Ttl(bool ended) const;
-  // Counts the call (op: 0 create, 1 advance, 2 check) and its round trip time.
+  // The commit script for Create (`from` "") and Advance (`from` the head of
+  // the entry the call opened).
+  absl::StatusOr<LedgerResult> Commit(const std::string& key, std::string from,
+                                      const LedgerCommit& to);
+  // Counts the call (op: 0 create, 1 advance, 2 check, 3 latest) and its round trip time.
+  void Count(int op, absl::Time start, const absl::Status& status, LedgerOutcome outcome);
   absl::StatusOr<LedgerResult> Record(int op, absl::Time start, absl::StatusOr<LedgerResult> r);
 
   const RedisLedgerOptions options_;

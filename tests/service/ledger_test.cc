@@ -13,74 +13,12 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "ledger_fixture.h"
 #include "prometheus/registry.h"
-#include "redis_fixture.h"
-#include "service/trust/redis_ledger.h"
-#include "service_fixture.h"
 
 namespace stud::service::testing {
 namespace {
 namespace v1 = stud::v1;
-
-// One stud_server replica with a ledger on `redis`.
-struct Replica {
-  explicit Replica(const RedisServer& redis, int64_t ttl_ended = 86400) {
-    RedisLedgerOptions o = *ParseLedgerUrl(redis.url());
-    o.ttl_ended_seconds = ttl_ended;
-    ledger = std::make_unique<RedisLedger>(o, &registry);
-    server = std::make_unique<Server>(std::vector<Key>{TestKey(1, 7)},
-                                      ServiceOptions{.allow_preset = true, .ledger = ledger.get()});
-  }
-  // The value of a stud_ledger_* series (labels as "op=advance,result=applied"; "" for none).
-  double Metric(const std::string& name, const std::string& labels) const {
-    for (const prometheus::MetricFamily& f : registry.Collect()) {
-      if (f.name != name) continue;
-      for (const prometheus::ClientMetric& m : f.metric) {
-        std::string got;
-        for (const prometheus::ClientMetric::Label& l : m.label)
-          got += (got.empty() ? "" : ",") + l.name + "=" + l.value;
-        if (got == labels)
-          return f.type == prometheus::MetricType::Histogram
-                     ? static_cast<double>(m.histogram.sample_count)
-                     : m.counter.value;
-      }
-    }
-    return -1;
-  }
-  prometheus::Registry registry;
-  std::unique_ptr<RedisLedger> ledger;
-  std::unique_ptr<Server> server;
-  v1::StudService::Stub& stub() { return server->stub(); }
-};
-
-template <typename Req, typename Resp, typename Method>
-grpc::Status Call(v1::StudService::Stub& stub, Method method, const Req& req, Resp* resp) {
-  grpc::ClientContext ctx;
-  SetDeadline(&ctx);
-  return (stub.*method)(&ctx, req, resp);
-}
-
-v1::HandUpdate Start(v1::StudService::Stub& stub, v1::DealingMode mode = v1::DEALING_MODE_SERVICE) {
-  v1::NewHandResponse resp;
-  const grpc::Status st = Call(stub, &v1::StudService::Stub::NewHand, BasicHand(3, mode), &resp);
-  EXPECT_TRUE(st.ok()) << st.error_message();
-  return resp.update();
-}
-
-grpc::Status Apply(v1::StudService::Stub& stub, const std::string& token, const v1::Action& a,
-                   v1::ApplyActionResponse* resp) {
-  v1::ApplyActionRequest req;
-  req.set_token(token);
-  *req.mutable_action() = a;
-  return Call(stub, &v1::StudService::Stub::ApplyAction, req, resp);
-}
-
-v1::HandUpdate Next(v1::StudService::Stub& stub, const v1::HandUpdate& u) {
-  v1::ApplyActionResponse resp;
-  const grpc::Status st = Apply(stub, u.token(), ChooseAction(u, false), &resp);
-  EXPECT_TRUE(st.ok()) << st.error_message();
-  return resp.update();
-}
 
 void ExpectSuperseded(const grpc::Status& st, const std::string& what) {
   EXPECT_EQ(st.error_code(), grpc::StatusCode::ABORTED) << what << ": " << st.error_message();
@@ -182,7 +120,7 @@ TEST(Ledger, EndedHandsExpireSoonerThanHandsInPlay) {
   EXPECT_GT(ttl, 0);
   EXPECT_LE(ttl, 600);
   EXPECT_EQ(redis.Command("GET " + key),
-            std::to_string(u.version()) + ":" + TokenDigest(u.token()));
+            std::to_string(u.version()) + ":" + TokenDigest(u.token()) + ":" + u.token());
 
   // An expired (here: deleted) entry: refused, the hand cannot be revived.
   redis.Command("DEL " + key);
@@ -260,11 +198,11 @@ TEST(Ledger, ConcurrentCommandsArePipelinedOnOneConnection) {
     threads.emplace_back([&, t] {
       for (int h = 0; h < kHands; ++h) {
         const std::string key = LedgerKey("tenant", absl::StrCat(t, "-", h));
-        const LedgerEntry first{1, absl::StrCat("d", t, "-", h)};
-        const LedgerEntry second{2, absl::StrCat("e", t, "-", h)};
-        const auto created = ledger.Create(key, first, false);
-        const auto advanced = ledger.Advance(key, first, second, false);
-        const auto stale = ledger.Check(key, first);
+        const LedgerCommit first{{1, absl::StrCat("d", t, "-", h)}, "token 1"};
+        const LedgerCommit second{{2, absl::StrCat("e", t, "-", h)}, "token 2", 1};
+        const auto created = ledger.Create(key, first);
+        const auto advanced = ledger.Advance(key, first.entry, second);
+        const auto stale = ledger.Check(key, first.entry);
         if (!created.ok() || created->outcome != LedgerOutcome::kApplied || !advanced.ok() ||
             advanced->outcome != LedgerOutcome::kApplied || !stale.ok() ||
             stale->outcome != LedgerOutcome::kSuperseded || stale->latest_version != 2) {

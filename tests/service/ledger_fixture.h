@@ -1,0 +1,86 @@
+// Test support for the hand ledger: stud_server replicas with a RedisLedger
+// on a test redis-server (redis_fixture.h), and helpers that play a hand on
+// one of them.
+#ifndef STUD_TESTS_SERVICE_LEDGER_FIXTURE_H_
+#define STUD_TESTS_SERVICE_LEDGER_FIXTURE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "prometheus/registry.h"
+#include "redis_fixture.h"
+#include "service/trust/redis_ledger.h"
+#include "service_fixture.h"
+
+namespace stud::service::testing {
+
+// One stud_server replica with a ledger on `redis`; `options` (ledger aside)
+// as given.
+struct Replica {
+  explicit Replica(const RedisServer& redis, int64_t ttl_ended = 86400)
+      : Replica(redis, ServiceOptions{.allow_preset = true}, ttl_ended) {}
+  Replica(const RedisServer& redis, ServiceOptions options, int64_t ttl_ended = 86400) {
+    RedisLedgerOptions o = *ParseLedgerUrl(redis.url());
+    o.ttl_ended_seconds = ttl_ended;
+    ledger = std::make_unique<RedisLedger>(o, &registry);
+    options.ledger = ledger.get();
+    server = std::make_unique<Server>(std::vector<Key>{TestKey(1, 7)}, options);
+  }
+  // The value of a stud_ledger_* series (labels as "op=advance,result=applied"; "" for none).
+  double Metric(const std::string& name, const std::string& labels) const {
+    for (const prometheus::MetricFamily& f : registry.Collect()) {
+      if (f.name != name) continue;
+      for (const prometheus::ClientMetric& m : f.metric) {
+        std::string got;
+        for (const prometheus::ClientMetric::Label& l : m.label)
+          got += (got.empty() ? "" : ",") + l.name + "=" + l.value;
+        if (got == labels)
+          return f.type == prometheus::MetricType::Histogram
+                     ? static_cast<double>(m.histogram.sample_count)
+                     : m.counter.value;
+      }
+    }
+    return -1;
+  }
+  prometheus::Registry registry;
+  std::unique_ptr<RedisLedger> ledger;
+  std::unique_ptr<Server> server;
+  stud::v1::StudService::Stub& stub() { return server->stub(); }
+};
+
+template <typename Req, typename Resp, typename Method>
+grpc::Status Call(stud::v1::StudService::Stub& stub, Method method, const Req& req, Resp* resp) {
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  return (stub.*method)(&ctx, req, resp);
+}
+
+inline stud::v1::HandUpdate Start(stud::v1::StudService::Stub& stub,
+                                  stud::v1::DealingMode mode = stud::v1::DEALING_MODE_SERVICE) {
+  stud::v1::NewHandResponse resp;
+  const grpc::Status st =
+      Call(stub, &stud::v1::StudService::Stub::NewHand, BasicHand(3, mode), &resp);
+  EXPECT_TRUE(st.ok()) << st.error_message();
+  return resp.update();
+}
+
+inline grpc::Status Apply(stud::v1::StudService::Stub& stub, const std::string& token,
+                          const stud::v1::Action& a, stud::v1::ApplyActionResponse* resp) {
+  stud::v1::ApplyActionRequest req;
+  req.set_token(token);
+  *req.mutable_action() = a;
+  return Call(stub, &stud::v1::StudService::Stub::ApplyAction, req, resp);
+}
+
+// The hand after one more (passive) action on `u`.
+inline stud::v1::HandUpdate Next(stud::v1::StudService::Stub& stub, const stud::v1::HandUpdate& u) {
+  stud::v1::ApplyActionResponse resp;
+  const grpc::Status st = Apply(stub, u.token(), ChooseAction(u, false), &resp);
+  EXPECT_TRUE(st.ok()) << st.error_message();
+  return resp.update();
+}
+
+}  // namespace stud::service::testing
+
+#endif  // STUD_TESTS_SERVICE_LEDGER_FIXTURE_H_
