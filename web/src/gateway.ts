@@ -5,14 +5,14 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
-import { createClient } from "@connectrpc/connect";
+import { createClient, type Transport } from "@connectrpc/connect";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
 import { StudService } from "../gen/stud/v1/stud_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
 import { corsPolicy } from "./cors.js";
 import { studServiceForwarder } from "./forward.js";
 import { createDualProtocolServer, type NodeHandlerFn } from "./listener.js";
-import { recordCall, registry } from "./metrics.js";
+import { metricsText, recordCall, registry } from "./metrics.js";
 
 export interface GatewayOptions {
   // stud_server's gRPC address, host:port.
@@ -23,6 +23,8 @@ export interface GatewayOptions {
   staticDir: string;
   // Deadline for stud_server when the caller sets none.
   defaultTimeoutMs: number;
+  // HTTP/2 connections to stud_server, used in turn (default 2).
+  upstreamConnections?: number;
   // Origins whose pages may call the gateway (CORS); empty: same origin only.
   corsOrigins: string[];
 }
@@ -48,11 +50,26 @@ function send(res: Response, status: number, type: string, body: string | Buffer
   res.end(body);
 }
 
+// Several HTTP/2 connections to stud_server, one call on each in turn: gRPC
+// serves one connection's reads and writes on one thread at a time, and one
+// connection's flow-control window and socket would otherwise carry every
+// call of this process. Each transport keeps its own session and opens a new
+// one on the next call after its connection is lost.
+function pooledTransport(transports: Transport[]): Transport {
+  let next = 0;
+  const pick = () => transports[next++ % transports.length];
+  return {
+    unary: (...args) => pick().unary(...args),
+    stream: (...args) => pick().stream(...args),
+  };
+}
+
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
-  const upstream = createGrpcTransport({
-    baseUrl: `http://${options.upstream}`,
-    pingIntervalMs: 10_000,
-  });
+  const upstream = pooledTransport(
+    Array.from({ length: options.upstreamConnections ?? 2 }, () =>
+      createGrpcTransport({ baseUrl: `http://${options.upstream}`, pingIntervalMs: 10_000 }),
+    ),
+  );
   const health = createClient(Health, upstream);
 
   async function serveOther(req: Request, res: Response): Promise<void> {
@@ -73,7 +90,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       }
     }
     if (url.pathname === "/metrics") {
-      return send(res, 200, registry.contentType, await registry.metrics());
+      return send(res, 200, registry.contentType, await metricsText());
     }
     const name = url.pathname === "/" ? "index.html" : url.pathname.slice(1);
     const type = CONTENT_TYPES[path.extname(name)];

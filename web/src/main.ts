@@ -1,18 +1,28 @@
 // stud_web: the HTTP gateway in front of stud_server.
 //   node dist/gateway.mjs [--listen=127.0.0.1:8080] [--upstream=127.0.0.1:50051]
 //                        [--default_timeout_ms=10000] [--static_dir=DIR]
+//                        [--workers=0] [--upstream_connections=2]
 // Prints "stud_web listening on http://HOST:PORT" once it accepts calls
-// (--listen=127.0.0.1:0 picks a free port). SIGTERM/SIGINT: stop accepting,
-// finish the calls in flight, exit 0.
+// (--listen=127.0.0.1:0 picks a free port; with several workers, once every
+// worker listens). SIGTERM/SIGINT: stop accepting, finish the calls in
+// flight, exit 0.
+import cluster from "node:cluster";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startGateway } from "./gateway.js";
+import { LISTENING, runPrimary } from "./workers.js";
 
 const FLAGS: Record<string, { value: string; help: string }> = {
   listen: { value: "127.0.0.1:8080", help: "host:port to serve HTTP/1.1 and HTTP/2 (h2c) on; port 0 picks one" },
   upstream: { value: "127.0.0.1:50051", help: "stud_server's gRPC address" },
   default_timeout_ms: { value: "10000", help: "deadline for stud_server when the caller sets none" },
   static_dir: { value: "", help: "directory of the playground page (default: the built one beside this file)" },
+  workers: { value: "0", help: "processes serving the port (Node cluster); 0: one per core" },
+  upstream_connections: {
+    value: "2",
+    help: "HTTP/2 connections to stud_server per process, used in turn (each reconnects on its own)",
+  },
   cors_origins: {
     value: "",
     help: "comma-separated origins whose pages may call the gateway (https://app.example; * for any); empty: same origin only",
@@ -58,26 +68,55 @@ if (!Number.isInteger(timeout) || timeout <= 0) {
   console.error(`stud_web: --default_timeout_ms must be a positive integer, got "${flags.default_timeout_ms}"`);
   process.exit(2);
 }
-const here = path.dirname(fileURLToPath(import.meta.url));
-const gateway = await startGateway({
-  upstream: flags.upstream,
-  host: flags.listen.slice(0, colon).replace(/^\[|\]$/g, ""),
-  port,
-  staticDir: flags.static_dir || path.join(here, "playground"),
-  defaultTimeoutMs: timeout,
-  corsOrigins: flags.cors_origins
-    .split(",")
-    .map((o) => o.trim())
-    .filter(Boolean),
-}).catch((error: NodeJS.ErrnoException) => {
-  console.error(`stud_web: cannot listen on ${flags.listen}: ${error.code ?? error.message}`);
-  process.exit(1);
-});
+const workers = flags.workers === "0" ? os.availableParallelism() : Number(flags.workers);
+const connections = Number(flags.upstream_connections);
+if (!Number.isInteger(workers) || workers < 0 || workers > 256) {
+  console.error(`stud_web: --workers must be 0 (one per core) to 256, got "${flags.workers}"`);
+  process.exit(2);
+}
+if (!Number.isInteger(connections) || connections < 1 || connections > 64) {
+  console.error(`stud_web: --upstream_connections must be 1 to 64, got "${flags.upstream_connections}"`);
+  process.exit(2);
+}
 const host = flags.listen.slice(0, colon);
-console.log(`stud_web listening on http://${host}:${gateway.port} (stud_server at ${flags.upstream})`);
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, () => {
-    console.log(`stud_web: ${signal}, draining`);
-    void gateway.close().then(() => process.exit(0));
+const announce = (port: number) =>
+  console.log(
+    `stud_web listening on http://${host}:${port} (stud_server at ${flags.upstream}, ${workers} worker${workers === 1 ? "" : "s"})`,
+  );
+if (workers > 1 && cluster.isPrimary) {
+  runPrimary(workers, announce);
+} else {
+  await serve();
+}
+
+async function serve(): Promise<void> {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const gateway = await startGateway({
+    upstream: flags.upstream,
+    host: flags.listen.slice(0, colon).replace(/^\[|\]$/g, ""),
+    port,
+    staticDir: flags.static_dir || path.join(here, "playground"),
+    defaultTimeoutMs: timeout,
+    upstreamConnections: connections,
+    corsOrigins: flags.cors_origins
+      .split(",")
+      .map((o) => o.trim())
+      .filter(Boolean),
+  }).catch((error: NodeJS.ErrnoException) => {
+    console.error(`stud_web: cannot listen on ${flags.listen}: ${error.code ?? error.message}`);
+    process.exit(1);
   });
+  if (cluster.isWorker) process.send?.({ type: LISTENING, port: gateway.port });
+  else announce(gateway.port);
+  let draining = false;
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    // on, not once: a worker may get SIGINT twice (from the terminal and from
+    // the primary); a second signal must not cut the drain short.
+    process.on(signal, () => {
+      if (draining) return;
+      draining = true;
+      console.log(`stud_web: ${signal}, draining`);
+      void gateway.close().then(() => process.exit(0));
+    });
+  }
 }

@@ -1,4 +1,9 @@
-// The gateway's Prometheus metrics (prom-client), served on /metrics.
+// The gateway's Prometheus metrics (prom-client), served on /metrics. With
+// --workers above 1 every worker process counts its own calls and /metrics,
+// whichever worker answers it, shows the sum over all of them: the worker asks
+// the primary, which gathers every worker's registry (prom-client's
+// AggregatorRegistry).
+import cluster from "node:cluster";
 import type { DescMethod } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import client from "prom-client";
@@ -29,4 +34,41 @@ for (const [name, value] of Object.entries(Code)) {
 export function recordCall(method: DescMethod, protocol: string, code: Code | 0, seconds: number): void {
   calls.inc({ method: method.name, protocol: protocol.replace("-", "_"), code: codeNames[code] ?? String(code) });
   latency.observe({ method: method.name }, seconds);
+}
+
+// Messages between a worker and the primary (src/workers.ts) for /metrics.
+export const METRICS_REQUEST = "stud_web:metrics-request";
+export const METRICS_RESPONSE = "stud_web:metrics-response";
+
+const pending = new Map<number, (text: string | undefined) => void>();
+let nextRequest = 0;
+if (cluster.isWorker) {
+  // Answers the primary's prom-client requests for this worker's registry.
+  client.AggregatorRegistry.setRegistries([registry]);
+  new client.AggregatorRegistry();
+  process.on("message", (message: { type?: string; id?: number; text?: string }) => {
+    if (message?.type !== METRICS_RESPONSE || message.id === undefined) return;
+    pending.get(message.id)?.(message.text);
+    pending.delete(message.id);
+  });
+}
+
+// The text of /metrics: this process's registry, or in a worker the sum over
+// every worker (this worker's own registry if the primary does not answer
+// within 2 s).
+export async function metricsText(): Promise<string> {
+  if (!cluster.isWorker || !process.send) return registry.metrics();
+  const id = nextRequest++;
+  const text = await new Promise<string | undefined>((resolve) => {
+    const timer = setTimeout(() => {
+      pending.delete(id);
+      resolve(undefined);
+    }, 2_000);
+    pending.set(id, (answer) => {
+      clearTimeout(timer);
+      resolve(answer);
+    });
+    process.send!({ type: METRICS_REQUEST, id });
+  });
+  return text ?? registry.metrics();
 }

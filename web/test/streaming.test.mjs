@@ -107,7 +107,8 @@ const clients = {};
 before(async () => {
   upstream = http2.createServer(connectNodeAdapter({ routes: (router) => router.service(pb.StudService, upstreamImpl) }));
   await new Promise((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-  gateway = await startGatewayOnly(`127.0.0.1:${upstream.address().port}`);
+  // One process: its pid is the one serving the streams (threads counted below).
+  gateway = await startGatewayOnly(`127.0.0.1:${upstream.address().port}`, ["--workers=1"]);
   const baseUrl = gateway.gateway;
   clients["connect+json 1.1"] = createClient(pb.StudService, createConnectTransport({ baseUrl, httpVersion: "1.1" }));
   clients["connect+proto 1.1"] = createClient(pb.StudService, createConnectTransport({ baseUrl, httpVersion: "1.1", useBinaryFormat: true }));
