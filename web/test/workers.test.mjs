@@ -2,7 +2,8 @@
 // small Node gRPC upstream in this process: the calls of every worker add up
 // in /metrics, a worker that dies is replaced, SIGTERM drains every worker and
 // exits 0, and a port already in use ends the gateway with exit 1 instead of a
-// restart loop.
+// restart loop; --upstream_connections opens that many HTTP/2 sessions to the
+// upstream, uses them in turn, and opens new ones once they are lost.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -20,6 +21,7 @@ import { startGatewayOnly } from "./harness.mjs";
 const webDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 let upstream;
 let upstreamAddress;
+const upstreamSessions = new Set();
 
 before(async () => {
   const impl = {
@@ -28,6 +30,10 @@ before(async () => {
     },
   };
   upstream = http2.createServer(connectNodeAdapter({ routes: (router) => router.service(pb.StudService, impl) }));
+  upstream.on("session", (session) => {
+    upstreamSessions.add(session);
+    session.on("close", () => upstreamSessions.delete(session));
+  });
   await new Promise((resolve) => upstream.listen(0, "127.0.0.1", resolve));
   upstreamAddress = `127.0.0.1:${upstream.address().port}`;
 });
@@ -120,5 +126,36 @@ test("a port already in use: one clear line and exit 1, no restart loop", async 
     assert.match(err, /cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/);
   } finally {
     holder.close();
+  }
+});
+
+test("--upstream_connections: that many sessions to the upstream, used in turn, reopened once lost", async () => {
+  const gateway = await startGatewayOnly(upstreamAddress, ["--workers=1", "--upstream_connections=3"]);
+  try {
+    const opened = new Set();
+    const track = (session) => opened.add(session);
+    upstream.on("session", track);
+    const streamsOn = new Map();
+    const countStream = (stream) => {
+      const session = stream.session;
+      streamsOn.set(session, (streamsOn.get(session) ?? 0) + 1);
+    };
+    upstream.on("stream", countStream);
+    const call = () => callOnNewConnection(gateway.gateway);
+    for (let i = 0; i < 6; i++) assert.equal(await call(), 404);
+    assert.equal(opened.size, 3, "three sessions");
+    assert.deepEqual([...streamsOn.values()], [2, 2, 2], "calls in turn");
+    // The upstream drops every session: the next calls open new ones.
+    for (const session of opened) session.destroy();
+    await waitFor("sessions closed", () => [...opened].every((s) => s.destroyed));
+    opened.clear();
+    const after = [];
+    for (let i = 0; i < 6; i++) after.push(await call());
+    assert.ok(after.slice(3).every((status) => status === 404), `calls after the loss: ${after}`);
+    assert.equal(opened.size, 3, "three new sessions");
+    upstream.off("session", track);
+    upstream.off("stream", countStream);
+  } finally {
+    await gateway.stop();
   }
 });
