@@ -1,0 +1,62 @@
+// Error messages in the caller's language (English or Spanish).
+//
+// Every error carries a google.rpc.LocalizedMessage beside its ErrorInfo
+// (status_mapping.h). Its language is, in order: the caller's
+// Accept-Language when it prefers English or Spanish (q-values honoured), else
+// the language of the hand the call opened (NewHandRequest.locale, kept with
+// the hand), else English. The status message itself stays English: it is
+// what logs, metrics and support read.
+//
+// The Spanish text is made from the error's reason (ErrorInfo.reason): one
+// sentence per reason, the rule book section for a rule ID, and the field at
+// fault for INVALID_ARGUMENT ("field: why" messages name it first).
+#ifndef STUD_SERVICE_API_LOCALIZED_H_
+#define STUD_SERVICE_API_LOCALIZED_H_
+
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+
+namespace stud::service {
+
+enum class MessageLanguage { kEnglish, kSpanish };
+
+// The language an Accept-Language header prefers among English and Spanish;
+// nullopt when it names neither (or is empty).
+std::optional<MessageLanguage> FromAcceptLanguage(absl::string_view header);
+
+// Marks `status` to be localized in `language` (ToGrpcStatus reads the mark).
+void SetMessageLanguage(absl::Status* status, MessageLanguage language);
+MessageLanguage MessageLanguageOf(const absl::Status& status);
+
+// The LocalizedMessage of an error: {"en-US", the status message} or
+// {"es", the Spanish sentence for `reason`}.
+struct Localized {
+  std::string locale;
+  std::string message;
+};
+Localized LocalizeError(const absl::Status& status, absl::string_view reason);
+
+// The language of the hand a call opened, noted where a hand is opened
+// (HandService::Unseal) and read by the call's scope (server/stud_service.cc).
+// A scope per call on its thread; Note without a scope does nothing.
+class HandLanguageScope {
+ public:
+  HandLanguageScope();
+  ~HandLanguageScope();
+  HandLanguageScope(const HandLanguageScope&) = delete;
+  HandLanguageScope& operator=(const HandLanguageScope&) = delete;
+  // `locale`: a stud.v1.Locale value.
+  static void Note(uint32_t locale);
+  std::optional<MessageLanguage> noted() const { return noted_; }
+
+ private:
+  HandLanguageScope* previous_;
+  std::optional<MessageLanguage> noted_;
+};
+
+}  // namespace stud::service
+
+#endif  // STUD_SERVICE_API_LOCALIZED_H_
