@@ -1,5 +1,6 @@
-// Forwards every stud.v1.StudService RPC received by the gateway (Connect JSON
-// or binary, gRPC-Web or gRPC) to stud_server over gRPC, unchanged: the same
+// Forwards every stud.v1.StudService RPC received by the gateway in Connect
+// (JSON or binary) or gRPC-Web (gRPC callers over HTTP/2 pass through as bytes:
+// src/passthrough.ts) to stud_server over gRPC, unchanged: the same
 // request message, the caller's deadline, the metadata the service reads
 // (tenant keys, traceparent), and on failure the upstream status code, message
 // and google.rpc details byte for byte (ErrorInfo with the rule ID,

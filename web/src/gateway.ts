@@ -12,6 +12,7 @@ import { Health, HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1
 import { corsPolicy } from "./cors.js";
 import { studServiceForwarder } from "./forward.js";
 import { createDualProtocolServer, type NodeHandlerFn } from "./listener.js";
+import { grpcPassthrough } from "./passthrough.js";
 import { metricsText, recordCall, registry } from "./metrics.js";
 
 export interface GatewayOptions {
@@ -114,9 +115,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       ),
     fallback: (req, res) => void serveOther(req, res),
   });
+  const passthrough = grpcPassthrough({
+    upstream: options.upstream,
+    connections: options.upstreamConnections ?? 2,
+    defaultTimeoutMs: options.defaultTimeoutMs,
+    methods: new Map(StudService.methods.map((m) => [`/${StudService.typeName}/${m.name}`, m])),
+    onCallEnd: recordCall,
+  });
   const applyCors = corsPolicy(options.corsOrigins);
   const dual = createDualProtocolServer((req, res) => {
-    if (!applyCors(req, res)) handler(req, res);
+    if (!applyCors(req, res) && !passthrough(req, res)) handler(req, res);
   });
   await new Promise<void>((resolve, reject) => {
     dual.server.once("error", reject);

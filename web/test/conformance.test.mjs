@@ -286,10 +286,40 @@ test("deadlines reach stud_server: the caller's, else --default_timeout_ms", asy
     assert.equal(defaulted.body.code, "deadline_exceeded");
     assert.ok(defaulted.ms >= 600 && defaulted.ms < 5000, `the default 700 ms deadline (took ${defaulted.ms} ms)`);
     assert.equal((await fetch(`${gateway.gateway}/readyz`)).status, 503);
+    // gRPC callers are passed through as bytes: the gateway keeps their deadline too.
+    const grpc = createClient(pb.StudService, createGrpcTransport({ baseUrl: gateway.gateway }));
+    const started = Date.now();
+    const late = await errorOf(grpc.legalActions({ token: new Uint8Array([1]) }, { timeoutMs: 300 }));
+    assert.equal(late.code, Code.DeadlineExceeded);
+    assert.ok(Date.now() - started < 5000, "the gRPC caller's deadline");
+    const defaulted2 = await errorOf(grpc.legalActions({ token: new Uint8Array([1]) }));
+    assert.equal(defaulted2.code, Code.DeadlineExceeded, "the default deadline for gRPC callers");
   } finally {
     await gateway.stop();
     for (const socket of sockets) socket.destroy();
     silent.close();
+  }
+});
+
+test("stud_server unreachable: UNAVAILABLE through every protocol", async () => {
+  const closed = net.createServer();
+  await new Promise((resolve) => closed.listen(0, "127.0.0.1", resolve));
+  const port = closed.address().port;
+  await new Promise((resolve) => closed.close(resolve));
+  const gateway = await startGatewayOnly(`127.0.0.1:${port}`, ["--workers=1"]);
+  try {
+    const baseUrl = gateway.gateway;
+    const clients = {
+      "connect+json": createClient(pb.StudService, createConnectTransport({ baseUrl, httpVersion: "1.1" })),
+      "grpc-web": createClient(pb.StudService, createGrpcWebTransport({ baseUrl, httpVersion: "1.1" })),
+      "grpc (h2c)": createClient(pb.StudService, createGrpcTransport({ baseUrl })),
+    };
+    for (const [name, client] of Object.entries(clients)) {
+      const error = await errorOf(client.legalActions({ token: new Uint8Array([1]) }));
+      assert.equal(error.code, Code.Unavailable, name);
+    }
+  } finally {
+    await gateway.stop();
   }
 });
 
