@@ -21,13 +21,19 @@
 namespace stud::service {
 namespace {
 
+// The longest head: a 20-digit version, a colon and 32 hex digits. Check
+// and the commit script read this much and one byte more, not the token.
+constexpr size_t kMaxHeadBytes = 20 + 1 + 32;
+
 // The compare-and-set of Create and Advance, which also publishes the change
 // (ledger.h, the watch stream). KEYS[1] the hand's entry, KEYS[2] its watch
 // stream; ARGV[1] the entry the call read ("<version>:<digest>", "" for
 // Create), ARGV[2] the entry it writes, ARGV[3] the new token, ARGV[4] the
 // expiry in seconds, ARGV[5] the stream entry ID, ARGV[6] first_op, ARGV[7]
 // ended ("1"/"0"). Only the head of a value ("<version>:<digest>", before the
-// token) is compared, so entries written before tokens were kept compare too.
+// token) is read and compared (GETRANGE: a retry or a refusal never copies the
+// token), so entries written before tokens were kept compare too; a missing
+// key reads as "".
 // Replies {0, ""} no entry (Advance), {1, head} already the new entry (the
 // exact retry: nothing is appended), {2, head} written, {3, head} superseded
 // by `head`. XADD goes first: if it fails (an ID not above the stream's last,
@@ -35,9 +41,10 @@ namespace {
 const std::string& CommitScript() {
   static const std::string* const script = new std::string(absl::StrCat(
       R"lua(
-local cur = redis.call('GET', KEYS[1])
-if not cur and ARGV[1] ~= '' then return {0, ''} end
-local head = cur and (string.match(cur, '^[^:]*:[^:]*') or cur) or ''
+local cur = redis.call('GETRANGE', KEYS[1], 0, )lua",
+      kMaxHeadBytes, R"lua()
+if cur == '' and ARGV[1] ~= '' then return {0, ''} end
+local head = string.match(cur, '^[^:]*:[^:]*') or cur
 if head == ARGV[2] then return {1, head} end
 if head ~= ARGV[1] then return {3, head} end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ')lua",
@@ -58,9 +65,6 @@ absl::string_view HeadOf(absl::string_view value) {
   if (first == absl::string_view::npos) return value;
   return value.substr(0, value.find(':', first + 1));
 }
-// The longest head: a 20-digit version, a colon and 32 hex digits. Check
-// reads this much and one byte more, not the token.
-constexpr size_t kMaxHeadBytes = 20 + 1 + 32;
 
 uint64_t VersionOf(absl::string_view value) {
   uint64_t v = 0;

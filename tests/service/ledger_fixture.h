@@ -16,16 +16,17 @@
 namespace stud::service::testing {
 
 // One stud_server replica with a ledger on `redis`; `options` (ledger aside)
-// as given.
+// and the token format as given.
 struct Replica {
   explicit Replica(const RedisServer& redis, int64_t ttl_ended = 86400)
       : Replica(redis, ServiceOptions{.allow_preset = true}, ttl_ended) {}
-  Replica(const RedisServer& redis, ServiceOptions options, int64_t ttl_ended = 86400) {
+  Replica(const RedisServer& redis, ServiceOptions options, int64_t ttl_ended = 86400,
+          uint8_t token_format = kTokenFormat) {
     RedisLedgerOptions o = *ParseLedgerUrl(redis.url());
     o.ttl_ended_seconds = ttl_ended;
     ledger = std::make_unique<RedisLedger>(o, &registry);
     options.ledger = ledger.get();
-    server = std::make_unique<Server>(std::vector<Key>{TestKey(1, 7)}, options);
+    server = std::make_unique<Server>(std::vector<Key>{TestKey(1, 7)}, options, token_format);
   }
   // The value of a stud_ledger_* series (labels as "op=advance,result=applied"; "" for none).
   double Metric(const std::string& name, const std::string& labels) const {

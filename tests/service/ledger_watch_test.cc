@@ -5,6 +5,7 @@
 // stream expires with the hand; GetView by hand id answers exactly as GetView
 // on the latest token, with every refusal it can give.
 #include <cstdlib>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <string>
@@ -224,6 +225,36 @@ TEST(LedgerWatch, EveryVersionOfAHandIsPublishedOnce) {
   const long long ttl = Number(redis, "TTL " + stream);
   EXPECT_GT(ttl, 0);
   EXPECT_LE(ttl, 600) << "ended: the stream takes the entry's shorter expiry";
+}
+
+// What one hand costs Redis (docs/ledger.md, "Memory per hand"): an 8-seat
+// hand played to showdown (every seat checks or calls), stud_server's token
+// format. The bounds are loose; the figures are printed for the docs.
+TEST(LedgerWatch, MemoryOfAnEightSeatHand) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  Replica r(redis, ServiceOptions{.allow_preset = true}, 86400, kGcmSivTokenFormat);
+  v1::NewHandResponse started;
+  ASSERT_TRUE(Call(r.stub(), &v1::StudService::Stub::NewHand,
+                   BasicHand(8, v1::DEALING_MODE_SERVICE), &started)
+                  .ok());
+  v1::HandUpdate u = started.update();
+  for (int i = 0; i < 400 && u.public_view().phase() != v1::PHASE_COMPLETE; ++i)
+    u = Next(r.stub(), u);
+  ASSERT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
+  const std::string hand_id = u.public_view().hand_id();
+  const long long key_bytes = Number(redis, "MEMORY USAGE " + LedgerKey("", hand_id));
+  const long long stream_bytes =
+      Number(redis, "MEMORY USAGE " + WatchStreamKey("", hand_id) + " SAMPLES 0");
+  std::cout << "8-seat hand: " << u.version() + 1 << " versions, last token " << u.token().size()
+            << " bytes; MEMORY USAGE entry " << key_bytes << " bytes, watch stream " << stream_bytes
+            << " bytes\n";
+  ::testing::Test::RecordProperty("entry_bytes", static_cast<int>(key_bytes));
+  ::testing::Test::RecordProperty("stream_bytes", static_cast<int>(stream_bytes));
+  EXPECT_GT(key_bytes, static_cast<long long>(u.token().size()));
+  EXPECT_LT(key_bytes, 4096);
+  EXPECT_GT(stream_bytes, static_cast<long long>(u.token().size()) * 10);
+  EXPECT_LT(stream_bytes, 256 * 1024);
 }
 
 TEST(LedgerWatch, GetViewByHandIdIsGetViewOnTheLatestToken) {
