@@ -19,7 +19,15 @@ import { fileURLToPath } from "node:url";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { chromium } from "playwright-core";
-import { ActionKind, Phase, StudService, Variant, ticketToBase64Url } from "../dist/client/index.mjs";
+import { toBinary } from "@bufbuild/protobuf";
+import {
+  Phase,
+  StudService,
+  UpdateDetail,
+  Variant,
+  WatchHandResponseSchema,
+  ticketToBase64Url,
+} from "../dist/client/index.mjs";
 import { API_KEY, TENANT, startPhonesStack } from "./phones_stack.mjs";
 
 const artifacts =
@@ -226,4 +234,25 @@ test("three phones, each holding only its seat ticket, play a hand to showdown t
     assert.deepEqual(phone.problems, [], `phone ${seat}: page errors`);
   }
   for (const seat of SEATS) await phones[seat].context.close();
+
+  // The whole hand again from the ledger, as seat 1 sees it, through the other
+  // gateway: every version once and in order, full and compact.
+  const other = platformClient(stack.gateways[1]);
+  const sizes = {};
+  for (const [name, detail] of [["full", UpdateDetail.FULL], ["compact", UpdateDetail.COMPACT]]) {
+    const versions = [];
+    let bytes = 0;
+    for await (const m of other.watchHand({ handId, seatTicket: tickets[1], afterVersion: 0n, detail })) {
+      versions.push(m.update.version);
+      bytes += toBinary(WatchHandResponseSchema, m).length;
+      if (detail === UpdateDetail.COMPACT) assert.equal(m.update.publicView.variant, Variant.UNSPECIFIED, "compact: no fixed facts");
+      else assert.equal(m.update.publicView.variant, Variant.STUD);
+    }
+    assert.deepEqual(versions, [...versions].sort((a, b) => (a < b ? -1 : 1)), `${name}: in order`);
+    assert.equal(new Set(versions).size, versions.length, `${name}: each version once`);
+    assert.equal(versions[versions.length - 1], version, `${name}: up to the last version`);
+    sizes[name] = { messages: versions.length, bytes };
+  }
+  assert.ok(sizes.compact.bytes < sizes.full.bytes, JSON.stringify(sizes));
+  console.log(`# WatchHand replay of the hand for seat 1: ${JSON.stringify(sizes)}`);
 });
