@@ -3,11 +3,13 @@
 // stateless calls still need the platform's key; a per-seat rate limit keeps
 // a phone from flooding; a hand carries its own policy to every replica; the
 // table's ticket reports every dealer step of an 8-seat LIVE hand to its end.
+#include <cstdio>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "absl/time/time.h"
+#include "google/protobuf/util/json_util.h"
 #include "service/trust/ledger.h"
 #include "service/trust/seat_rate_limit.h"
 #include "service/trust/seat_tickets.h"
@@ -243,10 +245,43 @@ TEST(HandPolicyTest, CompactAnswersLeaveOutTheHandsFixedFacts) {
   EXPECT_EQ(compact.update().public_view().variant(), v1::VARIANT_UNSPECIFIED);
   // Everything that changes is still there, identical.
   EXPECT_EQ(compact.update().token(), full.update().token());
-  EXPECT_EQ(compact.update().public_view().seats_size(), 3);
+  // Only the seat that acted; cards without their street.
+  ASSERT_EQ(compact.update().public_view().seats_size(), 1);
+  EXPECT_EQ(compact.update().public_view().seats(0).seat(), u.to_act());
+  EXPECT_EQ(compact.update().public_view().seats(0).cards(0).street(), v1::STREET_UNSPECIFIED);
   EXPECT_EQ(compact.update().announcements_size(), full.update().announcements_size());
   EXPECT_EQ(compact.update().legal_actions_size(), full.update().legal_actions_size());
   EXPECT_LT(compact.ByteSizeLong(), full.ByteSizeLong());
+}
+
+// A device's typical answer: an 8-seat hand on 5th street, one action, as
+// JSON through the gateway (the proto3 JSON mapping). The figures are printed
+// for docs/mobile.md; the compact answer must stay under 2 KB.
+TEST(HandPolicyTest, ACompactApplyActionAnswerIsUnderTwoKilobytesOfJson) {
+  Server server;
+  v1::HandUpdate u = StartHand(server, BasicHand(8, v1::DEALING_MODE_PRESET));
+  while (u.public_view().street() < v1::STREET_FIFTH &&
+         u.public_view().phase() == v1::PHASE_BETTING) {
+    u = ApplyExpectingOk(server, u, ChooseAction(u, false));
+  }
+  ASSERT_EQ(u.public_view().street(), v1::STREET_FIFTH);
+  std::string json[2];
+  for (int i = 0; i < 2; ++i) {
+    v1::ApplyActionRequest act;
+    act.set_token(u.token());
+    *act.mutable_action() = ChooseAction(u, false);
+    act.add_private_view_seats(u.to_act());
+    act.set_detail(i == 0 ? v1::UPDATE_DETAIL_FULL : v1::UPDATE_DETAIL_COMPACT);
+    v1::ApplyActionResponse resp;
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    ASSERT_TRUE(server.stub().ApplyAction(&ctx, act, &resp).ok());
+    ASSERT_TRUE(google::protobuf::util::MessageToJsonString(resp, &json[i]).ok());
+  }
+  if (getenv("STUD_DUMP_JSON")) std::printf("%s\n", json[1].c_str());
+  std::printf("ApplyAction answer, 8 seats, 5th street, as JSON: full %zu bytes, compact %zu\n",
+              json[0].size(), json[1].size());
+  EXPECT_LT(json[1].size(), 2000u);
 }
 
 // STUD-DEAL-3, STUD-DECK-1, STUD-DECK-5: in ticket mode the table's ticket
