@@ -4,9 +4,16 @@
 #   tools/test.sh
 # Environment: BUILD_DIR (default build), JOBS (default: number of cores);
 # CI=true or STUD_RELIABILITY=1 adds the sanitizer and fuzzing runs.
+# Each stage prints "stage NAME took N s" (README, "CI time").
 set -euo pipefail
 cd "$(dirname "$0")/.."
+stage_t0=$SECONDS
+stage_done() { echo "stage $1 took $((SECONDS - stage_t0)) s"; stage_t0=$SECONDS; }
+reliability=false
+if [ "${CI:-}" = true ] || [ "${STUD_RELIABILITY:-}" = 1 ]; then reliability=true; fi
+
 tools/install-deps.sh
+stage_done deps
 # The Node client and buf (proto lint) come from the npm registry, pinned by the lockfile.
 # (npm install, not npm ci: npm 11 wants lock entries for every platform of buf's optional
 # binaries; package.json pins exact versions and the lockfile pins the tree.)
@@ -15,21 +22,45 @@ tools/install-deps.sh
 (cd web && npm install --no-audit --no-fund --loglevel=error)
 # Manifest schema validation and Dockerfile lint (kubernetes-models, dockerfilelint).
 (cd tests/deploy && npm install --no-audit --no-fund --loglevel=error)
+stage_done npm
 BUILD_DIR="${BUILD_DIR:-build}"
 JOBS="${JOBS:-$(nproc)}"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$BUILD_DIR" -j "$JOBS"
-(cd "$BUILD_DIR" && ctest --output-on-failure -j "$JOBS" --timeout 900)
+stage_done build
 
 # Reliability (docs/reliability.md), in CI (CI=true) or when STUD_RELIABILITY=1:
 # the engine, history and service tests under ASan+UBSan, the concurrent
 # service tests under TSan (tools/sanitize.sh: build-asan, build-tsan), then
 # every fuzz harness's committed findings and seeds once and FUZZ_SECONDS
 # (default 20) of fuzzing each, in the ASan build.
-if [ "${CI:-}" = true ] || [ "${STUD_RELIABILITY:-}" = 1 ]; then
-  t0=$SECONDS
-  JOBS="$JOBS" tools/sanitize.sh all
-  (cd "${ASAN_BUILD_DIR:-build-asan}" && FUZZ_SECONDS="${FUZZ_SECONDS:-20}" FUZZ_SEED="${FUZZ_SEED:-1}" \
-     ctest -L fuzz -V --timeout 900)
-  echo "reliability: sanitizers and fuzzing took $((SECONDS - t0)) s"
+# The sanitizer builds and runs start now, at nice 19, beside the Release
+# tests: most of those wait on servers, sockets and timers and leave the cores
+# idle, and at nice 19 a compiler yields the CPU to any test that wants it.
+# Their own process group (setsid): a failed Release test ends the run and
+# them with it. The fuzzers run after, alone, since they fuzz for a set time.
+san_pid=""
+san_log="$BUILD_DIR/sanitize.log"
+if $reliability; then
+  JOBS="$JOBS" setsid nice -n 19 tools/sanitize.sh all >"$san_log" 2>&1 &
+  san_pid=$!
+  trap '[ -n "$san_pid" ] && kill -- "-$san_pid" 2>/dev/null; true' EXIT
 fi
+(cd "$BUILD_DIR" && ctest --output-on-failure -j "$JOBS" --timeout 900)
+stage_done ctest
+
+if $reliability; then
+  t0=$SECONDS
+  san_rc=0
+  wait "$san_pid" || san_rc=$?
+  san_pid=""
+  cat "$san_log"
+  [ "$san_rc" -eq 0 ] || { echo "tools/sanitize.sh failed (exit $san_rc)"; exit 1; }
+  stage_done "sanitizers (what was left after ctest)"
+  # One fuzzer per core (each harness is single-threaded).
+  (cd "${ASAN_BUILD_DIR:-build-asan}" && FUZZ_SECONDS="${FUZZ_SECONDS:-20}" FUZZ_SEED="${FUZZ_SEED:-1}" \
+     ctest -L fuzz -V -j "$JOBS" --timeout 900)
+  stage_done fuzz
+  echo "reliability: sanitizers and fuzzing took $((SECONDS - t0)) s after the Release tests"
+fi
+echo "tools/test.sh took $SECONDS s"
