@@ -17,6 +17,7 @@ import {
   Phase,
   SeatSession,
   StudService,
+  ownCards,
   UpdateDetail,
   Variant,
   readSeatTicket,
@@ -80,9 +81,12 @@ class FakeHand {
         phase: v.complete ? Phase.COMPLETE : Phase.BETTING,
         toAct: v.toAct,
         variant: full ? Variant.STUD : Variant.UNSPECIFIED,
-        seats: [{ seat: 1 }, { seat: 2 }],
+        // Compact: only the seats this version touched, and the private view's down cards.
+        seats: [1, 2]
+          .filter((seat) => full || v.operations.some((op) => op.seat === seat))
+          .map((seat) => ({ seat, stack: 1000n - v.version, cards: [{ card: "" }, { card: seat === 2 ? "Kd" : "9h", faceUp: true }, { card: "" }] })),
       },
-      privateViews: [{ seat: 1, cards: [{ card: "As" }] }],
+      privateViews: [{ seat: 1, cards: full ? [{ card: "As" }, { card: "", faceUp: true }, { card: "2c" }] : [{ card: "As" }, { card: "2c" }] }],
     });
   }
   maybeFail(method) {
@@ -190,6 +194,10 @@ test("start: the latest state, then every later version once and in order, compa
   assert.ok(seen.every((x) => x.variant === Variant.STUD));
   assert.equal(s.state.complete, true);
   assert.deepEqual(hand.watchRequests, [2n]);
+  // Seats a compact version did not touch are kept from before; the compact
+  // private view's down cards fill the seat's hidden cards in order.
+  assert.deepEqual(s.state.publicView.seats.map((x) => [x.seat, x.stack]), [[1, 996n], [2, 995n]]);
+  assert.deepEqual(ownCards(s.state).map((c) => c.card), ["As", "9h", "2c"]);
 });
 
 test("a broken watch is reopened after the last version seen: no gap, no repeat", async () => {

@@ -330,8 +330,17 @@ export class SeatSession {
     }
     const view = update.publicView;
     if (!view) return; // UPDATE_DETAIL_CHANGES is not used by this session
-    if (view.variant) this.fixedFacts = Object.fromEntries(FIXED_FACTS.map((k) => [k, view[k]])) as typeof this.fixedFacts;
-    const publicView: PublicView = { ...view, ...(view.variant ? {} : this.fixedFacts) };
+    const compact = !view.variant;
+    if (!compact) this.fixedFacts = Object.fromEntries(FIXED_FACTS.map((k) => [k, view[k]])) as typeof this.fixedFacts;
+    const publicView: PublicView = { ...view, ...(compact ? this.fixedFacts : {}) };
+    if (compact && previous) {
+      // A compact view lists only the seats this version touched: the others
+      // are as before.
+      const seats = new Map(previous.publicView.seats.map((s) => [s.seat, s]));
+      for (const s of view.seats) seats.set(s.seat, s);
+      publicView.seats = [...seats.values()].sort((a, b) => a.seat - b.seat);
+      publicView.deckCommitment ??= previous.publicView.deckCommitment;
+    }
     const log = source === "view" ? [] : [...(previous?.log ?? [])];
     for (const op of update.operations) log[op.index] = op;
     const privateView = update.privateViews.find((p) => p.seat === this.seat) ?? previous?.privateView;
@@ -392,8 +401,14 @@ function landed(state: SeatState, logLength: number, seat: number, kind: ActionK
 
 // This seat's cards as it sees them: its private view when it has one,
 // else its seat's cards in the public view.
+// A compact private view may hold only the seat's down cards: they then fill,
+// in order, the cards its public seat shows hidden.
 export function ownCards(state: SeatState): SeatCard[] {
-  return state.privateView?.cards ?? state.publicView.seats.find((s) => s.seat === state.seat)?.cards ?? [];
+  const open = state.publicView.seats.find((s) => s.seat === state.seat)?.cards ?? [];
+  const own = state.privateView?.cards ?? [];
+  if (own.length >= open.length) return own;
+  const down = own.filter((c) => !c.faceUp);
+  return open.map((c) => (c.card || c.faceUp ? c : { ...c, card: down.shift()?.card ?? "" }));
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
