@@ -22,11 +22,13 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { chromium } from "playwright-core";
 import { toBinary } from "@bufbuild/protobuf";
 import {
+  ActionKind,
   Phase,
   StudService,
   UpdateDetail,
   Variant,
   WatchHandResponseSchema,
+  errorDetails,
   ticketToBase64Url,
 } from "../dist/client/index.mjs";
 import { API_KEY, TENANT, startPhonesStack } from "./phones_stack.mjs";
@@ -261,5 +263,34 @@ test("three phones, each holding only its seat ticket, play a hand to showdown t
     sizes[name] = { messages: versions.length, bytes };
   }
   assert.ok(sizes.compact.bytes < sizes.full.bytes, JSON.stringify(sizes));
+
+  // What a device is refused, as docs/mobile.md's table says.
+  const refusal = async (call) => {
+    try {
+      await call;
+    } catch (error) {
+      return errorDetails(error);
+    }
+    assert.fail("the call was not refused");
+  };
+  const es = { headers: { "accept-language": "es" } };
+  const stale = await refusal(
+    other.applyAction(
+      { token: dealt.update.token, seatTicket: tickets[1], expectedVersion: 0n, action: { kind: ActionKind.FOLD, seat: 1 } },
+      es,
+    ),
+  );
+  assert.deepEqual([Code[stale.code], stale.reason], ["Aborted", "TOKEN_SUPERSEDED"]);
+  assert.match(stale.locale, /^es/, `a Spanish message: ${stale.message}`);
+  const reveal = await refusal(other.getView({ handId, seatTicket: tickets[2], revealDeck: true }));
+  assert.deepEqual([Code[reveal.code], reveal.reason], ["PermissionDenied", "DECK_REVEAL_NOT_PERMITTED"]);
+  const forged = Uint8Array.from(tickets[3]);
+  forged[39] ^= 1;
+  const denied = await refusal(other.getView({ handId, seatTicket: forged }));
+  // Without an API key, a ticket that is not authentic authenticates nobody.
+  assert.deepEqual([Code[denied.code], denied.reason], ["Unauthenticated", "CALLER_UNAUTHENTICATED"]);
+  const unknown = await refusal(other.getView({ handId: "0".repeat(32), seatTicket: tickets[1] }));
+  assert.deepEqual([Code[unknown.code], unknown.reason], ["FailedPrecondition", "HAND_NOT_IN_LEDGER"]);
+  console.log(`# refusals: ${JSON.stringify([stale, reveal, denied, unknown].map((d) => [Code[d.code], d.reason, d.message]))}`);
   console.log(`# WatchHand replay of the hand for seat 1: ${JSON.stringify(sizes)}`);
 });
