@@ -1,5 +1,6 @@
 // A player's device, built on @stud/client's SeatSession: it holds only its
-// seat ticket (from the address fragment), fetches and watches the hand through
+// seat ticket (from the address fragment: #ticket=<base64url>[&hand=<id>]
+// [&lang=es][&protocol=grpc-web]), fetches and watches the hand through
 // the gateway and takes its own seat's legal actions. Nothing relays it: every
 // other seat's moves arrive on its WatchHand stream.
 // For tests: <body data-busy> while an action is in flight, data-complete once
@@ -8,7 +9,7 @@
 // page receives is passed to it (kind = the method, or "<method>:error").
 import { toJsonString, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { ConnectError, type Interceptor } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-web";
+import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-web";
 import {
   ActionKind,
   OperationType,
@@ -170,7 +171,11 @@ function main(): void {
     return;
   }
   const session = new SeatSession({
-    transport: createConnectTransport({ baseUrl: location.origin, interceptors: [recorder] }),
+    // &protocol=grpc-web: gRPC-Web (JSON payloads, so that answers stay readable), else Connect JSON.
+    transport:
+      params.get("protocol") === "grpc-web"
+        ? createGrpcWebTransport({ baseUrl: location.origin, useBinaryFormat: false, interceptors: [recorder] })
+        : createConnectTransport({ baseUrl: location.origin, interceptors: [recorder] }),
     seatTicket: ticketFromBase64(ticket),
     handId: params.get("hand") ?? undefined,
     locale: params.get("lang") ?? undefined,

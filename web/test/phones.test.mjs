@@ -2,9 +2,9 @@
 // its API key and hands each phone only its seat ticket; each phone is its own
 // browser context in headless chromium (Debian's, driven by playwright-core)
 // running web/playground/phone.html on @stud/client's SeatSession. Phones 1
-// and 3 reach replica 1 through gateway 1, phone 2 replica 2 through gateway 2;
-// both replicas share the key ring and the Redis ledger, and the tenant needs
-// seat tickets. Nothing relays moves between phones: each learns the others'
+// and 3 reach replica 1 through gateway 1 (Connect), phone 2 replica 2 through
+// gateway 2 (gRPC-Web); both replicas share the key ring and the Redis ledger,
+// and the tenant needs seat tickets. Nothing relays moves between phones: each learns the others'
 // moves from its WatchHand stream and acts when its own buttons appear.
 // Phone 3 folds on 4th street, phone 2 reloads mid-hand and resumes, phones 1
 // and 2 show down. Every message each page decoded (and every HTTP answer body
@@ -81,7 +81,8 @@ async function openPhone(seat, ticket, handId) {
       () => undefined,
     );
   });
-  const url = `${stack.gateways[GATEWAY_OF[seat]]}/phone.html#hand=${handId}&ticket=${ticketToBase64Url(ticket)}`;
+  const protocol = seat === 2 ? "&protocol=grpc-web" : "";
+  const url = `${stack.gateways[GATEWAY_OF[seat]]}/phone.html#hand=${handId}&ticket=${ticketToBase64Url(ticket)}${protocol}`;
   await page.goto(url);
   await page.waitForSelector('#connection[data-status="live"]', { timeout: 15_000 });
   return phone;
