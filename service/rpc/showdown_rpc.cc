@@ -1,5 +1,6 @@
 // HandService::ResolveShowdown: the showdown of a token's hand, or of a hand
 // described in the request (stateless).
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -59,8 +60,11 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
         ss.cards.push_back(s.cards[static_cast<size_t>(k)].card);
       seats.push_back(std::move(ss));
     }
-    if (LiveSeatCount(state) < 2) {
-      // Won without a showdown: report the awards the engine made.
+    if (LiveSeatCount(state) < 2 || state.misdeal) {
+      // Won without a showdown, or a misdeal (STUD-IRR-EXP-1: it awards
+      // nothing): report the awards the engine made. Settling the live hands
+      // would rank hands nobody turned up (a misdeal's short hands were
+      // refused as INVALID_ARGUMENT).
       for (const Operation& op : state.log) {
         if (op.type != OpType::kAward) continue;
         v1::PotResult* pr = resp->add_pots();
@@ -129,6 +133,14 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
   if (!settlement.ok()) return settlement.status();
   EncodeSettlement(*settlement, resp);
   if (hand.ok() && req.hand_case() == v1::ResolveShowdownRequest::kToken) {
+    // The settlement is public, whoever asks: a hand only for a seat that
+    // showed [STUD-SHOW-1]; a mucked or folded hand stays unseen.
+    auto* hands = resp->mutable_hands();
+    hands->erase(std::remove_if(hands->begin(), hands->end(),
+                                [&](const v1::ShownHand& h) {
+                                  return !hand->state.seats[static_cast<size_t>(h.seat())].shown;
+                                }),
+                 hands->end());
     // The engine already gave any uncalled chips back (and its log says so);
     // `committed` then holds only called chips.
     resp->clear_returned();
