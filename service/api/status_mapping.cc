@@ -40,6 +40,20 @@ absl::Status HandIdMismatch(absl::string_view expected, absl::string_view actual
   return s;
 }
 
+absl::Status DeckRevealNotPermitted(absl::string_view why) {
+  absl::Status s(absl::StatusCode::kPermissionDenied, absl::StrCat("reveal_deck: ", why));
+  s.SetPayload(kReasonPayload, absl::Cord("DECK_REVEAL_NOT_PERMITTED"));
+  return s;
+}
+
+absl::Status DeckNotRevealableYet() {
+  absl::Status s(absl::StatusCode::kFailedPrecondition,
+                 "reveal_deck: the hand is still in progress; its deck is revealed only once "
+                 "the hand is complete (PHASE_COMPLETE); ask again then");
+  s.SetPayload(kReasonPayload, absl::Cord("DECK_NOT_REVEALABLE_YET"));
+  return s;
+}
+
 absl::Status TokenSuperseded(absl::string_view hand_id, uint64_t token_version,
                              uint64_t latest_version) {
   absl::Status s(absl::StatusCode::kAborted,

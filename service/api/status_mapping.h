@@ -7,6 +7,8 @@
 //   token errors (sealer.h)                 UNAUTHENTICATED      TOKEN_MALFORMED, ...
 //   version mismatch (VersionMismatch)      ABORTED              VERSION_MISMATCH
 //   another hand's token (HandIdMismatch)  ABORTED              HAND_ID_MISMATCH
+//   reveal_deck this caller may not have    PERMISSION_DENIED    DECK_REVEAL_NOT_PERMITTED
+//   reveal_deck of a hand in progress       FAILED_PRECONDITION  DECK_NOT_REVEALABLE_YET
 //   not the hand's latest token (ledger)    ABORTED              TOKEN_SUPERSEDED
 //   no ledger entry for the hand            FAILED_PRECONDITION  HAND_NOT_IN_LEDGER
 //   GetView by hand_id, server without one  FAILED_PRECONDITION  LEDGER_NOT_CONFIGURED
@@ -35,6 +37,12 @@ inline constexpr char kErrorDomain[] = "stud.v1";
 absl::Status VersionMismatch(uint64_t expected, uint64_t actual);
 // ABORTED, reason HAND_ID_MISMATCH: the token is another hand's (or has no id).
 absl::Status HandIdMismatch(absl::string_view expected, absl::string_view actual);
+
+// GetView's reveal_deck (rpc/dealing.h). PERMISSION_DENIED, reason
+// DECK_REVEAL_NOT_PERMITTED: `why` this caller may never have the reveal.
+absl::Status DeckRevealNotPermitted(absl::string_view why);
+// FAILED_PRECONDITION, reason DECK_NOT_REVEALABLE_YET: the hand is in progress.
+absl::Status DeckNotRevealableYet();
 
 // Hand ledger (ledger.h). ABORTED, reason TOKEN_SUPERSEDED: the token is
 // version `token_version` of the hand, whose latest token is `latest_version`.

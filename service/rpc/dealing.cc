@@ -9,6 +9,7 @@
 
 #include "absl/strings/escaping.h"
 #include "service/api/convert.h"
+#include "service/api/status_mapping.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -150,13 +151,35 @@ absl::Status PrepareDeal(const v1::NewHandRequest& request, bool allow_preset, H
   }
 }
 
-void EncodeCommitment(const HandState& state, const ServiceData& service, v1::DeckCommitment* out) {
-  if (service.commitment.empty()) return;
-  out->set_commitment(service.commitment);
-  if (state.phase != Phase::kComplete) return;
+void EncodeCommitment(const ServiceData& service, v1::DeckCommitment* out) {
+  if (!service.commitment.empty()) out->set_commitment(service.commitment);
+}
+
+void EncodeDeckReveal(const HandState& state, const ServiceData& service, v1::DeckCommitment* out) {
+  if (service.commitment.empty() || state.phase != Phase::kComplete) return;
   for (Card c : state.config.deck) out->add_revealed_deck(c.ToString());
   for (Card c : state.config.recycle_order) out->add_revealed_recycle_order(c.ToString());
   out->set_revealed_salt(service.salt);
+}
+
+absl::Status CheckDeckReveal(const DeckRevealCaller& caller, const HandState& state) {
+  if (caller.has_ticket) {
+    return DeckRevealNotPermitted(
+        "a seat ticket never gets the deck: it holds every other seat's down cards, folded, "
+        "mucked and unshown hands included; ask without reveal_deck");
+  }
+  if (caller.tickets_required) {
+    return DeckRevealNotPermitted(
+        "this hand requires seat tickets, so its deck is revealed to nobody; the commitment "
+        "alone is public");
+  }
+  if (!caller.server_allows) {
+    return DeckRevealNotPermitted(
+        "this server does not reveal decks (it runs without --allow_deck_reveal); the public "
+        "view carries the commitment alone");
+  }
+  if (state.phase != Phase::kComplete) return DeckNotRevealableYet();
+  return absl::OkStatus();
 }
 
 }  // namespace stud::service

@@ -6,8 +6,12 @@
 //            deck is committed to at NewHand: SHA-256(D || "/" || R || salt),
 //            with D and R the two-character card codes of the deck and recycle
 //            order concatenated and a 32-byte random salt. D, R and the salt
-//            are revealed once the hand is complete, so anyone can check that
-//            the deck never changed.
+//            are revealed only on request, once the hand is complete, to a
+//            caller allowed to see everything (GetView reveal_deck: no seat
+//            ticket, a hand that requires none, a server started with
+//            --allow_deck_reveal), who can then check that the deck never
+//            changed. The public view carries the commitment alone: the deck
+//            holds every folded, mucked or unshown hand.
 //   PRESET   the caller's deck order (and optional recycle order); refused
 //            with FAILED_PRECONDITION unless the server runs with --allow_preset.
 //   LIVE     DealSource::kReported: each card arrives as an ACTION_KIND_DEAL
@@ -67,9 +71,27 @@ std::string DeckCommitment(const std::vector<Card>& deck, const std::vector<Card
 absl::Status PrepareDeal(const stud::v1::NewHandRequest& request, bool allow_preset,
                          HandConfig* config, ServiceData* service);
 
-// The commitment for a view; the reveal is filled once the hand is complete.
-void EncodeCommitment(const HandState& state, const ServiceData& service,
+// The commitment for a view: the digest alone (nothing for a hand the
+// service did not shuffle). Never the reveal: every view gets this.
+void EncodeCommitment(const ServiceData& service, stud::v1::DeckCommitment* out);
+// The reveal (deck, recycle order, salt) of a complete hand the service
+// shuffled; nothing for any other hand. Only for a caller GetView's
+// reveal_deck checks let through (rpc/hand_rpcs.cc).
+void EncodeDeckReveal(const HandState& state, const ServiceData& service,
                       stud::v1::DeckCommitment* out);
+
+// Who asks GetView for the reveal, and where.
+struct DeckRevealCaller {
+  bool server_allows = false;     // ServiceOptions::allow_deck_reveal (--allow_deck_reveal)
+  bool has_ticket = false;        // the call carries a seat ticket (the table's too)
+  bool tickets_required = false;  // the hand's sealed policy, or this server's for the tenant
+};
+// OK when `caller` may have the reveal of `state` now. The deck holds every
+// folded, mucked and unshown hand, so only a caller who may see everything
+// gets it: PERMISSION_DENIED DECK_REVEAL_NOT_PERMITTED for a ticket, a hand
+// that requires tickets or a server without the flag, whatever the phase;
+// else FAILED_PRECONDITION DECK_NOT_REVEALABLE_YET while the hand is in progress.
+absl::Status CheckDeckReveal(const DeckRevealCaller& caller, const HandState& state);
 
 }  // namespace stud::service
 

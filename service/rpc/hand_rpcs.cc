@@ -93,7 +93,7 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
     EncodePublicView(ViewFor(state, kPublicViewer), pub);
     pub->set_hand_id(HandIdText(hand.service));
     pub->set_dealing_mode(static_cast<v1::DealingMode>(hand.service.dealing_mode));
-    EncodeCommitment(state, hand.service, pub->mutable_deck_commitment());
+    EncodeCommitment(hand.service, pub->mutable_deck_commitment());
   }
   for (int seat : view_seats) {
     v1::PrivateView* pv = out->add_private_views();
@@ -256,8 +256,20 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
   absl::StatusOr<std::vector<int>> views =
       DecodeViewSeats(req.private_view_seats(), hand->state.config.num_seats, "private_view_seats");
   if (!views.ok()) return views.status();
-  FillUpdate(*hand, 0, *views, UpdateParts::kAllButAnnouncements, token,
-             resp->mutable_update());
+  if (req.reveal_deck()) {
+    const DeckRevealCaller caller{
+        .server_allows = options_.allow_deck_reveal,
+        .has_ticket = !req.seat_ticket().empty(),
+        .tickets_required = hand->service.requires_seat_tickets ||
+                            (options_.seat_tickets != nullptr &&
+                             options_.seat_tickets->RequiredFor(CurrentTenant()))};
+    if (absl::Status st = CheckDeckReveal(caller, hand->state); !st.ok()) return st;
+  }
+  FillUpdate(*hand, 0, *views, UpdateParts::kAllButAnnouncements, token, resp->mutable_update());
+  if (req.reveal_deck()) {  // a LIVE or PRESET hand has no deck of the service's to reveal
+    EncodeDeckReveal(hand->state, hand->service,
+                     resp->mutable_update()->mutable_public_view()->mutable_deck_commitment());
+  }
   return absl::OkStatus();
 }
 

@@ -34,6 +34,10 @@ struct ServiceOptions {
   bool allow_preset = false;  // --allow_preset: accept DEALING_MODE_PRESET
   // --allow_history_reveal: ExportHandHistory may write every seat's down cards.
   bool allow_history_reveal = false;
+  // --allow_deck_reveal: GetView with reveal_deck may fill a complete hand's
+  // deck, recycle order and salt, for a call without a seat ticket on a hand
+  // that requires none (an operator's audit). Off: nobody gets the reveal.
+  bool allow_deck_reveal = false;
   // Metrics, traces and logs of each call (null: none). Must outlive the service.
   const Observability* observability = nullptr;
   // Caller authentication (null: off). Must outlive the service.

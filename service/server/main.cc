@@ -86,6 +86,10 @@ ABSL_FLAG(
     bool, allow_history_reveal, false,
     "ExportHandHistory honours reveal_hidden_cards (every seat's down cards in the PHH record); "
     "without it such a request is PERMISSION_DENIED");
+ABSL_FLAG(bool, allow_deck_reveal, false,
+          "GetView honours reveal_deck: a complete hand's deck, recycle order and salt, for a "
+          "call without a seat ticket on a hand that requires none; without it (and for every "
+          "seat ticket) such a request is PERMISSION_DENIED DECK_REVEAL_NOT_PERMITTED");
 ABSL_FLAG(std::string, tls_cert, "", "PEM certificate chain; with --tls_key enables TLS");
 ABSL_FLAG(std::string, tls_key, "", "PEM private key; with --tls_cert enables TLS");
 ABSL_FLAG(std::string, tls_client_ca, "",
@@ -311,6 +315,7 @@ int main(int argc, char** argv) {
   }
   options.sealed_schema = static_cast<uint32_t>(sealed_schema);
   options.allow_history_reveal = absl::GetFlag(FLAGS_allow_history_reveal);
+  options.allow_deck_reveal = absl::GetFlag(FLAGS_allow_deck_reveal);
   options.observability = &observability;
   options.tenants = tenants.get();
   options.seat_tickets = &seat_tickets;
@@ -385,6 +390,7 @@ int main(int argc, char** argv) {
       .Int("sealed_schema", sealed_schema)
       .Str("connections", stud::service::DescribeConnectionPolicy(*connections))
       .Bool("allow_history_reveal", options.allow_history_reveal)
+      .Bool("allow_deck_reveal", options.allow_deck_reveal)
       .Str("key_ids", key_ids)
       .Int("sealing_key_id", sealer->sealing_key_id())
       .Int("token_format", absl::GetFlag(FLAGS_token_format))

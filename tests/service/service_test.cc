@@ -118,14 +118,28 @@ TEST(ServiceTest, NewHandShowsOnlyWhatEachViewerMaySee) {
 }
 
 TEST(ServiceTest, ServiceHandPlaysToTheEndAndTheCommitmentVerifies) {
-  Server server;
+  Server server({TestKey(1, 7)}, ServiceOptions{.allow_preset = true, .allow_deck_reveal = true});
   v1::HandUpdate u = StartHand(server, BasicHand(4, v1::DEALING_MODE_SERVICE));
   const int64_t chips = StackSum(u.public_view()) + u.public_view().pot_total();
   u = PlayOut(server, u, /*aggressive_seat_one=*/true);
   ASSERT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
   EXPECT_EQ(StackSum(u.public_view()), chips);
-
-  const v1::DeckCommitment& dc = u.public_view().deck_commitment();
+  // The final update carries the commitment alone; the reveal comes on
+  // request (GetView reveal_deck, a trusted call, --allow_deck_reveal).
+  EXPECT_EQ(u.public_view().deck_commitment().revealed_deck_size(), 0);
+  EXPECT_TRUE(u.public_view().deck_commitment().revealed_salt().empty());
+  v1::GetViewRequest reveal;
+  reveal.set_token(u.token());
+  reveal.set_reveal_deck(true);
+  v1::GetViewResponse revealed;
+  {
+    grpc::ClientContext ctx;
+    SetDeadline(&ctx);
+    const grpc::Status st = server.stub().GetView(&ctx, reveal, &revealed);
+    ASSERT_TRUE(st.ok()) << st.error_message();
+  }
+  const v1::DeckCommitment& dc = revealed.update().public_view().deck_commitment();
+  EXPECT_EQ(dc.commitment(), u.public_view().deck_commitment().commitment());
   ASSERT_EQ(dc.revealed_deck_size(), 52);
   ASSERT_EQ(dc.revealed_salt().size(), 32u);
   std::string message;
