@@ -35,6 +35,7 @@ const ErrorInfo = rpcRoot.lookupType('google.rpc.ErrorInfo');
 function startServer(keyFile, allowPreset) {
   const args = ['--listen', '127.0.0.1:0', '--key_file', keyFile];
   if (allowPreset) args.push('--allow_preset');
+  args.push('--allow_deck_reveal');  // a trusted client checks the deck commitment
   const proc = spawn(SERVER, args, { stdio: ['ignore', 'pipe', 'ignore'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error('server start timeout')); }, 10000);
@@ -153,7 +154,11 @@ test('complete hands of every variant with side pots, alternating two servers', 
         })).update;
       }
       assert.equal(update.public_view.phase, 'PHASE_COMPLETE');
-      const dc = update.public_view.deck_commitment;
+      // The final update carries the commitment alone: the deck comes on request.
+      assert.equal(update.public_view.deck_commitment.revealed_deck.length, 0);
+      const dc = (await call(a, 'GetView', { token: update.token, reveal_deck: true }))
+        .update.public_view.deck_commitment;
+      assert.ok(dc.commitment.equals(update.public_view.deck_commitment.commitment));
       const digest = crypto.createHash('sha256')
         .update(dc.revealed_deck.join('')).update('/').update(dc.revealed_recycle_order.join(''))
         .update(dc.revealed_salt).digest();

@@ -28,12 +28,15 @@ GEN = None
 class ServerProcess:
     """A stud_server child on an ephemeral loopback port."""
 
-    def __init__(self, key_file=None, allow_preset=True, extra=(), tls_root=None, stderr=None):
+    def __init__(self, key_file=None, allow_preset=True, extra=(), tls_root=None, stderr=None,
+                 allow_deck_reveal=True):
         args = list(extra)
         if key_file:
             args += ["--key_file", key_file]
         if allow_preset:
             args.append("--allow_preset")
+        if allow_deck_reveal:  # a trusted client checks the deck commitment (GetView reveal_deck)
+            args.append("--allow_deck_reveal")
         self.proc, self.address = start_server(ARGS.server, args, stderr=stderr or subprocess.DEVNULL)
         import grpc
         from stud.v1 import stud_pb2_grpc
@@ -150,8 +153,13 @@ class E2E(unittest.TestCase):
                                                          amount_to=a.amount_to))
             update = servers[(step + 1) % len(servers)].ApplyAction(req, timeout=10).update
         self.assertEqual(update.public_view.phase, pb.PHASE_COMPLETE)
-        # Undealt cards never appeared; the deck commitment verifies.
-        dc = update.public_view.deck_commitment
+        # Undealt cards never appeared; the deck commitment verifies. The final
+        # update carries the commitment alone: the deck comes on request.
+        self.assertEqual(len(update.public_view.deck_commitment.revealed_deck), 0)
+        revealed = servers[-1].GetView(pb.GetViewRequest(token=update.token, reveal_deck=True),
+                                       timeout=10).update
+        dc = revealed.public_view.deck_commitment
+        self.assertEqual(dc.commitment, update.public_view.deck_commitment.commitment)
         self.assertEqual(len(dc.revealed_deck), 52)
         msg = "".join(dc.revealed_deck).encode() + b"/" + "".join(dc.revealed_recycle_order).encode() \
             + dc.revealed_salt
