@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/engine.h"
+#include "service/observability/hand_facts.h"
 #include "service/observability/logging.h"
 #include "service/token/sealer.h"
 
@@ -34,10 +35,14 @@ void AddRule(const std::string& rule, RpcFacts* f) {
 // or finished, or `need_game`), and neither street nor rules.
 void FromUpdate(const v1::HandUpdate& u, bool changed, bool detailed, bool need_game, RpcFacts* f) {
   const v1::PublicView& pv = u.public_view();
-  f->hand_finished = changed && pv.phase() == v1::PHASE_COMPLETE;
+  // The handler's own note when there is one: the answer may lack the
+  // public view or its fixed facts (hand_facts.h).
+  HandFacts hand{pv.variant(), pv.dealing_mode(), pv.phase()};
+  if (const HandFacts* noted = HandFactsScope::Noted(); noted != nullptr) hand = *noted;
+  f->hand_finished = changed && hand.phase == v1::PHASE_COMPLETE;
   if (detailed || need_game || f->hand_finished) {
-    f->variant = EnumLabel(v1::Variant_descriptor(), pv.variant(), "VARIANT_");
-    f->dealing_mode = EnumLabel(v1::DealingMode_descriptor(), pv.dealing_mode(), "DEALING_MODE_");
+    f->variant = EnumLabel(v1::Variant_descriptor(), hand.variant, "VARIANT_");
+    f->dealing_mode = EnumLabel(v1::DealingMode_descriptor(), hand.dealing_mode, "DEALING_MODE_");
   }
   if (!detailed) return;
   f->street = EnumLabel(v1::Street_descriptor(), pv.street(), "STREET_");

@@ -16,6 +16,7 @@
 #include "absl/status/status.h"
 #include "grpcpp/grpcpp.h"
 #include "service/api/status_mapping.h"
+#include "service/observability/hand_facts.h"
 #include "service/observability/metrics.h"
 #include "service/observability/tracing.h"
 #include "stud/v1/stud.pb.h"
@@ -85,6 +86,7 @@ void ServeUnary(const Observability* obs, grpc::CallbackServerContext* ctx, RpcM
                 const Req& req, const Resp& resp, Handler&& handler, SendResponse&& send_response,
                 grpc::ServerUnaryReactor* reactor) {
   RpcObservation observation(obs, ctx, method);
+  HandFactsScope hand_facts;  // the handler notes its hand's facts (hand_facts.h)
   absl::Status st = handler();
   grpc::Status status = ToGrpcStatus(st);
   if (status.ok()) status = send_response();

@@ -255,5 +255,55 @@ TEST(Observability, RecordsEveryCallOnce) {
   }
 }
 
+// Hands are counted by their game whatever detail the client asks for: a
+// changes-only or compact answer carries no variant, yet the hand is counted
+// started and finished with its labels.
+TEST(Observability, HandsCountedByGameWhateverTheDetailAsked) {
+  for (const stud::v1::UpdateDetail detail :
+       {stud::v1::UPDATE_DETAIL_CHANGES, stud::v1::UPDATE_DETAIL_COMPACT}) {
+    Metrics metrics(BuildInfo{"t", "t"});
+    Observability obs{&metrics, nullptr};
+    testing::Server server({testing::TestKey(1, 7)}, /*allow_preset=*/true, &obs);
+    stud::v1::NewHandRequest req =
+        testing::BasicHand(2, stud::v1::DEALING_MODE_PRESET, stud::v1::VARIANT_RAZZ);
+    req.set_detail(detail);
+    grpc::ClientContext c1;
+    testing::SetDeadline(&c1);
+    stud::v1::NewHandResponse hand;
+    ASSERT_TRUE(server.stub().NewHand(&c1, req, &hand).ok());
+    ASSERT_FALSE(hand.update().public_view().variant() == stud::v1::VARIANT_RAZZ);
+    // The bring-in, then a fold: the hand is over.
+    stud::v1::HandUpdate u = hand.update();
+    for (int step = 0; step < 2; ++step) {
+      ASSERT_GT(u.legal_actions_size(), 0);
+      stud::v1::ApplyActionRequest act;
+      act.set_token(u.token());
+      act.set_detail(detail);
+      act.mutable_action()->set_seat(u.to_act());
+      act.mutable_action()->set_kind(u.legal_actions(0).kind());
+      act.mutable_action()->set_amount_to(u.legal_actions(0).amount_to());
+      for (const auto& legal : u.legal_actions()) {
+        if (legal.kind() == stud::v1::ACTION_KIND_FOLD)
+          act.mutable_action()->set_kind(legal.kind());
+      }
+      grpc::ClientContext c2;
+      testing::SetDeadline(&c2);
+      stud::v1::ApplyActionResponse done;
+      const grpc::Status st = server.stub().ApplyAction(&c2, act, &done);
+      ASSERT_TRUE(st.ok()) << st.error_message();
+      u = done.update();
+    }
+    EXPECT_EQ(u.to_act(), 0);
+    prometheus::TextSerializer serializer;
+    const std::string text = serializer.Serialize(metrics.registry()->Collect());
+    for (const char* want : {
+             "stud_hands_started_total{dealing_mode=\"PRESET\",variant=\"RAZZ\"} 1",
+             "stud_hands_finished_total{dealing_mode=\"PRESET\",variant=\"RAZZ\"} 1",
+         }) {
+      EXPECT_TRUE(absl::StrContains(text, want)) << detail << ": " << want << "\n" << text;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace stud::service
