@@ -148,6 +148,21 @@ test("errors keep their code, message and details (rule ID, localized message) t
   }
 });
 
+test("accept-language reaches stud_server: its Spanish LocalizedMessage comes back in every protocol, readable in Connect JSON", async () => {
+  const request = { token: new Uint8Array([1, 2, 3]) };
+  const expected = await errorOf(direct.legalActions(request, { headers: { "accept-language": "es" } }));
+  const spanish = expected.findDetails(LocalizedMessageSchema)[0];
+  assert.equal(spanish?.locale, "es", "stud_server answers in Spanish");
+  for (const [name, client] of Object.entries(protocols)) {
+    const got = await errorOf(client.legalActions(request, { headers: { "accept-language": "es-MX,es;q=0.9" } }));
+    assert.equal(got.findDetails(LocalizedMessageSchema)[0]?.message, spanish.message, name);
+  }
+  const { status, json } = await postJson("LegalActions", { token: "AQID" }, { "accept-language": "es" });
+  assert.equal(status, 401);
+  const localized = json.details.find((d) => d.type === "google.rpc.LocalizedMessage");
+  assert.deepEqual(localized.debug, { locale: "es", message: spanish.message });
+});
+
 const newHandJson = {
   variant: "VARIANT_STUD",
   stakes: { preset: "$15-$30" },
