@@ -60,6 +60,8 @@ export function grpcPassthrough(options: PassthroughOptions): (req: Request | un
     const i = next++ % sessions.length;
     let s = sessions[i];
     if (!s || s.closed || s.destroyed) {
+      // Node sets TCP_NODELAY on an HTTP/2 session's socket itself (strace:
+      // setsockopt TCP_NODELAY on every upstream socket), as on connect-node's.
       s = http2.connect(`http://${options.upstream}`);
       const mine = s;
       // A lost connection fails the calls on it (UNAVAILABLE, below); the next
