@@ -2,7 +2,9 @@
 // playwright-core) against the gateway and a real stud_server: a hand dealt by
 // the service played to showdown with the deck commitment verified, and a live
 // hand where the floor reports an exposed hole card and gets the rule book's
-// ruling. Screenshots go to web/test-artifacts/.
+// ruling. The deck behind the commitment comes from GetView(reveal_deck), which
+// the first server allows (--allow_deck_reveal) and a second one does not: the
+// page then says the deck was not revealed. Screenshots go to web/test-artifacts/.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -18,7 +20,7 @@ let browser;
 
 before(async () => {
   fs.mkdirSync(artifacts, { recursive: true });
-  stack = await startStack();
+  stack = await startStack(["--allow_deck_reveal"]);
   browser = await chromium.launch({ executablePath, headless: true, args: ["--no-sandbox", "--disable-gpu"] });
 });
 after(async () => {
@@ -26,13 +28,13 @@ after(async () => {
   await stack?.stop();
 });
 
-async function openPage() {
+async function openPage(on = stack) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
   const problems = [];
   page.on("pageerror", (error) => problems.push(String(error)));
   // A refused call is shown on the page; the browser also logs its HTTP status.
   page.on("console", (m) => m.type() === "error" && !/status of 4\d\d/.test(m.text()) && problems.push(m.text()));
-  await page.goto(stack.gateway);
+  await page.goto(on.gateway);
   return { page, problems };
 }
 
@@ -40,8 +42,7 @@ async function openPage() {
 const settled = (page) => page.waitForSelector("body:not([data-busy])", { state: "attached" });
 
 // Clicks the most passive legal action until the hand is complete.
-async function playToShowdown(page) {
-  const preference = ["SHOW", "CHECK", "CALL", "BRING_IN"];
+async function playToShowdown(page, preference = ["SHOW", "CHECK", "CALL", "BRING_IN"]) {
   for (let step = 0; step < 80; step++) {
     if (await page.locator("#showdown").isVisible()) return step;
     const kinds = await page.locator("#action-buttons button").evaluateAll((bs) => bs.map((b) => b.dataset.kind));
@@ -106,4 +107,22 @@ test("a live hand: cards reported by the dealer, an exposed hole card ruled STUD
   await page.screenshot({ path: path.join(artifacts, "playground-live-ruling.png"), fullPage: true });
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+test("a server without --allow_deck_reveal: the page says the deck was not revealed", async () => {
+  const plain = await startStack();
+  try {
+    const { page, problems } = await openPage(plain);
+    await page.fill("#seats", "2");
+    await page.click("#deal");
+    await settled(page);
+    await playToShowdown(page, ["FOLD", "CHECK", "CALL", "BRING_IN"]);
+    assert.equal(await page.locator("#commitment").getAttribute("data-verified"), "not-revealed");
+    assert.match(await page.locator("#commitment").textContent(), /not revealed by this server/);
+    await page.screenshot({ path: path.join(artifacts, "playground-not-revealed.png"), fullPage: true });
+    assert.deepEqual(problems, []);
+    await page.close();
+  } finally {
+    await plain.stop();
+  }
 });
