@@ -1,0 +1,195 @@
+#include "service/server/watch_hand.h"
+
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "service/api/status_mapping.h"
+#include "service/trust/tenants.h"
+
+namespace stud::service {
+namespace v1 = stud::v1;
+namespace {
+
+// The hand id as the ledger keys it (lowercase hex), or INVALID_ARGUMENT.
+absl::StatusOr<std::string> HandIdHex(const std::string& hand_id) {
+  std::string hex = absl::AsciiStrToLower(hand_id);
+  bool ok = hex.size() == 32;
+  for (char c : hex) ok = ok && absl::ascii_isxdigit(static_cast<unsigned char>(c));
+  if (ok) return hex;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "hand_id: must be the hand's 32 hex digits (PublicView.hand_id), got ",
+      hand_id.empty() ? std::string("nothing") : absl::StrCat("'", hand_id.substr(0, 64), "'")));
+}
+
+// One WatchHand call. The hub offers it versions (WatchSink, on the hub's
+// thread); it writes one message at a time and keeps at most
+// kWatchQueueMessages waiting. mu_ guards the queue and the state flags; it is
+// never held while calling the hub, and gRPC's Finish/StartWrite are called
+// only once the state says so (one write in flight, Finish once).
+class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, public WatchSink {
+ public:
+  WatchCall(const WatchHandDeps& deps, v1::WatchHandRequest request)
+      : deps_(deps), request_(std::move(request)) {}
+
+  void Start(absl::StatusOr<WatchCaller> caller, const absl::Status& refusal) {
+    if (!refusal.ok()) return Refuse(refusal);
+    if (!caller.ok()) return Refuse(caller.status());
+    caller_ = *std::move(caller);
+    if (deps_.ledger == nullptr || deps_.hub == nullptr) {
+      return Refuse(LedgerNotConfigured("WatchHand"));
+    }
+    absl::StatusOr<std::string> hex = HandIdHex(request_.hand_id());
+    if (!hex.ok()) return Refuse(hex.status());
+    request_.set_hand_id(*hex);
+    absl::StatusOr<LedgerLatest> latest = deps_.ledger->Latest(LedgerKey(caller_.tenant, *hex));
+    if (!latest.ok()) return Refuse(latest.status());
+    if (latest->outcome != LedgerOutcome::kLatest) return Refuse(HandNotInLedger(*hex, "hand_id"));
+    // The ticket against the hand, on its latest token (the same check every
+    // message repeats).
+    bool complete = false;
+    {
+      v1::HandUpdate scratch;
+      TenantScope scope(caller_.tenant, caller_.device);
+      if (absl::Status st =
+              deps_.hands->WatchUpdate(request_, latest->token, 0, &scratch, &complete);
+          !st.ok()) {
+        return Refuse(st);
+      }
+    }
+    const uint64_t after = request_.after_version();
+    if (after > latest->version) {
+      return Refuse(absl::OutOfRangeError(absl::StrCat(
+          "after_version: ", after, " is later than hand ", *hex, "'s latest version ",
+          latest->version, "; send the last version you received (0 = from the deal)")));
+    }
+    if (after == latest->version && complete)
+      return Refuse(absl::OkStatus());  // nothing more comes
+    // Last: from here on the hub may offer versions or end the call.
+    const uint64_t next = after == 0 ? 0 : after + 1;
+    if (absl::Status st =
+            deps_.hub->Add(this, caller_.tenant, WatchStreamKey(caller_.tenant, *hex), next);
+        !st.ok()) {
+      return Refuse(st);
+    }
+  }
+
+  bool Offer(WatchEntryPtr entry) override {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (finished_ || end_.has_value()) return true;  // dropped: the call is ending
+    if (queue_.size() >= kWatchQueueMessages) {
+      full_ = true;
+      return false;
+    }
+    queue_.push_back(std::move(entry));
+    if (!writing_) Pump(lock, /*may_resume=*/false);
+    return true;
+  }
+
+  void End(const absl::Status& status) override {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (finished_ || end_.has_value()) return;
+    end_ = status;
+    if (!status.ok()) queue_.clear();  // an error ends the stream now; the client resumes
+    if (!writing_) Pump(lock, /*may_resume=*/false);
+  }
+
+  void OnWriteDone(bool ok) override {
+    std::unique_lock<std::mutex> lock(mu_);
+    writing_ = false;
+    if (!ok) return;  // the client is gone: OnCancel finishes
+    Pump(lock, /*may_resume=*/true);
+  }
+
+  void OnCancel() override {
+    if (deps_.hub != nullptr) deps_.hub->Remove(this);
+    std::unique_lock<std::mutex> lock(mu_);
+    if (finished_) return;
+    finished_ = true;
+    lock.unlock();
+    Finish(grpc::Status::CANCELLED);
+  }
+
+  void OnDone() override {
+    if (deps_.hub != nullptr) deps_.hub->Remove(this);  // no Offer/End after this returns
+    delete this;
+  }
+
+ private:
+  void Refuse(const absl::Status& status) {
+    std::lock_guard<std::mutex> lock(mu_);
+    finished_ = true;
+    Finish(ToGrpcStatus(status));
+  }
+
+  // With mu_ held and no write in flight: writes the next queued version, or
+  // finishes when the stream has ended and nothing is left. `may_resume`:
+  // not called by the hub (which holds its lock), so the hub may be told that
+  // this call has room again.
+  void Pump(std::unique_lock<std::mutex>& lock, bool may_resume) {
+    if (finished_) return;
+    if (queue_.empty()) {
+      if (!end_.has_value()) return;
+      finished_ = true;
+      const grpc::Status status = ToGrpcStatus(*end_);
+      lock.unlock();
+      Finish(status);
+      return;
+    }
+    WatchEntryPtr entry = std::move(queue_.front());
+    queue_.pop_front();
+    writing_ = true;
+    const bool resume = may_resume && full_ && queue_.size() <= kWatchQueueMessages / 2;
+    if (resume) full_ = false;
+    lock.unlock();
+    response_.Clear();
+    absl::Status built;
+    {
+      TenantScope scope(caller_.tenant, caller_.device);
+      built = deps_.hands->WatchUpdate(request_, entry->token, entry->first_op,
+                                       response_.mutable_update());
+    }
+    lock.lock();
+    writing_ = built.ok() && !finished_;
+    if (finished_) return;  // cancelled meanwhile
+    if (!built.ok()) {      // a token this replica cannot open (a key not in its ring)
+      finished_ = true;
+      Finish(ToGrpcStatus(built));
+      return;  // OnDone tells the hub
+    }
+    // Under mu_, so that no Finish (OnCancel) comes between the check and the
+    // write; gRPC runs OnWriteDone later, on its own thread.
+    StartWrite(&response_);
+    lock.unlock();
+    deps_.hub->Sent(entry->read_at);
+    if (resume) deps_.hub->Resume(this);
+  }
+
+  const WatchHandDeps deps_;
+  v1::WatchHandRequest request_;
+  WatchCaller caller_;
+  v1::WatchHandResponse response_;  // the message being written
+
+  std::mutex mu_;
+  std::deque<WatchEntryPtr> queue_;  // guarded by mu_
+  std::optional<absl::Status> end_;  // guarded by mu_: the hub ended the stream
+  bool writing_ = false;             // guarded by mu_
+  bool full_ = false;                // guarded by mu_: refused an Offer
+  bool finished_ = false;            // guarded by mu_: Finish was called
+};
+
+}  // namespace
+
+grpc::ServerWriteReactor<v1::WatchHandResponse>* StartWatchHand(const WatchHandDeps& deps,
+                                                                const v1::WatchHandRequest& request,
+                                                                absl::StatusOr<WatchCaller> caller,
+                                                                const absl::Status& refusal) {
+  auto* call = new WatchCall(deps, request);
+  call->Start(std::move(caller), refusal);
+  return call;
+}
+
+}  // namespace stud::service
