@@ -13,14 +13,10 @@ import {
   type DescMethodServerStreaming,
   type DescMethodUnary,
 } from "@bufbuild/protobuf";
-import {
-  Code,
-  ConnectError,
-  type HandlerContext,
-  type Transport,
-} from "@connectrpc/connect";
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { StudService } from "../gen/stud/v1/stud_pb.js";
 import { ErrorInfoSchema, LocalizedMessageSchema } from "../gen/google/rpc/error_details_pb.js";
+import { callUpstream, unaryUpstream, type SessionPool, type UpstreamCall } from "./upstream.js";
 
 // Request headers passed on to stud_server. Everything else (content type,
 // protocol and transport headers) belongs to the hop between caller and gateway.
@@ -83,7 +79,8 @@ export interface ForwardHooks {
 }
 
 export interface ForwardOptions {
-  upstream: Transport;
+  // Connections to stud_server.
+  upstream: SessionPool;
   // Deadline given to stud_server when the caller sets none, in ms.
   defaultTimeoutMs: number;
   hooks?: ForwardHooks;
@@ -91,10 +88,6 @@ export interface ForwardOptions {
 
 type UnaryHandler = (request: unknown, ctx: HandlerContext) => Promise<unknown>;
 type ServerStreamHandler = (request: unknown, ctx: HandlerContext) => AsyncIterable<unknown>;
-
-async function* once<T>(message: T): AsyncIterable<T> {
-  yield message;
-}
 
 // One handler per StudService method: a unary forward, or for a server stream
 // (WatchHand) a forward that yields each upstream message as it arrives. The
@@ -107,6 +100,13 @@ export function studServiceForwarder(options: ForwardOptions): Record<string, Un
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     options.hooks?.onCallEnd?.(method, ctx.protocolName, code, seconds);
   };
+  const upstreamCall = (ctx: HandlerContext): UpstreamCall => ({
+    signal: ctx.signal,
+    timeoutMs: ctx.timeoutMs() ?? options.defaultTimeoutMs,
+    headers: forwardedHeaders(ctx.requestHeader),
+    header: new Headers(),
+    trailer: new Headers(),
+  });
   for (const method of StudService.methods) {
     if (method.methodKind === "unary") {
       const unary = method as DescMethodUnary;
@@ -114,16 +114,11 @@ export function studServiceForwarder(options: ForwardOptions): Record<string, Un
         const started = process.hrtime.bigint();
         let code: Code | 0 = 0;
         try {
-          const response = await options.upstream.unary(
-            unary,
-            ctx.signal,
-            ctx.timeoutMs() ?? options.defaultTimeoutMs,
-            forwardedHeaders(ctx.requestHeader),
-            request as never,
-          );
-          copyMetadata(response.header, ctx.responseHeader);
-          copyMetadata(response.trailer, ctx.responseTrailer);
-          return response.message;
+          const call = upstreamCall(ctx);
+          const message = await unaryUpstream(options.upstream, unary, request, call);
+          copyMetadata(call.header, ctx.responseHeader);
+          copyMetadata(call.trailer, ctx.responseTrailer);
+          return message;
         } catch (error) {
           const relayed = passThroughError(error);
           code = relayed.code;
@@ -138,16 +133,16 @@ export function studServiceForwarder(options: ForwardOptions): Record<string, Un
         const started = process.hrtime.bigint();
         let code: Code | 0 = 0;
         try {
-          const response = await options.upstream.stream(
-            streaming,
-            ctx.signal,
-            ctx.timeoutMs() ?? options.defaultTimeoutMs,
-            forwardedHeaders(ctx.requestHeader),
-            once(request as never),
-          );
-          copyMetadata(response.header, ctx.responseHeader);
-          for await (const message of response.message) yield message;
-          copyMetadata(response.trailer, ctx.responseTrailer);
+          const call = upstreamCall(ctx);
+          let headersCopied = false;
+          for await (const message of callUpstream(options.upstream, streaming, request, call)) {
+            // The answer's headers arrive before its first message.
+            if (!headersCopied) copyMetadata(call.header, ctx.responseHeader);
+            headersCopied = true;
+            yield message;
+          }
+          if (!headersCopied) copyMetadata(call.header, ctx.responseHeader);
+          copyMetadata(call.trailer, ctx.responseTrailer);
         } catch (error) {
           // The caller gone: the handler's signal says so; nobody reads the code.
           const relayed = ctx.signal.aborted ? ConnectError.from(ctx.signal.reason ?? error, Code.Canceled) : passThroughError(error);

@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
-import { createClient, type Transport } from "@connectrpc/connect";
+import { createClient } from "@connectrpc/connect";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
 import { StudService } from "../gen/stud/v1/stud_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
@@ -13,6 +13,7 @@ import { corsPolicy } from "./cors.js";
 import { studServiceForwarder } from "./forward.js";
 import { createDualProtocolServer, type NodeHandlerFn } from "./listener.js";
 import { grpcPassthrough } from "./passthrough.js";
+import { SessionPool } from "./upstream.js";
 import { metricsText, recordCall, registry } from "./metrics.js";
 
 export interface GatewayOptions {
@@ -24,7 +25,7 @@ export interface GatewayOptions {
   staticDir: string;
   // Deadline for stud_server when the caller sets none.
   defaultTimeoutMs: number;
-  // HTTP/2 connections to stud_server, used in turn (default 2).
+  // HTTP/2 connections to stud_server, used in turn by every call (default 2).
   upstreamConnections?: number;
   // Origins whose pages may call the gateway (CORS); empty: same origin only.
   corsOrigins: string[];
@@ -51,27 +52,10 @@ function send(res: Response, status: number, type: string, body: string | Buffer
   res.end(body);
 }
 
-// Several HTTP/2 connections to stud_server, one call on each in turn: gRPC
-// serves one connection's reads and writes on one thread at a time, and one
-// connection's flow-control window and socket would otherwise carry every
-// call of this process. Each transport keeps its own session and opens a new
-// one on the next call after its connection is lost.
-function pooledTransport(transports: Transport[]): Transport {
-  let next = 0;
-  const pick = () => transports[next++ % transports.length];
-  return {
-    unary: (...args) => pick().unary(...args),
-    stream: (...args) => pick().stream(...args),
-  };
-}
-
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
-  const upstream = pooledTransport(
-    Array.from({ length: options.upstreamConnections ?? 2 }, () =>
-      createGrpcTransport({ baseUrl: `http://${options.upstream}`, pingIntervalMs: 10_000 }),
-    ),
-  );
-  const health = createClient(Health, upstream);
+  const upstream = new SessionPool(options.upstream, options.upstreamConnections ?? 2);
+  // Readiness asks through connect-node's client, on a connection of its own.
+  const health = createClient(Health, createGrpcTransport({ baseUrl: `http://${options.upstream}`, pingIntervalMs: 10_000 }));
 
   async function serveOther(req: Request, res: Response): Promise<void> {
     const url = new URL(req.url ?? "/", "http://gateway");
@@ -116,8 +100,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     fallback: (req, res) => void serveOther(req, res),
   });
   const passthrough = grpcPassthrough({
-    upstream: options.upstream,
-    connections: options.upstreamConnections ?? 2,
+    upstream,
     defaultTimeoutMs: options.defaultTimeoutMs,
     methods: new Map(StudService.methods.map((m) => [`/${StudService.typeName}/${m.name}`, m])),
     onCallEnd: recordCall,

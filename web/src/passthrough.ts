@@ -16,14 +16,13 @@ import http2 from "node:http2";
 import type { DescMethod } from "@bufbuild/protobuf";
 import type { Code } from "@connectrpc/connect";
 import { isForwardedHeader } from "./forward.js";
+import type { SessionPool } from "./upstream.js";
 
 const { NGHTTP2_CANCEL, NGHTTP2_FLAG_END_STREAM } = http2.constants;
 
 export interface PassthroughOptions {
-  // stud_server's address, host:port.
-  upstream: string;
-  // HTTP/2 connections to it, used in turn.
-  connections: number;
+  // Connections to stud_server.
+  upstream: SessionPool;
   defaultTimeoutMs: number;
   // The methods served, by path ("/stud.v1.StudService/ApplyAction").
   methods: Map<string, DescMethod>;
@@ -54,30 +53,6 @@ function answerHeaders(from: http2.IncomingHttpHeaders): http2.OutgoingHttpHeade
 }
 
 export function grpcPassthrough(options: PassthroughOptions): (req: Request | unknown, res: unknown) => boolean {
-  const sessions: (http2.ClientHttp2Session | undefined)[] = new Array(options.connections);
-  let next = 0;
-  const session = (): http2.ClientHttp2Session => {
-    const i = next++ % sessions.length;
-    let s = sessions[i];
-    if (!s || s.closed || s.destroyed) {
-      // Node sets TCP_NODELAY on an HTTP/2 session's socket itself (strace:
-      // setsockopt TCP_NODELAY on every upstream socket), as on connect-node's.
-      s = http2.connect(`http://${options.upstream}`);
-      const mine = s;
-      // A lost connection fails the calls on it (UNAVAILABLE, below); the next
-      // call opens a new one.
-      s.on("error", () => undefined);
-      s.on("close", () => {
-        if (sessions[i] === mine) sessions[i] = undefined;
-      });
-      s.on("goaway", () => {
-        if (sessions[i] === mine) sessions[i] = undefined;
-      });
-      sessions[i] = s;
-    }
-    return s;
-  };
-
   return (anyReq, anyRes) => {
     const req = anyReq as Request;
     if (req.httpVersionMajor !== 2 || req.method !== "POST") return false;
@@ -129,7 +104,7 @@ export function grpcPassthrough(options: PassthroughOptions): (req: Request | un
       if (PASSED_ON.has(name) || isForwardedHeader(name)) headers[name] = value;
     }
     try {
-      up = session().request(headers);
+      up = options.upstream.session().request(headers);
     } catch {
       fail(14, "stud_server unreachable");
       return true;

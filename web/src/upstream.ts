@@ -1,0 +1,187 @@
+// The gateway's gRPC client for stud_server, on Node's http2 module directly:
+// a few HTTP/2 connections used in turn (reopened once lost), and calls that
+// send one request message and yield the answer's messages as they arrive.
+// connect-node's own client did the same at 500-700 us of CPU per call where
+// this takes about 190 us (same machine, same ApplyAction, 8 in flight).
+//
+// Errors are ConnectErrors as connect-node's client makes them: the status,
+// message and google.rpc details of grpc-status / grpc-message /
+// grpc-status-details-bin (findTrailerError), UNAVAILABLE when stud_server
+// cannot be reached or the connection breaks, DEADLINE_EXCEEDED at the
+// deadline and CANCELED when the caller's signal aborts (both also cancel the
+// upstream call: RST_STREAM CANCEL).
+import http2 from "node:http2";
+import { fromBinary, toBinary, type DescMethod, type DescMethodServerStreaming, type DescMethodUnary } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { findTrailerError } from "@connectrpc/connect/protocol-grpc";
+
+const { NGHTTP2_CANCEL } = http2.constants;
+
+export class SessionPool {
+  private readonly sessions: (http2.ClientHttp2Session | undefined)[];
+  private next = 0;
+
+  constructor(
+    private readonly address: string,
+    connections: number,
+  ) {
+    this.sessions = new Array(connections);
+  }
+
+  // The next connection in turn; a new one if it was lost (or never opened).
+  // Node sets TCP_NODELAY on an HTTP/2 session's socket itself (strace:
+  // setsockopt TCP_NODELAY on every upstream socket).
+  session(): http2.ClientHttp2Session {
+    const i = this.next++ % this.sessions.length;
+    let s = this.sessions[i];
+    if (!s || s.closed || s.destroyed) {
+      s = http2.connect(`http://${this.address}`);
+      const mine = s;
+      const forget = () => {
+        if (this.sessions[i] === mine) this.sessions[i] = undefined;
+      };
+      // A lost connection fails the calls on it; the next call opens another.
+      s.on("error", () => undefined);
+      s.on("close", forget);
+      s.on("goaway", forget);
+      this.sessions[i] = s;
+    }
+    return s;
+  }
+}
+
+export interface UpstreamCall {
+  signal: AbortSignal;
+  timeoutMs: number;
+  // Request metadata to pass on.
+  headers: Headers;
+  // Filled with the answer's headers and trailers as they arrive.
+  header: Headers;
+  trailer: Headers;
+}
+
+function toHeaders(from: http2.IncomingHttpHeaders, to: Headers): void {
+  for (const [name, value] of Object.entries(from)) {
+    if (name.startsWith(":") || value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) to.append(name, v);
+  }
+}
+
+// One call: the request message out, the answer's messages in as they arrive.
+export async function* callUpstream(
+  pool: SessionPool,
+  method: DescMethodUnary | DescMethodServerStreaming,
+  input: unknown,
+  call: UpstreamCall,
+): AsyncGenerator<unknown> {
+  const body = toBinary(method.input, input as never);
+  const frame = Buffer.alloc(5 + body.length);
+  frame.writeUInt32BE(body.length, 1);
+  frame.set(body, 5);
+  const headers: http2.OutgoingHttpHeaders = {
+    ":method": "POST",
+    ":path": `/${method.parent.typeName}/${method.name}`,
+    "content-type": "application/grpc",
+    te: "trailers",
+    "grpc-timeout": `${Math.max(1, Math.ceil(call.timeoutMs))}m`,
+  };
+  call.headers.forEach((value, name) => (headers[name] = value));
+
+  const queue: unknown[] = [];
+  let failure: ConnectError | undefined;
+  let ended = false;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  const end = (error?: ConnectError) => {
+    if (ended) return;
+    ended = true;
+    failure = error;
+    notify();
+  };
+
+  let stream: http2.ClientHttp2Stream;
+  try {
+    stream = pool.session().request(headers);
+  } catch (error) {
+    throw new ConnectError(`stud_server unreachable: ${String(error)}`, Code.Unavailable);
+  }
+  const cancel = (error: ConnectError) => {
+    end(error);
+    if (!stream.closed) stream.close(NGHTTP2_CANCEL);
+  };
+  const timer = setTimeout(() => cancel(new ConnectError("the deadline passed", Code.DeadlineExceeded)), call.timeoutMs);
+  // The signal says why: the caller's deadline (connect-node aborts with
+  // DEADLINE_EXCEEDED) or the caller gone.
+  const onAbort = () =>
+    cancel(call.signal.reason instanceof ConnectError ? call.signal.reason : new ConnectError("the caller went away", Code.Canceled));
+  if (call.signal.aborted) onAbort();
+  call.signal.addEventListener("abort", onAbort);
+
+  let pending = Buffer.alloc(0);
+  let status: http2.IncomingHttpHeaders | undefined;
+  stream.on("response", (answer) => {
+    toHeaders(answer, call.header);
+    if (answer["grpc-status"] !== undefined) status = answer; // trailers-only
+  });
+  stream.on("data", (chunk: Buffer) => {
+    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    while (pending.length >= 5) {
+      const length = pending.readUInt32BE(1);
+      if (pending.length < 5 + length) break;
+      if (pending[0] & 1) return cancel(new ConnectError("stud_server sent a compressed message unasked", Code.Internal));
+      try {
+        queue.push(fromBinary(method.output, pending.subarray(5, 5 + length)));
+      } catch (error) {
+        return cancel(new ConnectError(`stud_server's answer does not decode: ${String(error)}`, Code.Internal));
+      }
+      pending = pending.subarray(5 + length);
+    }
+    if (queue.length > 16) stream.pause();
+    notify();
+  });
+  stream.on("trailers", (trailers) => {
+    status = trailers;
+    toHeaders(trailers, call.trailer);
+  });
+  stream.on("error", (error) => end(new ConnectError(`stud_server unreachable or the call broke: ${error.message}`, Code.Unavailable)));
+  stream.on("close", () => {
+    if (!status) return end(new ConnectError(`stud_server ended the call without a status (HTTP/2 code ${stream.rstCode})`, Code.Unavailable));
+    const statusHeaders = new Headers();
+    toHeaders(status, statusHeaders);
+    end(findTrailerError(statusHeaders));
+  });
+  stream.end(frame);
+
+  try {
+    for (;;) {
+      if (queue.length > 0) {
+        yield queue.shift();
+        if (queue.length <= 4 && stream.isPaused()) stream.resume();
+        continue;
+      }
+      if (ended) break;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+    // A failure ends the call even when messages came first (a stream's error).
+    if (failure) throw failure;
+  } finally {
+    clearTimeout(timer);
+    call.signal.removeEventListener("abort", onAbort);
+    if (!stream.closed) stream.close(NGHTTP2_CANCEL);
+  }
+}
+
+// A unary call: exactly one message on success.
+export async function unaryUpstream(pool: SessionPool, method: DescMethod & DescMethodUnary, input: unknown, call: UpstreamCall): Promise<unknown> {
+  let message: unknown;
+  let count = 0;
+  for await (const m of callUpstream(pool, method, input, call)) {
+    message = m;
+    count++;
+  }
+  if (count !== 1) throw new ConnectError(`stud_server answered ${count} messages to a unary call`, Code.Unimplemented);
+  return message;
+}
