@@ -3,6 +3,9 @@
 # defaults on 127.0.0.1:50051 (no configuration, no external server):
 #   tools/run.sh [stud_server flags...]
 # Without a key file the server seals hands with an ephemeral key (it says so).
+# The quick start is trusted mode and runs with --allow_deck_reveal, so stud_cli
+# (and the playground) check each hand's deck commitment at its end
+# (--allow_deck_reveal=false turns that off).
 #
 #   tools/run.sh --web [stud_server flags...]
 # also builds the web gateway (web/, packages from the npm registry) and serves
@@ -16,7 +19,7 @@ tools/install-deps.sh
 BUILD_DIR="${BUILD_DIR:-build}"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD_DIR" -j "$(nproc)" --target stud_server stud_cli
-if [ "$web" = false ]; then exec "$BUILD_DIR/service/stud_server" "$@"; fi
+if [ "$web" = false ]; then exec "$BUILD_DIR/service/stud_server" --allow_deck_reveal "$@"; fi
 
 upstream=127.0.0.1:50051
 prev=""
@@ -26,7 +29,7 @@ for a in "$@"; do
   prev="$a"
 done
 (cd web && npm install --no-audit --no-fund --loglevel=error && npm run --silent build)
-"$BUILD_DIR/service/stud_server" "$@" &
+"$BUILD_DIR/service/stud_server" --allow_deck_reveal "$@" &
 server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null' EXIT
 node web/dist/gateway.mjs --listen="${WEB_LISTEN:-127.0.0.1:8080}" --upstream="$upstream" &

@@ -3,12 +3,15 @@
 
 Usage: cli_e2e_test.py --server PATH/stud_server --cli PATH/stud_cli --examples DIR
 
-Starts `stud_server --listen 127.0.0.1:0 --allow_preset`, reads the port from
-its ready line, runs every DIR/*.hand file through `stud_cli run` (each must
-exit 0 and end with PASS), checks the rulings of the LIVE examples (English and
-Spanish), checks that a broken expectation exits non-zero, plays one
-interactive hand with piped input, then stops the server with SIGTERM (by its
-own PID). Every wait is bounded.
+Starts `stud_server --listen 127.0.0.1:0 --allow_preset --allow_deck_reveal`,
+reads the port from its ready line, runs every DIR/*.hand file through
+`stud_cli run` (each must exit 0 and end with PASS), checks the rulings of the
+LIVE examples (English and Spanish), checks that a broken expectation exits
+non-zero, plays one interactive hand with piped input (the deck commitment
+verified from GetView's reveal_deck), then stops the server with SIGTERM (by
+its own PID). On a server without those flags, a PRESET hand file is refused
+and the same interactive hand ends with the commitment "not revealed by this
+server". Every wait is bounded.
 """
 import argparse
 import glob
@@ -49,7 +52,7 @@ def main():
     args = parser.parse_args()
 
     c = Checker()
-    proc, address = start_server(args.server, ["--allow_preset"])
+    proc, address = start_server(args.server, ["--allow_preset", "--allow_deck_reveal"])
     try:
         # 1. The example hand files replay and every expectation holds.
         files = sorted(glob.glob(os.path.join(args.examples, "*.hand")))
@@ -224,6 +227,13 @@ def main():
         c.check(r.returncode == 1 and "FAILED line 9: NewHand refused" in r.stdout and
                 "> deal preset" in r.stdout and "--allow_preset" in r.stdout,
                 "a refused PRESET deal points at the 'deal preset' line", r.stdout + r.stderr)
+        # 6. Without --allow_deck_reveal the deck is not revealed: said, and no failure.
+        r = cli(args, address, ["play", "--seats", "2", "--stakes", "$4-$8", "--stack", "2000"],
+                stdin="\n".join(moves) + "\n")
+        c.check(r.returncode == 0 and "not revealed by this server" in r.stdout and
+                "verified: SHA-256" not in r.stdout,
+                "without --allow_deck_reveal the hand ends with the commitment not revealed",
+                r.stdout + r.stderr)
     finally:
         stop_server(proc)
 

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
@@ -155,6 +156,16 @@ std::optional<CallError> Client::Resolve(const v1::HandUpdate& current, v1::Loca
   req.set_token(current.token());
   req.set_locale(locale);
   return Call(&v1::StudService::Stub::ResolveShowdown, req, out);
+}
+
+std::optional<CallError> Client::RevealDeck(const std::string& token, v1::HandUpdate* out) {
+  v1::GetViewRequest req;
+  req.set_token(token);
+  req.set_reveal_deck(true);
+  v1::GetViewResponse resp;
+  std::optional<CallError> err = Call(&v1::StudService::Stub::GetView, req, &resp);
+  if (!err) *out = std::move(*resp.mutable_update());
+  return err;
 }
 
 std::optional<CallError> Client::ExportHistory(const std::string& token, int viewer, bool reveal,

@@ -60,6 +60,11 @@ class Client {
   std::optional<CallError> Resolve(const v1::HandUpdate& current, v1::Locale locale,
                                    v1::ResolveShowdownResponse* out);
 
+  // GetView with reveal_deck: the complete hand's deck, recycle order and
+  // salt in out->public_view().deck_commitment(). A server without
+  // --allow_deck_reveal refuses it (PERMISSION_DENIED DECK_REVEAL_NOT_PERMITTED).
+  std::optional<CallError> RevealDeck(const std::string& token, v1::HandUpdate* out);
+
   std::optional<CallError> ExportHistory(const std::string& token, int viewer, bool reveal,
                                          v1::ExportHandHistoryResponse* out);
 

@@ -330,7 +330,21 @@ bool FinishHand(Client& client, const v1::HandUpdate& u, v1::Locale locale,
   }
   PrintSettlement(*out, u.public_view().variant());
   std::printf("Final stacks: %s\n", StacksList(u).c_str());
-  return VerifyCommitment(u.public_view().deck_commitment());
+  const v1::DeckCommitment& committed = u.public_view().deck_commitment();
+  if (committed.commitment().empty()) return VerifyCommitment(committed);
+  // The public view carries the commitment alone; the deck comes on request.
+  v1::HandUpdate revealed;
+  if (auto err = client.RevealDeck(u.token(), &revealed)) {
+    std::printf("Deck commitment: %s\n", Hex(committed.commitment()).c_str());
+    if (err->reason == "DECK_REVEAL_NOT_PERMITTED") {
+      std::printf(
+          "  not revealed by this server (start it with --allow_deck_reveal to check it)\n");
+      return true;
+    }
+    std::printf("  reveal failed: %s\n", DescribeError(*err).c_str());
+    return false;
+  }
+  return VerifyCommitment(revealed.public_view().deck_commitment());
 }
 
 }  // namespace stud_cli

@@ -59,8 +59,10 @@ void PrintRuling(const v1::Ruling& r, v1::Locale locale);
 
 // The end of a complete hand: fetches the settlement (ResolveShowdown) into
 // *out and prints the showdown, pots, winners, final stacks and the deck
-// commitment check. False when the settlement cannot be fetched or the
-// commitment does not verify.
+// commitment check, from the reveal asked of GetView (reveal_deck). False
+// when the settlement cannot be fetched or the revealed deck does not verify;
+// a server that does not reveal decks (no --allow_deck_reveal) is said so,
+// and is no failure.
 bool FinishHand(Client& client, const v1::HandUpdate& u, v1::Locale locale,
                 v1::ResolveShowdownResponse* out);
 
