@@ -47,18 +47,26 @@ export function createDualProtocolServer(handler: NodeHandlerFn): DualProtocolSe
   // writes (HEADERS, then DATA with the trailers); with Nagle's algorithm on,
   // the kernel holds the second until the caller ACKs the first, and callers
   // delay that ACK by 40 ms or more: every HTTP/2 call took ~45 ms. Node's
-  // servers set the option only on sockets they accept themselves (an HTTP/2
-  // session also on the socket it is given, but it was given a stream), not
-  // on sockets handed to them with "connection". A Connect stream over
-  // HTTP/1.1 (one chunk per message) needs it as much.
+  // servers set the option only on sockets they accept themselves, not on
+  // sockets handed to them with "connection" (an HTTP/2 session sets it on its
+  // socket only if that is a net.Socket). A Connect stream over HTTP/1.1 (one
+  // chunk per message) needs it as much.
   const server = net.createServer({ noDelay: true }, (socket) => {
     socket.setNoDelay(true);
-    socket.once("data", (first: Buffer) => {
+    // The first bytes decide; a connection whose first segment is shorter
+    // than "PRI" (one byte at a time is allowed) waits for more.
+    let head = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+      if (head.length < 3 && "PRI".startsWith(head.toString("latin1"))) return;
+      socket.off("data", onData);
+      socket.setTimeout(0);
+      socket.off("timeout", onSilent);
       socket.pause();
-      // The chunk goes back into the socket's buffer: an HTTP/2 session reads
+      // The bytes go back into the socket's buffer: an HTTP/2 session reads
       // what is buffered before it takes over the socket's reads natively.
-      socket.unshift(first);
-      if (first.toString("latin1", 0, 3) === "PRI") {
+      socket.unshift(head);
+      if (head.toString("latin1", 0, 3) === "PRI") {
         h2c.emit("connection", socket);
       } else {
         http1Sockets.set(socket, 0);
@@ -66,7 +74,11 @@ export function createDualProtocolServer(handler: NodeHandlerFn): DualProtocolSe
         http1.emit("connection", socket);
         socket.resume();
       }
-    });
+    };
+    socket.on("data", onData);
+    // A connection that never says what it is does not stay open.
+    const onSilent = () => socket.destroy();
+    socket.setTimeout(10_000, onSilent);
   });
   return {
     server,

@@ -92,3 +92,19 @@ test("every accepted socket has Nagle's algorithm off, HTTP/1.1 and HTTP/2 alike
   assert.equal(accepted.length, 3);
   for (const [i, socket] of accepted.entries()) assert.ok(noDelaySockets.has(socket), `accepted socket ${i}: TCP_NODELAY`);
 });
+
+test("an HTTP/2 preface sent one byte at a time is still HTTP/2", async () => {
+  const socket = net.connect(port, "127.0.0.1");
+  await new Promise((resolve) => socket.once("connect", resolve));
+  socket.setNoDelay(true);
+  const answer = new Promise((resolve) => socket.once("data", resolve));
+  const preface = Buffer.concat([Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"), Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0])]);
+  for (const byte of preface.subarray(0, 4)) {
+    socket.write(Buffer.from([byte]));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  socket.write(preface.subarray(4));
+  const first = await answer;
+  socket.destroy();
+  assert.equal(first[3], 4, "the server's first frame is SETTINGS (an HTTP/1.1 server would answer 400)");
+});
