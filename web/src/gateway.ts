@@ -6,7 +6,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { createClient } from "@connectrpc/connect";
-import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { connectHandler } from "./adapter.js";
 import { StudService } from "../gen/stud/v1/stud_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
 import { corsPolicy } from "./cors.js";
@@ -87,18 +88,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
   }
 
-  const handler = connectNodeAdapter({
-    // Strict proto3 JSON: a misspelt field ("expectedVerison") or an enum name
-    // the API does not have is INVALID_ARGUMENT naming it, not silently dropped
-    // (connect-es ignores both by default).
-    jsonOptions: { ignoreUnknownFields: false },
-    routes: (router) =>
+  const handler = connectHandler(
+    (router) =>
       router.service(
         StudService,
         studServiceForwarder({ upstream, defaultTimeoutMs: options.defaultTimeoutMs, hooks: { onCallEnd: recordCall } }),
       ),
-    fallback: (req, res) => void serveOther(req, res),
-  });
+    (req, res) => void serveOther(req, res),
+  );
   const passthrough = grpcPassthrough({
     upstream,
     defaultTimeoutMs: options.defaultTimeoutMs,

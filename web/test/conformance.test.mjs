@@ -218,7 +218,9 @@ test("strict JSON: an unknown field or enum name is INVALID_ARGUMENT naming it, 
   const cases = [
     // A misspelt optional field would otherwise be dropped, and the version check with it.
     ["ApplyAction", { token, action: { kind: "ACTION_KIND_BRING_IN", seat: dealt.update.toAct }, expectedVerison: "1" }, /key "expectedVerison" is unknown/],
-    ["NewHand", { ...newHandJson, variant: "VARIANT_STUDD" }, /stud\.v1\.Variant.*"VARIANT_STUDD"/],
+    ["NewHand", { ...newHandJson, variant: "VARIANT_STUDD" }, /^stud\.v1\.NewHandRequest\.variant: "VARIANT_STUDD" is not a stud\.v1\.Variant \(VARIANT_STUD, VARIANT_STUD_HI_LO or VARIANT_RAZZ\)$/],
+    // Deeper: a repeated message's enum, with its index.
+    ["ApplyAction", { token, action: { kind: "ACTION_KIND_RAISE_TO_THE_MOON", seat: 1 } }, /^stud\.v1\.ApplyActionRequest\.action\.kind: "ACTION_KIND_RAISE_TO_THE_MOON" is not a stud\.v1\.ActionKind/],
     ["NewHand", { ...newHandJson, stakes: { presett: "$15-$30" } }, /stud\.v1\.Stakes.*key "presett" is unknown/],
     ["LegalActions", { token, seat: 1, viewerSeat: 2 }, /key "viewerSeat" is unknown/],
   ];
