@@ -60,7 +60,15 @@ int PendingCount(const HandState& st) {
   return static_cast<int>(std::count(st.pending_deal.begin(), st.pending_deal.end(), true));
 }
 
-RuleId ExhaustionRule(const HandState& st) {
+RuleId BurnErrorRule(const HandState& st) {
+  return st.street == Street::kSeventh ? RuleId::kIrrBurn2 : RuleId::kIrrBurn1;
+}
+
+}  // namespace
+
+bool ReshuffledThisStreet(const HandState& st) { return Progress(st).recycled; }
+
+RuleId DeckProcedureRule(const HandState& st) {
   switch (st.config.options.deck_exhaustion) {
     case DeckExhaustion::kRecycleSkipBurnIfShort:
       return RuleId::kDeck2;
@@ -70,12 +78,6 @@ RuleId ExhaustionRule(const HandState& st) {
       return RuleId::kDeck1;
   }
 }
-
-RuleId BurnErrorRule(const HandState& st) {
-  return st.street == Street::kSeventh ? RuleId::kIrrBurn2 : RuleId::kIrrBurn1;
-}
-
-}  // namespace
 
 int LiveStub(const HandState& st) {
   return std::max(0, kDeckSize - st.seen.size() - st.burn_count);
@@ -119,7 +121,7 @@ absl::Status CheckImpliedBurn(const HandState& st) {
   const int needed = PendingCount(st);
   if (after > 1 || needed <= after) return absl::OkStatus();
   return RuleViolation(
-      ExhaustionRule(st),
+      DeckProcedureRule(st),
       absl::StrCat("after the burn the stub holds ", after, " card(s) for ", needed,
                    " players: report the burn (BURN), then the reshuffle of the "
                    "burns, aside cards and stub (RESHUFFLE)"));
@@ -152,7 +154,7 @@ absl::Status ApplyDealerStep(HandState& st, const Action& a) {
   const int stub = LiveStub(st);
   if (a.kind == ActionKind::kReshuffle) {
     if (step != DealStep::kReshuffle) {
-      return RuleViolation(ExhaustionRule(st),
+      return RuleViolation(DeckProcedureRule(st),
                            absl::StrCat("no reshuffle is due: the stub still holds ", stub,
                                         " card(s) for what ", StreetName(st.street), " needs"));
     }
@@ -179,9 +181,10 @@ absl::Status ApplyDealerStep(HandState& st, const Action& a) {
     return absl::InvalidArgumentError("face_up: a burn shown face up names its card");
   }
   if (step == DealStep::kReshuffle) {
-    return RuleViolation(ExhaustionRule(st), absl::StrCat("the stub holds ", stub,
-                                                          " card(s): report the reshuffle of "
-                                                          "the burns, aside cards and stub first"));
+    return RuleViolation(DeckProcedureRule(st),
+                         absl::StrCat("the stub holds ", stub,
+                                      " card(s): report the reshuffle of "
+                                      "the burns, aside cards and stub first"));
   }
   if (step != DealStep::kBurn) {
     const bool street_burn = st.street != Street::kThird || st.config.options.burn_before_third;

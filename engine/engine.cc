@@ -7,7 +7,6 @@
 #include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "engine/internal.h"
-#include "engine/irregularities.h"
 #include "engine/pot.h"
 
 namespace stud {
@@ -216,40 +215,20 @@ absl::Status ApplyDeal(HandState& st, const Action& a) {
                                                      : absl::StrCat("seat ", NextDeal(st).seat),
                      "; report it with a deal action"));
   }
-  const ExpectedDeal next = NextDeal(st);
-  if (a.card.index() >= kDeckSize) return absl::InvalidArgumentError("card: not a card");
-  if (st.seen.Contains(a.card)) {
-    const bool burned = std::find(st.burns.begin(), st.burns.end(), a.card) != st.burns.end();
-    return RuleViolation(RuleId::kDeal4,
-                         absl::StrCat(a.card.ToString(),
-                                      burned ? " was burned; a burned card comes back only with a "
-                                               "reshuffle (STUD-DECK-1)"
-                                             : " is already in play; a card is dealt once"));
-  }
-  if (next.step == DealStep::kReshuffle) {
-    return RuleViolation(RuleId::kDeck1,
-                         absl::StrCat("the stub holds ", internal::LiveStub(st), " card(s) and ",
-                                      StreetName(st.street),
-                                      " needs more: report the reshuffle "
-                                      "(RESHUFFLE) of the burns, aside cards and stub first"));
-  }
-  // [STUD-DEAL-3] a card reported where a burn is due: burned face down first.
-  const bool burn_implied = next.step == DealStep::kBurn;
-  if (burn_implied) {
-    if (absl::Status s = internal::CheckImpliedBurn(st); !s.ok()) return s;
-  }
+  absl::StatusOr<internal::DealCheck> check = internal::CheckDeal(st, a);
+  if (!check.ok()) return check.status();
+  const ExpectedDeal& next = check->next;
+  const bool burn_implied = check->burn_implied;
   if (a.seat != next.seat || a.face_up != next.face_up) {
-    // [catalogue section 11] a report that reveals a dealer error is ruled.
-    if (std::optional<IrregularityReport> report = DealIrregularity(st, a)) {
-      if (!burn_implied) return internal::RuleReport(st, *report);
-      HandState before = st;
-      internal::BurnReported(st, a, /*implied=*/true);
-      absl::Status s = internal::RuleReport(st, *report);
-      if (!s.ok()) st = std::move(before);
-      return s;
-    }
+    // A report that reveals a dealer error was ruled by Advance before this
+    // point (engine/advance.cc); any other mismatch is refused. When the
+    // common card is due, or one is reported after a reshuffle, the deck
+    // procedure decides (a street is never split between private cards and a
+    // common card) [STUD-DECK-1..3], not the dealing order.
+    const bool common =
+        next.seat == kBoardSeat || (a.seat == kBoardSeat && internal::ReshuffledThisStreet(st));
     return RuleViolation(
-        RuleId::kDeal1,
+        common ? internal::DeckProcedureRule(st) : RuleId::kDeal1,
         absl::StrCat("the next card goes ", next.face_up ? "face up" : "face down", " to ",
                      next.seat == kBoardSeat ? std::string("the board (common card)")
                                              : absl::StrCat("seat ", next.seat),
@@ -356,6 +335,32 @@ namespace internal {
 
 void Log(HandState& st, Operation op) { st.log.push_back(op); }
 
+absl::StatusOr<DealCheck> CheckDeal(const HandState& st, const Action& a) {
+  const ExpectedDeal next = NextDeal(st);
+  if (a.card.index() >= kDeckSize) return absl::InvalidArgumentError("card: not a card");
+  if (st.seen.Contains(a.card)) {
+    const bool burned = std::find(st.burns.begin(), st.burns.end(), a.card) != st.burns.end();
+    return RuleViolation(RuleId::kDeal4,
+                         absl::StrCat(a.card.ToString(),
+                                      burned ? " was burned; a burned card comes back only with a "
+                                               "reshuffle (STUD-DECK-1)"
+                                             : " is already in play; a card is dealt once"));
+  }
+  if (next.step == DealStep::kReshuffle) {
+    return RuleViolation(
+        RuleId::kDeck1,
+        absl::StrCat("the stub holds ", LiveStub(st), " card(s) and ", StreetName(st.street),
+                     " needs more: report the reshuffle "
+                     "(RESHUFFLE) of the burns, aside cards and stub first"));
+  }
+  // [STUD-DEAL-3] a card reported where a burn is due: burned face down first.
+  const bool burn_implied = next.step == DealStep::kBurn;
+  if (burn_implied) {
+    if (absl::Status s = CheckImpliedBurn(st); !s.ok()) return s;
+  }
+  return DealCheck{next, burn_implied};
+}
+
 void AfterStreetDealt(HandState& st) {
   DesignateOpener(st);
   st.phase = Phase::kBetting;
@@ -454,7 +459,14 @@ void AfterSeatRemoved(HandState& st, int seat) {
 
 void AdvanceAfterRound(HandState& st) {
   TakeBackOutOfTurn(st);  // [STUD-IRR-WRONG-1] held chips are no part of the pot
-  Log(st, {.type = OpType::kStreetEnd, .street = st.street});
+  // [STUD-BRING-7] a 3rd-street round where everyone just called the bring-in
+  // ends there: the bring-in gets no option.
+  const bool bring_in_called = st.street == Street::kThird && st.bring_in_seat != 0 &&
+                               st.full_level == 0 && st.raises == 0 && !st.bring_in_due &&
+                               !st.config.options.bring_in_option && LiveSeatCount(st) > 1;
+  Log(st, {.type = OpType::kStreetEnd,
+           .street = st.street,
+           .rule_id = bring_in_called ? RuleId::kBring7 : RuleId::kNone});
   st.actor = 0;
   if (LiveSeatCount(st) == 1) {
     SettleHand(st);
@@ -539,7 +551,9 @@ ExpectedDeal NextDeal(const HandState& st) {
   return {0, false, st.street, step};
 }
 
-absl::Status Apply(HandState& st, const Action& a) {
+namespace internal {
+
+absl::Status CheckRequest(const HandState& st, const Action& a) {
   if (a.seat < 0 || a.seat > st.config.num_seats) {
     return absl::InvalidArgumentError(absl::StrCat(
         "seat: ", a.seat, " is not at this table (seats 1..", st.config.num_seats, ")"));
@@ -552,24 +566,18 @@ absl::Status Apply(HandState& st, const Action& a) {
     return absl::InvalidArgumentError(absl::StrCat("amount_to: ", ActionKindName(a.kind),
                                                    " puts in no chips; send 0, not ", a.amount_to));
   }
-  absl::Status status;
+  return absl::OkStatus();
+}
+
+absl::Status ApplyAction(HandState& st, const Action& a) {
   switch (st.phase) {
     case Phase::kComplete:
       return RuleViolation(RuleId::kGame1, "the hand is over; start a new hand");
     case Phase::kAwaitingDeal:
-      status = ApplyDeal(st, a);
-      break;
+      return ApplyDeal(st, a);
     case Phase::kShowdown:
-      status = ApplyShowdown(st, a);
-      break;
+      return ApplyShowdown(st, a);
     case Phase::kBetting: {
-      if (a.kind == ActionKind::kDeal) {
-        // [STUD-IRR-PREM-1] a card dealt before the round is over.
-        if (std::optional<IrregularityReport> report = DealIrregularity(st, a)) {
-          status = internal::RuleReport(st, *report);
-          break;
-        }
-      }
       if (!IsBettingKind(a.kind) || a.seat != st.actor) {
         if (IsBettingKind(a.kind) && a.seat >= 1 && !st.seats[a.seat].can_act()) {
           return NotInTheBetting(st, a.seat);
@@ -581,114 +589,19 @@ absl::Status Apply(HandState& st, const Action& a) {
           return RuleViolation(rule, absl::StrCat("it is seat ", st.actor, "'s turn to act on ",
                                                   StreetName(st.street), ", not seat ", a.seat));
         }
-        return internal::ExplainRefusal(st, a, {});
+        return ExplainRefusal(st, a, {});
       }
-      const internal::LegalActionList legal = internal::BettingOptions(st, a.seat);
+      const internal::LegalActionList legal = BettingOptions(st, a.seat);
       if (absl::Status s = CheckNoAmount(a, legal); !s.ok()) return s;
-      const LegalAction* chosen = internal::FindLegal(legal, a.kind, a.amount_to);
-      if (chosen == nullptr) return internal::ExplainRefusal(st, a, legal);
-      internal::ApplyAndAdvance(st, a.seat, *chosen);
-      break;
+      const LegalAction* chosen = FindLegal(legal, a.kind, a.amount_to);
+      if (chosen == nullptr) return ExplainRefusal(st, a, legal);
+      ApplyAndAdvance(st, a.seat, *chosen);
+      return absl::OkStatus();
     }
   }
-  if (status.ok()) {
-    internal::SettleOutOfTurn(st);  // [STUD-IRR-WRONG-1] a held action whose turn came
-    ++st.version;
-  }
-  return status;
+  return absl::OkStatus();
 }
 
-absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Operation>& log) {
-  return Replay(config, log, {});
-}
-
-absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Operation>& log,
-                                 const std::vector<IrregularityReport>& reports) {
-  absl::StatusOr<HandState> st = NewHand(config);
-  if (!st.ok()) return st.status();
-  const bool reported = config.deal_source == DealSource::kReported;
-  for (size_t i = 0; i < log.size(); ++i) {
-    const Operation& op = log[i];
-    Action a{.seat = op.seat, .amount_to = op.amount_to, .card = op.card, .face_up = op.face_up};
-    switch (op.type) {
-      case OpType::kRuling: {
-        // Re-apply the report; the operations it appended follow it and are
-        // produced again by the ruling itself.
-        if (op.amount < 0 || static_cast<size_t>(op.amount) >= reports.size()) {
-          return absl::InvalidArgumentError("log: a ruling refers to a report that is missing");
-        }
-        if (absl::Status s = internal::RuleReport(*st, reports[static_cast<size_t>(op.amount)]);
-            !s.ok()) {
-          return s;
-        }
-        ++st->version;
-        i += static_cast<size_t>(op.amount_to);
-        continue;
-      }
-      case OpType::kDeclareAllIn:
-        a.kind = ActionKind::kDeclareAllIn;
-        break;
-      case OpType::kDeclineOption:
-        a.kind = ActionKind::kDeclineOption;
-        break;
-      case OpType::kFold:
-        a.kind = ActionKind::kFold;
-        break;
-      case OpType::kCheck:
-        a.kind = ActionKind::kCheck;
-        break;
-      case OpType::kCall:
-        a.kind = ActionKind::kCall;
-        break;
-      case OpType::kBringIn:
-        a.kind = ActionKind::kBringIn;
-        break;
-      case OpType::kComplete:
-        a.kind = ActionKind::kComplete;
-        break;
-      case OpType::kBet:
-        a.kind = ActionKind::kBet;
-        break;
-      case OpType::kRaise:
-        a.kind = ActionKind::kRaise;
-        break;
-      case OpType::kShow:
-        if (op.rule_id != RuleId::kShow1 || st->phase != Phase::kShowdown) continue;
-        a.kind = ActionKind::kShow;
-        break;
-      case OpType::kMuck:
-        a.kind = ActionKind::kMuck;
-        break;
-      case OpType::kDeal:
-      case OpType::kCommonCard:
-        if (!reported) continue;
-        a.kind = ActionKind::kDeal;
-        break;
-      case OpType::kBurn:
-        if (!reported) continue;
-        if (op.amount == 2) {
-          // Implied by the deal report that follows: part of that report.
-          internal::BurnReported(*st, a, /*implied=*/true);
-          continue;
-        }
-        a = {.kind = ActionKind::kBurn,
-             .card = op.card,
-             .face_up = op.face_up,
-             .unseen = op.amount == 1};
-        break;
-      case OpType::kRecycle:
-        if (!reported) continue;
-        a = {.kind = ActionKind::kReshuffle};
-        break;
-      default:
-        continue;
-    }
-    // A held action out of turn that stood is applied again by the engine
-    // itself when the turn reaches its seat [STUD-IRR-WRONG-1].
-    if (op.rule_id == internal::kOutOfTurnRule && IsBettingKind(a.kind)) continue;
-    if (absl::Status s = Apply(*st, a); !s.ok()) return s;
-  }
-  return st;
-}
+}  // namespace internal
 
 }  // namespace stud

@@ -82,14 +82,16 @@ const LegalAction* ChooseLegal(const std::vector<LegalAction>& legal, const Acti
 
 // Applies the action in place; on error the state is unchanged. Dealing that
 // follows the action (next street, showdown) happens within the same call.
+// Apply is Advance (engine/advance.h) without the answer: the same checks,
+// rulings, log and version.
 //
 // Apply accepts an action if and only if it chooses an entry of
 // LegalActions(state, action.seat) (ChooseLegal) and, for kDeal and kBurn,
 // names a card not yet in play. The one exception is a card the table reports
 // that reveals a dealer's error (dealt before the betting is over, dealt face
-// up or to the wrong seat): Apply rules it as an irregularity, and the log
-// shows the ruling (kRuling). Tested for every kind, seat and phase by
-// tests/engine/legal_apply_equivalence_test.cc.
+// up): once the generic deal checks pass, Advance rules it as an
+// irregularity, and the log shows the ruling (kRuling). Tested for every
+// kind, seat and phase by tests/engine/legal_apply_equivalence_test.cc.
 absl::Status Apply(HandState& state, const Action& action);
 
 // One live seat's place when the boards (up cards, with the common card) are

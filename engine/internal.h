@@ -1,5 +1,5 @@
-// Internal pieces shared by engine.cc, betting.cc and dealing.cc. Not part of
-// the engine's public contract.
+// Internal pieces shared by the engine's files (the core, the irregularity
+// rulings and advance.cc). Not part of the engine's public contract.
 #ifndef STUD_ENGINE_INTERNAL_H_
 #define STUD_ENGINE_INTERNAL_H_
 
@@ -7,9 +7,11 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "engine/engine.h"
 #include "engine/hand_state.h"
+#include "engine/irregularities.h"
 
 namespace stud::internal {
 
@@ -69,11 +71,33 @@ absl::Status ApplyDealerStep(HandState& state, const Action& action);
 // A deal report where a burn is due: refused when the burn it implies would
 // leave the stub short, so the reshuffle comes first [STUD-DECK-1].
 absl::Status CheckImpliedBurn(const HandState& state);
-// Logs the burn of a reported (or, `implied`, unreported face-down) card.
+// Logs the burn of a reported (or, `implied`, unreported face-down) card;
+// every burn the engine counts is logged here.
 void BurnReported(HandState& state, const Action& action, bool implied);
+// The deck procedure the hand's deck_exhaustion option follows: STUD-DECK-1
+// (default), -2 (skip the burn when short) or -3 (common card at once).
+RuleId DeckProcedureRule(const HandState& state);
+// Whether the stub was reshuffled during the current street's deal.
+bool ReshuffledThisStreet(const HandState& state);
 
 // ---- engine.cc ----
 void Log(HandState& state, Operation op);
+// The checks of a request before any rule: the seat is at the table, and
+// showing, mucking and dealer steps carry no amount (INVALID_ARGUMENT).
+absl::Status CheckRequest(const HandState& state, const Action& action);
+// The checks every kDeal report passes in kAwaitingDeal before it is matched
+// against NextDeal: a real card not in play [STUD-DEAL-4], no reshuffle due
+// [STUD-DECK-1], the stub still serving after an implied burn. `burn_implied`:
+// a burn is due, so the card says it was burned face down first [STUD-DEAL-3].
+struct DealCheck {
+  ExpectedDeal next;
+  bool burn_implied = false;
+};
+absl::StatusOr<DealCheck> CheckDeal(const HandState& state, const Action& action);
+// The core of a step (engine/advance.cc owns the step): applies a regular
+// action, or refuses it; no version, no out-of-turn settling, no ruling. A
+// deal report that reveals a dealer's error must have been ruled before.
+absl::Status ApplyAction(HandState& state, const Action& action);
 // After a round closes: next street, showdown or award.
 void AdvanceAfterRound(HandState& state);
 // Every card of the street is out: designate the opener and start betting.
@@ -94,9 +118,11 @@ absl::Status ValidateCarriedAntes(const HandConfig& config);
 void CarryAntes(HandState& state);
 
 // ---- irregularities.cc ----
-// Rules on a report without touching version; used by Apply for LIVE deal
-// reports that reveal a dealer error and by RuleIrregularity.
-absl::Status RuleReport(HandState& state, const IrregularityReport& report);
+// Rules on `report` in `work` (a copy of `before`, or `before` after an
+// implied burn) without touching version, and measures the change against
+// `before`. On error `work` is to be dropped. Used by Advance only.
+absl::StatusOr<Ruling> RuleOn(HandState& work, const IrregularityReport& report,
+                              const HandState& before);
 
 // ---- irregularities_outofturn.cc ----
 // The rule of an action out of turn; a betting operation carrying it is a

@@ -122,7 +122,8 @@ absl::StatusOr<Outcome> FoldOut(HandState& st, const IrregularityReport& r) {
   const bool picked_up = r.kind == IrregularityKind::kUpcardsPickedUp;
   const RuleId rule = picked_up ? RuleId::kIrrFold2 : RuleId::kIrrFold1;
   if (picked_up && st.phase == Phase::kShowdown) {
-    return Outcome{.rule_id = rule,
+    // The betting is over: the showdown rule decides, not the fold rule.
+    return Outcome{.rule_id = RuleId::kShow3,
                    .decision = Decision::kNoEffect,
                    .en = absl::StrCat("The betting is over: ", Seat(r.seat),
                                       " picking up its upcards "
@@ -437,22 +438,11 @@ absl::StatusOr<Outcome> RuleOnCopy(HandState& st, const IrregularityReport& r) {
   return o;
 }
 
-absl::Status RuleReport(HandState& st, const IrregularityReport& r) {
-  HandState work = st;
-  absl::StatusOr<Outcome> o = RuleOnCopy(work, r);
-  if (!o.ok()) return o.status();
-  st = std::move(work);
-  return absl::OkStatus();
-}
-
-}  // namespace internal
-
-absl::StatusOr<Ruling> RuleIrregularity(HandState& st, const IrregularityReport& report) {
-  HandState work = st;
+absl::StatusOr<Ruling> RuleOn(HandState& work, const IrregularityReport& report,
+                              const HandState& before) {
   const size_t first = work.log.size();
-  absl::StatusOr<internal::Outcome> o = internal::RuleOnCopy(work, report);
+  absl::StatusOr<Outcome> o = RuleOnCopy(work, report);
   if (!o.ok()) return o.status();
-  ++work.version;
   Ruling r{.rule_id = o->rule_id,
            .decision = o->decision,
            .explanation_en = std::move(o->en),
@@ -484,15 +474,16 @@ absl::StatusOr<Ruling> RuleIrregularity(HandState& st, const IrregularityReport&
     }
   }
   for (int i = 1; i <= work.config.num_seats; ++i) {
-    const Chips ds = work.seats[i].stack - st.seats[i].stack;
-    const Chips dc = work.seats[i].committed - st.seats[i].committed;
+    const Chips ds = work.seats[i].stack - before.seats[i].stack;
+    const Chips dc = work.seats[i].committed - before.seats[i].committed;
     if (ds != 0 || dc != 0) r.chips.push_back({i, ds, dc});
   }
   r.to_act = ToAct(work);
   if (r.to_act != 0) r.options = LegalActions(work, r.to_act);
-  st = std::move(work);
   return r;
 }
+
+}  // namespace internal
 
 absl::string_view DecisionName(Decision d) {
   switch (d) {

@@ -15,7 +15,8 @@
 // refused for hands the engine deals (DealSource::kDeck). In reported (LIVE)
 // dealing, a deal report that itself reveals the error (a hole card or final
 // card reported face up, a card reported before the betting is over) is ruled
-// automatically by Apply(); DealIrregularity() names the report it stands for.
+// automatically by Advance (engine/advance.h) once the generic deal checks
+// pass; DealIrregularity() names the report it stands for.
 //
 // Errors: INVALID_ARGUMENT for a malformed report (field named);
 // FAILED_PRECONDITION with the rule ID when the report does not fit the hand

@@ -398,7 +398,8 @@ absl::StatusOr<Outcome> Premature(HandState& st, const IrregularityReport& r) {
   if (keeps) {
     if (absl::Status s = CardOk(st, r.card, "report.card"); !s.ok()) return s;
   }
-  if (st.premature_pending == 0) ++st.burn_count;  // the burn before them
+  // The burn before them, face down and unreported: counted and logged.
+  if (st.premature_pending == 0) BurnReported(st, {}, /*implied=*/true);
   for (Card c : r.cards) {
     st.seen.Add(c);
     st.aside.push_back(c);

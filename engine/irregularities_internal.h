@@ -46,7 +46,7 @@ absl::StatusOr<Outcome> SkippedSeat(HandState& state, const IrregularityReport& 
 bool MissesEarlierCard(const HandState& state, int seat);
 // SKIPPED_SEAT against the hand: street dealt, seat live and really short.
 absl::Status ValidateSkippedSeat(const HandState& state, const IrregularityReport& report);
-// The whole ruling on a scratch copy (dispatch, record); used by RuleReport.
+// The whole ruling on a scratch copy (dispatch, record); used by RuleOn.
 absl::StatusOr<Outcome> RuleOnCopy(HandState& state, const IrregularityReport& report);
 
 // Helpers.

@@ -1,7 +1,5 @@
 #include "engine/step.h"
 
-#include <utility>
-
 namespace stud {
 
 NextStep Next(const HandState& st) {
@@ -18,20 +16,6 @@ NextStep Next(const HandState& st) {
     next.legal = LegalActions(st, next.to_act);
   }
   return next;
-}
-
-absl::StatusOr<Step> ApplyStep(HandState& st, const Action& action) {
-  Step step;
-  step.first_op = st.log.size();
-  if (std::optional<IrregularityReport> report = DealIrregularity(st, action)) {
-    absl::StatusOr<Ruling> ruling = RuleIrregularity(st, *report);
-    if (!ruling.ok()) return ruling.status();
-    step.ruling = *std::move(ruling);
-  } else if (absl::Status s = Apply(st, action); !s.ok()) {
-    return s;
-  }
-  step.next = Next(st);
-  return step;
 }
 
 }  // namespace stud

@@ -34,9 +34,10 @@ struct Step {
   NextStep next;
 };
 
-// Apply, as one value. A kDeal that reveals a dealer's error (DealIrregularity)
-// is ruled and the ruling returned; errors and the unchanged state on error
-// as for Apply.
+// Advance (engine/advance.h) of an action: Apply, as one value. A kDeal that
+// reveals a dealer's error (DealIrregularity) is ruled and the ruling
+// returned; errors and the unchanged state on error as for Apply. Kept for
+// callers that only apply actions.
 absl::StatusOr<Step> ApplyStep(HandState& state, const Action& action);
 
 }  // namespace stud

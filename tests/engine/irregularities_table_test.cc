@@ -153,7 +153,9 @@ TEST(Table, STUD_IRR_FOLD_2_KilledHandActingCitesTheKill) {
 }
 
 // STUD-IRR-FOLD-2, STUD-SHOW-3
-TEST(Table, STUD_IRR_FOLD_2_AtShowdownMeansNothing) {
+// STUD-SHOW-3: upcards picked up once the betting is over mean nothing; the
+// showdown rule decides, not the fold rule STUD-IRR-FOLD-2.
+TEST(Table, STUD_SHOW_3_UpcardsPickedUpAtShowdownMeanNothing) {
   HandState st = Dealt(Profile::kCash);
   Act(st, 2, K::kBringIn, 100);
   Act(st, 3, K::kCall, 100);
@@ -164,6 +166,7 @@ TEST(Table, STUD_IRR_FOLD_2_AtShowdownMeansNothing) {
       RuleIrregularity(st, {.kind = IrregularityKind::kUpcardsPickedUp, .seat = 1});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->decision, Decision::kNoEffect);
+  EXPECT_EQ(r->rule_id, RuleId::kShow3);
   EXPECT_TRUE(st.seats[1].live());
   ExpectReplays(st);
 }

@@ -174,6 +174,42 @@ TEST(BringIn, STUD_BRING_7_NoOptionForTheBringIn) {
   EXPECT_EQ(AmountsOf(alt, 2, ActionKind::kComplete), std::vector<Chips>{1500});
 }
 
+// STUD-BRING-7: the round that everyone closes by calling the bring-in ends
+// under that rule (its STREET_END cites it); a completed round does not.
+TEST(BringIn, STUD_BRING_7_TheRoundEndedByCallsCitesTheRule) {
+  const std::vector<std::string> hands = {"Ah Kd 7c", "4c 5d 2c", "3d 3h Qs"};
+  auto third_street_end = [](const HandState& st) -> const Operation* {
+    for (const Operation& op : st.log) {
+      if (op.type == OpType::kStreetEnd && op.street == Street::kThird) return &op;
+    }
+    return nullptr;
+  };
+  HandState st = Start(Config(Variant::kStud, S1530(), {20000, 20000, 20000}, hands));
+  Act(st, 2, ActionKind::kBringIn, 500);
+  Act(st, 3, ActionKind::kCall, 500);
+  Act(st, 1, ActionKind::kCall, 500);
+  ASSERT_NE(third_street_end(st), nullptr);
+  EXPECT_EQ(third_street_end(st)->rule_id, "STUD-BRING-7");
+  // Completed: the round ends on the calls of a full bet, no special rule.
+  HandState done = Start(Config(Variant::kStud, S1530(), {20000, 20000, 20000}, hands));
+  Act(done, 2, ActionKind::kBringIn, 500);
+  Act(done, 3, ActionKind::kComplete, 1500);
+  Act(done, 1, ActionKind::kCall, 1500);
+  Act(done, 2, ActionKind::kCall, 1500);
+  ASSERT_NE(third_street_end(done), nullptr);
+  EXPECT_EQ(third_street_end(done)->rule_id, RuleId::kNone);
+  // bring_in_option = true: the bring-in's own check closes the round.
+  Options opt;
+  opt.bring_in_option = true;
+  HandState alt = Start(Config(Variant::kStud, S1530(), {20000, 20000, 20000}, hands, opt));
+  Act(alt, 2, ActionKind::kBringIn, 500);
+  Act(alt, 3, ActionKind::kCall, 500);
+  Act(alt, 1, ActionKind::kCall, 500);
+  Act(alt, 2, ActionKind::kCheck);
+  ASSERT_NE(third_street_end(alt), nullptr);
+  EXPECT_EQ(third_street_end(alt)->rule_id, RuleId::kNone);
+}
+
 // STUD-BRING-8
 TEST(BringIn, STUD_BRING_8_LowCardAllInForTheAnte) {
   // $1-$2 (ante 25, bring-in 25, small bet 100): seat 2 holds the low 2c and

@@ -333,6 +333,55 @@ TEST(LiveDeck, STUD_DECK_5_EightSeatsToSeventhGetTheReportedCommonCard) {
   ExpectReplays(d.st);
 }
 
+// STUD-DECK-1: after the reshuffle and the burn the street takes one common
+// card; a card reported to a seat instead is refused by the deck procedure
+// (a street is never split between private cards and a common card), not by
+// the dealing order, and the hand is unchanged.
+TEST(LiveDeck, STUD_DECK_1_APrivateCardAfterTheReshuffleIsRefused) {
+  Dealer d(8);
+  for (int street = 3; street <= 6; ++street) {
+    ASSERT_NO_FATAL_FAILURE(d.DealStreet());
+    ASSERT_NO_FATAL_FAILURE(d.Bet());
+  }
+  ASSERT_TRUE(d.Reshuffle().ok());
+  ASSERT_TRUE(d.Burn().ok());
+  ASSERT_EQ(NextDeal(d.st).step, DealStep::kCommonCard);
+  const HandState before = d.st;
+  for (const bool up : {false, true}) {
+    const absl::Status s =
+        Apply(d.st, {.kind = K::kDeal, .seat = 1, .card = d.NextCard(), .face_up = up});
+    EXPECT_EQ(RuleIdOf(s), "STUD-DECK-1") << s;
+    EXPECT_TRUE(d.st == before);
+  }
+  // The common card face down is refused by the same procedure.
+  EXPECT_EQ(RuleIdOf(Apply(d.st, {.kind = K::kDeal, .seat = kBoardSeat, .card = d.NextCard()})),
+            "STUD-DECK-1");
+  // 7 players: 7th street is dealt privately and the stub is reshuffled
+  // mid-street; a common card reported after that reshuffle is refused by the
+  // same procedure.
+  Dealer seven(7);
+  for (int street = 3; street <= 6; ++street) {
+    ASSERT_NO_FATAL_FAILURE(seven.DealStreet());
+    ASSERT_NO_FATAL_FAILURE(seven.Bet());
+  }
+  ASSERT_FALSE(seven.st.street_uses_common);
+  while (NextDeal(seven.st).step != DealStep::kReshuffle)
+    ASSERT_TRUE(seven.Deal().ok() || seven.Burn().ok());
+  ASSERT_TRUE(seven.Reshuffle().ok());
+  ASSERT_TRUE(seven.Burn().ok());
+  const HandState mid = seven.st;
+  const absl::Status common = Apply(
+      seven.st, {.kind = K::kDeal, .seat = kBoardSeat, .card = seven.NextCard(), .face_up = true});
+  EXPECT_EQ(RuleIdOf(common), "STUD-DECK-1") << common;
+  EXPECT_TRUE(seven.st == mid);
+  // Before any reshuffle a card to the board breaks the dealing order.
+  Dealer early(3);
+  EXPECT_EQ(RuleIdOf(Apply(
+                early.st,
+                {.kind = K::kDeal, .seat = kBoardSeat, .card = early.NextCard(), .face_up = true})),
+            "STUD-DEAL-1");
+}
+
 // STUD-DECK-3
 TEST(LiveDeck, STUD_DECK_3_CommonImmediatelyWhenShort) {
   Options o;
