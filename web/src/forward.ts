@@ -144,7 +144,8 @@ export function studServiceForwarder(options: ForwardOptions): Record<string, Un
           if (!headersCopied) copyMetadata(call.header, ctx.responseHeader);
           copyMetadata(call.trailer, ctx.responseTrailer);
         } catch (error) {
-          // The caller gone: the handler's signal says so; nobody reads the code.
+          // The handler's signal aborted (the caller gone, or its deadline
+          // passed): its reason is the status, not the cancelled upstream's.
           const relayed = ctx.signal.aborted ? ConnectError.from(ctx.signal.reason ?? error, Code.Canceled) : passThroughError(error);
           code = relayed.code;
           throw relayed;
