@@ -115,7 +115,7 @@ export async function startPhonesStack({ replicas = 2, serverArgs = [] } = {}) {
       children.push(web.child);
       gateways.push(web.address);
     }
-    return { dir, redisPort, upstreams, gateways, stop: stopAll };
+    return { dir, redisPort, redisPid: redis.child.pid, upstreams, gateways, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
