@@ -5,6 +5,7 @@
 #include "engine/engine.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
+#include "service/api/localized.h"
 #include "service/token/sealer.h"
 #include "service/trust/seat_tickets.h"
 #include "service/trust/tenants.h"
@@ -123,6 +124,29 @@ absl::Status ServerDraining() {
   return s;
 }
 
+absl::Status WithReason(absl::StatusCode code, absl::string_view reason,
+                        absl::string_view message) {
+  absl::Status s(code, message);
+  s.SetPayload(kReasonPayload, absl::Cord(reason));
+  return s;
+}
+
+absl::Status LedgerRequired(absl::string_view hand_id) {
+  return WithReason(
+      absl::StatusCode::kFailedPrecondition, "LEDGER_REQUIRED",
+      absl::StrCat("token: hand ", hand_id,
+                   " was dealt with the hand ledger and this replica runs without one; it is "
+                   "never served without it (send the call to a replica started with --ledger)"));
+}
+
+absl::Status SeatRateLimited(int seat, int64_t retry_after_ms) {
+  return WithReason(absl::StatusCode::kResourceExhausted, "SEAT_RATE_LIMITED",
+                    absl::StrCat("seat ", seat,
+                                 " sent calls faster than this server allows a seat "
+                                 "(--seat_rate_limit); retry in ",
+                                 retry_after_ms, " ms"));
+}
+
 absl::Status UndecodableRequest(absl::string_view method) {
   return absl::InvalidArgumentError(
       absl::StrCat("request: the bytes sent to ", method, " are not a valid stud.v1.", method,
@@ -166,8 +190,9 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
     (*info.mutable_metadata())["latest_version"] = text.substr(slash + 1);
   }
   google::rpc::LocalizedMessage localized;
-  localized.set_locale("en-US");
-  localized.set_message(message);
+  Localized text = LocalizeError(status, info.reason());  // localized.h
+  localized.set_locale(std::move(text.locale));
+  localized.set_message(std::move(text.message));
 
   google::rpc::Status details;
   details.set_code(static_cast<int32_t>(code));

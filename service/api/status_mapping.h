@@ -16,10 +16,15 @@
 //   ledger unreachable                      UNAVAILABLE          LEDGER_UNAVAILABLE
 //   the tenant's calls at its limit         RESOURCE_EXHAUSTED   TENANT_OVERLOADED
 //   the server is stopping (SIGTERM)        UNAVAILABLE          SERVER_DRAINING
+//   a hand dealt with the ledger, opened    FAILED_PRECONDITION  LEDGER_REQUIRED
+//     on a replica without one
+//   a device's seat over its rate limit     RESOURCE_EXHAUSTED   SEAT_RATE_LIMITED
+//   any error made by WithReason            its code             its reason
 //   anything else                           same code            the code's name
 // UNKNOWN never leaves the server: it becomes INTERNAL. Every error carries
 // grpc-status-details-bin = google.rpc.Status{code, message, details = [ErrorInfo
-// {reason, domain "stud.v1", metadata}, LocalizedMessage{"en-US", message}]}.
+// {reason, domain "stud.v1", metadata}, LocalizedMessage}]}: {"en-US", message}, or
+// Spanish when the call asked for it (localized.h).
 #ifndef STUD_SERVICE_STATUS_MAPPING_H_
 #define STUD_SERVICE_STATUS_MAPPING_H_
 
@@ -70,6 +75,18 @@ absl::Status TenantOverloaded(absl::string_view tenant, int limit);
 // UNAVAILABLE, reason SERVER_DRAINING: the server is stopping; retry (another
 // replica answers). Nothing was applied.
 absl::Status ServerDraining();
+
+// FAILED_PRECONDITION, reason LEDGER_REQUIRED: the hand was dealt with the
+// hand ledger (its sealed policy) and this replica runs without one.
+absl::Status LedgerRequired(absl::string_view hand_id);
+
+// RESOURCE_EXHAUSTED, reason SEAT_RATE_LIMITED: a device's seat sent more
+// calls than --seat_rate_limit allows; retry after `retry_after_ms`.
+absl::Status SeatRateLimited(int seat, int64_t retry_after_ms);
+
+// An error of `code` whose ErrorInfo.reason is `reason` (an UPPER_SNAKE name
+// listed in docs/api.md), for refusals that need no metadata of their own.
+absl::Status WithReason(absl::StatusCode code, absl::string_view reason, absl::string_view message);
 
 // INVALID_ARGUMENT: the request's bytes are not the method's request message.
 absl::Status UndecodableRequest(absl::string_view method);

@@ -5,14 +5,18 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine/advance.h"
 #include "engine/engine.h"
 #include "engine/irregularities.h"
 #include "engine/pot.h"
 #include "engine/step.h"
 #include "service/api/announce.h"
+#include "service/api/compact.h"
 #include "service/api/convert.h"
+#include "service/api/localized.h"
 #include "service/api/ruling.h"
 #include "service/api/status_mapping.h"
+#include "service/observability/hand_facts.h"
 #include "service/observability/tracing.h"
 #include "service/rpc/dealing.h"
 #include "service/rpc/hand_service.h"
@@ -36,8 +40,14 @@ absl::StatusOr<SealedHand> HandService::Unseal(const std::string& token,
   thread_local std::string plain;
   if (absl::Status st = sealer_->OpenInto(token, CurrentTenant(), &plain); !st.ok()) return st;
   absl::StatusOr<SealedHand> hand = ParseSealedHand(plain);
+  if (hand.ok()) HandLanguageScope::Note(hand->service.locale);  // its errors' language
   if (hand.ok() && !expected_hand_id.empty() && HandIdText(hand->service) != expected_hand_id) {
     return HandIdMismatch(expected_hand_id, HandIdText(hand->service));
+  }
+  // A hand dealt with the ledger is never served without one: no fork, and
+  // every replica keeps the hand's line [HandPolicy].
+  if (hand.ok() && hand->service.requires_ledger && options_.ledger == nullptr) {
+    return LedgerRequired(HandIdText(hand->service));
   }
   if (hand.ok()) LedgerScope::NoteOpened(hand->service.hand_id, hand->state.version, token);
   return hand;
@@ -50,10 +60,13 @@ absl::StatusOr<HandService::UpdateParts> HandService::DecodeDetail(v1::UpdateDet
       return UpdateParts::kAll;
     case v1::UPDATE_DETAIL_CHANGES:
       return UpdateParts::kChanges;
+    case v1::UPDATE_DETAIL_COMPACT:
+      return UpdateParts::kCompact;
     default:
       return absl::InvalidArgumentError(
           absl::StrCat("detail: ", static_cast<int>(detail),
-                       " is not an UpdateDetail (UPDATE_DETAIL_FULL or UPDATE_DETAIL_CHANGES)"));
+                       " is not an UpdateDetail (UPDATE_DETAIL_FULL, UPDATE_DETAIL_CHANGES or "
+                       "UPDATE_DETAIL_COMPACT)"));
   }
 }
 
@@ -88,11 +101,17 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
     out->set_token(std::move(token));
   }
   out->set_version(state.version);
+  // Counted by its game whatever the answer shows (observability/hand_facts.h).
+  HandFactsScope::Note({.variant = EncodeVariant(state.config.variant),
+                        .dealing_mode = static_cast<int>(hand.service.dealing_mode),
+                        .phase = static_cast<int>(state.phase)});
   if (parts != UpdateParts::kChanges) {
     v1::PublicView* pub = out->mutable_public_view();
     EncodePublicView(ViewFor(state, kPublicViewer), pub);
     pub->set_hand_id(HandIdText(hand.service));
     pub->set_dealing_mode(static_cast<v1::DealingMode>(hand.service.dealing_mode));
+    pub->mutable_policy()->set_seat_tickets(hand.service.requires_seat_tickets);
+    pub->mutable_policy()->set_ledger(hand.service.requires_ledger);
     EncodeCommitment(hand.service, pub->mutable_deck_commitment());
   }
   for (int seat : view_seats) {
@@ -112,10 +131,11 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
   out->set_to_act(now.to_act);
   if (now.deal.has_value()) EncodeExpectedDeal(*now.deal, out->mutable_expected_deal());
   for (const LegalAction& a : now.legal) EncodeLegalAction(a, out->add_legal_actions());
-  if (parts == UpdateParts::kAll) {
+  if (parts == UpdateParts::kAll || parts == UpdateParts::kCompact) {
     Announce(state, first_op, static_cast<v1::Locale>(hand.service.locale),
              out->mutable_announcements());
   }
+  if (parts == UpdateParts::kCompact) MakeCompact(state, first_op, out);  // api/compact.h
 }
 
 absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResponse* resp) const {
@@ -156,6 +176,12 @@ absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResp
   return DealNewHand(req, std::move(config), *locale, *views, resp);
 }
 
+void HandService::SetHandPolicy(ServiceData* service) const {
+  service->requires_seat_tickets =
+      options_.seat_tickets != nullptr && options_.seat_tickets->RequiredFor(CurrentTenant());
+  service->requires_ledger = options_.ledger != nullptr;
+}
+
 absl::Status HandService::DealNewHand(const v1::NewHandRequest& request, HandConfig config,
                                       v1::Locale locale, const std::vector<int>& view_seats,
                                       v1::NewHandResponse* resp) const {
@@ -163,6 +189,7 @@ absl::Status HandService::DealNewHand(const v1::NewHandRequest& request, HandCon
   if (!parts.ok()) return parts.status();
   SealedHand hand;
   hand.service.locale = static_cast<uint32_t>(locale);
+  SetHandPolicy(&hand.service);
   if (absl::Status st = PrepareDeal(request, options_.allow_preset, &config, &hand.service);
       !st.ok()) {
     return st;
@@ -198,7 +225,7 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
   }
   absl::StatusOr<Step> step = [&]() -> absl::StatusOr<Step> {
     ChildSpan span("engine");
-    absl::StatusOr<Step> s = ApplyStep(hand->state, *action);
+    absl::StatusOr<Step> s = Advance(hand->state, *action);
     if (s.status().code() == absl::StatusCode::kInvalidArgument) {
       // The engine names the action's field ("seat: ..."); the request nests it.
       return absl::InvalidArgumentError(absl::StrCat("action.", s.status().message()));
@@ -270,6 +297,27 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
     EncodeDeckReveal(hand->state, hand->service,
                      resp->mutable_update()->mutable_public_view()->mutable_deck_commitment());
   }
+  return absl::OkStatus();
+}
+
+absl::Status HandService::WatchUpdate(const v1::WatchHandRequest& req, const std::string& token,
+                                      size_t first_op, v1::HandUpdate* out, bool* complete) const {
+  absl::StatusOr<SealedHand> hand = Unseal(token, req.hand_id());
+  if (!hand.ok()) return hand.status();
+  // The ticket's seat is its byte 23 (seat_tickets.h); Permit refuses a
+  // ticket that is not authentic, so the byte is trusted only once it passes.
+  const std::string& ticket = req.seat_ticket();
+  const int seat = ticket.size() == kSeatTicketBytes ? static_cast<uint8_t>(ticket[23]) : 0;
+  v1::GetViewRequest as_view;
+  as_view.set_seat_ticket(ticket);
+  if (seat != kTableTicketSeat) as_view.add_private_view_seats(seat);
+  if (absl::Status st = Permit(as_view, *hand); !st.ok()) return st;
+  absl::StatusOr<UpdateParts> parts = DecodeDetail(req.detail());
+  if (!parts.ok()) return parts.status();
+  std::vector<int> views;
+  if (seat != kTableTicketSeat) views.push_back(seat);
+  FillUpdate(*hand, first_op, views, *parts, token, out);
+  if (complete != nullptr) *complete = hand->state.phase == Phase::kComplete;
   return absl::OkStatus();
 }
 

@@ -25,10 +25,12 @@
 
 namespace stud::service {
 
-class Ledger;          // trust/ledger.h
-struct Observability;  // observability/observability.h
-class TenantAuth;      // trust/tenants.h
-class TenantLimiter;   // trust/tenant_limits.h
+class Ledger;           // trust/ledger.h
+class SeatRateLimiter;  // trust/seat_rate_limit.h
+struct Observability;   // observability/observability.h
+class TenantAuth;       // trust/tenants.h
+class TenantLimiter;    // trust/tenant_limits.h
+class WatchHub;         // trust/watch_hub.h
 
 struct ServiceOptions {
   bool allow_preset = false;  // --allow_preset: accept DEALING_MODE_PRESET
@@ -56,6 +58,12 @@ struct ServiceOptions {
   // Per-tenant limit of calls queued or running (--max_in_flight_per_tenant;
   // null: none). Needs `tenants`. Must outlive the service.
   TenantLimiter* tenant_limits = nullptr;
+  // Per-seat rate limit of calls carrying a seat ticket (--seat_rate_limit;
+  // null: none). Must outlive the service.
+  SeatRateLimiter* seat_rate_limit = nullptr;
+  // WatchHand's reader of the watch streams (with the ledger; null: WatchHand
+  // is refused LEDGER_NOT_CONFIGURED). Must outlive the service.
+  WatchHub* watch_hub = nullptr;
   // --sealed_schema: the token plaintext schema written (token/codec.h);
   // kRollingUpgradeSchema while older replicas must still open new tokens.
   uint32_t sealed_schema = kSealedSchema;
@@ -84,6 +92,14 @@ class HandService {
   absl::Status RuleIrregularity(const stud::v1::RuleIrregularityRequest& req,
                                 stud::v1::RuleIrregularityResponse* resp) const;
   absl::Status GetView(const stud::v1::GetViewRequest& req, stud::v1::GetViewResponse* resp) const;
+  // One WatchHand message (server/watch_hand.h): `out` = version `token` of
+  // hand `req.hand_id()` as `req.seat_ticket()` sees it, checked as GetView
+  // checks a ticket (a seat's own private view; the table, or no ticket where
+  // none is required: the public view only), with the operations from
+  // `first_op` on and `req.detail()`'s parts. `complete`: the hand is over.
+  absl::Status WatchUpdate(const stud::v1::WatchHandRequest& req, const std::string& token,
+                           size_t first_op, stud::v1::HandUpdate* out,
+                           bool* complete = nullptr) const;
   // Hand histories (history_service.cc).
   absl::Status ExportHandHistory(const stud::v1::ExportHandHistoryRequest& req,
                                  stud::v1::ExportHandHistoryResponse* resp) const;
@@ -107,7 +123,9 @@ class HandService {
   // RuleIrregularity by default), all but announcements (GetView: nothing was
   // announced), or the changes alone (UPDATE_DETAIL_CHANGES: no public view,
   // no announcements).
-  enum class UpdateParts { kAll, kAllButAnnouncements, kChanges };
+  // UPDATE_DETAIL_COMPACT is kCompact: all, but the public view without the
+  // hand's fixed facts (variant, stakes, profile, options, dealing mode, policy).
+  enum class UpdateParts { kAll, kAllButAnnouncements, kChanges, kCompact };
   // The parts a request's `detail` asks for; INVALID_ARGUMENT for a value
   // this server does not know.
   static absl::StatusOr<UpdateParts> DecodeDetail(stud::v1::UpdateDetail detail);
@@ -117,6 +135,10 @@ class HandService {
   void FillUpdate(const SealedHand& hand, size_t first_op, const std::vector<int>& view_seats,
                   UpdateParts parts, std::string token, stud::v1::HandUpdate* out,
                   const NextStep* next = nullptr) const;
+  // The policy a new hand is sealed with (HandPolicy): tickets when this
+  // server or the calling tenant requires them, the ledger when this server
+  // keeps one. Every replica then enforces it whatever its own flags.
+  void SetHandPolicy(ServiceData* service) const;
   // Seat-scoped access (seat_tickets.h): OK, or why the call's ticket (or its
   // absence) does not allow this request on this hand.
   template <typename Req>

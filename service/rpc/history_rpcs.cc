@@ -126,6 +126,7 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
     sealed.service.dealing_mode = v1::DEALING_MODE_LIVE;
     sealed.service.locale = v1::LOCALE_EN;
     sealed.service.hand_id = NewHandId();
+    SetHandPolicy(&sealed.service);
     resp->set_hand_id(HandIdText(sealed.service));
     ChildSpan span("seal");
     resp->set_token(sealer_->Seal(SerializeSealedHand(sealed, options_.sealed_schema),

@@ -13,6 +13,8 @@ void Drain(grpc::Server& server, StudServiceImpl& service, int port, absl::Durat
   const absl::Time deadline = absl::Now() + grace;
   server.GetHealthCheckService()->SetServingStatus(false);
   service.StartDraining();
+  // Open WatchHand streams end UNAVAILABLE SERVER_DRAINING: they resume elsewhere.
+  service.EndWatches();
   // A proxy that does not watch health keeps sending: hence the 2 s cap.
   const absl::Time quiet_by = std::min(deadline - absl::Seconds(1), absl::Now() + absl::Seconds(2));
   const auto quiet = [&] {

@@ -3,7 +3,8 @@
 //
 //   1. health turns NOT_SERVING (balancers stop sending);
 //   2. every new call is answered UNAVAILABLE, reason SERVER_DRAINING
-//      (retryable, nothing applied: another replica answers);
+//      (retryable, nothing applied: another replica answers), and so is every
+//      open WatchHand stream ended (its client resumes on another replica);
 //   3. the calls already accepted finish; the drain waits until the clients
 //      go quiet (no call in flight and none refused for 250 ms), at most 2 s
 //      and never later than 1 s before the grace period ends;

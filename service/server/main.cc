@@ -40,9 +40,11 @@
 #include "service/server/stud_service.h"
 #include "service/token/sealer.h"
 #include "service/trust/redis_ledger.h"
+#include "service/trust/seat_rate_limit.h"
 #include "service/trust/seat_tickets.h"
 #include "service/trust/tenant_limits.h"
 #include "service/trust/tenants.h"
+#include "service/trust/watch_hub.h"
 
 #ifndef STUD_VERSION
 #define STUD_VERSION "dev"
@@ -104,6 +106,9 @@ ABSL_FLAG(
     "Seat-scoped access: \"off\" (a token sees and acts for every seat: a trusted backend) or "
     "\"required\" (every call on a hand must carry a seat ticket from NewHand and is limited "
     "to that seat). Per tenant: mark its entry \"<tenant>:<hex>:tickets\" in the tenant key file.");
+ABSL_FLAG(double, seat_rate_limit, 20,
+          "Calls per second one seat's ticket may make on this replica (bursts of twice that); "
+          "more are RESOURCE_EXHAUSTED SEAT_RATE_LIMITED. 0 = no limit");
 ABSL_FLAG(int, max_message_bytes, 1 << 20, "Largest request or response message, in bytes");
 ABSL_FLAG(int, drain_seconds, 10, "Grace period for in-flight calls on SIGTERM/SIGINT");
 ABSL_FLAG(int, max_in_flight, 0,
@@ -118,6 +123,13 @@ ABSL_FLAG(int64_t, ledger_ttl_seconds, 86400,
 ABSL_FLAG(int64_t, ledger_in_play_ttl_seconds, 7 * 86400,
           "How long a hand's ledger entry is kept after its last change while the hand is in play");
 ABSL_FLAG(int, ledger_timeout_ms, 500, "Connect and reply timeout of each ledger (Redis) call");
+ABSL_FLAG(int, max_watchers, 10000,
+          "With --ledger: open WatchHand streams on this replica; more are RESOURCE_EXHAUSTED");
+ABSL_FLAG(int, max_watchers_per_tenant, 0,
+          "Open WatchHand streams one tenant may have on this replica (0 = no per-tenant limit)");
+ABSL_FLAG(int, watch_idle_timeout_seconds, 300,
+          "A WatchHand stream whose hand has not changed for this long ends UNAVAILABLE WATCH_IDLE "
+          "(the client resumes with after_version); 0 = never");
 ABSL_FLAG(int, max_in_flight_per_tenant, 0,
           "With --tenant_keys_file: calls one tenant may have queued or running; more are refused "
           "RESOURCE_EXHAUSTED TENANT_OVERLOADED (0 = no per-tenant limit)");
@@ -322,6 +334,7 @@ int main(int argc, char** argv) {
   options.max_in_flight = std::max(0, absl::GetFlag(FLAGS_max_in_flight));
   options.workers = std::max(0, absl::GetFlag(FLAGS_workers));
   std::unique_ptr<stud::service::RedisLedger> ledger;
+  std::unique_ptr<stud::service::WatchHub> watch_hub;
   if (const std::string url = absl::GetFlag(FLAGS_ledger); !url.empty()) {
     absl::StatusOr<stud::service::RedisLedgerOptions> lo = stud::service::ParseLedgerUrl(url);
     if (!lo.ok()) return Fail(std::string(lo.status().message()));
@@ -330,6 +343,15 @@ int main(int argc, char** argv) {
     lo->connect_timeout = lo->io_timeout =
         absl::Milliseconds(std::max(1, absl::GetFlag(FLAGS_ledger_timeout_ms)));
     const std::string where = absl::StrCat(lo->host, ":", lo->port);
+    watch_hub = std::make_unique<stud::service::WatchHub>(
+        stud::service::WatchHubOptions{
+            .redis = *lo,
+            .max_watchers = std::max(0, absl::GetFlag(FLAGS_max_watchers)),
+            .max_watchers_per_tenant = std::max(0, absl::GetFlag(FLAGS_max_watchers_per_tenant)),
+            .idle_timeout =
+                absl::Seconds(std::max(0, absl::GetFlag(FLAGS_watch_idle_timeout_seconds)))},
+        metrics != nullptr ? metrics->registry().get() : nullptr);
+    options.watch_hub = watch_hub.get();
     ledger = std::make_unique<stud::service::RedisLedger>(
         *std::move(lo), metrics != nullptr ? metrics->registry().get() : nullptr);
     // Unreachable at start is not fatal: calls fail closed (UNAVAILABLE) until it answers.
@@ -352,6 +374,11 @@ int main(int argc, char** argv) {
     tenant_limits = std::make_unique<stud::service::TenantLimiter>(
         per_tenant, tenants->tenants(), metrics != nullptr ? metrics->registry().get() : nullptr);
     options.tenant_limits = tenant_limits.get();
+  }
+  std::unique_ptr<stud::service::SeatRateLimiter> seat_rate_limit;
+  if (const double rate = absl::GetFlag(FLAGS_seat_rate_limit); rate > 0) {
+    seat_rate_limit = std::make_unique<stud::service::SeatRateLimiter>(rate, 2 * rate);
+    options.seat_rate_limit = seat_rate_limit.get();
   }
   stud::service::StudServiceImpl service(&*sealer, options);
   const absl::StatusOr<stud::service::ConnectionPolicy> connections =

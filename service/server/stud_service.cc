@@ -1,40 +1,101 @@
 #include "service/server/stud_service.h"
 
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "service/api/localized.h"
 #include "service/api/status_mapping.h"
 #include "service/observability/observability.h"
+#include "service/server/watch_hand.h"
 #include "service/trust/ledger.h"
+#include "service/trust/seat_rate_limit.h"
 #include "service/trust/tenant_limits.h"
 #include "service/trust/tenants.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
 
+namespace {
+
+// The request's seat ticket, "" for a request that has none.
+template <typename Req>
+absl::string_view SeatTicketOf(const Req& req) {
+  if constexpr (requires { req.seat_ticket(); }) {
+    return req.seat_ticket();
+  } else {
+    return {};
+  }
+}
+
+// Requests only the platform's API key may make (callers.h): those without a
+// seat ticket (NewHand, ReplayHandHistory) and a stateless showdown.
+template <typename Req>
+bool PlatformOnly(const Req& req) {
+  if constexpr (std::is_same_v<Req, v1::ResolveShowdownRequest>) {
+    return req.hand_case() != v1::ResolveShowdownRequest::kToken;
+  } else {
+    return !requires { req.seat_ticket(); };
+  }
+}
+
+}  // namespace
+
 absl::Status StudServiceImpl::Authorized(grpc::CallbackServerContext* ctx,
+                                         absl::string_view seat_ticket, bool platform_only,
                                          absl::FunctionRef<absl::Status()> handler) const {
+  // Errors in the caller's language, else the hand's (api/localized.h).
+  HandLanguageScope hand_language;
+  std::optional<MessageLanguage> asked;
+  if (auto it = ctx->client_metadata().find("accept-language");
+      it != ctx->client_metadata().end()) {
+    asked = FromAcceptLanguage(absl::string_view(it->second.data(), it->second.size()));
+  }
+  absl::Status status = AuthorizedIn(ctx, seat_ticket, platform_only, handler);
+  if (std::optional<MessageLanguage> lang = asked ? asked : hand_language.noted()) {
+    SetMessageLanguage(&status, *lang);
+  }
+  return status;
+}
+
+absl::Status StudServiceImpl::AuthorizedIn(grpc::CallbackServerContext* ctx,
+                                           absl::string_view seat_ticket, bool platform_only,
+                                           absl::FunctionRef<absl::Status()> handler) const {
   LedgerScope ledger(ledger_);  // commits what the call changed, or refuses it (ledger.h)
-  if (tenants_ == nullptr) return ledger.Finish(handler(), "");
-  absl::StatusOr<std::string> tenant = tenants_->Authenticate(ctx->client_metadata());
-  if (!tenant.ok()) return tenant.status();
-  TenantScope scope(*tenant);
-  return ledger.Finish(handler(), *tenant);
+  absl::StatusOr<Caller> caller =
+      callers_.Authenticate(ctx->client_metadata(), seat_ticket, platform_only);
+  if (!caller.ok()) return caller.status();
+  if (seat_rate_limit_ != nullptr && seat_ticket.size() == kSeatTicketBytes) {
+    // Keyed by the ticket's hand id and seat (bytes 7..23): the caller is
+    // authenticated here or the ticket is checked against the hand before
+    // anything is applied, so a forged ticket only spends its own bucket.
+    const int seat = static_cast<uint8_t>(seat_ticket[23]);
+    if (absl::Status st =
+            seat_rate_limit_->Admit(caller->tenant, seat_ticket.substr(7, 16), seat, absl::Now());
+        !st.ok()) {
+      return st;
+    }
+  }
+  TenantScope scope(caller->tenant, caller->device);
+  return ledger.Finish(handler(), caller->tenant);
 }
 
 StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
     : hands_(sealer, options),
+      watch_hub_(options.watch_hub),
       observability_(options.observability),
       tenants_(options.tenants),
+      callers_(sealer, options.tenants, options.seat_tickets),
+      seat_rate_limit_(options.seat_rate_limit),
       ledger_(options.ledger),
       tenant_limits_(options.tenants != nullptr ? options.tenant_limits : nullptr) {
   if (options.max_in_flight > 0)
     admission_ = std::make_unique<Admission>(options.max_in_flight, options.workers);
 }
 
-void StudServiceImpl::Dispatch(grpc::CallbackServerContext* ctx,
+void StudServiceImpl::Dispatch(grpc::CallbackServerContext* ctx, absl::string_view seat_ticket,
                                absl::AnyInvocable<void() &&> serve,
                                absl::FunctionRef<void(const absl::Status&)> refuse) {
   if (draining_.load(std::memory_order_relaxed)) {
@@ -53,12 +114,13 @@ void StudServiceImpl::Dispatch(grpc::CallbackServerContext* ctx,
   // slot; the handler refuses it.
   std::optional<TenantLimiter::Slot> slot;
   if (tenant_limits_ != nullptr) {
-    if (absl::StatusOr<std::string> tenant = tenants_->Authenticate(ctx->client_metadata());
-        tenant.ok()) {
-      slot = tenant_limits_->TryAcquire(*tenant);
+    if (absl::StatusOr<Caller> caller =
+            callers_.Authenticate(ctx->client_metadata(), seat_ticket, false);
+        caller.ok()) {
+      slot = tenant_limits_->TryAcquire(caller->tenant);
       if (!slot.has_value()) {
         --in_flight_;
-        refuse(TenantOverloaded(*tenant, tenant_limits_->limit()));
+        refuse(TenantOverloaded(caller->tenant, tenant_limits_->limit()));
         return;
       }
     }
@@ -99,11 +161,12 @@ grpc::ServerUnaryReactor* StudServiceImpl::Serve(
     delete call;
   };
   Dispatch(
-      ctx,
+      ctx, SeatTicketOf(call->request()),
       [this, ctx, call, handle, finish] {
         finish([&] {
-          return Authorized(ctx,
-                            [&] { return (hands_.*handle)(call->request(), call->response()); });
+          const Req& req = call->request();
+          return Authorized(ctx, SeatTicketOf(req), PlatformOnly(req),
+                            [&] { return (hands_.*handle)(req, call->response()); });
         });
       },
       [&](const absl::Status& why) { finish([&] { return why; }); });
@@ -125,5 +188,24 @@ STUD_RPC(GetView)
 STUD_RPC(ExportHandHistory)
 STUD_RPC(ReplayHandHistory)
 #undef STUD_RPC
+
+grpc::ServerWriteReactor<v1::WatchHandResponse>* StudServiceImpl::WatchHand(
+    grpc::CallbackServerContext* ctx, const v1::WatchHandRequest* request) {
+  // The unary calls' authentication: a device's seat ticket alone will do.
+  absl::StatusOr<Caller> caller =
+      callers_.Authenticate(ctx->client_metadata(), request->seat_ticket(), false);
+  const bool draining = draining_.load(std::memory_order_relaxed);
+  if (draining)
+    last_arrival_nanos_.store(absl::ToUnixNanos(absl::Now()), std::memory_order_relaxed);
+  return StartWatchHand(
+      {&hands_, ledger_, watch_hub_}, *request,
+      caller.ok() ? absl::StatusOr<WatchCaller>(WatchCaller{caller->tenant, caller->device})
+                  : absl::StatusOr<WatchCaller>(caller.status()),
+      draining ? ServerDraining() : absl::OkStatus());
+}
+
+void StudServiceImpl::EndWatches() {
+  if (watch_hub_ != nullptr) watch_hub_->EndAll(ServerDraining());
+}
 
 }  // namespace stud::service

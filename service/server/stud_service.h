@@ -19,12 +19,14 @@
 #include "service/observability/metrics.h"
 #include "service/rpc/hand_service.h"
 #include "service/server/admission.h"
+#include "service/server/callers.h"
 #include "service/server/unary_call.h"
 #include "stud/v1/stud.grpc.pb.h"
 
 namespace stud::service {
 
-// Every StudService method as a raw callback method (ByteBuffer in and out).
+// Every StudService unary method as a raw callback method (ByteBuffer in and
+// out); WatchHand, a server stream, as a typed callback method (watch_hand.h).
 using RawStudService = stud::v1::StudService::WithRawCallbackMethod_NewHand<
     stud::v1::StudService::WithRawCallbackMethod_ApplyAction<
         stud::v1::StudService::WithRawCallbackMethod_LegalActions<
@@ -33,7 +35,8 @@ using RawStudService = stud::v1::StudService::WithRawCallbackMethod_NewHand<
                     stud::v1::StudService::WithRawCallbackMethod_GetView<
                         stud::v1::StudService::WithRawCallbackMethod_ExportHandHistory<
                             stud::v1::StudService::WithRawCallbackMethod_ReplayHandHistory<
-                                stud::v1::StudService::Service>>>>>>>>;
+                                stud::v1::StudService::WithCallbackMethod_WatchHand<
+                                    stud::v1::StudService::Service>>>>>>>>>;
 
 class StudServiceImpl final : public RawStudService {
  public:
@@ -68,7 +71,12 @@ class StudServiceImpl final : public RawStudService {
     last_arrival_nanos_.store(absl::ToUnixNanos(absl::Now()));
     draining_.store(true);
   }
-  // Calls accepted and not yet answered.
+  // The drain, after StartDraining: ends every open WatchHand stream
+  // UNAVAILABLE SERVER_DRAINING (the client resumes on another replica).
+  void EndWatches();
+  grpc::ServerWriteReactor<stud::v1::WatchHandResponse>* WatchHand(
+      grpc::CallbackServerContext* ctx, const stud::v1::WatchHandRequest* request) override;
+  // Calls accepted and not yet answered (WatchHand streams are not counted).
   int in_flight() const { return in_flight_.load(); }
   // When the last call arrived (refused while draining or not), as
   // absl::ToUnixNanos.
@@ -80,9 +88,16 @@ class StudServiceImpl final : public RawStudService {
 
  private:
   // Authenticates the caller (when tenants_ is set) and runs `handler` with
-  // its tenant as CurrentTenant(); an unauthenticated call never reaches it.
-  absl::Status Authorized(grpc::CallbackServerContext* ctx,
-                          absl::FunctionRef<absl::Status()> handler) const;
+  // its tenant as CurrentTenant() (and CurrentCallIsDevice() for a device);
+  // an unauthenticated or rate-limited call never reaches it. `seat_ticket`:
+  // the request's seat ticket ("" when it has none); `platform_only`: the
+  // request is one only the platform's API key may make (NewHand, stateless
+  // calls), never a device.
+  absl::Status Authorized(grpc::CallbackServerContext* ctx, absl::string_view seat_ticket,
+                          bool platform_only, absl::FunctionRef<absl::Status()> handler) const;
+  // Authorized without the error's language.
+  absl::Status AuthorizedIn(grpc::CallbackServerContext* ctx, absl::string_view seat_ticket,
+                            bool platform_only, absl::FunctionRef<absl::Status()> handler) const;
 
   // Parses the request's bytes into a new UnaryCall (its messages on one
   // arena), then dispatches it to `handle`, which fills the response; the
@@ -96,12 +111,16 @@ class StudServiceImpl final : public RawStudService {
   // shedding is on; `refuse` answers with the reason instead when the queue
   // is full or the caller's tenant has its limit in flight. Exactly one of
   // them runs.
-  void Dispatch(grpc::CallbackServerContext* ctx, absl::AnyInvocable<void() &&> serve,
+  void Dispatch(grpc::CallbackServerContext* ctx, absl::string_view seat_ticket,
+                absl::AnyInvocable<void() &&> serve,
                 absl::FunctionRef<void(const absl::Status&)> refuse);
 
   HandService hands_;
+  WatchHub* watch_hub_;  // null: WatchHand is refused LEDGER_NOT_CONFIGURED
   const Observability* observability_;
   const TenantAuth* tenants_;
+  Callers callers_;                   // who a call is: API key or seat ticket
+  SeatRateLimiter* seat_rate_limit_;  // null: no per-seat limit
   Ledger* ledger_;
   TenantLimiter* tenant_limits_;          // null: no per-tenant limit
   std::unique_ptr<Admission> admission_;  // null: no load shedding
