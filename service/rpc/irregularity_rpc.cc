@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "engine/advance.h"
 #include "engine/engine.h"
 #include "engine/irregularities.h"
 #include "engine/pot.h"
@@ -241,9 +242,9 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
   absl::StatusOr<IrregularityReport> report = DecodeReport(r, rule, *std::move(cards));
   if (!report.ok()) return report.status();
   const size_t first_op = hand->state.log.size();
-  absl::StatusOr<Ruling> ruling = stud::RuleIrregularity(hand->state, *report);
-  if (!ruling.ok()) return WithRequestFieldPath(ruling.status(), report->kind);
-  EncodeRuling(hand->state, *ruling, resp->mutable_ruling());
+  absl::StatusOr<Step> step = Advance(hand->state, *report, NextSteps::kSkip);
+  if (!step.ok()) return WithRequestFieldPath(step.status(), report->kind);
+  EncodeRuling(hand->state, *step->ruling, resp->mutable_ruling());
   FillUpdate(*hand, first_op, *views, *parts, "", resp->mutable_update());
   return absl::OkStatus();
 }

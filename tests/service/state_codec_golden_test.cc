@@ -64,19 +64,24 @@ std::string DigestOfFixedHands(uint32_t schema) {
   return hex;
 }
 
+// The states of the fixed hands changed once since the digests were first
+// recorded, not their encoding: a 3rd-street STREET_END closed by calls of
+// the bring-in cites STUD-BRING-7. With that citation left out, the earlier
+// digests (f6acf7f1... and 56173fd0...) come back.
+//
 // Schema 2 (rule IDs by name), what a replica writes during a rolling
 // upgrade: the bytes of the release that introduced it, unchanged.
 TEST(StateCodecGoldenTest, Schema2StatesAreByteForByteStable) {
   ASSERT_TRUE(InitCrypto().ok());
   EXPECT_EQ(DigestOfFixedHands(kRollingUpgradeSchema),
-            "f6acf7f17a84f68c5939087b1e80c1d2f808f599796a8cfb8d24809163a0d7ad");
+            "968c62698ef8070691a4ead08f148776abd2d86766d2af748f0705cc87a771b9");
 }
 
 // Schema 3 (rule IDs as RuleId numbers), the default.
 TEST(StateCodecGoldenTest, Schema3StatesAreByteForByteStable) {
   ASSERT_TRUE(InitCrypto().ok());
   EXPECT_EQ(DigestOfFixedHands(kSealedSchema),
-            "56173fd02de8a10244f493442424b803629c19910a03d4f3b51b79937020eafa");
+            "58ff5df7983ab16c481ed2fc486ed3c72fb9163fca6c63412879954d3d9ac8b7");
 }
 
 }  // namespace
