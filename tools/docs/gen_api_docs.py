@@ -137,6 +137,9 @@ def generate(proto_dir):
     # How to call it as JSON over HTTP (the web gateway), also by hand.
     with open(os.path.join(os.path.dirname(threat), "api_json.md"), encoding="utf-8") as f:
         out += f.read().rstrip("\n").split("\n") + [""]
+    # The one server stream, WatchHand: what comes, how it ends, by hand too.
+    with open(os.path.join(os.path.dirname(threat), "api_watch.md"), encoding="utf-8") as f:
+        out += f.read().rstrip("\n").split("\n") + [""]
     parsed = [(f,) + parse(os.path.join(proto_dir, f)) for f in FILES]
     known, enum_names = set(), set()
     for _, _, services, messages, enums in parsed:
