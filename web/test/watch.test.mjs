@@ -79,12 +79,22 @@ test("a watch opened from the start ends OK at the hand's end, every version onc
   let { update, tickets } = await deal(client);
   const handId = update.publicView.handId;
   const seen = {};
+  const started = [];
   const watches = Object.entries(clients).map(async ([name, watcher]) => {
     seen[name] = [];
-    for await (const m of watcher.watchHand({ handId, seatTicket: tickets[2], afterVersion: 0n }, { headers, timeoutMs: 60_000 })) {
-      seen[name].push(m.update.version);
+    let first;
+    started.push(new Promise((resolve) => (first = resolve)));
+    try {
+      for await (const m of watcher.watchHand({ handId, seatTicket: tickets[2], afterVersion: 0n }, { headers, timeoutMs: 60_000 })) {
+        seen[name].push(m.update.version);
+        first();
+      }
+    } finally {
+      first();
     }
   });
+  // Every watch has the deal before the hand moves on.
+  await Promise.all(started);
   for (let step = 0; step < 100 && update.publicView.phase !== pb.Phase.COMPLETE; step++) update = await act(client, update, tickets);
   assert.equal(update.publicView.phase, pb.Phase.COMPLETE);
   await Promise.all(watches);
