@@ -7,6 +7,8 @@
 // against real servers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, createRouterTransport } from "@connectrpc/connect";
 import {
@@ -280,4 +282,16 @@ test("an idle watch is reopened without counting as a failure; trimmed history i
   assert.deepEqual(seen.map((x) => x.source), ["view", "view"]);
   assert.ok(hand.calls.filter((c) => c === "getView").length >= 2, "WATCH_HISTORY_GONE: GetView again");
   assert.equal(recoveryFor(refusal(Code.ResourceExhausted, "SEAT_RATE_LIMITED")), "retry");
+});
+
+test("the package an app installs: npm run build in client/ gives ES modules that import and work", async () => {
+  const client = new URL("../client/", import.meta.url);
+  const build = spawnSync("npm", ["run", "--silent", "build"], { cwd: client, encoding: "utf8", timeout: 120_000 });
+  assert.equal(build.status, 0, `${build.stdout}\n${build.stderr}`);
+  const pkg = JSON.parse(fs.readFileSync(new URL("package.json", client), "utf8"));
+  const built = await import(new URL(pkg.exports["."].import, client).href);
+  assert.equal(typeof built.SeatSession, "function");
+  assert.equal(built.StudService.typeName, "stud.v1.StudService");
+  assert.deepEqual(built.readSeatTicket(ticketFor(2)), { handId: HAND, seat: 2 });
+  assert.ok(fs.existsSync(new URL(pkg.exports["."].types, client)), "type declarations");
 });
