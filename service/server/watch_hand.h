@@ -2,9 +2,9 @@
 // it, from any replica (docs/api.md, "WatchHand").
 //
 // Per call, in order (each refusal ends the stream before any message):
+//   draining     UNAVAILABLE SERVER_DRAINING
 //   caller       authenticated as the unary calls are (server/callers.h: the
 //                platform's API key, or a device's seat ticket alone)
-//   draining     UNAVAILABLE SERVER_DRAINING
 //   ledger       none on this server: FAILED_PRECONDITION LEDGER_NOT_CONFIGURED
 //   hand_id      32 hex digits, else INVALID_ARGUMENT
 //   latest       the ledger's latest entry (Ledger::Latest): none =

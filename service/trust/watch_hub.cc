@@ -260,6 +260,7 @@ void WatchHub::Wake() {
 std::vector<std::string> WatchHub::ReadArgs(absl::Time now) {
   std::lock_guard<std::mutex> lock(mu_);
   wake_pending_ = false;
+  read_from_.clear();
   if (options_.idle_timeout > absl::ZeroDuration() && now - last_idle_check_ >= kIdleCheckEvery) {
     last_idle_check_ = now;
     std::vector<WatchSink*> idle;
@@ -294,6 +295,7 @@ std::vector<std::string> WatchHub::ReadArgs(absl::Time now) {
     if (!any) continue;
     keys.push_back(key);
     ids.push_back(IdBefore(from));
+    read_from_[key] = from;
   }
   keys.insert(keys.end(), std::make_move_iterator(ids.begin()), std::make_move_iterator(ids.end()));
   return keys;
@@ -302,7 +304,9 @@ std::vector<std::string> WatchHub::ReadArgs(absl::Time now) {
 void WatchHub::Deliver(const std::string& key, const std::vector<WatchEntryPtr>& entries) {
   std::lock_guard<std::mutex> lock(mu_);
   auto hand = hands_.find(key);
-  if (hand == hands_.end() || entries.empty()) return;
+  auto read = read_from_.find(key);
+  if (hand == hands_.end() || read == read_from_.end() || entries.empty()) return;
+  const uint64_t from = read->second;  // the read returned versions from `from` on
   hand->second.newest = std::max(hand->second.newest, entries.back()->version);
   const uint64_t newest = hand->second.newest;
   const std::vector<WatchSink*> sinks = hand->second.sinks;  // EndLocked edits the hand's list
@@ -318,6 +322,9 @@ void WatchHub::Deliver(const std::string& key, const std::vector<WatchEntryPtr>&
       }
       continue;
     }
+    // A watcher added or resumed after this read was asked for may need
+    // versions before `from`: the next read starts from its cursor.
+    if (w.next < from) continue;
     for (const WatchEntryPtr& e : entries) {
       if (e->version < w.next) continue;  // this watcher has it already
       if (e->version > w.next) {

@@ -132,7 +132,8 @@ class WatchHub {
   };
 
   void Run();
-  // XREAD's keys and IDs (the wake stream first); ends idle watchers.
+  // XREAD's keys and IDs (the wake stream first), each hand's first version
+  // noted in read_from_; ends idle watchers.
   std::vector<std::string> ReadArgs(absl::Time now);
   // Offers the entries of one hand's reply to its watchers.
   void Deliver(const std::string& key, const std::vector<WatchEntryPtr>& entries);
@@ -160,6 +161,8 @@ class WatchHub {
   redisContext* reader_ = nullptr;     // the reader thread's
   std::string wake_id_ = "0-0";        // the reader thread's
   absl::Time last_idle_check_;         // the reader thread's
+  std::unordered_map<std::string, uint64_t>
+      read_from_;  // guarded by mu_: each read's start per hand
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };

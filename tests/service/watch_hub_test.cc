@@ -122,5 +122,26 @@ TEST(WatchHubTest, AWatcherTooFarBehindEndsAndAGapEndsHistoryGone) {
   hub.Remove(&keeps_up);
 }
 
+TEST(WatchHubTest, AWatcherAddedWhileAReadIsOutStartsFromItsOwnCursor) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  WatchHub hub({.redis = *ParseLedgerUrl(redis.url()), .block = absl::Seconds(60)}, nullptr);
+  // A read asked for one watcher's later versions may return while a new
+  // watcher of the same hand, from the deal, is being added: it must not
+  // take that read for its own (no WATCH_HISTORY_GONE), and must get all.
+  for (int round = 0; round < 50; ++round) {
+    const std::string key = absl::StrCat("stud:{t:race", round, "}:watch");
+    for (uint64_t v = 0; v < 5; ++v) Add(redis, key, v);
+    FakeSink ahead(100), late(100);
+    ASSERT_TRUE(hub.Add(&ahead, "t", key, 5).ok());
+    std::thread writer([&] { Add(redis, key, 5, /*ended=*/true); });
+    ASSERT_TRUE(hub.Add(&late, "t", key, 0).ok());
+    writer.join();
+    ASSERT_TRUE(Eventually([&] { return ahead.ended() && late.ended(); }));
+    EXPECT_TRUE(late.end().ok()) << "round " << round << ": " << late.end();
+    EXPECT_EQ(late.got(), (std::vector<uint64_t>{0, 1, 2, 3, 4, 5})) << "round " << round;
+  }
+}
+
 }  // namespace
 }  // namespace stud::service::testing

@@ -10,7 +10,8 @@
 #
 #   tools/bench/watch_bench.sh
 #   BUILD_DIR (default build), DURATION (10), RATE (1000), HANDS (125), SEATS (4),
-#   PER_HAND ("8 40": 1,000 and 5,000 streams with 125 hands)
+#   PER_HAND ("8 40": 1,000 and 5,000 streams with 125 hands), SKIP_BUILD (set: use
+#   the binaries as built)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -23,7 +24,7 @@ PER_HAND="${PER_HAND:-8 40}"
 REDIS="$(command -v redis-server || echo /usr/bin/redis-server)"
 [ -x "$REDIS" ] || { echo "redis-server missing (tools/install-deps.sh installs it)" >&2; exit 2; }
 
-cmake --build "$BUILD_DIR" -j2 --target stud_server stud_watch_loadgen >/dev/null
+[ -n "${SKIP_BUILD:-}" ] || cmake --build "$BUILD_DIR" -j2 --target stud_server stud_watch_loadgen >/dev/null
 
 # shellcheck source=tools/loopback_servers.sh
 . tools/loopback_servers.sh
@@ -46,7 +47,7 @@ for per_hand in $PER_HAND; do
   timeout $((${DURATION%.*} + 120)) "$BUILD_DIR/tools/loadgen/stud_watch_loadgen" \
     --writer "$a_addr" --watcher "$b_addr" --watcher_pid "$b_pid" --hands "$HANDS" --seats "$SEATS" \
     --watchers_per_hand "$per_hand" --rate "$RATE" --duration "$DURATION" 2>"$tmp/loadgen.err"
-  grep -c . "$tmp/loadgen.err" | sed 's/^/stderr_lines=/' >&2
+  sort "$tmp/loadgen.err" | uniq -c | sort -rn | head -5 >&2  # refused streams and calls, if any
   kill "$a_pid" "$b_pid"
   wait "$a_pid" "$b_pid" 2>/dev/null || true
 done
