@@ -132,7 +132,12 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
   void Pump(std::unique_lock<std::mutex>& lock, bool may_resume) {
     if (finished_) return;
     if (queue_.empty()) {
-      if (!end_.has_value()) return;
+      if (!end_.has_value()) {
+        // Idle until the next version: the last message's memory goes now
+        // rather than staying with the call (Clear() would keep it).
+        v1::WatchHandResponse().Swap(&response_);
+        return;
+      }
       finished_ = true;
       const grpc::Status status = ToGrpcStatus(*end_);
       lock.unlock();
