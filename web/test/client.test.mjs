@@ -118,6 +118,7 @@ class FakeHand {
         },
         async *watchHand(req, context) {
           hand.watchRequests = (hand.watchRequests ?? []).concat(req.afterVersion);
+          hand.watchDeadlines = (hand.watchDeadlines ?? []).concat(context.timeoutMs());
           hand.maybeFail("watchHand");
           let next = Number(req.afterVersion);
           let sent = 0;
@@ -196,6 +197,8 @@ test("start: the latest state, then every later version once and in order, compa
   assert.ok(seen.every((x) => x.variant === Variant.STUD));
   assert.equal(s.state.complete, true);
   assert.deepEqual(hand.watchRequests, [2n]);
+  // Its own deadline (60 s), so that a gateway's shorter default does not apply.
+  assert.ok(hand.watchDeadlines[0] > 50_000 && hand.watchDeadlines[0] <= 60_000, `${hand.watchDeadlines}`);
   // Seats a compact version did not touch are kept from before; the compact
   // private view's down cards fill the seat's hidden cards in order.
   assert.deepEqual(s.state.publicView.seats.map((x) => [x.seat, x.stack]), [[1, 996n], [2, 995n]]);

@@ -49,7 +49,8 @@ export interface SeatSessionOptions {
   initialDelayMs?: number;
   maxDelayMs?: number;
   // Deadline of one WatchHand stream; it is then reopened after the last
-  // version seen. Default: none of its own (the gateway's default applies).
+  // version seen (default 60 s: without one the gateway's --default_timeout_ms,
+  // 10 s, would end every stream that soon; 0 = none of its own).
   watchTimeoutMs?: number;
   // Deadline of each unary call (default 10 s).
   callTimeoutMs?: number;
@@ -130,6 +131,7 @@ export class SeatSession {
       initialDelayMs: 200,
       maxDelayMs: 5_000,
       callTimeoutMs: 10_000,
+      watchTimeoutMs: 60_000,
       ...options,
     };
     this.client = createClient(StudService, options.transport);
@@ -286,7 +288,7 @@ export class SeatSession {
             afterVersion: this.current!.version,
             detail: this.options.detail,
           },
-          this.callOptions(this.options.watchTimeoutMs, signal),
+          this.callOptions(this.options.watchTimeoutMs || undefined, signal),
         );
         this.setStatus("live");
         for await (const message of stream) {
