@@ -31,9 +31,10 @@ absl::StatusOr<Ruling> RuleOnHand(HandState& st, const IrregularityReport& repor
 
 // Steps 1 and 2 of Advance for an action.
 absl::Status ApplyOrRule(HandState& st, const Action& a, std::optional<Ruling>& ruling) {
-  if (absl::Status s = internal::CheckRequest(st, a); !s.ok()) return s;
+  // ApplyAction checks the request itself; a card reported is checked first here.
   if (a.kind == ActionKind::kDeal &&
       (st.phase == Phase::kAwaitingDeal || st.phase == Phase::kBetting)) {
+    if (absl::Status s = internal::CheckRequest(st, a); !s.ok()) return s;
     bool burn_implied = false;
     if (st.phase == Phase::kAwaitingDeal) {
       absl::StatusOr<internal::DealCheck> check = internal::CheckDeal(st, a);
@@ -51,27 +52,44 @@ absl::Status ApplyOrRule(HandState& st, const Action& a, std::optional<Ruling>& 
   return internal::ApplyAction(st, a);
 }
 
+// Step 3: the epilogue every step shares.
+void Epilogue(HandState& st) {
+  internal::SettleOutOfTurn(st);  // [STUD-IRR-WRONG-1] a held action whose turn came
+  ++st.version;
+}
+
+// Advance's body without its answer, one overload per input. Apply calls it
+// directly so that the hottest entry point builds no Step or Input (the rules
+// and the state are the same).
+absl::Status AdvanceHand(HandState& st, const Action& action, std::optional<Ruling>& ruling) {
+  if (absl::Status s = ApplyOrRule(st, action, ruling); !s.ok()) return s;
+  Epilogue(st);
+  return absl::OkStatus();
+}
+absl::Status AdvanceHand(HandState& st, const IrregularityReport& report,
+                         std::optional<Ruling>& ruling) {
+  absl::StatusOr<Ruling> r = RuleOnHand(st, report, false);
+  if (!r.ok()) return r.status();
+  ruling = *std::move(r);
+  Epilogue(st);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Step> Advance(HandState& st, const Input& input, NextSteps next) {
   Step step;
   step.first_op = st.log.size();
-  if (const Action* action = std::get_if<Action>(&input)) {
-    if (absl::Status s = ApplyOrRule(st, *action, step.ruling); !s.ok()) return s;
-  } else {
-    absl::StatusOr<Ruling> r = RuleOnHand(st, std::get<IrregularityReport>(input), false);
-    if (!r.ok()) return r.status();
-    step.ruling = *std::move(r);
-  }
-  // The epilogue of every step.
-  internal::SettleOutOfTurn(st);  // [STUD-IRR-WRONG-1] a held action whose turn came
-  ++st.version;
+  const absl::Status s =
+      std::visit([&](const auto& in) { return AdvanceHand(st, in, step.ruling); }, input);
+  if (!s.ok()) return s;
   if (next == NextSteps::kList) step.next = Next(st);
   return step;
 }
 
 absl::Status Apply(HandState& st, const Action& action) {
-  return Advance(st, action, NextSteps::kSkip).status();
+  std::optional<Ruling> ruling;
+  return AdvanceHand(st, action, ruling);
 }
 
 absl::StatusOr<Step> ApplyStep(HandState& st, const Action& action) { return Advance(st, action); }

@@ -570,6 +570,7 @@ absl::Status CheckRequest(const HandState& st, const Action& a) {
 }
 
 absl::Status ApplyAction(HandState& st, const Action& a) {
+  if (absl::Status s = CheckRequest(st, a); !s.ok()) return s;
   switch (st.phase) {
     case Phase::kComplete:
       return RuleViolation(RuleId::kGame1, "the hand is over; start a new hand");

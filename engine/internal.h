@@ -94,9 +94,10 @@ struct DealCheck {
   bool burn_implied = false;
 };
 absl::StatusOr<DealCheck> CheckDeal(const HandState& state, const Action& action);
-// The core of a step (engine/advance.cc owns the step): applies a regular
-// action, or refuses it; no version, no out-of-turn settling, no ruling. A
-// deal report that reveals a dealer's error must have been ruled before.
+// The core of a step (engine/advance.cc owns the step): checks the request
+// (CheckRequest) and applies a regular action, or refuses it; no version, no
+// out-of-turn settling, no ruling. A deal report that reveals a dealer's
+// error must have been ruled before.
 absl::Status ApplyAction(HandState& state, const Action& action);
 // After a round closes: next street, showdown or award.
 void AdvanceAfterRound(HandState& state);
