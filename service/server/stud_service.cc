@@ -197,11 +197,16 @@ grpc::ServerWriteReactor<v1::WatchHandResponse>* StudServiceImpl::WatchHand(
   const bool draining = draining_.load(std::memory_order_relaxed);
   if (draining)
     last_arrival_nanos_.store(absl::ToUnixNanos(absl::Now()), std::memory_order_relaxed);
+  std::optional<MessageLanguage> language;  // as the unary calls' errors (api/localized.h)
+  if (auto it = ctx->client_metadata().find("accept-language");
+      it != ctx->client_metadata().end()) {
+    language = FromAcceptLanguage(absl::string_view(it->second.data(), it->second.size()));
+  }
   return StartWatchHand(
       {&hands_, ledger_, watch_hub_}, *request,
       caller.ok() ? absl::StatusOr<WatchCaller>(WatchCaller{caller->tenant, caller->device})
                   : absl::StatusOr<WatchCaller>(caller.status()),
-      draining ? ServerDraining() : absl::OkStatus());
+      draining ? ServerDraining() : absl::OkStatus(), language);
 }
 
 void StudServiceImpl::EndWatches() {

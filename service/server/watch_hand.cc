@@ -32,8 +32,9 @@ absl::StatusOr<std::string> HandIdHex(const std::string& hand_id) {
 // only once the state says so (one write in flight, Finish once).
 class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, public WatchSink {
  public:
-  WatchCall(const WatchHandDeps& deps, v1::WatchHandRequest request)
-      : deps_(deps), request_(std::move(request)) {}
+  WatchCall(const WatchHandDeps& deps, v1::WatchHandRequest request,
+            std::optional<MessageLanguage> language)
+      : deps_(deps), request_(std::move(request)), language_(language) {}
 
   void Start(absl::StatusOr<WatchCaller> caller, const absl::Status& refusal) {
     if (!refusal.ok()) return Refuse(refusal);
@@ -119,10 +120,15 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
   }
 
  private:
+  grpc::Status Grpc(absl::Status status) const {
+    if (language_.has_value() && !status.ok()) SetMessageLanguage(&status, *language_);
+    return ToGrpcStatus(status);
+  }
+
   void Refuse(const absl::Status& status) {
     std::lock_guard<std::mutex> lock(mu_);
     finished_ = true;
-    Finish(ToGrpcStatus(status));
+    Finish(Grpc(status));
   }
 
   // With mu_ held and no write in flight: writes the next queued version, or
@@ -139,7 +145,7 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
         return;
       }
       finished_ = true;
-      const grpc::Status status = ToGrpcStatus(*end_);
+      const grpc::Status status = Grpc(*end_);
       lock.unlock();
       Finish(status);
       return;
@@ -162,7 +168,7 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
     if (finished_) return;  // cancelled meanwhile
     if (!built.ok()) {      // a token this replica cannot open (a key not in its ring)
       finished_ = true;
-      Finish(ToGrpcStatus(built));
+      Finish(Grpc(built));
       return;  // OnDone tells the hub
     }
     // Under mu_, so that no Finish (OnCancel) comes between the check and the
@@ -175,6 +181,7 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
 
   const WatchHandDeps deps_;
   v1::WatchHandRequest request_;
+  const std::optional<MessageLanguage> language_;
   WatchCaller caller_;
   v1::WatchHandResponse response_;  // the message being written
 
@@ -188,11 +195,11 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
 
 }  // namespace
 
-grpc::ServerWriteReactor<v1::WatchHandResponse>* StartWatchHand(const WatchHandDeps& deps,
-                                                                const v1::WatchHandRequest& request,
-                                                                absl::StatusOr<WatchCaller> caller,
-                                                                const absl::Status& refusal) {
-  auto* call = new WatchCall(deps, request);
+grpc::ServerWriteReactor<v1::WatchHandResponse>* StartWatchHand(
+    const WatchHandDeps& deps, const v1::WatchHandRequest& request,
+    absl::StatusOr<WatchCaller> caller, const absl::Status& refusal,
+    std::optional<MessageLanguage> language) {
+  auto* call = new WatchCall(deps, request, language);
   call->Start(std::move(caller), refusal);
   return call;
 }

@@ -31,10 +31,12 @@
 #ifndef STUD_SERVICE_SERVER_WATCH_HAND_H_
 #define STUD_SERVICE_SERVER_WATCH_HAND_H_
 
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "grpcpp/grpcpp.h"
+#include "service/api/localized.h"
 #include "service/rpc/hand_service.h"
 #include "service/trust/ledger.h"
 #include "service/trust/watch_hub.h"
@@ -58,10 +60,12 @@ struct WatchCaller {
 
 // Starts one call; gRPC runs the returned reactor (which deletes itself when
 // the call is done). `caller` is the authentication's outcome; `refusal`, when
-// not OK, ends the call at once (the drain).
+// not OK, ends the call at once (the drain). `language`: the call's
+// Accept-Language, in which every error of the stream is localized.
 grpc::ServerWriteReactor<stud::v1::WatchHandResponse>* StartWatchHand(
     const WatchHandDeps& deps, const stud::v1::WatchHandRequest& request,
-    absl::StatusOr<WatchCaller> caller, const absl::Status& refusal);
+    absl::StatusOr<WatchCaller> caller, const absl::Status& refusal,
+    std::optional<MessageLanguage> language = std::nullopt);
 
 }  // namespace stud::service
 

@@ -90,13 +90,14 @@ struct Watched {
 // Reads a whole stream (10 s deadline). `stop_after`: cancel once that many
 // messages came (0 = read to the end).
 Watched Watch(Replica& r, const std::string& hand_id, const std::string& ticket, uint64_t after,
-              size_t stop_after = 0) {
+              size_t stop_after = 0, const std::string& accept_language = "") {
   v1::WatchHandRequest req;
   req.set_hand_id(hand_id);
   req.set_seat_ticket(ticket);
   req.set_after_version(after);
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
+  if (!accept_language.empty()) ctx.AddMetadata("accept-language", accept_language);
   auto reader = r.stub->WatchHand(&ctx, req);
   Watched out;
   v1::WatchHandResponse resp;
@@ -310,6 +311,16 @@ TEST(WatchHandTest, Refusals) {
   Watched unknown = Watch(b, std::string(32, 'a'), h.tickets[1], 0);
   EXPECT_EQ(unknown.status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_EQ(reason(unknown), "HAND_NOT_IN_LEDGER");
+
+  // In the caller's language, as the unary calls' errors.
+  google::rpc::Status details;
+  ASSERT_TRUE(details.ParseFromString(
+      Watch(b, std::string(32, 'a'), h.tickets[1], 0, 0, "es").status.error_details()));
+  google::rpc::LocalizedMessage localized;
+  for (const auto& any : details.details()) {
+    if (any.Is<google::rpc::LocalizedMessage>()) any.UnpackTo(&localized);
+  }
+  EXPECT_EQ(localized.locale(), "es");
 
   Watched future = Watch(b, h.id, h.tickets[1], 5);
   EXPECT_EQ(future.status.error_code(), grpc::StatusCode::OUT_OF_RANGE);
