@@ -81,8 +81,10 @@ export interface ForwardHooks {
 export interface ForwardOptions {
   // Connections to stud_server.
   upstream: SessionPool;
-  // Deadline given to stud_server when the caller sets none, in ms.
+  // Deadline given to stud_server when the caller sets none, in ms: a unary
+  // call's, and a server stream's (WatchHand stays open for a whole hand).
   defaultTimeoutMs: number;
+  streamTimeoutMs: number;
   hooks?: ForwardHooks;
 }
 
@@ -100,9 +102,9 @@ export function studServiceForwarder(options: ForwardOptions): Record<string, Un
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     options.hooks?.onCallEnd?.(method, ctx.protocolName, code, seconds);
   };
-  const upstreamCall = (ctx: HandlerContext): UpstreamCall => ({
+  const upstreamCall = (ctx: HandlerContext, defaultTimeoutMs: number): UpstreamCall => ({
     signal: ctx.signal,
-    timeoutMs: ctx.timeoutMs() ?? options.defaultTimeoutMs,
+    timeoutMs: ctx.timeoutMs() ?? defaultTimeoutMs,
     headers: forwardedHeaders(ctx.requestHeader),
     header: new Headers(),
     trailer: new Headers(),
@@ -114,7 +116,7 @@ export function studServiceForwarder(options: ForwardOptions): Record<string, Un
         const started = process.hrtime.bigint();
         let code: Code | 0 = 0;
         try {
-          const call = upstreamCall(ctx);
+          const call = upstreamCall(ctx, options.defaultTimeoutMs);
           const message = await unaryUpstream(options.upstream, unary, request, call);
           copyMetadata(call.header, ctx.responseHeader);
           copyMetadata(call.trailer, ctx.responseTrailer);
@@ -133,7 +135,7 @@ export function studServiceForwarder(options: ForwardOptions): Record<string, Un
         const started = process.hrtime.bigint();
         let code: Code | 0 = 0;
         try {
-          const call = upstreamCall(ctx);
+          const call = upstreamCall(ctx, options.streamTimeoutMs);
           let headersCopied = false;
           for await (const message of callUpstream(options.upstream, streaming, request, call)) {
             // The answer's headers arrive before its first message.

@@ -24,8 +24,11 @@ export interface GatewayOptions {
   port: number;
   // Directory of the built playground (index.html, app.js, style.css).
   staticDir: string;
-  // Deadline for stud_server when the caller sets none.
+  // Deadline for stud_server when the caller sets none: unary calls, and
+  // server streams (WatchHand; default one hour, the stream's own idle
+  // timeout in stud_server ends a quiet one sooner).
   defaultTimeoutMs: number;
+  streamTimeoutMs?: number;
   // HTTP/2 connections to stud_server, used in turn by every call (default 2).
   upstreamConnections?: number;
   // Origins whose pages may call the gateway (CORS); empty: same origin only.
@@ -92,13 +95,19 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     (router) =>
       router.service(
         StudService,
-        studServiceForwarder({ upstream, defaultTimeoutMs: options.defaultTimeoutMs, hooks: { onCallEnd: recordCall } }),
+        studServiceForwarder({
+          upstream,
+          defaultTimeoutMs: options.defaultTimeoutMs,
+          streamTimeoutMs: options.streamTimeoutMs ?? 3_600_000,
+          hooks: { onCallEnd: recordCall },
+        }),
       ),
     (req, res) => void serveOther(req, res),
   );
   const passthrough = grpcPassthrough({
     upstream,
     defaultTimeoutMs: options.defaultTimeoutMs,
+    streamTimeoutMs: options.streamTimeoutMs ?? 3_600_000,
     methods: new Map(StudService.methods.map((m) => [`/${StudService.typeName}/${m.name}`, m])),
     onCallEnd: recordCall,
   });

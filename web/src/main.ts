@@ -1,6 +1,7 @@
 // stud_web: the HTTP gateway in front of stud_server.
 //   node dist/gateway.mjs [--listen=127.0.0.1:8080] [--upstream=127.0.0.1:50051]
-//                        [--default_timeout_ms=10000] [--static_dir=DIR]
+//                        [--default_timeout_ms=10000] [--stream_timeout_ms=3600000]
+//                        [--static_dir=DIR]
 //                        [--workers=0] [--upstream_connections=2]
 // Prints "stud_web listening on http://HOST:PORT" once it accepts calls
 // (--listen=127.0.0.1:0 picks a free port; with several workers, once every
@@ -17,6 +18,10 @@ const FLAGS: Record<string, { value: string; help: string }> = {
   listen: { value: "127.0.0.1:8080", help: "host:port to serve HTTP/1.1 and HTTP/2 (h2c) on; port 0 picks one" },
   upstream: { value: "127.0.0.1:50051", help: "stud_server's gRPC address" },
   default_timeout_ms: { value: "10000", help: "deadline for stud_server when the caller sets none" },
+  stream_timeout_ms: {
+    value: "3600000",
+    help: "deadline of a server stream (WatchHand) when the caller sets none",
+  },
   static_dir: { value: "", help: "directory of the playground page (default: the built one beside this file)" },
   workers: { value: "0", help: "processes serving the port (Node cluster); 0: one per core" },
   upstream_connections: {
@@ -60,8 +65,13 @@ const flags = parseFlags(process.argv.slice(2));
 const colon = flags.listen.lastIndexOf(":");
 const port = Number(flags.listen.slice(colon + 1));
 const timeout = Number(flags.default_timeout_ms);
+const streamTimeout = Number(flags.stream_timeout_ms);
 if (colon < 0 || !Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`stud_web: --listen must be host:port, got "${flags.listen}"`);
+  process.exit(2);
+}
+if (!Number.isInteger(streamTimeout) || streamTimeout <= 0) {
+  console.error(`stud_web: --stream_timeout_ms must be a positive integer, got "${flags.stream_timeout_ms}"`);
   process.exit(2);
 }
 if (!Number.isInteger(timeout) || timeout <= 0) {
@@ -97,6 +107,7 @@ async function serve(): Promise<void> {
     port,
     staticDir: flags.static_dir || path.join(here, "playground"),
     defaultTimeoutMs: timeout,
+    streamTimeoutMs: streamTimeout,
     upstreamConnections: connections,
     corsOrigins: flags.cors_origins
       .split(",")

@@ -24,6 +24,8 @@ export interface PassthroughOptions {
   // Connections to stud_server.
   upstream: SessionPool;
   defaultTimeoutMs: number;
+  // A server stream's deadline when the caller sets none.
+  streamTimeoutMs: number;
   // The methods served, by path ("/stud.v1.StudService/ApplyAction").
   methods: Map<string, DescMethod>;
   onCallEnd?: (method: DescMethod, protocol: string, code: Code | 0, seconds: number) => void;
@@ -93,7 +95,10 @@ export function grpcPassthrough(options: PassthroughOptions): (req: Request | un
       }
     };
 
-    const timeoutMs = grpcTimeoutMs(req.headers["grpc-timeout"] as string | undefined) ?? options.defaultTimeoutMs;
+    const streaming = options.methods.get(req.url ?? "")?.methodKind === "server_streaming";
+    const timeoutMs =
+      grpcTimeoutMs(req.headers["grpc-timeout"] as string | undefined) ??
+      (streaming ? options.streamTimeoutMs : options.defaultTimeoutMs);
     const headers: http2.OutgoingHttpHeaders = {
       ":method": "POST",
       ":path": req.url,

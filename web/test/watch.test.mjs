@@ -13,6 +13,7 @@ import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } f
 import * as pb from "../gen/stud/v1/stud_pb.js";
 import { ErrorInfoSchema } from "../gen/google/rpc/error_details_pb.js";
 import { API_KEY, TENANT, startPhonesStack } from "./phones_stack.mjs";
+import { startGatewayOnly } from "./harness.mjs";
 
 const headers = { "x-stud-tenant": TENANT, "x-stud-api-key": API_KEY };
 const SEATS = [1, 2, 3];
@@ -102,6 +103,34 @@ test("a watch opened from the start ends OK at the hand's end, every version onc
     assert.equal(new Set(versions).size, versions.length, `${name}: each version once`);
     assert.deepEqual(versions, [...versions].sort((a, b) => (a < b ? -1 : 1)), `${name}: in order`);
     assert.equal(versions.at(-1), update.version, `${name}: up to the last version`);
+  }
+});
+
+test("a stream without a deadline of its own outlives the gateway's unary default", async () => {
+  // A gateway whose unary default is 300 ms: a watch (no timeoutMs) still gets
+  // a version sent after 1 s, through Connect and through gRPC (passed through).
+  const quick = await startGatewayOnly(stack.upstreams[0], ["--default_timeout_ms=300", "--workers=1"]);
+  try {
+    for (const make of [
+      (baseUrl) => createConnectTransport({ baseUrl, httpVersion: "1.1" }),
+      (baseUrl) => createGrpcTransport({ baseUrl }),
+    ]) {
+      const watcher = createClient(pb.StudService, make(quick.gateway));
+      const client = clients["grpc (h2c)"];
+      const { update, tickets } = await deal(client);
+      // after_version 0 means from the first version: the deal comes at once.
+      const stream = watcher.watchHand({ handId: update.publicView.handId, seatTicket: tickets[1], afterVersion: 0n }, { headers })[Symbol.asyncIterator]();
+      assert.equal((await stream.next()).value.update.version, update.version);
+      const next = stream.next();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const moved = await act(client, update, tickets);
+      const got = await next;
+      await stream.return?.();
+      assert.equal(got.done, false);
+      assert.equal(got.value.update.version, moved.version);
+    }
+  } finally {
+    await quick.stop();
   }
 });
 

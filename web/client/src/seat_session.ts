@@ -49,8 +49,9 @@ export interface SeatSessionOptions {
   initialDelayMs?: number;
   maxDelayMs?: number;
   // Deadline of one WatchHand stream; it is then reopened after the last
-  // version seen (default 60 s: without one the gateway's --default_timeout_ms,
-  // 10 s, would end every stream that soon; 0 = none of its own).
+  // version seen (default 60 s, so a stream a mobile network dropped silently
+  // is renewed within a minute; 0 = none of its own: the gateway's
+  // --stream_timeout_ms, one hour).
   watchTimeoutMs?: number;
   // Deadline of each unary call (default 10 s).
   callTimeoutMs?: number;
