@@ -18,6 +18,8 @@ constexpr absl::string_view kSupersededPayload = "type.stud/token_superseded";
 constexpr absl::string_view kLedgerPayload = "type.stud/ledger";
 // A reason of its own (TENANT_OVERLOADED, SERVER_DRAINING): ErrorInfo.reason is the payload.
 constexpr absl::string_view kReasonPayload = "type.stud/reason";
+// How long to wait before retrying: ErrorInfo.metadata retry_after_ms.
+constexpr absl::string_view kRetryAfterPayload = "type.stud/retry_after_ms";
 }  // namespace
 
 absl::Status VersionMismatch(uint64_t expected, uint64_t actual) {
@@ -140,11 +142,13 @@ absl::Status LedgerRequired(absl::string_view hand_id) {
 }
 
 absl::Status SeatRateLimited(int seat, int64_t retry_after_ms) {
-  return WithReason(absl::StatusCode::kResourceExhausted, "SEAT_RATE_LIMITED",
-                    absl::StrCat("seat ", seat,
-                                 " sent calls faster than this server allows a seat "
-                                 "(--seat_rate_limit); retry in ",
-                                 retry_after_ms, " ms"));
+  absl::Status s = WithReason(absl::StatusCode::kResourceExhausted, "SEAT_RATE_LIMITED",
+                              absl::StrCat("seat ", seat,
+                                           " sent calls faster than this server allows a seat "
+                                           "(--seat_rate_limit); retry in ",
+                                           retry_after_ms, " ms"));
+  s.SetPayload(kRetryAfterPayload, absl::Cord(absl::StrCat(retry_after_ms)));
+  return s;
 }
 
 absl::Status UndecodableRequest(absl::string_view method) {
@@ -188,6 +192,9 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
     const size_t slash = text.find('/');
     (*info.mutable_metadata())["token_version"] = text.substr(0, slash);
     (*info.mutable_metadata())["latest_version"] = text.substr(slash + 1);
+  }
+  if (auto v = status.GetPayload(kRetryAfterPayload)) {
+    (*info.mutable_metadata())["retry_after_ms"] = std::string(*v);
   }
   google::rpc::LocalizedMessage localized;
   Localized text = LocalizeError(status, info.reason());  // localized.h

@@ -81,7 +81,8 @@ absl::Status ServerDraining();
 absl::Status LedgerRequired(absl::string_view hand_id);
 
 // RESOURCE_EXHAUSTED, reason SEAT_RATE_LIMITED: a device's seat sent more
-// calls than --seat_rate_limit allows; retry after `retry_after_ms`.
+// calls than --seat_rate_limit allows; retry after `retry_after_ms`
+// (ErrorInfo.metadata retry_after_ms).
 absl::Status SeatRateLimited(int seat, int64_t retry_after_ms);
 
 // An error of `code` whose ErrorInfo.reason is `reason` (an UPPER_SNAKE name

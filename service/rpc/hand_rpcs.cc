@@ -269,6 +269,9 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
       return absl::InvalidArgumentError(
           "hand_id: set either token or hand_id, not both (hand_id fetches the latest token)");
     }
+    if (absl::Status st = CheckTicketNamesHand(req.seat_ticket(), req.hand_id()); !st.ok()) {
+      return st;
+    }
     absl::StatusOr<LedgerLatest> latest =
         LatestOfHand(options_.ledger, CurrentTenant(), req.hand_id(), "hand_id");
     if (!latest.ok()) return latest.status();

@@ -46,6 +46,11 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
     absl::StatusOr<std::string> hex = HandIdHex(request_.hand_id());
     if (!hex.ok()) return Refuse(hex.status());
     request_.set_hand_id(*hex);
+    // A ticket of another hand is refused before the lookup, so it cannot
+    // tell which hand ids exist (seat_tickets.h).
+    if (absl::Status st = CheckTicketNamesHand(request_.seat_ticket(), *hex); !st.ok()) {
+      return Refuse(st);
+    }
     absl::StatusOr<LedgerLatest> latest = deps_.ledger->Latest(LedgerKey(caller_.tenant, *hex));
     if (!latest.ok()) return Refuse(latest.status());
     if (latest->outcome != LedgerOutcome::kLatest) return Refuse(HandNotInLedger(*hex, "hand_id"));

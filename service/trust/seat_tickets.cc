@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/view.h"
 #include "service/rpc/hand_service.h"
@@ -253,6 +255,17 @@ absl::StatusOr<TicketHolder> AuthenticateSeatTicket(const Sealer& sealer, absl::
   return CallerUnauthenticated(
       "caller: the seat ticket is not one this server issued to a tenant whose hands use seat "
       "tickets; send the ticket exactly as NewHand returned it (or the platform's API key)");
+}
+
+absl::Status CheckTicketNamesHand(absl::string_view ticket, absl::string_view hand_id_hex) {
+  if (ticket.empty()) return absl::OkStatus();
+  if (ticket.size() == kSeatTicketBytes &&
+      absl::EqualsIgnoreCase(absl::BytesToHexString(ticket.substr(7, 16)), hand_id_hex)) {
+    return absl::OkStatus();
+  }
+  return Refuse("SEAT_TICKET_WRONG_HAND",
+                "seat_ticket: the ticket is not one of this hand's; send the ticket NewHand "
+                "returned with this hand");
 }
 
 std::string SeatTicketReasonOf(const absl::Status& status) {

@@ -118,6 +118,13 @@ struct TicketHolder {
 absl::StatusOr<TicketHolder> AuthenticateSeatTicket(const Sealer& sealer, absl::string_view ticket,
                                                     const std::vector<std::string>& tenants);
 
+// Before a hand is looked up by its id (GetView by hand_id, WatchHand): OK
+// when `ticket` is empty or names the hand `hand_id_hex` (case-insensitive);
+// else SEAT_TICKET_WRONG_HAND, so that a ticket holder cannot learn whether
+// another hand id exists. The ticket's authenticity is checked afterwards,
+// against the hand, by CheckSeatTicket.
+absl::Status CheckTicketNamesHand(absl::string_view ticket, absl::string_view hand_id_hex);
+
 // The SEAT_TICKET_* reason of a refusal from CheckSeatTicket, or "".
 std::string SeatTicketReasonOf(const absl::Status& status);
 

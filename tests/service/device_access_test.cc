@@ -136,6 +136,18 @@ TEST_F(DeviceAccessTest, NewHandStatelessCallsAndForgedTicketsNeedThePlatformKey
   EXPECT_EQ(ErrorInfoOf(st).reason(), "CALLER_UNAUTHENTICATED") << st.error_message();
 }
 
+TEST(SeatTicketHandTest, ATicketOfAnotherHandIsRefusedBeforeTheHandIsLookedUp) {
+  const std::string ticket = std::string("ST\x01\0\0\0\x01", 7) + std::string(16, '\xab') +
+                             std::string(1, '\x02') + std::string(16, '\0');
+  ASSERT_EQ(ticket.size(), kSeatTicketBytes);
+  EXPECT_TRUE(CheckTicketNamesHand(ticket, "ABABABABABABABABABABABABABABABAB").ok());
+  EXPECT_TRUE(CheckTicketNamesHand(ticket, "abababababababababababababababab").ok());
+  EXPECT_TRUE(CheckTicketNamesHand("", "abababababababababababababababab").ok());
+  const absl::Status other = CheckTicketNamesHand(ticket, "abababababababababababababababac");
+  EXPECT_EQ(SeatTicketReasonOf(other), "SEAT_TICKET_WRONG_HAND");
+  EXPECT_EQ(SeatTicketReasonOf(CheckTicketNamesHand("short", "ab")), "SEAT_TICKET_WRONG_HAND");
+}
+
 TEST(SeatRateLimitTest, BurstThenTheRateAndEachSeatItsOwnBucket) {
   SeatRateLimiter limit(/*rate=*/2, /*burst=*/3);
   const absl::Time t0 = absl::FromUnixSeconds(1000);
@@ -175,6 +187,7 @@ TEST(SeatRateLimitTest, APhoneThatFloodsIsRefusedWithItsReason) {
     codes.push_back(st.error_code());
     if (i == 2) {
       EXPECT_EQ(ErrorInfoOf(st).reason(), "SEAT_RATE_LIMITED") << st.error_message();
+      EXPECT_GT(std::stoll(ErrorInfoOf(st).metadata().at("retry_after_ms")), 0);
     }
   }
   EXPECT_EQ(codes, (std::vector<grpc::StatusCode>{grpc::StatusCode::OK, grpc::StatusCode::OK,

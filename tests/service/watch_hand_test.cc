@@ -308,9 +308,14 @@ TEST(WatchHandTest, Refusals) {
   EXPECT_EQ(bad.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(bad.status.error_message().find("hand_id"), std::string::npos);
 
+  // An unknown hand: a ticket of another hand is refused before the lookup
+  // (it cannot tell whether a hand id exists); without one, the ledger says.
   Watched unknown = Watch(b, std::string(32, 'a'), h.tickets[1], 0);
-  EXPECT_EQ(unknown.status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
-  EXPECT_EQ(reason(unknown), "HAND_NOT_IN_LEDGER");
+  EXPECT_EQ(unknown.status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(reason(unknown), "SEAT_TICKET_WRONG_HAND");
+  Watched unknown_untold = Watch(b, std::string(32, 'a'), "", 0);
+  EXPECT_EQ(unknown_untold.status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(reason(unknown_untold), "HAND_NOT_IN_LEDGER");
 
   // In the caller's language, as the unary calls' errors.
   google::rpc::Status details;

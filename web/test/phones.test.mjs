@@ -290,8 +290,10 @@ test("three phones, each holding only its seat ticket, play a hand to showdown t
   const denied = await refusal(other.getView({ handId, seatTicket: forged }));
   // Without an API key, a ticket that is not authentic authenticates nobody.
   assert.deepEqual([Code[denied.code], denied.reason], ["Unauthenticated", "CALLER_UNAUTHENTICATED"]);
+  // A phone's ticket names its hand: asking for another id is refused before
+  // any lookup, so a phone cannot tell which hand ids exist.
   const unknown = await refusal(other.getView({ handId: "0".repeat(32), seatTicket: tickets[1] }));
-  assert.deepEqual([Code[unknown.code], unknown.reason], ["FailedPrecondition", "HAND_NOT_IN_LEDGER"]);
+  assert.deepEqual([Code[unknown.code], unknown.reason], ["PermissionDenied", "SEAT_TICKET_WRONG_HAND"]);
   console.log(`# refusals: ${JSON.stringify([stale, reveal, denied, unknown].map((d) => [Code[d.code], d.reason, d.message]))}`);
   console.log(`# WatchHand replay of the hand for seat 1: ${JSON.stringify(sizes)}`);
 });
