@@ -67,17 +67,7 @@ absl::Status StudServiceImpl::AuthorizedIn(grpc::CallbackServerContext* ctx,
   absl::StatusOr<Caller> caller =
       callers_.Authenticate(ctx->client_metadata(), seat_ticket, platform_only);
   if (!caller.ok()) return caller.status();
-  if (seat_rate_limit_ != nullptr && seat_ticket.size() == kSeatTicketBytes) {
-    // Keyed by the ticket's hand id and seat (bytes 7..23): the caller is
-    // authenticated here or the ticket is checked against the hand before
-    // anything is applied, so a forged ticket only spends its own bucket.
-    const int seat = static_cast<uint8_t>(seat_ticket[23]);
-    if (absl::Status st =
-            seat_rate_limit_->Admit(caller->tenant, seat_ticket.substr(7, 16), seat, absl::Now());
-        !st.ok()) {
-      return st;
-    }
-  }
+  if (absl::Status st = AdmitSeat(caller->tenant, seat_ticket); !st.ok()) return st;
   TenantScope scope(caller->tenant, caller->device);
   return ledger.Finish(handler(), caller->tenant);
 }
@@ -93,6 +83,17 @@ StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
       tenant_limits_(options.tenants != nullptr ? options.tenant_limits : nullptr) {
   if (options.max_in_flight > 0)
     admission_ = std::make_unique<Admission>(options.max_in_flight, options.workers);
+}
+
+absl::Status StudServiceImpl::AdmitSeat(absl::string_view tenant,
+                                        absl::string_view seat_ticket) const {
+  if (seat_rate_limit_ == nullptr || seat_ticket.size() != kSeatTicketBytes)
+    return absl::OkStatus();
+  // Keyed by the ticket's hand id and seat (bytes 7..23): the caller is
+  // authenticated here or the ticket is checked against the hand before
+  // anything is applied, so a forged ticket only spends its own bucket.
+  const int seat = static_cast<uint8_t>(seat_ticket[23]);
+  return seat_rate_limit_->Admit(tenant, seat_ticket.substr(7, 16), seat, absl::Now());
 }
 
 void StudServiceImpl::Dispatch(grpc::CallbackServerContext* ctx, absl::string_view seat_ticket,
@@ -202,11 +203,15 @@ grpc::ServerWriteReactor<v1::WatchHandResponse>* StudServiceImpl::WatchHand(
       it != ctx->client_metadata().end()) {
     language = FromAcceptLanguage(absl::string_view(it->second.data(), it->second.size()));
   }
+  // Opening a watch counts against the seat's rate limit like any call.
+  const absl::Status refusal = draining      ? ServerDraining()
+                               : caller.ok() ? AdmitSeat(caller->tenant, request->seat_ticket())
+                                             : absl::OkStatus();
   return StartWatchHand(
       {&hands_, ledger_, watch_hub_}, *request,
       caller.ok() ? absl::StatusOr<WatchCaller>(WatchCaller{caller->tenant, caller->device})
                   : absl::StatusOr<WatchCaller>(caller.status()),
-      draining ? ServerDraining() : absl::OkStatus(), language);
+      refusal, language);
 }
 
 void StudServiceImpl::EndWatches() {

@@ -95,6 +95,9 @@ class StudServiceImpl final : public RawStudService {
   // calls), never a device.
   absl::Status Authorized(grpc::CallbackServerContext* ctx, absl::string_view seat_ticket,
                           bool platform_only, absl::FunctionRef<absl::Status()> handler) const;
+  // OK, or SEAT_RATE_LIMITED when the seat of `seat_ticket` (a ticket's
+  // bytes; "" = none) is over --seat_rate_limit.
+  absl::Status AdmitSeat(absl::string_view tenant, absl::string_view seat_ticket) const;
   // Authorized without the error's language.
   absl::Status AuthorizedIn(grpc::CallbackServerContext* ctx, absl::string_view seat_ticket,
                             bool platform_only, absl::FunctionRef<absl::Status()> handler) const;

@@ -26,6 +26,7 @@
 #include "service/api/status_mapping.h"
 #include "service/server/stud_service.h"
 #include "service/trust/redis_ledger.h"
+#include "service/trust/seat_rate_limit.h"
 #include "service/trust/watch_hub.h"
 #include "service_fixture.h"
 
@@ -43,10 +44,11 @@ bool Eventually(F done) {
 
 // One replica: its ledger, its hub and its server, the key ring shared.
 struct Replica {
-  Replica(const RedisServer& redis, WatchHubOptions watch = {}, bool with_ledger = true) {
+  Replica(const RedisServer& redis, WatchHubOptions watch = {}, bool with_ledger = true,
+          SeatRateLimiter* seat_rate_limit = nullptr) {
     EXPECT_TRUE(InitCrypto().ok());
     sealer = std::make_unique<Sealer>(*Sealer::Create({TestKey(1, 7)}, kTokenFormat));
-    ServiceOptions options{.allow_preset = true};
+    ServiceOptions options{.allow_preset = true, .seat_rate_limit = seat_rate_limit};
     if (with_ledger) {
       RedisLedgerOptions o = *ParseLedgerUrl(redis.url());
       ledger = std::make_unique<RedisLedger>(o, &registry);
@@ -294,6 +296,23 @@ TEST(WatchHandTest, ASeatsWatcherNeverReceivesAnotherSeatsDownCards) {
       EXPECT_GT(own_seen, 0u) << "seat " << seat << " never saw its own down cards";
     }
   }
+}
+
+// Opening a watch counts against the seat's rate limit like any call, so a
+// phone cannot flood a replica with reopened streams.
+TEST(WatchHandTest, OpeningWatchesCountsAgainstTheSeatsRateLimit) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  SeatRateLimiter limit(/*rate=*/0.001, /*burst=*/2);
+  Replica a(redis, {}, true, &limit);
+  Hand h = Deal(a, 2);
+  std::vector<std::string> reasons;
+  for (int i = 0; i < 3; ++i) {
+    Watched w = Watch(a, h.id, h.tickets[1], 0, /*stop_after=*/1);
+    reasons.push_back(ErrorInfoOf(w.status).reason());
+  }
+  EXPECT_EQ(reasons.back(), "SEAT_RATE_LIMITED");
+  EXPECT_NE(reasons.front(), "SEAT_RATE_LIMITED");
 }
 
 TEST(WatchHandTest, Refusals) {
