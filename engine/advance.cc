@@ -29,25 +29,32 @@ absl::StatusOr<Ruling> RuleOnHand(HandState& st, const IrregularityReport& repor
   return ruling;
 }
 
-// Steps 1 and 2 of Advance for an action.
-absl::Status ApplyOrRule(HandState& st, const Action& a, std::optional<Ruling>& ruling) {
-  // ApplyAction checks the request itself; a card reported is checked first here.
+// Steps 1 and 2 of Advance for a card reported in the deal or the betting:
+// the request's and the deal's checks, then the classification.
+absl::Status DealOrRule(HandState& st, const Action& a, std::optional<Ruling>* ruling) {
+  if (absl::Status s = internal::CheckRequest(st, a); !s.ok()) return s;
+  bool burn_implied = false;
+  if (st.phase == Phase::kAwaitingDeal) {
+    absl::StatusOr<internal::DealCheck> check = internal::CheckDeal(st, a);
+    if (!check.ok()) return check.status();
+    burn_implied = check->burn_implied;
+  }
+  // [catalogue section 11] a card whose report reveals a dealer's error.
+  if (std::optional<IrregularityReport> report = DealIrregularity(st, a)) {
+    absl::StatusOr<Ruling> r = RuleOnHand(st, *report, burn_implied);
+    if (!r.ok()) return r.status();
+    if (ruling != nullptr) *ruling = *std::move(r);
+    return absl::OkStatus();
+  }
+  return internal::ApplyAction(st, a);
+}
+
+// Steps 1 and 2 of Advance for an action; ApplyAction checks the request of
+// any other action itself. Kept small: it is inlined into Apply.
+inline absl::Status ApplyOrRule(HandState& st, const Action& a, std::optional<Ruling>* ruling) {
   if (a.kind == ActionKind::kDeal &&
       (st.phase == Phase::kAwaitingDeal || st.phase == Phase::kBetting)) {
-    if (absl::Status s = internal::CheckRequest(st, a); !s.ok()) return s;
-    bool burn_implied = false;
-    if (st.phase == Phase::kAwaitingDeal) {
-      absl::StatusOr<internal::DealCheck> check = internal::CheckDeal(st, a);
-      if (!check.ok()) return check.status();
-      burn_implied = check->burn_implied;
-    }
-    // [catalogue section 11] a card whose report reveals a dealer's error.
-    if (std::optional<IrregularityReport> report = DealIrregularity(st, a)) {
-      absl::StatusOr<Ruling> r = RuleOnHand(st, *report, burn_implied);
-      if (!r.ok()) return r.status();
-      ruling = *std::move(r);
-      return absl::OkStatus();
-    }
+    return DealOrRule(st, a, ruling);
   }
   return internal::ApplyAction(st, a);
 }
@@ -58,19 +65,20 @@ void Epilogue(HandState& st) {
   ++st.version;
 }
 
-// Advance's body without its answer, one overload per input. Apply calls it
-// directly so that the hottest entry point builds no Step or Input (the rules
-// and the state are the same).
-absl::Status AdvanceHand(HandState& st, const Action& action, std::optional<Ruling>& ruling) {
+// Advance's body without its answer, one overload per input; the ruling goes
+// to `ruling` unless it is null. Apply calls it directly so that the hottest
+// entry point builds no Step, Input or Ruling (the rules and the state are
+// the same).
+absl::Status AdvanceHand(HandState& st, const Action& action, std::optional<Ruling>* ruling) {
   if (absl::Status s = ApplyOrRule(st, action, ruling); !s.ok()) return s;
   Epilogue(st);
   return absl::OkStatus();
 }
 absl::Status AdvanceHand(HandState& st, const IrregularityReport& report,
-                         std::optional<Ruling>& ruling) {
+                         std::optional<Ruling>* ruling) {
   absl::StatusOr<Ruling> r = RuleOnHand(st, report, false);
   if (!r.ok()) return r.status();
-  ruling = *std::move(r);
+  if (ruling != nullptr) *ruling = *std::move(r);
   Epilogue(st);
   return absl::OkStatus();
 }
@@ -81,16 +89,13 @@ absl::StatusOr<Step> Advance(HandState& st, const Input& input, NextSteps next) 
   Step step;
   step.first_op = st.log.size();
   const absl::Status s =
-      std::visit([&](const auto& in) { return AdvanceHand(st, in, step.ruling); }, input);
+      std::visit([&](const auto& in) { return AdvanceHand(st, in, &step.ruling); }, input);
   if (!s.ok()) return s;
   if (next == NextSteps::kList) step.next = Next(st);
   return step;
 }
 
-absl::Status Apply(HandState& st, const Action& action) {
-  std::optional<Ruling> ruling;
-  return AdvanceHand(st, action, ruling);
-}
+absl::Status Apply(HandState& st, const Action& action) { return AdvanceHand(st, action, nullptr); }
 
 absl::StatusOr<Step> ApplyStep(HandState& st, const Action& action) { return Advance(st, action); }
 
