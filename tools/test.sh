@@ -37,13 +37,18 @@ stage_done build
 # The sanitizer builds and runs start now, at nice 19, beside the Release
 # tests: most of those wait on servers, sockets and timers and leave the cores
 # idle, and at nice 19 a compiler yields the CPU to any test that wants it.
-# Their own process group (setsid): a failed Release test ends the run and
-# them with it. The fuzzers run after, alone, since they fuzz for a set time.
+# Their own process group (set -m), so a failed Release test, which ends the
+# run, ends them with it; the same session (not setsid): with the kernel's
+# autogroups a new session would get a scheduling group of its own and share
+# the CPU equally with the tests whatever its nice value. The fuzzers run
+# after, alone, since they fuzz for a set time.
 san_pid=""
 san_log="$BUILD_DIR/sanitize.log"
 if $reliability; then
-  JOBS="$JOBS" setsid nice -n 19 tools/sanitize.sh all >"$san_log" 2>&1 &
+  set -m
+  JOBS="$JOBS" nice -n 19 tools/sanitize.sh all >"$san_log" 2>&1 &
   san_pid=$!
+  set +m
   trap '[ -n "$san_pid" ] && kill -- "-$san_pid" 2>/dev/null; true' EXIT
 fi
 (cd "$BUILD_DIR" && ctest --output-on-failure -j "$JOBS" --timeout 900)
