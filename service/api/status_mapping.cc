@@ -44,17 +44,14 @@ absl::Status HandIdMismatch(absl::string_view expected, absl::string_view actual
 }
 
 absl::Status DeckRevealNotPermitted(absl::string_view why) {
-  absl::Status s(absl::StatusCode::kPermissionDenied, absl::StrCat("reveal_deck: ", why));
-  s.SetPayload(kReasonPayload, absl::Cord("DECK_REVEAL_NOT_PERMITTED"));
-  return s;
+  return WithReason(absl::StatusCode::kPermissionDenied, "DECK_REVEAL_NOT_PERMITTED",
+                    absl::StrCat("reveal_deck: ", why));
 }
 
 absl::Status DeckNotRevealableYet() {
-  absl::Status s(absl::StatusCode::kFailedPrecondition,
-                 "reveal_deck: the hand is still in progress; its deck is revealed only once "
-                 "the hand is complete (PHASE_COMPLETE); ask again then");
-  s.SetPayload(kReasonPayload, absl::Cord("DECK_NOT_REVEALABLE_YET"));
-  return s;
+  return WithReason(absl::StatusCode::kFailedPrecondition, "DECK_NOT_REVEALABLE_YET",
+                    "reveal_deck: the hand is still in progress; its deck is revealed only once "
+                    "the hand is complete (PHASE_COMPLETE); ask again then");
 }
 
 absl::Status TokenSuperseded(absl::string_view hand_id, uint64_t token_version,
@@ -110,20 +107,16 @@ absl::Status ServerOverloaded(int max_in_flight) {
 }
 
 absl::Status TenantOverloaded(absl::string_view tenant, int limit) {
-  absl::Status s(absl::StatusCode::kResourceExhausted,
-                 absl::StrCat("tenant ", tenant, " has ", limit,
-                              " calls queued or running (--max_in_flight_per_tenant); retry "
-                              "with backoff"));
-  s.SetPayload(kReasonPayload, absl::Cord("TENANT_OVERLOADED"));
-  return s;
+  return WithReason(absl::StatusCode::kResourceExhausted, "TENANT_OVERLOADED",
+                    absl::StrCat("tenant ", tenant, " has ", limit,
+                                 " calls queued or running (--max_in_flight_per_tenant); retry "
+                                 "with backoff"));
 }
 
 absl::Status ServerDraining() {
-  absl::Status s(absl::StatusCode::kUnavailable,
-                 "server draining: this replica is stopping and took no action; retry the same "
-                 "call (another replica will answer)");
-  s.SetPayload(kReasonPayload, absl::Cord("SERVER_DRAINING"));
-  return s;
+  return WithReason(absl::StatusCode::kUnavailable, "SERVER_DRAINING",
+                    "server draining: this replica is stopping and took no action; retry the same "
+                    "call (another replica will answer)");
 }
 
 absl::Status WithReason(absl::StatusCode code, absl::string_view reason,
