@@ -29,8 +29,10 @@ export interface GatewayOptions {
   // timeout in stud_server ends a quiet one sooner).
   defaultTimeoutMs: number;
   streamTimeoutMs?: number;
-  // HTTP/2 connections to stud_server, used in turn by every call (default 2).
+  // HTTP/2 connections to stud_server kept open (default 2), and at most
+  // (default 64): the pool grows with open streams (src/pool.ts).
   upstreamConnections?: number;
+  maxUpstreamConnections?: number;
   // Origins whose pages may call the gateway (CORS); empty: same origin only.
   corsOrigins: string[];
 }
@@ -57,7 +59,10 @@ function send(res: Response, status: number, type: string, body: string | Buffer
 }
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
-  const upstream = new SessionPool(options.upstream, options.upstreamConnections ?? 2);
+  const upstream = new SessionPool(options.upstream, {
+    connections: options.upstreamConnections ?? 2,
+    maxConnections: options.maxUpstreamConnections ?? 64,
+  });
   // Readiness asks through connect-node's client, on a connection of its own.
   const health = createClient(Health, createGrpcTransport({ baseUrl: `http://${options.upstream}`, pingIntervalMs: 10_000 }));
 

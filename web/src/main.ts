@@ -3,6 +3,7 @@
 //                        [--default_timeout_ms=10000] [--stream_timeout_ms=3600000]
 //                        [--static_dir=DIR]
 //                        [--workers=0] [--upstream_connections=2]
+//                        [--max_upstream_connections=64]
 // Prints "stud_web listening on http://HOST:PORT" once it accepts calls
 // (--listen=127.0.0.1:0 picks a free port; with several workers, once every
 // worker listens). SIGTERM/SIGINT: stop accepting, finish the calls in
@@ -26,7 +27,14 @@ const FLAGS: Record<string, { value: string; help: string }> = {
   workers: { value: "0", help: "processes serving the port (Node cluster); 0: one per core" },
   upstream_connections: {
     value: "2",
-    help: "HTTP/2 connections to stud_server per process, used in turn (each reconnects on its own)",
+    help: "HTTP/2 connections to stud_server kept open per process (each reopened once lost)",
+  },
+  max_upstream_connections: {
+    value: "64",
+    help:
+      "HTTP/2 connections to stud_server per process at most: more are opened while every one carries as many " +
+      "streams as stud_server allows (--max_concurrent_streams), and closed after 30 s idle; past it a new " +
+      "WatchHand fails RESOURCE_EXHAUSTED",
   },
   cors_origins: {
     value: "",
@@ -88,6 +96,13 @@ if (!Number.isInteger(connections) || connections < 1 || connections > 64) {
   console.error(`stud_web: --upstream_connections must be 1 to 64, got "${flags.upstream_connections}"`);
   process.exit(2);
 }
+const maxConnections = Number(flags.max_upstream_connections);
+if (!Number.isInteger(maxConnections) || maxConnections < connections || maxConnections > 4096) {
+  console.error(
+    `stud_web: --max_upstream_connections must be --upstream_connections (${connections}) to 4096, got "${flags.max_upstream_connections}"`,
+  );
+  process.exit(2);
+}
 const host = flags.listen.slice(0, colon);
 const announce = (port: number) =>
   console.log(
@@ -109,6 +124,7 @@ async function serve(): Promise<void> {
     defaultTimeoutMs: timeout,
     streamTimeoutMs: streamTimeout,
     upstreamConnections: connections,
+    maxUpstreamConnections: maxConnections,
     corsOrigins: flags.cors_origins
       .split(",")
       .map((o) => o.trim())

@@ -108,44 +108,49 @@ export function grpcPassthrough(options: PassthroughOptions): (req: Request | un
     for (const [name, value] of Object.entries(req.headers)) {
       if (PASSED_ON.has(name) || isForwardedHeader(name)) headers[name] = value;
     }
-    try {
-      up = options.upstream.session().request(headers);
-    } catch {
-      fail(14, "stud_server unreachable");
-      return true;
-    }
     timer = setTimeout(() => fail(4, "deadline exceeded at the gateway"), timeoutMs);
-    const upstream = up;
-    upstream.on("error", () => fail(14, "stud_server unreachable or its stream broke"));
-    upstream.on("close", () => fail(14, `stud_server ended the call without a status (HTTP/2 code ${upstream.rstCode})`));
-    upstream.on("response", (answer, flags) => {
-      if (finished) return;
-      if ((flags ?? 0) & NGHTTP2_FLAG_END_STREAM) {
-        // Trailers-only: the status is in these headers.
-        finish(Number(answer["grpc-status"] ?? 2));
-        if (!down.closed) down.respond(answerHeaders(answer), { endStream: true });
-        return;
-      }
-      down.respond(answerHeaders(answer), { waitForTrailers: true });
-      upstream.pipe(down, { end: false });
-    });
-    upstream.on("trailers", (trailers) => {
-      const out = answerHeaders(trailers);
-      delete out[":status"];
-      res.addTrailers(out);
-      finish(Number(trailers["grpc-status"] ?? 2));
-    });
-    upstream.on("end", () => {
-      if (finished && !down.writableEnded) down.end();
-    });
     // The caller gone before the answer ended: cancel the upstream call.
     down.on("close", () => {
       if (!finished) {
         finish(1);
-        if (!upstream.closed) upstream.close(NGHTTP2_CANCEL);
+        if (up && !up.closed) up.close(NGHTTP2_CANCEL);
       }
     });
-    req.pipe(upstream);
+    // A session with room (src/pool.ts); the request body waits in req meanwhile.
+    options.upstream.request(headers, streaming).then(
+      (upstream) => {
+        if (finished) {
+          upstream.close(NGHTTP2_CANCEL);
+          return;
+        }
+        up = upstream;
+        upstream.on("error", () => fail(14, "stud_server unreachable or its stream broke"));
+        upstream.on("close", () => fail(14, `stud_server ended the call without a status (HTTP/2 code ${upstream.rstCode})`));
+        upstream.on("response", (answer, flags) => {
+          if (finished) return;
+          if ((flags ?? 0) & NGHTTP2_FLAG_END_STREAM) {
+            // Trailers-only: the status is in these headers.
+            finish(Number(answer["grpc-status"] ?? 2));
+            if (!down.closed) down.respond(answerHeaders(answer), { endStream: true });
+            return;
+          }
+          down.respond(answerHeaders(answer), { waitForTrailers: true });
+          upstream.pipe(down, { end: false });
+        });
+        upstream.on("trailers", (trailers) => {
+          const out = answerHeaders(trailers);
+          delete out[":status"];
+          res.addTrailers(out);
+          finish(Number(trailers["grpc-status"] ?? 2));
+        });
+        upstream.on("end", () => {
+          if (finished && !down.writableEnded) down.end();
+        });
+        req.pipe(upstream);
+      },
+      (error: { code?: number; rawMessage?: string }) =>
+        fail(error.code === 8 ? 8 : 14, error.rawMessage ?? "stud_server unreachable"),
+    );
     return true;
   };
 }

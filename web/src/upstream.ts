@@ -1,6 +1,6 @@
 // The gateway's gRPC client for stud_server, on Node's http2 module directly:
-// a few HTTP/2 connections used in turn (reopened once lost), and calls that
-// send one request message and yield the answer's messages as they arrive.
+// calls that send one request message and yield the answer's messages as they
+// arrive, on the connections of src/pool.ts (grown with open streams).
 // connect-node's own client did the same at 500-700 us of CPU per call where
 // this takes about 190 us (same machine, same ApplyAction, 8 in flight).
 //
@@ -14,41 +14,11 @@ import http2 from "node:http2";
 import { fromBinary, toBinary, type DescMethod, type DescMethodServerStreaming, type DescMethodUnary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { findTrailerError } from "@connectrpc/connect/protocol-grpc";
+import type { SessionPool } from "./pool.js";
 
 const { NGHTTP2_CANCEL } = http2.constants;
 
-export class SessionPool {
-  private readonly sessions: (http2.ClientHttp2Session | undefined)[];
-  private next = 0;
-
-  constructor(
-    private readonly address: string,
-    connections: number,
-  ) {
-    this.sessions = new Array(connections);
-  }
-
-  // The next connection in turn; a new one if it was lost (or never opened).
-  // Node sets TCP_NODELAY on an HTTP/2 session's socket itself (strace:
-  // setsockopt TCP_NODELAY on every upstream socket).
-  session(): http2.ClientHttp2Session {
-    const i = this.next++ % this.sessions.length;
-    let s = this.sessions[i];
-    if (!s || s.closed || s.destroyed) {
-      s = http2.connect(`http://${this.address}`);
-      const mine = s;
-      const forget = () => {
-        if (this.sessions[i] === mine) this.sessions[i] = undefined;
-      };
-      // A lost connection fails the calls on it; the next call opens another.
-      s.on("error", () => undefined);
-      s.on("close", forget);
-      s.on("goaway", forget);
-      this.sessions[i] = s;
-    }
-    return s;
-  }
-}
+export { SessionPool } from "./pool.js";
 
 export interface UpstreamCall {
   signal: AbortSignal;
@@ -102,15 +72,12 @@ export async function* callUpstream(
     notify();
   };
 
-  let stream: http2.ClientHttp2Stream;
-  try {
-    stream = pool.session().request(headers);
-  } catch (error) {
-    throw new ConnectError(`stud_server unreachable: ${String(error)}`, Code.Unavailable);
-  }
+  let stream: http2.ClientHttp2Stream | undefined;
+  let stopWaiting: ((error: ConnectError) => void) | undefined;
   const cancel = (error: ConnectError) => {
     end(error);
-    if (!stream.closed) stream.close(NGHTTP2_CANCEL);
+    stopWaiting?.(error);
+    if (stream && !stream.closed) stream.close(NGHTTP2_CANCEL);
   };
   const timer = setTimeout(() => cancel(new ConnectError("the deadline passed", Code.DeadlineExceeded)), call.timeoutMs);
   // The signal says why: the caller's deadline (connect-node aborts with
@@ -119,14 +86,38 @@ export async function* callUpstream(
     cancel(call.signal.reason instanceof ConnectError ? call.signal.reason : new ConnectError("the caller went away", Code.Canceled));
   if (call.signal.aborted) onAbort();
   call.signal.addEventListener("abort", onAbort);
+  if (ended) {
+    clearTimeout(timer);
+    call.signal.removeEventListener("abort", onAbort);
+    throw failure;
+  }
+  // The deadline and the caller's signal also bound the wait for a connection.
+  const opening = pool.request(headers, method.methodKind === "server_streaming");
+  try {
+    stream = await Promise.race([opening, new Promise<never>((_, reject) => (stopWaiting = reject))]);
+  } catch (error) {
+    opening.then((late) => late.close(NGHTTP2_CANCEL), () => undefined);
+    clearTimeout(timer);
+    call.signal.removeEventListener("abort", onAbort);
+    throw error;
+  } finally {
+    stopWaiting = undefined;
+  }
+  if (ended) {
+    clearTimeout(timer);
+    call.signal.removeEventListener("abort", onAbort);
+    stream.close(NGHTTP2_CANCEL);
+    throw failure;
+  }
+  const opened = stream;
 
   let pending = Buffer.alloc(0);
   let status: http2.IncomingHttpHeaders | undefined;
-  stream.on("response", (answer) => {
+  opened.on("response", (answer) => {
     toHeaders(answer, call.header);
     if (answer["grpc-status"] !== undefined) status = answer; // trailers-only
   });
-  stream.on("data", (chunk: Buffer) => {
+  opened.on("data", (chunk: Buffer) => {
     pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
     while (pending.length >= 5) {
       const length = pending.readUInt32BE(1);
@@ -139,27 +130,27 @@ export async function* callUpstream(
       }
       pending = pending.subarray(5 + length);
     }
-    if (queue.length > 16) stream.pause();
+    if (queue.length > 16) opened.pause();
     notify();
   });
-  stream.on("trailers", (trailers) => {
+  opened.on("trailers", (trailers) => {
     status = trailers;
     toHeaders(trailers, call.trailer);
   });
-  stream.on("error", (error) => end(new ConnectError(`stud_server unreachable or the call broke: ${error.message}`, Code.Unavailable)));
-  stream.on("close", () => {
-    if (!status) return end(new ConnectError(`stud_server ended the call without a status (HTTP/2 code ${stream.rstCode})`, Code.Unavailable));
+  opened.on("error", (error) => end(new ConnectError(`stud_server unreachable or the call broke: ${error.message}`, Code.Unavailable)));
+  opened.on("close", () => {
+    if (!status) return end(new ConnectError(`stud_server ended the call without a status (HTTP/2 code ${opened.rstCode})`, Code.Unavailable));
     const statusHeaders = new Headers();
     toHeaders(status, statusHeaders);
     end(findTrailerError(statusHeaders));
   });
-  stream.end(frame);
+  opened.end(frame);
 
   try {
     for (;;) {
       if (queue.length > 0) {
         yield queue.shift();
-        if (queue.length <= 4 && stream.isPaused()) stream.resume();
+        if (queue.length <= 4 && opened.isPaused()) opened.resume();
         continue;
       }
       if (ended) break;
@@ -170,7 +161,7 @@ export async function* callUpstream(
   } finally {
     clearTimeout(timer);
     call.signal.removeEventListener("abort", onAbort);
-    if (!stream.closed) stream.close(NGHTTP2_CANCEL);
+    if (!opened.closed) opened.close(NGHTTP2_CANCEL);
   }
 }
 

@@ -1,0 +1,200 @@
+// The gateway's HTTP/2 connections to stud_server, grown with demand.
+//
+// stud_server lets each connection carry at most SETTINGS_MAX_CONCURRENT_STREAMS
+// calls at once (its --max_concurrent_streams, 100 by default); a stream past
+// that limit is held by the HTTP/2 client until another one ends. WatchHand
+// streams stay open for a whole hand, so a fixed handful of connections would
+// stall every watch past a few hundred per process, and unary calls behind
+// them. Hence:
+//
+// * Every session's open streams are counted, and its limit is read from the
+//   peer's SETTINGS (remoteSettings.maxConcurrentStreams; a new session takes
+//   calls only once those have arrived, one round trip).
+// * A server stream (WatchHand) takes a slot of the first session with room,
+//   but never the last RESERVE of a session's slots (a tenth, at least one):
+//   those are for unary calls only, so a unary call never waits behind
+//   watches. A unary call goes to the least loaded session with room (ties in
+//   turn, so the base sessions share the load).
+// * When no session has room, another is opened, up to maxConnections
+//   (--max_upstream_connections). Past that, a stream fails at once with
+//   RESOURCE_EXHAUSTED (the caller reopens with backoff, as after the
+//   service's own WATCHERS_EXHAUSTED) and a unary call is sent on the least
+//   loaded session, where it waits only for unary calls (the reserved slots)
+//   to end.
+// * The first `connections` sessions (--upstream_connections) are the base:
+//   opened on the first call and reopened once lost. Sessions beyond them are
+//   closed after idleCloseMs without a stream.
+// Node sets TCP_NODELAY on an HTTP/2 session's socket itself (strace:
+// setsockopt TCP_NODELAY on every upstream socket).
+import http2 from "node:http2";
+import { Code, ConnectError } from "@connectrpc/connect";
+
+export interface PoolOptions {
+  // Sessions kept open (default 2).
+  connections?: number;
+  // Sessions at most (default 64).
+  maxConnections?: number;
+  // A session beyond the base is closed once it has had no stream this long (default 30 s).
+  idleCloseMs?: number;
+}
+
+interface Entry {
+  session: http2.ClientHttp2Session;
+  // Streams opened on this session and not yet closed.
+  active: number;
+  // Resolved once the peer's SETTINGS arrived or the session ended.
+  ready: Promise<void>;
+  settled: boolean;
+  idleTimer?: NodeJS.Timeout;
+}
+
+// The peer's limit for one session; 2^31 when it sets none worth counting.
+function limitOf(entry: Entry): number {
+  return Math.min(entry.session.remoteSettings.maxConcurrentStreams ?? 100, 2 ** 31);
+}
+
+// Slots of a session that server streams may not take.
+export function reservedSlots(limit: number): number {
+  return limit < 2 ? 0 : Math.max(1, Math.floor(limit / 10));
+}
+
+export class SessionPool {
+  private readonly base: (Entry | undefined)[];
+  private readonly extra: Entry[] = [];
+  private readonly maxConnections: number;
+  private readonly idleCloseMs: number;
+  private next = 0;
+
+  constructor(
+    private readonly address: string,
+    options: PoolOptions | number = {},
+  ) {
+    const o = typeof options === "number" ? { connections: options } : options;
+    this.base = new Array(Math.max(1, o.connections ?? 2)).fill(undefined);
+    this.maxConnections = Math.max(this.base.length, o.maxConnections ?? 64);
+    this.idleCloseMs = o.idleCloseMs ?? 30_000;
+  }
+
+  // Sessions open now and streams on them (for /metrics and tests).
+  stats(): { sessions: number; streams: number } {
+    const all = this.entries();
+    return { sessions: all.length, streams: all.reduce((n, e) => n + e.active, 0) };
+  }
+
+  // Opens one HTTP/2 stream for a call (unary, or a server stream) on a
+  // session with room, opening a session when needed. Rejects with
+  // UNAVAILABLE when stud_server cannot be reached and RESOURCE_EXHAUSTED when
+  // a server stream finds every allowed session full.
+  async request(headers: http2.OutgoingHttpHeaders, streaming: boolean): Promise<http2.ClientHttp2Stream> {
+    for (;;) {
+      this.openMissingBase();
+      const entry = this.pick(streaming);
+      if (entry) return this.start(entry, headers);
+      const pending = this.entries().filter((e) => !e.settled);
+      if (pending.length > 0) {
+        await Promise.all(pending.map((e) => e.ready));
+        // A session that ended before its SETTINGS: stud_server is unreachable.
+        if (pending.every((e) => e.session.closed || e.session.destroyed)) {
+          throw new ConnectError("stud_server unreachable: the connection closed before it was set up", Code.Unavailable);
+        }
+        continue;
+      }
+      if (this.entries().length < this.maxConnections) {
+        this.extra.push(this.open(-1));
+        continue;
+      }
+      if (streaming) {
+        const limit = Math.max(...this.entries().map(limitOf));
+        throw new ConnectError(
+          `the gateway's ${this.maxConnections} connections to stud_server carry as many streams as it allows ` +
+            `(${limit} each, ${reservedSlots(limit)} kept for unary calls); retry later or add gateway processes`,
+          Code.ResourceExhausted,
+        );
+      }
+      // Every session full: the least loaded holds this call until a slot frees.
+      return this.start(this.leastLoaded(this.entries())!, headers);
+    }
+  }
+
+  private entries(): Entry[] {
+    return [...(this.base.filter(Boolean) as Entry[]), ...this.extra];
+  }
+
+  private usable(entry: Entry): boolean {
+    return entry.settled && !entry.session.closed && !entry.session.destroyed;
+  }
+
+  private pick(streaming: boolean): Entry | undefined {
+    const usable = this.entries().filter((e) => this.usable(e));
+    if (streaming) {
+      // Packed into the first sessions with room, so the extra ones empty out.
+      return usable.find((e) => e.active < limitOf(e) - reservedSlots(limitOf(e)));
+    }
+    return this.leastLoaded(usable.filter((e) => e.active < limitOf(e)));
+  }
+
+  // Fewest streams; ties in turn.
+  private leastLoaded(entries: Entry[]): Entry | undefined {
+    if (entries.length === 0) return undefined;
+    const start = this.next++ % entries.length;
+    let best: Entry | undefined;
+    for (let k = 0; k < entries.length; k++) {
+      const e = entries[(start + k) % entries.length];
+      if (!best || e.active < best.active) best = e;
+    }
+    return best;
+  }
+
+  private openMissingBase(): void {
+    for (let i = 0; i < this.base.length; i++) {
+      const e = this.base[i];
+      if (!e || e.session.closed || e.session.destroyed) this.base[i] = this.open(i);
+    }
+  }
+
+  // index: the base slot, or -1 for an extra session.
+  private open(index: number): Entry {
+    const session = http2.connect(`http://${this.address}`);
+    let settle!: () => void;
+    const entry: Entry = { session, active: 0, settled: false, ready: new Promise((resolve) => (settle = resolve)) };
+    const settled = () => {
+      entry.settled = true;
+      settle();
+    };
+    const forget = () => {
+      settled();
+      clearTimeout(entry.idleTimer);
+      if (index >= 0 && this.base[index] === entry) this.base[index] = undefined;
+      const at = this.extra.indexOf(entry);
+      if (at >= 0) this.extra.splice(at, 1);
+    };
+    session.once("remoteSettings", settled);
+    // A lost connection fails the calls on it; the next call opens another.
+    session.on("error", () => undefined);
+    session.on("close", forget);
+    // No new streams after GOAWAY; those open finish on it.
+    session.on("goaway", forget);
+    return entry;
+  }
+
+  private start(entry: Entry, headers: http2.OutgoingHttpHeaders): http2.ClientHttp2Stream {
+    let stream: http2.ClientHttp2Stream;
+    try {
+      stream = entry.session.request(headers);
+    } catch (error) {
+      throw new ConnectError(`stud_server unreachable: ${String(error)}`, Code.Unavailable);
+    }
+    entry.active++;
+    clearTimeout(entry.idleTimer);
+    stream.once("close", () => {
+      entry.active--;
+      if (entry.active === 0 && this.extra.includes(entry)) {
+        entry.idleTimer = setTimeout(() => {
+          if (entry.active === 0) entry.session.close();
+        }, this.idleCloseMs);
+        entry.idleTimer.unref();
+      }
+    });
+    return stream;
+  }
+}
