@@ -15,7 +15,7 @@ import { studServiceForwarder } from "./forward.js";
 import { createDualProtocolServer, type NodeHandlerFn } from "./listener.js";
 import { grpcPassthrough } from "./passthrough.js";
 import { SessionPool } from "./upstream.js";
-import { metricsText, recordCall, registry } from "./metrics.js";
+import { metricsText, observePool, recordCall, registry } from "./metrics.js";
 
 export interface GatewayOptions {
   // stud_server's gRPC address, host:port.
@@ -63,6 +63,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     connections: options.upstreamConnections ?? 2,
     maxConnections: options.maxUpstreamConnections ?? 64,
   });
+  observePool(() => upstream.stats());
   // Readiness asks through connect-node's client, on a connection of its own.
   const health = createClient(Health, createGrpcTransport({ baseUrl: `http://${options.upstream}`, pingIntervalMs: 10_000 }));
 

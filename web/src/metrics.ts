@@ -26,6 +26,29 @@ const latency = new client.Histogram({
   registers: [registry],
 });
 
+// The connections to stud_server and the calls on them (src/pool.ts), read at
+// each scrape; set by the gateway once its pool exists.
+let poolStats: () => { sessions: number; streams: number } = () => ({ sessions: 0, streams: 0 });
+export function observePool(stats: typeof poolStats): void {
+  poolStats = stats;
+}
+new client.Gauge({
+  name: "stud_web_upstream_connections",
+  help: "HTTP/2 connections to stud_server open now (--upstream_connections up to --max_upstream_connections)",
+  registers: [registry],
+  collect() {
+    this.set(poolStats().sessions);
+  },
+});
+new client.Gauge({
+  name: "stud_web_upstream_streams",
+  help: "Calls open on the connections to stud_server now (a WatchHand stream counts for its whole life)",
+  registers: [registry],
+  collect() {
+    this.set(poolStats().streams);
+  },
+});
+
 const codeNames: Record<number, string> = { 0: "OK" };
 for (const [name, value] of Object.entries(Code)) {
   if (typeof value === "number") codeNames[value] = name.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();

@@ -4,7 +4,8 @@
 // one gateway process with --upstream_connections=1 carries 21 open WatchHand
 // streams (gRPC passed through and Connect, half each), every one receives
 // the deal and then the next version, and unary calls made meanwhile through
-// the same process answer within their own deadline. With a fixed session the
+// the same process answer within their own deadline; /metrics counts 7
+// connections and 21 streams. With a fixed session the
 // fifth watch would wait in the HTTP/2 client for a free stream, and so would
 // every unary call. A gateway held to 2 connections refuses the seventh watch
 // with RESOURCE_EXHAUSTED (3 streams each: one slot of 4 is kept for unary
@@ -88,6 +89,10 @@ test("one process, one base connection, a server allowing 4 streams each: 21 wat
       assert.equal(first.done, false, `watch ${i} (${w.protocol}, hand ${w.h}, seat ${w.seat}): the deal`);
       assert.equal(first.value.update.version, 0n);
     }
+    // The pool grew: 3 watches on each connection (one slot of 4 kept for unary calls).
+    const metrics = await (await fetch(`${gateway.gateway}/metrics`)).text();
+    assert.equal(Number(/^stud_web_upstream_connections (\S+)$/m.exec(metrics)?.[1]), 7, "7 connections for 21 watches");
+    assert.equal(Number(/^stud_web_upstream_streams (\S+)$/m.exec(metrics)?.[1]), 21, "21 streams open upstream");
     // Unary calls through both protocols while 21 streams are open: each
     // completes within its own deadline (a stalled one fails DEADLINE_EXCEEDED).
     for (let round = 0; round < 5; round++) {
