@@ -30,6 +30,14 @@ absl::string_view SeatTicketOf(const Req& req) {
   }
 }
 
+// The language the caller's Accept-Language prefers, if English or Spanish.
+std::optional<MessageLanguage> AskedLanguage(const grpc::CallbackServerContext& ctx) {
+  const auto& metadata = ctx.client_metadata();
+  auto it = metadata.find("accept-language");
+  if (it == metadata.end()) return std::nullopt;
+  return FromAcceptLanguage(absl::string_view(it->second.data(), it->second.size()));
+}
+
 // Requests only the platform's API key may make (callers.h): those without a
 // seat ticket (NewHand, ReplayHandHistory) and a stateless showdown.
 template <typename Req>
@@ -48,11 +56,7 @@ absl::Status StudServiceImpl::Authorized(grpc::CallbackServerContext* ctx,
                                          absl::FunctionRef<absl::Status()> handler) const {
   // Errors in the caller's language, else the hand's (api/localized.h).
   HandLanguageScope hand_language;
-  std::optional<MessageLanguage> asked;
-  if (auto it = ctx->client_metadata().find("accept-language");
-      it != ctx->client_metadata().end()) {
-    asked = FromAcceptLanguage(absl::string_view(it->second.data(), it->second.size()));
-  }
+  const std::optional<MessageLanguage> asked = AskedLanguage(*ctx);
   absl::Status status = AuthorizedIn(ctx, seat_ticket, platform_only, handler);
   if (std::optional<MessageLanguage> lang = asked ? asked : hand_language.noted()) {
     SetMessageLanguage(&status, *lang);
@@ -198,11 +202,8 @@ grpc::ServerWriteReactor<v1::WatchHandResponse>* StudServiceImpl::WatchHand(
   const bool draining = draining_.load(std::memory_order_relaxed);
   if (draining)
     last_arrival_nanos_.store(absl::ToUnixNanos(absl::Now()), std::memory_order_relaxed);
-  std::optional<MessageLanguage> language;  // as the unary calls' errors (api/localized.h)
-  if (auto it = ctx->client_metadata().find("accept-language");
-      it != ctx->client_metadata().end()) {
-    language = FromAcceptLanguage(absl::string_view(it->second.data(), it->second.size()));
-  }
+  // As the unary calls' errors (api/localized.h).
+  const std::optional<MessageLanguage> language = AskedLanguage(*ctx);
   // Opening a watch counts against the seat's rate limit like any call.
   const absl::Status refusal = draining      ? ServerDraining()
                                : caller.ok() ? AdmitSeat(caller->tenant, request->seat_ticket())
