@@ -21,6 +21,8 @@ PACKAGES=(
   # The hand ledger's Redis client (stud_server --ledger) and the server its tests start.
   libhiredis-dev redis-server
   python3 python3-grpcio python3-grpc-tools python3-protobuf
+  # Ed25519 for the receipt verifier (tools/fairness/verify.py).
+  python3-nacl
   nodejs npm
   # Real components the tests start: Prometheus (and promtool), gRPC-aware load
   # balancers, YAML lint for manifests, h2load.
