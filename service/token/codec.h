@@ -42,6 +42,17 @@ struct ServiceData {
   // flags (rpc/hand_policy.h).
   bool requires_seat_tickets = false;
   bool requires_ledger = false;
+  // Verifiable dealing (docs/fairness.md; service/fairness/). SERVICE dealing:
+  // the 32-byte server seed of stud-shuffle-v1 (empty in older tokens).
+  std::string server_seed;
+  uint32_t reveal_policy = 0;  // stud.v1.RevealPolicy
+  bool player_seeds = false;   // FairnessOptions.player_seeds
+  // In the seeding phase: `state` holds the configuration alone and its
+  // version counts the seeds received; nothing is dealt.
+  bool seeding = false;
+  // Per seat in seat order: a length byte (0 = no seed) then the seed.
+  std::string packed_seeds;
+  uint32_t seeds_closed = 0;  // bit s: the table closed seeding for seat s [STUD-DEAL-6]
   friend bool operator==(const ServiceData&, const ServiceData&) = default;
 };
 
