@@ -1,0 +1,181 @@
+#include "service/fairness/receipt.h"
+
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
+namespace stud::fairness {
+namespace {
+
+const unsigned char* U(absl::string_view s) {
+  return reinterpret_cast<const unsigned char*>(s.data());
+}
+
+// A JSON string: quotes, backslashes and control characters escaped; other
+// bytes (UTF-8) as they are.
+void AppendString(std::string* out, absl::string_view s) {
+  out->push_back('"');
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out->push_back('\\');
+      out->push_back(c);
+    } else if (u < 0x20) {
+      absl::StrAppend(out, "\\u00", absl::Hex(u, absl::kZeroPad2));
+    } else {
+      out->push_back(c);
+    }
+  }
+  out->push_back('"');
+}
+
+void AppendHex(std::string* out, absl::string_view bytes) {
+  absl::StrAppend(out, "\"", absl::BytesToHexString(bytes), "\"");
+}
+
+}  // namespace
+
+std::string Transcript(const ReceiptData& d) {
+  std::string o;
+  o.reserve(2048);
+  absl::StrAppend(&o, "{\"format\":\"", kReceiptFormat, "\",\"hand_id\":");
+  AppendHex(&o, d.hand_id);
+  o += ",\"variant\":";
+  AppendString(&o, d.variant);
+  o += ",\"dealing\":";
+  AppendString(&o, d.dealing);
+  absl::StrAppend(&o, ",\"stakes\":{\"ante\":", d.ante, ",\"bring_in\":", d.bring_in,
+                  ",\"small_bet\":", d.small_bet, ",\"big_bet\":", d.big_bet, "},\"seats\":[");
+  for (size_t i = 0; i < d.seats.size(); ++i) {
+    absl::StrAppend(&o, i ? "," : "", "{\"seat\":", d.seats[i].seat,
+                    ",\"stack\":", d.seats[i].stack, "}");
+  }
+  o += "]";
+  if (d.service_shuffle) {
+    o += ",\"server_seed_commitment\":";
+    AppendHex(&o, d.server_seed_commitment);
+    o += ",\"deck_root\":";
+    AppendHex(&o, d.deck_root);
+    o += ",\"player_seeds\":[";
+    for (size_t i = 0; i < d.player_seeds.size(); ++i) {
+      if (i) o += ",";
+      AppendHex(&o, d.player_seeds[i]);
+    }
+    o += "]";
+  }
+  o += ",\"log\":[";
+  for (size_t i = 0; i < d.log.size(); ++i) {
+    if (i) o += ",";
+    AppendString(&o, d.log[i]);
+  }
+  o += "],\"shown\":[";
+  for (size_t i = 0; i < d.shown.size(); ++i) {
+    absl::StrAppend(&o, i ? "," : "", "{\"seat\":", d.shown[i].seat, ",\"cards\":[");
+    for (size_t k = 0; k < d.shown[i].cards.size(); ++k) {
+      if (k) o += ",";
+      AppendString(&o, d.shown[i].cards[k]);
+    }
+    o += "]}";
+  }
+  o += "],\"rulings\":[";
+  for (size_t i = 0; i < d.rulings.size(); ++i) {
+    absl::StrAppend(&o, i ? "," : "", "{\"rule\":");
+    AppendString(&o, d.rulings[i].rule);
+    absl::StrAppend(&o, ",\"seat\":", d.rulings[i].seat, "}");
+  }
+  o += "],\"pots\":[";
+  for (size_t i = 0; i < d.pots.size(); ++i) {
+    absl::StrAppend(&o, i ? "," : "", "{\"amount\":", d.pots[i].amount, ",\"winners\":[");
+    for (size_t k = 0; k < d.pots[i].winners.size(); ++k) {
+      absl::StrAppend(&o, k ? "," : "", d.pots[i].winners[k]);
+    }
+    o += "]}";
+  }
+  absl::StrAppend(&o, "],\"version\":", d.version);
+  if (!d.server_seed.empty()) {
+    o += ",\"server_seed\":";
+    AppendHex(&o, d.server_seed);
+  }
+  o += "}";
+  return o;
+}
+
+std::string KeyId(absl::string_view public_key) {
+  unsigned char digest[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256(digest, U(public_key), public_key.size());
+  return absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(digest), 8));
+}
+
+SigningKeys SigningKeys::FromSeed(absl::string_view seed) {
+  SigningKey key;
+  key.public_key.assign(crypto_sign_PUBLICKEYBYTES, '\0');
+  key.secret_key.assign(crypto_sign_SECRETKEYBYTES, '\0');
+  crypto_sign_seed_keypair(reinterpret_cast<unsigned char*>(key.public_key.data()),
+                           reinterpret_cast<unsigned char*>(key.secret_key.data()), U(seed));
+  key.key_id = KeyId(key.public_key);
+  SigningKeys keys;
+  keys.keys_.push_back(std::move(key));
+  return keys;
+}
+
+SigningKeys SigningKeys::Ephemeral() {
+  unsigned char seed[crypto_sign_SEEDBYTES];
+  randombytes_buf(seed, sizeof(seed));
+  SigningKeys keys = FromSeed(absl::string_view(reinterpret_cast<const char*>(seed), sizeof(seed)));
+  sodium_memzero(seed, sizeof(seed));
+  return keys;
+}
+
+absl::StatusOr<SigningKeys> SigningKeys::FromText(absl::string_view text) {
+  SigningKeys all;
+  int number = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++number;
+    line = absl::StripAsciiWhitespace(line);
+    if (line.empty() || line[0] == '#') continue;
+    const size_t colon = line.find(':');
+    std::string seed;
+    if (colon == absl::string_view::npos || colon == 0 ||
+        !absl::Base64Unescape(line.substr(colon + 1), &seed) ||
+        seed.size() != crypto_sign_SEEDBYTES) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("signing keys, line ", number,
+                       ": expected name:base64 of a 32-byte Ed25519 seed (e.g. make one with "
+                       "`head -c 32 /dev/urandom | base64`)"));
+    }
+    SigningKeys one = FromSeed(seed);
+    sodium_memzero(seed.data(), seed.size());
+    for (const SigningKey& k : all.keys_) {
+      if (k.key_id == one.keys_.front().key_id) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("signing keys, line ", number, ": the same key is listed twice"));
+      }
+    }
+    all.keys_.push_back(std::move(one.keys_.front()));
+  }
+  if (all.keys_.empty()) {
+    return absl::InvalidArgumentError("signing keys: the file lists no key");
+  }
+  return all;
+}
+
+std::string SigningKeys::Sign(absl::string_view message) const {
+  std::string sig(crypto_sign_BYTES, '\0');
+  crypto_sign_detached(reinterpret_cast<unsigned char*>(sig.data()), nullptr, U(message),
+                       message.size(), U(signer().secret_key));
+  return sig;
+}
+
+bool VerifySignature(absl::string_view message, absl::string_view signature,
+                     absl::string_view public_key) {
+  if (signature.size() != crypto_sign_BYTES || public_key.size() != crypto_sign_PUBLICKEYBYTES) {
+    return false;
+  }
+  return crypto_sign_verify_detached(U(signature), U(message), message.size(), U(public_key)) == 0;
+}
+
+}  // namespace stud::fairness

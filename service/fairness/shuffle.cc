@@ -1,0 +1,142 @@
+#include "service/fairness/shuffle.h"
+
+#include <cstring>
+#include <utility>
+
+namespace stud::fairness {
+namespace {
+
+constexpr absl::string_view kRanks = "23456789TJQKA";
+constexpr absl::string_view kSuits = "cdhs";
+
+const unsigned char* Bytes(absl::string_view s) {
+  return reinterpret_cast<const unsigned char*>(s.data());
+}
+
+void AppendU32(std::string* out, uint32_t v) {
+  out->push_back(static_cast<char>(v >> 24));
+  out->push_back(static_cast<char>(v >> 16));
+  out->push_back(static_cast<char>(v >> 8));
+  out->push_back(static_cast<char>(v));
+}
+
+void AppendLp(std::string* out, absl::string_view s) {
+  AppendU32(out, static_cast<uint32_t>(s.size()));
+  out->append(s.data(), s.size());
+}
+
+}  // namespace
+
+std::string CardCode(int index) {
+  if (index < 0 || index >= kCards) return "";
+  return {kRanks[static_cast<size_t>(index / 4)], kSuits[static_cast<size_t>(index % 4)]};
+}
+
+int CardIndex(absl::string_view code) {
+  if (code.size() != 2) return -1;
+  const size_t r = kRanks.find(code[0]);
+  const size_t s = kSuits.find(code[1]);
+  if (r == absl::string_view::npos || s == absl::string_view::npos) return -1;
+  return static_cast<int>(r * 4 + s);
+}
+
+std::string Prk(absl::string_view server_seed) {
+  std::string prk(crypto_auth_hmacsha256_BYTES, '\0');
+  crypto_auth_hmacsha256_state st;
+  crypto_auth_hmacsha256_init(&st, Bytes(kShuffleName), kShuffleName.size());
+  crypto_auth_hmacsha256_update(&st, Bytes(server_seed), server_seed.size());
+  crypto_auth_hmacsha256_final(&st, reinterpret_cast<unsigned char*>(prk.data()));
+  return prk;
+}
+
+std::string Context(absl::string_view hand_id, const std::vector<std::string>& seeds) {
+  std::string out;
+  out.reserve(4 + hand_id.size() + 1 + seeds.size() * (4 + kMaxPlayerSeedBytes));
+  AppendLp(&out, hand_id);
+  out.push_back(static_cast<char>(static_cast<uint8_t>(seeds.size())));
+  for (const std::string& s : seeds) AppendLp(&out, s);
+  return out;
+}
+
+Stream::Stream(absl::string_view prk, absl::string_view label, absl::string_view context) {
+  crypto_auth_hmacsha256_init(&keyed_, Bytes(prk), prk.size());
+  std::string prefix;
+  AppendLp(&prefix, label);
+  crypto_auth_hmacsha256_update(&keyed_, Bytes(prefix), prefix.size());
+  crypto_auth_hmacsha256_update(&keyed_, Bytes(context), context.size());
+}
+
+Stream::~Stream() {
+  sodium_memzero(&keyed_, sizeof(keyed_));
+  sodium_memzero(block_.data(), block_.size());
+}
+
+void Stream::Refill() {
+  crypto_auth_hmacsha256_state st = keyed_;  // the shared prefix is hashed once
+  const std::array<uint8_t, 4> k = {
+      static_cast<uint8_t>(counter_ >> 24), static_cast<uint8_t>(counter_ >> 16),
+      static_cast<uint8_t>(counter_ >> 8), static_cast<uint8_t>(counter_)};
+  crypto_auth_hmacsha256_update(&st, k.data(), k.size());
+  crypto_auth_hmacsha256_final(&st, block_.data());
+  ++counter_;
+  used_ = 0;
+}
+
+void Stream::Read(uint8_t* out, size_t n) {
+  while (n > 0) {
+    if (used_ == block_.size()) Refill();
+    const size_t take = std::min(n, block_.size() - used_);
+    std::memcpy(out, block_.data() + used_, take);
+    used_ += take;
+    out += take;
+    n -= take;
+  }
+}
+
+uint32_t Stream::Uniform(uint32_t m) {
+  return UniformFrom(
+      [this] {
+        std::array<uint8_t, 4> w;
+        Read(w.data(), w.size());
+        return (uint32_t{w[0]} << 24) | (uint32_t{w[1]} << 16) | (uint32_t{w[2]} << 8) |
+               uint32_t{w[3]};
+      },
+      m);
+}
+
+Order Permutation(absl::string_view prk, absl::string_view label, absl::string_view context) {
+  Order a;
+  for (int i = 0; i < kCards; ++i) a[static_cast<size_t>(i)] = static_cast<uint8_t>(i);
+  Stream stream(prk, label, context);
+  for (int i = kCards - 1; i > 0; --i) {
+    const uint32_t j = stream.Uniform(static_cast<uint32_t>(i + 1));
+    std::swap(a[static_cast<size_t>(i)], a[j]);
+  }
+  return a;
+}
+
+Derived Derive(absl::string_view server_seed, absl::string_view hand_id,
+               const std::vector<std::string>& seeds) {
+  const std::string prk = Prk(server_seed);
+  const std::string context = Context(hand_id, seeds);
+  Derived d;
+  d.deck = Permutation(prk, "deck", context);
+  d.recycle_order = Permutation(prk, "recycle", context);
+  Stream salt(prk, "salt", context);
+  for (auto& s : d.salts) salt.Read(s.data(), s.size());
+  return d;
+}
+
+Order DeriveDeck(absl::string_view server_seed, absl::string_view hand_id,
+                 const std::vector<std::string>& seeds) {
+  return Permutation(Prk(server_seed), "deck", Context(hand_id, seeds));
+}
+
+std::string ServerSeedCommitment(absl::string_view server_seed) {
+  std::string digest(crypto_hash_sha256_BYTES, '\0');
+  crypto_hash_sha256(reinterpret_cast<unsigned char*>(digest.data()), Bytes(server_seed),
+                     server_seed.size());
+  return digest;
+}
+
+}  // namespace stud::fairness
