@@ -20,3 +20,6 @@ export {
 } from "./seat_session.js";
 export { errorDetails, recoveryFor, retryAfterMs, type Recovery, type StudErrorDetails } from "./errors.js";
 export { readSeatTicket, ticketFromBase64, ticketToBase64Url, SEAT_TICKET_BYTES, type SeatTicketInfo } from "./ticket.js";
+// Verifiable hands (docs/fairness.md): stud-shuffle-v1, card proofs and receipts, WebCrypto only.
+export { derive, verifyCardProof, merkleRoot, auditPath, leafHash, cardCode, cardIndex, type Derived } from "./fairness.js";
+export { verifyReceipt, type Verdict, type Check, type VerifyInput, type ReceiptInput } from "./receipt_check.js";
