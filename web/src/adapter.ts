@@ -21,7 +21,7 @@ type Response = Parameters<NodeHandlerFn>[1];
 
 // Larger JSON requests are refused before parsing (stud_server takes at most
 // 1 MiB messages; JSON is larger than the binary form).
-const MAX_JSON_BYTES = 4 << 20;
+export const MAX_JSON_BYTES = 4 << 20;
 
 function refuse(res: Response, status: number, code: string, message: string): void {
   (res as http.ServerResponse).writeHead(status, { "content-type": "application/json" });
@@ -42,7 +42,7 @@ async function readBody(req: Request): Promise<Buffer | undefined> {
 export function connectHandler(
   routes: (router: ConnectRouter) => void,
   fallback: (req: Request, res: Response) => void,
-): (req: Request, res: Response) => void {
+): (req: Request, res: Response, body?: Buffer) => void {
   const router = createConnectRouter({
     // Strict proto3 JSON: a misspelt field ("expectedVerison") or an enum name
     // the API does not have is INVALID_ARGUMENT naming it, not silently dropped
@@ -53,7 +53,9 @@ export function connectHandler(
   routes(router);
   const paths = new Map(router.handlers.map((h) => [h.requestPath, h]));
 
-  return (req, res) => {
+  // body: the request's bytes when read already (src/unary.ts hands over
+  // requests it leaves to connect-es).
+  return (req, res, preRead) => {
     const uHandler = paths.get((req.url ?? "").split("?", 1)[0]);
     if (!uHandler) return fallback(req, res);
     const serve = (body?: Buffer) => {
@@ -70,22 +72,21 @@ export function connectHandler(
     const type = String(req.headers["content-type"] ?? "").split(";", 1)[0].trim().toLowerCase();
     const encoding = String(req.headers["content-encoding"] ?? "identity").toLowerCase();
     if (req.method !== "POST" || type !== "application/json" || encoding !== "identity" || uHandler.method.methodKind !== "unary") {
-      return serve();
+      return serve(preRead);
     }
-    void readBody(req).then(
-      (body) => {
-        if (!body) return refuse(res, 429, "resource_exhausted", `request larger than ${MAX_JSON_BYTES} bytes`);
-        let json: unknown;
-        try {
-          json = JSON.parse(body.toString("utf8"));
-        } catch {
-          return serve(body); // connect-es says what is wrong with it
-        }
-        const problem = unknownEnumValue(uHandler.method.input, json);
-        if (problem) return refuse(res, 400, "invalid_argument", problem);
-        serve(body);
-      },
-      () => undefined, // the caller went away while sending
-    );
+    const check = (body: Buffer | undefined) => {
+      if (!body) return refuse(res, 429, "resource_exhausted", `request larger than ${MAX_JSON_BYTES} bytes`);
+      let json: unknown;
+      try {
+        json = JSON.parse(body.toString("utf8"));
+      } catch {
+        return serve(body); // connect-es says what is wrong with it
+      }
+      const problem = unknownEnumValue(uHandler.method.input, json);
+      if (problem) return refuse(res, 400, "invalid_argument", problem);
+      serve(body);
+    };
+    if (preRead) return check(preRead);
+    void readBody(req).then(check, () => undefined); // undefined: the caller went away while sending
   };
 }

@@ -7,13 +7,14 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { connectHandler } from "./adapter.js";
+import { connectHandler, MAX_JSON_BYTES } from "./adapter.js";
 import { StudService } from "../gen/stud/v1/stud_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
 import { corsPolicy } from "./cors.js";
 import { studServiceForwarder } from "./forward.js";
 import { createDualProtocolServer, type NodeHandlerFn } from "./listener.js";
 import { grpcPassthrough } from "./passthrough.js";
+import { unaryFastPath } from "./unary.js";
 import { SessionPool } from "./upstream.js";
 import { metricsText, observePool, recordCall, registry } from "./metrics.js";
 
@@ -117,9 +118,19 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     methods: new Map(StudService.methods.map((m) => [`/${StudService.typeName}/${m.name}`, m])),
     onCallEnd: recordCall,
   });
+  // Unary Connect and gRPC-Web calls (nearly all of them) on Node's objects
+  // directly; the rest through connect-node (src/unary.ts says which).
+  const unary = unaryFastPath({
+    upstream,
+    defaultTimeoutMs: options.defaultTimeoutMs,
+    methods: StudService.methods,
+    maxRequestBytes: MAX_JSON_BYTES,
+    onCallEnd: recordCall,
+    fallback: handler,
+  });
   const applyCors = corsPolicy(options.corsOrigins);
   const dual = createDualProtocolServer((req, res) => {
-    if (!applyCors(req, res) && !passthrough(req, res)) handler(req, res);
+    if (!applyCors(req, res) && !passthrough(req, res) && !unary(req, res)) handler(req, res);
   });
   await new Promise<void>((resolve, reject) => {
     dual.server.once("error", reject);

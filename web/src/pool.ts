@@ -116,6 +116,25 @@ export class SessionPool {
     }
   }
 
+  // A unary call's stream at once, on the least loaded session with room,
+  // when every base session is up (the common case: no promise, no array per
+  // call); undefined when a base session is missing or every one is full, and
+  // request() then opens, waits or queues as above.
+  tryUnary(headers: http2.OutgoingHttpHeaders): http2.ClientHttp2Stream | undefined {
+    const base = this.base;
+    let best: Entry | undefined;
+    const start = this.next++ % base.length;
+    for (let k = 0; k < base.length; k++) {
+      const e = base[(start + k) % base.length];
+      if (!e || e.session.closed || e.session.destroyed) return undefined;
+      if (e.settled && e.active < limitOf(e) && (!best || e.active < best.active)) best = e;
+    }
+    for (const e of this.extra) {
+      if (this.usable(e) && e.active < limitOf(e) && (!best || e.active < best.active)) best = e;
+    }
+    return best ? this.start(best, headers) : undefined;
+  }
+
   private entries(): Entry[] {
     return [...(this.base.filter(Boolean) as Entry[]), ...this.extra];
   }
