@@ -2,7 +2,8 @@
 # Offline checks of k8s/ (no cluster here):
 #   yamllint on every manifest; `kubectl kustomize` of each overlay; schema and
 #   project checks of the rendered objects (k8s_validate.js, npm kubernetes-models);
-#   `promtool check rules` on the PrometheusRule's groups. The ledger Component
+#   `promtool check rules` on the PrometheusRule's groups, which must be
+#   generated from deploy/prometheus/rules.yml (tools/deploy/gen_prometheusrule.py). The ledger Component
 #   (k8s/components/ledger) is checked in k8s/overlays/ledger and once more added
 #   to the dev overlay (a Component any overlay can use).
 # Usage: k8s_test.sh REPO_ROOT
@@ -14,6 +15,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 yamllint -s -c "$root/k8s/.yamllint" "$root/k8s"
 echo "ok: yamllint k8s/"
+# The PrometheusRule is generated from deploy/prometheus/rules.yml (the one source).
+python3 "$root/tools/deploy/gen_prometheusrule.py" --root "$root" --check
 command -v kubectl >/dev/null || { echo "FAIL: kubectl (kustomize) not found"; exit 1; }
 [ -d "$here/node_modules/kubernetes-models" ] || {
   echo "FAIL: kubernetes-models missing: run npm install in tests/deploy (tools/test.sh does)"; exit 1; }
