@@ -115,6 +115,9 @@ for (const o of docs.filter((d) => d.kind === 'PrometheusRule')) {
       if (r.for && !durationRe.test(r.for)) fail(o, `${g.name}/${r.alert}: bad for ${r.for}`);
       if (r.alert && !(r.labels && r.labels.severity)) fail(o, `${r.alert}: labels.severity required`);
       if (r.alert && !(r.annotations && r.annotations.summary)) fail(o, `${r.alert}: annotations.summary required`);
+      if (r.alert && !/docs\/runbook\.md#[\w-]+$/.test((r.annotations || {}).runbook_url || '')) {
+        fail(o, `${r.alert}: annotations.runbook_url must point at its section of docs/runbook.md`);
+      }
     }
   }
 }
@@ -223,7 +226,11 @@ for (const d of deployments) {
   const spec = d.spec;
   const pod = spec.template.spec;
   const minReplicas = prod ? 2 : 1;
-  if (!(spec.replicas >= minReplicas)) fail(d, `replicas ${spec.replicas} < ${minReplicas} in ${env}`);
+  // An HPA owns the count: a replicas field would reset it at every apply.
+  const hpa = byKind('HorizontalPodAutoscaler').find((h) => h.spec.scaleTargetRef.kind === 'Deployment' &&
+    h.spec.scaleTargetRef.name === d.metadata.name);
+  if (hpa && spec.replicas !== undefined) fail(d, `sets replicas ${spec.replicas} while HorizontalPodAutoscaler/${hpa.metadata.name} owns the count`);
+  if (!hpa && !(spec.replicas >= minReplicas)) fail(d, `replicas ${spec.replicas} < ${minReplicas} in ${env}`);
   const drain = Number((flagsText.match(/--drain_seconds=(\d+)/) || [])[1] || 10);
   let preStop = 0;
   for (const c of pod.containers) {
@@ -308,6 +315,32 @@ const allFlags = [...flagsText.split('\n').map((l) => l.trim()), ...studArgs];
 for (const f of allFlags) {
   const m = f.match(/^--seat_tickets=(.*)$/);
   if (m && !['off', 'required'].includes(m[1])) fail(null, `--seat_tickets=${m[1]}: off or required`);
+}
+// Prod sheds load (--max_in_flight) sized for the pod's memory: the calls it
+// admits, each holding up to --max_message_bytes, plus 64 MiB for the server
+// itself must fit the container's memory limit.
+const lastFlag = (name) => {
+  let v;
+  for (const f of allFlags) {
+    const m = f.match(new RegExp(`^--${name}=(\\d+)$`));
+    if (m) v = Number(m[1]);
+  }
+  return v;
+};
+const memBytes = (q) => {
+  const m = String(q || '').match(/^(\d+)(Ki|Mi|Gi)?$/);
+  return m ? Number(m[1]) * ({ Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3 }[m[2]] || 1) : undefined;
+};
+if (prod) {
+  const inFlight = lastFlag('max_in_flight');
+  const messageBytes = lastFlag('max_message_bytes') || 4 * 1024 * 1024;
+  if (!(inFlight > 0)) fail(null, 'prod must shed load: set --max_in_flight (0 or unset is off)');
+  for (const d of deployments) {
+    const limit = memBytes((((d.spec.template.spec.containers[0] || {}).resources || {}).limits || {}).memory);
+    if (inFlight > 0 && limit !== undefined && inFlight * messageBytes + 64 * 1024 ** 2 > limit) {
+      fail(d, `--max_in_flight=${inFlight} x --max_message_bytes=${messageBytes} + 64 MiB exceeds the memory limit`);
+    }
+  }
 }
 const ledgerFlags = allFlags.filter((f) => /^--ledger[= ]/.test(f));
 if (env === 'ledger' && ledgerFlags.length !== 1) fail(null, `the ledger overlay needs exactly one --ledger, found ${ledgerFlags.length}`);
