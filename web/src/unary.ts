@@ -11,8 +11,9 @@
 //   frames come back as they came, then one trailer frame with the upstream's
 //   status (grpc-status, grpc-message, grpc-status-details-bin byte for byte).
 // * Connect JSON: parsed once (JSON.parse, the strict enum check of
-//   src/strict-json.ts, fromJson against the generated schema, toBinary), and
-//   the answer converted once (fromBinary, toJson, JSON.stringify).
+//   src/strict-json.ts, then straight to binary along the generated
+//   descriptors, src/transcode.ts), and the answer converted once (binary
+//   straight to a JSON value, JSON.stringify).
 //
 // Everything it does not take is left to connect-node through `fallback`, with
 // the body already read when it was: a request that is not POST or carries a
@@ -29,7 +30,7 @@
 // stud_server cannot be reached; a caller gone cancels the upstream call.
 import http2 from "node:http2";
 import zlib from "node:zlib";
-import { fromBinary, fromJson, toBinary, toJson, type DescMethod, type DescMessage } from "@bufbuild/protobuf";
+import { fromBinary, toJson, type DescMethod, type DescMessage } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { codeToHttpStatus, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { findTrailerError } from "@connectrpc/connect/protocol-grpc";
@@ -37,6 +38,7 @@ import { passThroughError } from "./forward.js";
 import type { SessionPool } from "./pool.js";
 import type { NodeHandlerFn } from "./listener.js";
 import { unknownEnumValue } from "./strict-json.js";
+import { binaryToJson, jsonToBinary } from "./transcode.js";
 
 const { NGHTTP2_CANCEL, NGHTTP2_FLAG_END_STREAM } = http2.constants;
 
@@ -242,9 +244,9 @@ class UnaryCall {
         const problem = unknownEnumValue(this.route.input, json);
         if (problem) return this.fail(Code.InvalidArgument, problem);
         try {
-          message = toBinary(this.route.input, fromJson(this.route.input, json as never));
+          message = jsonToBinary(this.route.input, json);
         } catch {
-          return this.handOver(body); // an unknown key or a wrong type: connect-es names it
+          return this.handOver(body); // an unknown key, a wrong type...: connect-es decides and names it
         }
       }
       frame = Buffer.allocUnsafe(5 + message.length);
@@ -327,7 +329,7 @@ class UnaryCall {
     let body: Buffer;
     if (this.kind === Kind.ConnectJson) {
       try {
-        body = Buffer.from(JSON.stringify(toJson(this.route.output, fromBinary(this.route.output, payload))));
+        body = Buffer.from(JSON.stringify(this.answerJson(payload)));
       } catch (error) {
         return this.fail(Code.Internal, `stud_server's answer does not decode: ${String(error)}`);
       }
@@ -348,6 +350,16 @@ class UnaryCall {
       headers["content-encoding"] = encoding;
       this.write(200, headers, compressed);
     });
+  }
+
+  // The answer as JSON: in one pass, else (a form src/transcode.ts leaves
+  // to it) through protobuf-es, which also says why a message does not decode.
+  private answerJson(payload: Uint8Array): unknown {
+    try {
+      return binaryToJson(this.route.output, payload);
+    } catch {
+      return toJson(this.route.output, fromBinary(this.route.output, payload));
+    }
   }
 
   // gRPC-Web: the answer's frames as they came, then its status as a trailer frame.
