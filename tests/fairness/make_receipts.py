@@ -6,8 +6,8 @@ verifier must refuse (a flipped transcript byte, a swapped card, a changed seed,
 key, an operator's re-sealed deck). Deterministic (Ed25519 signatures are), so the file
 is committed and ctest Fairness.Vectors checks it is current.
 
-The hands are simple (every seat to showdown, no recycle); the log lines follow the
-"kind seat=N street=N card=XX up|down" shape of the engine's operation names. Real hands
+The hands are simple (every seat to showdown, no recycle); the log lines have the shape
+of the service's ("<index> <TYPE> seat=N street=S [card=XX] [up] ... rule=ID"). Real hands
 come from stud_server in Fairness.EndToEnd.
 
   /usr/bin/python3 tests/fairness/make_receipts.py [--out PATH] [--check]
@@ -81,16 +81,20 @@ class Hand:
         return [self.deck[p] for k, s, _, p, _ in self.ops if k == "deal" and s == seat]
 
     def transcript(self):
-        log = ["ante seat=%d amount=1" % s for s in range(1, self.n + 1)]
+        names = {3: "THIRD", 4: "FOURTH", 5: "FIFTH", 6: "SIXTH", 7: "SEVENTH"}
+        log = ["ANTE seat=%d street=THIRD amount=1 rule=STUD-SETUP-2" % s
+               for s in range(1, self.n + 1)]
         for kind, seat, street, p, up in self.ops:
             if kind == "burn":
-                log.append("burn street=%d" % street)
-            elif up:
-                log.append("deal seat=%d street=%d card=%s up" % (seat, street, self.deck[p]))
+                log.append("BURN seat=0 street=%s rule=STUD-DEAL-3" % names[street])
             else:
-                log.append("deal seat=%d street=%d down" % (seat, street))
-        log += ["show seat=%d" % s for s in range(1, self.n + 1)]
-        log += ["award seat=1 pot=0 amount=%d" % self.n, "hand_end"]
+                log.append("DEAL seat=%d street=%s%s rule=STUD-DEAL-%d" % (
+                    seat, names[street], " card=%s up" % self.deck[p] if up else "",
+                    1 if street == 3 else 2))
+        log += ["SHOW seat=%d street=SHOWDOWN" % s for s in range(1, self.n + 1)]
+        log += ["AWARD seat=1 street=SHOWDOWN pot=0 half=WHOLE amount=%d" % self.n,
+                "HAND_END seat=0 street=SHOWDOWN"]
+        log = ["%d %s" % (i, line) for i, line in enumerate(log)]
         t = {"format": "stud-receipt-v1", "hand_id": self.hand_id.hex(), "variant": "STUD",
              "dealing": "SERVICE",
              "stakes": {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10},
@@ -186,8 +190,8 @@ def build():
                           "shown card not the deck's", sign(t)))
     # A swapped upcard in the log, proofs unchanged (the log disagrees with the proven card).
     t = sealed.transcript()
-    i = next(i for i, line in enumerate(t["log"]) if line.startswith("deal seat=1 street=3 card="))
-    t["log"][i] = "deal seat=1 street=3 card=%s up" % sealed.deck[50]
+    i = next(i for i, line in enumerate(t["log"]) if " DEAL seat=1 street=THIRD card=" in line)
+    t["log"][i] = "%d DEAL seat=1 street=THIRD card=%s up rule=STUD-DEAL-1" % (i, sealed.deck[50])
     cases.append(case("sealed: seat 1's door card swapped in the log", sealed, False,
                       "log disagrees with the proof", sign(t)))
     # A proof of a card the seat did not get.

@@ -15,7 +15,8 @@ import re
 import stud_shuffle as ss
 
 CARD_RE = re.compile(r"(?<![0-9A-Za-z])([2-9TJQKA][cdhs])(?![0-9A-Za-z])")
-SEAT_RE = re.compile(r"seat[ =:]*(\d+)", re.IGNORECASE)
+SEAT_RE = re.compile(r"(?<![a-z_])seat[ =:]*(\d+)", re.IGNORECASE)
+CARD_FIELD_RE = re.compile(r"(?<![a-z_])card=([2-9TJQKA][cdhs])(?![0-9A-Za-z])")
 KIND_NAMES = {  # every spelling a log line may start with -> the draw it makes
     "deal": "deal", "operation_type_deal": "deal",
     "burn": "burn", "operation_type_burn": "burn",
@@ -54,10 +55,15 @@ def log_entry(entry):
         kind = str(entry.get("type", entry.get("kind", ""))).lower()
         return KIND_NAMES.get(kind), int(entry.get("seat", 0) or 0), entry.get("card", "") or ""
     text = str(entry)
-    words = re.split(r"[\s:=,(]+", text.strip(), maxsplit=1)
-    kind = KIND_NAMES.get(words[0].lower()) if words and words[0] else None
+    # "<index> <TYPE> seat=N street=S [card=XX] [up] ..." (service/rpc/fairness_view.cc
+    # OperationText); a leading index is optional.
+    words = [w for w in re.split(r"[\s:,(]+", text.strip(), maxsplit=2)[:2] if w]
+    if words and words[0].isdigit():
+        words = words[1:]
+    kind = KIND_NAMES.get(words[0].split("=")[0].lower()) if words else None
     seat = SEAT_RE.search(text)
-    cards = CARD_RE.findall(text)
+    card = CARD_FIELD_RE.search(text)
+    cards = [card.group(1)] if card else CARD_RE.findall(text)
     return kind, int(seat.group(1)) if seat else 0, cards[0] if cards else ""
 
 

@@ -91,6 +91,9 @@ class Verifier:
         self.service = t.get("dealing") == "SERVICE"
         self.commitment = self.root = None
         self.seeds = []
+        if self.service and "server_seed_commitment" not in t:
+            raise Failure("the receipt has no server seed commitment: the hand was not dealt "
+                          "by stud-shuffle-v1 (a hand started before it), nothing to check")
         if self.service:
             self.commitment = rc.unhex(t.get("server_seed_commitment", ""),
                                        "server_seed_commitment", 32)

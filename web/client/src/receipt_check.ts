@@ -77,11 +77,13 @@ function logEntry(e: unknown): [string | undefined, number, string] {
     const r = e as Obj;
     return [KINDS[String(r.type ?? r.kind ?? "").toLowerCase()], Number(r.seat ?? 0), String(r.card ?? "")];
   }
+  // "<index> <TYPE> seat=N street=S [card=XX] [up] ..."; a leading index is optional.
   const text = String(e);
-  const word = text.trim().split(/[\s:=,(]+/, 1)[0] ?? "";
-  const seat = /seat[ =:]*(\d+)/i.exec(text);
-  const card = /(?<![0-9A-Za-z])([2-9TJQKA][cdhs])(?![0-9A-Za-z])/.exec(text);
-  return [KINDS[word.toLowerCase()], seat ? Number(seat[1]) : 0, card ? card[1] : ""];
+  const words = text.trim().split(/[\s:,(]+/).filter((w) => w);
+  const word = (/^\d+$/.test(words[0] ?? "") ? words[1] : words[0]) ?? "";
+  const seat = /(?<![a-z_])seat[ =:]*(\d+)/i.exec(text);
+  const card = /(?<![a-z_])card=([2-9TJQKA][cdhs])(?![0-9A-Za-z])/.exec(text) ?? /(?<![0-9A-Za-z])([2-9TJQKA][cdhs])(?![0-9A-Za-z])/.exec(text);
+  return [KINDS[word.split("=")[0].toLowerCase()], seat ? Number(seat[1]) : 0, card ? card[1] : ""];
 }
 interface Draw {
   kind: string;
