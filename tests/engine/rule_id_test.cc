@@ -18,7 +18,9 @@ namespace {
 // Rule rows of docs/rules.md ("| STUD-BRING-2 | ..."), with the "### N. Section"
 // heading above each.
 std::map<std::string, std::string> RulesInTheRuleBook() {
-  std::ifstream in(std::string(STUD_SOURCE_DIR) + "/docs/rules.md");
+  // One literal: GCC 12 at -O1 warns (-Warray-bounds, a false positive) on
+  // std::string + const char* here.
+  std::ifstream in(STUD_SOURCE_DIR "/docs/rules.md");
   std::map<std::string, std::string> out;
   std::string line, section;
   const std::regex heading(R"(^### \d+\. (.*)$)");
@@ -86,7 +88,7 @@ TEST(RuleIds, NumbersArePinned) {
       "STUD-IRR-EXP-4",  "STUD-IRR-EXP-5",  "STUD-IRR-WRONG-1", "STUD-IRR-ABS-1",
       "STUD-IRR-FOLD-1", "STUD-IRR-FOLD-2", "STUD-IRR-BURN-1",  "STUD-IRR-BURN-2",
       "STUD-IRR-PREM-1", "STUD-IRR-PREM-2", "STUD-IRR-CARDS-1", "STUD-IRR-CALL-1",
-      "STUD-IRR-ANN-1",
+      "STUD-IRR-ANN-1",  "STUD-DEAL-6",
   };
   ASSERT_EQ(AllRules().size(), std::size(kPinned));
   for (size_t i = 0; i < std::size(kPinned); ++i) {
