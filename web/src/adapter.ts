@@ -19,8 +19,10 @@ import { unknownEnumValue } from "./strict-json.js";
 type Request = Parameters<NodeHandlerFn>[0];
 type Response = Parameters<NodeHandlerFn>[1];
 
-// Larger JSON requests are refused before parsing (stud_server takes at most
-// 1 MiB messages; JSON is larger than the binary form).
+// Larger requests are refused before parsing (RESOURCE_EXHAUSTED): a JSON
+// request this size is already far past any stud.v1 message (stud_server's
+// gRPC takes at most 4 MiB, and JSON is larger than the binary form), and a
+// gateway that buffered whatever it was sent would be easy to exhaust.
 export const MAX_JSON_BYTES = 4 << 20;
 
 function refuse(res: Response, status: number, code: string, message: string): void {
@@ -49,6 +51,9 @@ export function connectHandler(
     // (connect-es ignores both by default).
     jsonOptions: { ignoreUnknownFields: false },
     acceptCompression: [compressionGzip, compressionBrotli],
+    // Every request connect-es reads (streams, gRPC-Web JSON, compressed
+    // ones, after decompression) as bounded as the unary fast path's.
+    readMaxBytes: MAX_JSON_BYTES,
   });
   routes(router);
   const paths = new Map(router.handlers.map((h) => [h.requestPath, h]));

@@ -19,13 +19,27 @@ export interface DualProtocolServer {
   close(): Promise<void>;
 }
 
+// HTTP/1.1 keep-alive: idle connections close after this (see below).
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+// HTTP/2: open streams per caller connection.
+export const MAX_CONCURRENT_STREAMS = 1_000;
+
 export function createDualProtocolServer(handler: NodeHandlerFn): DualProtocolServer {
   let draining = false;
   // HTTP/1.1 connections and their requests in flight: Node's own connection
   // tracking (closeIdleConnections) only covers servers that listen themselves.
   const http1Sockets = new Map<net.Socket, number>();
   const http1 = http.createServer();
-  http1.keepAliveTimeout = 65_000;
+  // Longer than the idle timeout of the load balancers in front (60 s for
+  // most: AWS ALB, GCLB's backend keep-alive 600 s aside, nginx's upstream
+  // keepalive_timeout 60 s), so the balancer, not the gateway, closes an idle
+  // connection: a request it sends just as the gateway closed would fail.
+  http1.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // A caller gets this long to send a request's headers (Node's default, kept
+  // explicit) and its whole body (a stud.v1 request is at most a few KB;
+  // a server stream's answer is not bounded by this).
+  http1.headersTimeout = 60_000;
+  http1.requestTimeout = 60_000;
   http1.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
     const socket = req.socket;
     http1Sockets.set(socket, (http1Sockets.get(socket) ?? 0) + 1);
@@ -36,7 +50,11 @@ export function createDualProtocolServer(handler: NodeHandlerFn): DualProtocolSe
     });
     handler(req, res);
   });
-  const h2c = http2.createServer({});
+  // Streams one caller connection may have open at once: a phone needs a few
+  // (a WatchHand and its calls), a backend or an Ingress multiplexing many
+  // callers over one h2c connection needs more, but no single connection may
+  // take all of this process's upstream capacity (src/pool.ts, 5,760 watches).
+  const h2c = http2.createServer({ settings: { maxConcurrentStreams: MAX_CONCURRENT_STREAMS } });
   h2c.on("request", handler);
   const sessions = new Set<http2.ServerHttp2Session>();
   h2c.on("session", (session) => {
