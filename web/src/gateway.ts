@@ -1,7 +1,9 @@
 // The web gateway: stud.v1 over Connect (JSON or binary), gRPC-Web and gRPC on
 // one port, forwarded to stud_server; plus the playground page (/), liveness
 // (/healthz), readiness (/readyz: stud_server answers its gRPC health check)
-// and Prometheus metrics (/metrics).
+// and Prometheus metrics (/metrics: on the public port, or with metricsPort
+// only on that port, which the public one then does not serve).
+import http from "node:http";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
@@ -17,6 +19,7 @@ import { grpcPassthrough } from "./passthrough.js";
 import { unaryFastPath } from "./unary.js";
 import { SessionPool } from "./upstream.js";
 import { metricsText, observePool, recordCall, registry } from "./metrics.js";
+import { withAccessLog } from "./logging.js";
 
 export interface GatewayOptions {
   // stud_server's gRPC address, host:port.
@@ -36,10 +39,17 @@ export interface GatewayOptions {
   maxUpstreamConnections?: number;
   // Origins whose pages may call the gateway (CORS); empty: same origin only.
   corsOrigins: string[];
+  // Serve /metrics on this port (of `host`; 0 picks one) instead of the
+  // public one, so that only the scraper, not the Internet, can reach it.
+  metricsPort?: number;
+  // One JSON "access" line per request on stderr (src/logging.ts).
+  accessLog?: boolean;
 }
 
 export interface Gateway {
   port: number;
+  // The metrics port when metricsPort was given.
+  metricsPort?: number;
   close(): Promise<void>;
 }
 
@@ -65,8 +75,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     maxConnections: options.maxUpstreamConnections ?? 64,
   });
   observePool(() => upstream.stats());
-  // Readiness asks through connect-node's client, on a connection of its own.
-  const health = createClient(Health, createGrpcTransport({ baseUrl: `http://${options.upstream}`, pingIntervalMs: 10_000 }));
+  // Every stud_server address known before the first call (at most 2 s: a
+  // name that does not resolve yet is tried again every 5 s).
+  await Promise.race([upstream.ready(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+  // Readiness asks through connect-node's client, on a connection of its own
+  // (to the first address given: ready when stud_server answers there).
+  const healthTarget = options.upstream.split(",")[0].trim();
+  const health = createClient(Health, createGrpcTransport({ baseUrl: `http://${healthTarget}`, pingIntervalMs: 10_000 }));
 
   async function serveOther(req: Request, res: Response): Promise<void> {
     const url = new URL(req.url ?? "/", "http://gateway");
@@ -85,7 +100,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         return send(res, 503, "text/plain", "stud_server unreachable\n");
       }
     }
-    if (url.pathname === "/metrics") {
+    if (url.pathname === "/metrics" && options.metricsPort === undefined) {
       return send(res, 200, registry.contentType, await metricsText());
     }
     const name = url.pathname === "/" ? "index.html" : url.pathname.slice(1);
@@ -129,12 +144,38 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     fallback: handler,
   });
   const applyCors = corsPolicy(options.corsOrigins);
-  const dual = createDualProtocolServer((req, res) => {
+  const serve: NodeHandlerFn = (req, res) => {
     if (!applyCors(req, res) && !passthrough(req, res) && !unary(req, res)) handler(req, res);
-  });
+  };
+  const dual = createDualProtocolServer(options.accessLog ? withAccessLog(serve) : serve);
   await new Promise<void>((resolve, reject) => {
     dual.server.once("error", reject);
     dual.server.listen(options.port, options.host, () => resolve());
   });
-  return { port: (dual.server.address() as AddressInfo).port, close: dual.close };
+  const metrics = options.metricsPort === undefined ? undefined : await serveMetrics(options.host, options.metricsPort);
+  return {
+    port: (dual.server.address() as AddressInfo).port,
+    metricsPort: metrics ? (metrics.address() as AddressInfo).port : undefined,
+    close: async () => {
+      metrics?.close();
+      await dual.close();
+      upstream.close();
+    },
+  };
+}
+
+// /metrics alone, on its own port.
+async function serveMetrics(host: string, port: number): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path !== "/metrics" || (req.method !== "GET" && req.method !== "HEAD")) {
+      return send(res, 404, "text/plain", "not found: this port serves GET /metrics only\n");
+    }
+    void metricsText().then((text) => send(res, 200, registry.contentType, text));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  return server;
 }

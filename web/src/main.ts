@@ -3,21 +3,30 @@
 //                        [--default_timeout_ms=10000] [--stream_timeout_ms=3600000]
 //                        [--static_dir=DIR]
 //                        [--workers=0] [--upstream_connections=2]
-//                        [--max_upstream_connections=64]
+//                        [--max_upstream_connections=64] [--metrics_port=PORT]
+//                        [--access_log=false]
 // Prints "stud_web listening on http://HOST:PORT" once it accepts calls
 // (--listen=127.0.0.1:0 picks a free port; with several workers, once every
-// worker listens). SIGTERM/SIGINT: stop accepting, finish the calls in
+// worker listens), and "stud_web metrics on http://HOST:PORT/metrics" with
+// --metrics_port. Everything else it says is JSON lines on stderr
+// (src/logging.ts). SIGTERM/SIGINT: stop accepting, finish the calls in
 // flight, exit 0.
 import cluster from "node:cluster";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startGateway } from "./gateway.js";
+import { logLine } from "./logging.js";
 import { LISTENING, runPrimary } from "./workers.js";
 
 const FLAGS: Record<string, { value: string; help: string }> = {
   listen: { value: "127.0.0.1:8080", help: "host:port to serve HTTP/1.1 and HTTP/2 (h2c) on; port 0 picks one" },
-  upstream: { value: "127.0.0.1:50051", help: "stud_server's gRPC address" },
+  upstream: {
+    value: "127.0.0.1:50051",
+    help:
+      "stud_server's gRPC address host:port, or several, comma-separated; a host name is resolved to all its " +
+      "addresses (a headless Service: every ready pod) every 5 s, and calls are spread over all of them",
+  },
   default_timeout_ms: { value: "10000", help: "deadline for stud_server when the caller sets none" },
   stream_timeout_ms: {
     value: "3600000",
@@ -36,6 +45,13 @@ const FLAGS: Record<string, { value: string; help: string }> = {
       "streams as stud_server allows (--max_concurrent_streams), and closed after 30 s idle; past it a new " +
       "WatchHand fails RESOURCE_EXHAUSTED",
   },
+  metrics_port: {
+    value: "",
+    help:
+      "serve /metrics on this port (same host as --listen; 0 picks one) and not on the public port; " +
+      "empty: /metrics on the public port",
+  },
+  access_log: { value: "false", help: "true: one JSON access line per request on stderr (no headers, query or body)" },
   cors_origins: {
     value: "",
     help: "comma-separated origins whose pages may call the gateway (https://app.example; * for any); empty: same origin only",
@@ -103,6 +119,15 @@ if (!Number.isInteger(maxConnections) || maxConnections < connections || maxConn
   );
   process.exit(2);
 }
+const metricsPort = flags.metrics_port === "" ? undefined : Number(flags.metrics_port);
+if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535)) {
+  console.error(`stud_web: --metrics_port must be a port (0 picks one), got "${flags.metrics_port}"`);
+  process.exit(2);
+}
+if (flags.access_log !== "true" && flags.access_log !== "false") {
+  console.error(`stud_web: --access_log must be true or false, got "${flags.access_log}"`);
+  process.exit(2);
+}
 const host = flags.listen.slice(0, colon);
 const announce = (port: number) =>
   console.log(
@@ -125,16 +150,22 @@ async function serve(): Promise<void> {
     streamTimeoutMs: streamTimeout,
     upstreamConnections: connections,
     maxUpstreamConnections: maxConnections,
+    metricsPort,
+    accessLog: flags.access_log === "true",
     corsOrigins: flags.cors_origins
       .split(",")
       .map((o) => o.trim())
       .filter(Boolean),
   }).catch((error: NodeJS.ErrnoException) => {
-    console.error(`stud_web: cannot listen on ${flags.listen}: ${error.code ?? error.message}`);
+    logLine("error", "listen_failed", { listen: flags.listen, metrics_port: metricsPort, error: error.code ?? error.message });
     process.exit(1);
   });
   if (cluster.isWorker) process.send?.({ type: LISTENING, port: gateway.port });
   else announce(gateway.port);
+  // Every worker serves the same metrics port; the first one says so.
+  if (gateway.metricsPort !== undefined && (!cluster.isWorker || cluster.worker?.id === 1)) {
+    console.log(`stud_web metrics on http://${host}:${gateway.metricsPort}/metrics`);
+  }
   let draining = false;
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     // on, not once: a worker may get SIGINT twice (from the terminal and from
@@ -142,7 +173,7 @@ async function serve(): Promise<void> {
     process.on(signal, () => {
       if (draining) return;
       draining = true;
-      console.log(`stud_web: ${signal}, draining`);
+      logLine("info", "draining", { signal });
       void gateway.close().then(() => process.exit(0));
     });
   }

@@ -24,10 +24,16 @@
 // * The first `connections` sessions (--upstream_connections) are the base:
 //   opened on the first call and reopened once lost. Sessions beyond them are
 //   closed after idleCloseMs without a stream.
+// * Every address of stud_server gets a base session (src/targets.ts: the
+//   upstream names resolved to all their addresses, e.g. every ready pod of a
+//   headless Service, again every 5 s), so unary calls spread over every
+//   replica; a session to an address no longer listed is closed (GOAWAY: its
+//   calls finish) and extra sessions go to the addresses in turn.
 // Node sets TCP_NODELAY on an HTTP/2 session's socket itself (strace:
 // setsockopt TCP_NODELAY on every upstream socket).
 import http2 from "node:http2";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { parseUpstream, UpstreamTargets, type Lookup } from "./targets.js";
 
 export interface PoolOptions {
   // Sessions kept open (default 2).
@@ -36,10 +42,14 @@ export interface PoolOptions {
   maxConnections?: number;
   // A session beyond the base is closed once it has had no stream this long (default 30 s).
   idleCloseMs?: number;
+  // How host names are resolved (tests); default: the system resolver, all addresses.
+  lookup?: Lookup;
 }
 
 interface Entry {
   session: http2.ClientHttp2Session;
+  // The address it connects to (host:port).
+  target: string;
   // Streams opened on this session and not yet closed.
   active: number;
   // Resolved once the peer's SETTINGS arrived or the session ended.
@@ -59,20 +69,62 @@ export function reservedSlots(limit: number): number {
 }
 
 export class SessionPool {
-  private readonly base: (Entry | undefined)[];
+  private readonly base: (Entry | undefined)[];  // resized in place by assign()
   private readonly extra: Entry[] = [];
   private readonly maxConnections: number;
   private readonly idleCloseMs: number;
   private next = 0;
+  // The base sessions' count at least (--upstream_connections), and the
+  // address of each base slot.
+  private readonly minBase: number;
+  private slotTarget: string[] = [];
+  private readonly targets: UpstreamTargets;
+  private readonly resolved: Promise<void>;
 
-  constructor(
-    private readonly address: string,
-    options: PoolOptions | number = {},
-  ) {
+  // address: one host:port or several, comma-separated (src/targets.ts).
+  constructor(address: string, options: PoolOptions | number = {}) {
     const o = typeof options === "number" ? { connections: options } : options;
-    this.base = new Array(Math.max(1, o.connections ?? 2)).fill(undefined);
-    this.maxConnections = Math.max(this.base.length, o.maxConnections ?? 64);
+    this.minBase = Math.max(1, o.connections ?? 2);
+    this.base = [];
+    this.targets = new UpstreamTargets(parseUpstream(address), (list) => this.assign(list), o.lookup);
+    this.assign(this.targets.list());
+    this.resolved = this.targets.start();
+    this.maxConnections = Math.max(this.minBase, o.maxConnections ?? 64);
     this.idleCloseMs = o.idleCloseMs ?? 30_000;
+  }
+
+  // Settles once the upstream names were first resolved (or failed to be).
+  ready(): Promise<void> {
+    return this.resolved;
+  }
+
+  // The addresses sessions go to now.
+  addresses(): string[] {
+    return this.targets.list();
+  }
+
+  // Stops re-resolving.
+  close(): void {
+    this.targets.stop();
+  }
+
+  // Base slots over `targets`: each address at least once, minBase in all;
+  // a session whose address is gone is closed gracefully.
+  private assign(targets: string[]): void {
+    const count = Math.max(this.minBase, targets.length);
+    const spare = new Map<string, Entry[]>();
+    for (const e of this.base) if (e) spare.set(e.target, [...(spare.get(e.target) ?? []), e]);
+    const base: (Entry | undefined)[] = [];
+    const slotTarget: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const target = targets[i % targets.length];
+      slotTarget.push(target);
+      base.push(spare.get(target)?.shift());
+    }
+    for (const left of spare.values()) for (const e of left) e.session.close();
+    for (const e of this.extra) if (!targets.includes(e.target)) e.session.close();
+    this.base.splice(0, this.base.length, ...base);  // in place: tryUnary reads this.base
+    this.slotTarget = slotTarget;
   }
 
   // Sessions open now and streams on them (for /metrics and tests).
@@ -173,9 +225,11 @@ export class SessionPool {
 
   // index: the base slot, or -1 for an extra session.
   private open(index: number): Entry {
-    const session = http2.connect(`http://${this.address}`);
+    const list = this.targets.list();
+    const target = index >= 0 ? this.slotTarget[index] : list[this.next++ % list.length];
+    const session = http2.connect(`http://${target}`);
     let settle!: () => void;
-    const entry: Entry = { session, active: 0, settled: false, ready: new Promise((resolve) => (settle = resolve)) };
+    const entry: Entry = { session, target, active: 0, settled: false, ready: new Promise((resolve) => (settle = resolve)) };
     const settled = () => {
       entry.settled = true;
       settle();
@@ -183,7 +237,8 @@ export class SessionPool {
     const forget = () => {
       settled();
       clearTimeout(entry.idleTimer);
-      if (index >= 0 && this.base[index] === entry) this.base[index] = undefined;
+      const slot = this.base.indexOf(entry);  // slots move when the addresses change
+      if (slot >= 0) this.base[slot] = undefined;
       const at = this.extra.indexOf(entry);
       if (at >= 0) this.extra.splice(at, 1);
     };
@@ -201,7 +256,8 @@ export class SessionPool {
     try {
       stream = entry.session.request(headers);
     } catch (error) {
-      throw new ConnectError(`stud_server unreachable: ${String(error)}`, Code.Unavailable);
+      // The code only: a Node message may name the address.
+      throw new ConnectError(`stud_server unreachable (${(error as NodeJS.ErrnoException).code ?? "error"})`, Code.Unavailable);
     }
     entry.active++;
     clearTimeout(entry.idleTimer);

@@ -137,7 +137,11 @@ export async function* callUpstream(
     status = trailers;
     toHeaders(trailers, call.trailer);
   });
-  opened.on("error", (error) => end(new ConnectError(`stud_server unreachable or the call broke: ${error.message}`, Code.Unavailable)));
+  // The error's code only: Node's messages name addresses ("connect
+  // ECONNREFUSED 10.1.2.3:50051"), which callers must not learn.
+  opened.on("error", (error: NodeJS.ErrnoException) =>
+    end(new ConnectError(`stud_server unreachable or the call broke (${error.code ?? "error"})`, Code.Unavailable)),
+  );
   opened.on("close", () => {
     if (!status) return end(new ConnectError(`stud_server ended the call without a status (HTTP/2 code ${opened.rstCode})`, Code.Unavailable));
     const statusHeaders = new Headers();

@@ -11,6 +11,7 @@
 // worker's exit code instead of a restart loop.
 import cluster, { type Worker } from "node:cluster";
 import client from "prom-client";
+import { logLine } from "./logging.js";
 import { METRICS_REQUEST, METRICS_RESPONSE } from "./metrics.js";
 
 // Sent by a worker once it accepts calls.
@@ -57,14 +58,14 @@ export function runPrimary(count: number, onListening: (port: number) => void): 
       if (left === 0) process.exit(exitCode);
       return;
     }
-    console.error(`stud_web: worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
+    logLine("warn", "worker_exited", { pid: worker.process.pid, exit: String(signal ?? code), action: "starting another" });
     fork();
   });
 
   for (let i = 0; i < count; i++) fork();
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
-      console.log(`stud_web: ${signal}, draining ${Object.keys(cluster.workers ?? {}).length} workers`);
+      logLine("info", "draining", { signal, workers: Object.keys(cluster.workers ?? {}).length });
       draining = true;
       const workers = Object.values(cluster.workers ?? {});
       if (workers.length === 0) process.exit(0);

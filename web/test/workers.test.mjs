@@ -123,7 +123,8 @@ test("a port already in use: one clear line and exit 1, no restart loop", async 
     const code = await new Promise((resolve) => child.once("exit", resolve));
     clearTimeout(timer);
     assert.equal(code, 1);
-    assert.match(err, /cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/);
+    // One JSON log line (src/logging.ts) naming the address and the error.
+    assert.match(err, /"event":"listen_failed","listen":"127\.0\.0\.1:\d+","error":"EADDRINUSE"/);
   } finally {
     holder.close();
   }
