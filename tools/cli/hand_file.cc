@@ -212,6 +212,7 @@ class HandFileRunner {
       return Fail(absl::StrCat("NewHand refused: ", why));
     }
     started_ = true;
+    published_ = u_.public_view().deck_commitment().commitment();
     const v1::CustomStakes& st = u_.public_view().stakes();
     std::printf("Stakes: ante %lld, bring-in %lld, small bet %lld, big bet %lld\n",
                 static_cast<long long>(st.ante()), static_cast<long long>(st.bring_in()),
@@ -442,7 +443,7 @@ class HandFileRunner {
     }
     PrintBoard(u_, /*omniscient=*/true);
     v1::ResolveShowdownResponse settlement;
-    if (!FinishHand(*client_, u_, locale_, &settlement)) {
+    if (!FinishHand(*client_, u_, published_, locale_, &settlement)) {
       std::printf("FAILED: the settlement could not be checked\n");
       return 1;
     }
@@ -468,6 +469,8 @@ class HandFileRunner {
   v1::Profile profile_ = v1::PROFILE_CASH;
   v1::Locale locale_ = v1::LOCALE_EN;
   v1::HandUpdate u_;
+  // NewHand's deck commitment: what the revealed deck is checked against.
+  std::string published_;
   v1::Street street_ = v1::STREET_UNSPECIFIED;
   v1::Phase phase_ = v1::PHASE_UNSPECIFIED;
   bool settled_ = false;

@@ -79,6 +79,9 @@ int PlayCommand(const ServerOptions& server, const PlayOptions& options) {
     std::printf("NewHand refused: %s\n", DescribeError(*err).c_str());
     return 1;
   }
+  // Kept from NewHand: the end compares the revealed deck with this, never
+  // with a later update's commitment.
+  const std::string published = u.public_view().deck_commitment().commitment();
   const v1::CustomStakes& st = u.public_view().stakes();
   std::printf(
       "%s, %d seats of %lld chips: ante %lld, bring-in %lld, small bet %lld, big bet %lld "
@@ -179,7 +182,7 @@ int PlayCommand(const ServerOptions& server, const PlayOptions& options) {
   std::printf("\n");
   PrintBoard(u, /*omniscient=*/false);
   v1::ResolveShowdownResponse settlement;
-  return FinishHand(client, u, *locale, &settlement) ? 0 : 1;
+  return FinishHand(client, u, published, *locale, &settlement) ? 0 : 1;
 }
 
 }  // namespace stud_cli

@@ -111,9 +111,9 @@ std::string RulingCards(const google::protobuf::RepeatedPtrField<v1::RulingCard>
   return absl::StrJoin(parts, ", ");
 }
 
-// SHA-256(D || "/" || R || salt) against the published commitment.
-bool VerifyCommitment(const v1::DeckCommitment& dc) {
-  if (dc.commitment().empty()) {
+// SHA-256(D || "/" || R || salt) against the commitment published at NewHand.
+bool VerifyCommitment(const v1::DeckCommitment& dc, absl::string_view published) {
+  if (published.empty() && dc.commitment().empty()) {
     std::printf("Deck commitment: none (the deck was not shuffled by the service)\n");
     return true;
   }
@@ -125,10 +125,16 @@ bool VerifyCommitment(const v1::DeckCommitment& dc) {
   crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(message.data()),
                      message.size());
   const std::string computed(reinterpret_cast<const char*>(digest), sizeof digest);
-  std::printf("Deck commitment: %s\n", Hex(dc.commitment()).c_str());
+  std::printf("Deck commitment: %s\n", Hex(std::string(published)).c_str());
   std::printf("  revealed deck: %s\n", absl::StrJoin(dc.revealed_deck(), " ").c_str());
   std::printf("  salt: %s\n", Hex(dc.revealed_salt()).c_str());
-  if (dc.revealed_deck_size() == 0 || computed != dc.commitment()) {
+  if (dc.commitment() != published) {
+    std::printf(
+        "  NOT VERIFIED: the commitment now shown (%s) is not the one published at NewHand\n",
+        Hex(dc.commitment()).c_str());
+    return false;
+  }
+  if (dc.revealed_deck_size() == 0 || computed != published) {
     std::printf("  NOT VERIFIED: SHA-256(deck \"/\" recycle order salt) = %s\n",
                 Hex(computed).c_str());
     return false;
@@ -322,8 +328,8 @@ void PrintRuling(const v1::Ruling& r, v1::Locale locale) {
     std::printf("     time-out all-ins left: %d\n", r.allowance_remaining());
 }
 
-bool FinishHand(Client& client, const v1::HandUpdate& u, v1::Locale locale,
-                v1::ResolveShowdownResponse* out) {
+bool FinishHand(Client& client, const v1::HandUpdate& u, absl::string_view published,
+                v1::Locale locale, v1::ResolveShowdownResponse* out) {
   if (auto err = client.Resolve(u, locale, out)) {
     std::printf("ResolveShowdown failed: %s\n", DescribeError(*err).c_str());
     return false;
@@ -331,11 +337,13 @@ bool FinishHand(Client& client, const v1::HandUpdate& u, v1::Locale locale,
   PrintSettlement(*out, u.public_view().variant());
   std::printf("Final stacks: %s\n", StacksList(u).c_str());
   const v1::DeckCommitment& committed = u.public_view().deck_commitment();
-  if (committed.commitment().empty()) return VerifyCommitment(committed);
+  if (published.empty() && committed.commitment().empty()) {
+    return VerifyCommitment(committed, published);
+  }
   // The public view carries the commitment alone; the deck comes on request.
   v1::HandUpdate revealed;
   if (auto err = client.RevealDeck(u.token(), &revealed)) {
-    std::printf("Deck commitment: %s\n", Hex(committed.commitment()).c_str());
+    std::printf("Deck commitment: %s\n", Hex(std::string(published)).c_str());
     if (err->reason == "DECK_REVEAL_NOT_PERMITTED") {
       std::printf(
           "  not revealed by this server (start it with --allow_deck_reveal to check it)\n");
@@ -344,7 +352,7 @@ bool FinishHand(Client& client, const v1::HandUpdate& u, v1::Locale locale,
     std::printf("  reveal failed: %s\n", DescribeError(*err).c_str());
     return false;
   }
-  return VerifyCommitment(revealed.public_view().deck_commitment());
+  return VerifyCommitment(revealed.public_view().deck_commitment(), published);
 }
 
 }  // namespace stud_cli

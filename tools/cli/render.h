@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/strings/string_view.h"
 #include "stud/v1/stud.pb.h"
 #include "tools/cli/client.h"
 
@@ -59,12 +60,14 @@ void PrintRuling(const v1::Ruling& r, v1::Locale locale);
 
 // The end of a complete hand: fetches the settlement (ResolveShowdown) into
 // *out and prints the showdown, pots, winners, final stacks and the deck
-// commitment check, from the reveal asked of GetView (reveal_deck). False
-// when the settlement cannot be fetched or the revealed deck does not verify;
-// a server that does not reveal decks (no --allow_deck_reveal) is said so,
-// and is no failure.
-bool FinishHand(Client& client, const v1::HandUpdate& u, v1::Locale locale,
-                v1::ResolveShowdownResponse* out);
+// commitment check, from the reveal asked of GetView (reveal_deck), against
+// `published`: the commitment of the NewHand answer (never the final
+// update's, which an operator who re-sealed the deck could have rewritten).
+// False when the settlement cannot be fetched or the revealed deck does not
+// verify; a server that does not reveal decks (no --allow_deck_reveal) is
+// said so, and is no failure.
+bool FinishHand(Client& client, const v1::HandUpdate& u, absl::string_view published,
+                v1::Locale locale, v1::ResolveShowdownResponse* out);
 
 }  // namespace stud_cli
 
