@@ -25,6 +25,7 @@ import {
   Street,
   Variant,
   errorDetails,
+  verifyReceipt,
   type Announcement,
   type DeckCommitment,
   type HandUpdate,
@@ -44,6 +45,10 @@ interface Hand {
   seats: number[];
   locale: Locale;
   update?: HandUpdate;
+  // NewHand's answer: the commitments published before the first card, which
+  // every check compares with (never with a later update, which an operator
+  // who re-sealed the deck could have rewritten).
+  first?: HandUpdate;
 }
 let hand: Hand | undefined;
 
@@ -207,8 +212,8 @@ async function act(action: { kind: ActionKind; seat: number; amountTo?: bigint; 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 const sha256Hex = async (bytes: Uint8Array) => hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
 
-// Resolves the finished hand and checks the deck commitment published at the
-// deal against the revealed deck: SHA-256(deck || "/" || recycle order || salt).
+// Resolves the finished hand and checks the deck commitment published at
+// NewHand against the revealed deck: SHA-256(deck || "/" || recycle order || salt).
 async function showdown(update: HandUpdate): Promise<void> {
   if (!hand) return;
   const result = await client.resolveShowdown({ hand: { case: "token", value: hand.token }, locale: hand.locale });
@@ -227,14 +232,50 @@ async function showdown(update: HandUpdate): Promise<void> {
   } else if (commitment && commitment.revealedDeck.length > 0) {
     const text = new TextEncoder().encode(commitment.revealedDeck.join("") + "/" + commitment.revealedRecycleOrder.join(""));
     const preimage = new Uint8Array([...text, ...commitment.revealedSalt]);
-    const ok = (await sha256Hex(preimage)) === hex(commitment.commitment);
+    const published = hand.first?.publicView?.deckCommitment?.commitment ?? new Uint8Array();
+    const ok = published.length > 0 && (await sha256Hex(preimage)) === hex(published);
     line.textContent = ok ? "Deck commitment verified: the deck was fixed before the first card." : "Deck commitment MISMATCH";
     line.dataset.verified = String(ok);
   } else {
     line.textContent = "No deck commitment (the cards were reported by a live dealer).";
     line.dataset.verified = "none";
   }
+  $("verify-result").replaceChildren();
   $("showdown").hidden = false;
+}
+
+// Verifies the hand's signed receipt (docs/fairness.md) in this browser with
+// WebCrypto: the signature with the key GetSigningKeys lists for its key id,
+// the commitments of the NewHand answer, every card proof of the final update
+// and of every seat's private view, and with a revealed seed the whole deck.
+async function verifyHand(): Promise<void> {
+  const out = $("verify-result");
+  const update = hand?.update as (HandUpdate & { receipt?: { transcript: Uint8Array; signature: Uint8Array; keyId: string } }) | undefined;
+  const receipt = update?.receipt;
+  if (!hand || !update || !receipt?.transcript?.length) {
+    out.replaceChildren(element("li", "No receipt: this server signs no receipts, or the hand is not complete."));
+    out.dataset.verified = "none";
+    return;
+  }
+  // Through the JSON API directly: any client can ask, no token.
+  const reply = await fetch(`${location.origin}/stud.v1.StudService/GetSigningKeys`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "{}",
+  });
+  const keys = (await reply.json()) as { keys?: { keyId?: string; publicKey?: string }[] };
+  const key = keys.keys?.find((k) => k.keyId === receipt.keyId);
+  const verdict = await verifyReceipt({
+    receipt: { transcript: receipt.transcript, signature: receipt.signature, keyId: receipt.keyId, publicKey: key?.publicKey ?? "" },
+    newhand: hand.first,
+    updates: [update],
+    cards: update.privateViews,
+    keys,
+  });
+  const items = verdict.checks.map((c) => element("li", `${c.ok ? "✓" : "✗"} ${c.what}`, c.ok ? "ok" : "failed"));
+  items.unshift(element("li", verdict.ok ? `Receipt verified (${verdict.checks.length} checks, key ${receipt.keyId}).` : "Receipt REFUSED.", "verdict"));
+  out.replaceChildren(...items);
+  out.dataset.verified = String(verdict.ok);
 }
 
 // The deck behind the commitment of a complete SERVICE-dealt hand. The final
@@ -266,7 +307,7 @@ async function deal(): Promise<void> {
     locale,
     privateViewSeats: seats,
   });
-  hand = { token: new Uint8Array(), seats, locale };
+  hand = { token: new Uint8Array(), seats, locale, first: answer.update };
   for (const id of ["log", "announcements", "ruling", "showdown-result"]) $(id).replaceChildren();
   $("showdown").hidden = true;
   $("hand").hidden = false;
@@ -311,6 +352,7 @@ function init(): void {
       $<HTMLInputElement>("live-card").value = "";
     });
   $("report-irregularity").onclick = () => void call(reportIrregularity);
+  $("verify").onclick = () => void call(verifyHand);
 }
 
 init();
