@@ -37,7 +37,8 @@ RUN printf 'path-exclude /usr/share/doc/*\npath-exclude /usr/share/man/*\npath-e
  && useradd --system --uid 10001 --gid stud --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin stud
 COPY --from=build /src/web/dist/gateway.mjs /opt/stud-web/gateway.mjs
 COPY --from=build /src/web/dist/playground /opt/stud-web/playground
-EXPOSE 8080
+# 8080: the public port; 9465: /metrics with --metrics_port=9465 (k8s/components/web).
+EXPOSE 8080 9465
 USER 10001:10001
 ENTRYPOINT ["node", "/opt/stud-web/gateway.mjs"]
 CMD ["--listen=0.0.0.0:8080", "--upstream=stud:50051"]

@@ -161,6 +161,32 @@ for (const d of webDeployments) {
   }
 }
 
+// The gateway in production: its calls spread over every stud pod (--upstream
+// names a headless Service of the rendering, resolved to every ready pod), and
+// its metrics on their own port (--metrics_port), declared as the container
+// port "metrics" and scraped by a ServiceMonitor through a Service of its pods.
+for (const d of webDeployments) {
+  const c = d.spec.template.spec.containers[0] || {};
+  const args = (c.args || []).map(String);
+  const upstream = (args.find((a) => a.startsWith('--upstream=')) || '').slice('--upstream='.length);
+  for (const target of upstream.split(',').filter(Boolean)) {
+    const host = target.slice(0, target.lastIndexOf(':'));
+    if (host.includes('.')) continue;  // outside the rendering
+    const svc = byKind('Service').find((s) => s.metadata.name === host);
+    if (!svc) fail(d, `--upstream host ${host} is not a Service of the rendering`);
+    else if (svc.spec.clusterIP !== 'None') fail(d, `--upstream=${target}: Service ${host} is not headless, so each gateway connection (all its calls) would stay on one stud pod`);
+  }
+  const metricsPort = Number((args.find((a) => a.startsWith('--metrics_port=')) || '').slice('--metrics_port='.length));
+  const declared = (c.ports || []).find((p) => p.name === 'metrics');
+  if (!(metricsPort > 0)) fail(d, 'set --metrics_port: /metrics must not be served on the public port');
+  else if (!declared || declared.containerPort !== metricsPort) fail(d, `--metrics_port=${metricsPort} needs a containerPort ${metricsPort} named metrics`);
+  const scraped = byKind('ServiceMonitor').some((m) => (m.spec.endpoints || []).some((ep) => ep.port === 'metrics') &&
+    byKind('Service').some((s) => Object.entries(m.spec.selector.matchLabels || {}).every(([k, v]) => (s.metadata.labels || {})[k] === v) &&
+      Object.entries(s.spec.selector || {}).every(([k, v]) => (d.spec.template.metadata.labels || {})[k] === v) &&
+      (s.spec.ports || []).some((p) => p.name === 'metrics')));
+  if (!scraped) fail(d, 'no ServiceMonitor scrapes the gateway\'s metrics port');
+}
+
 // Rules every workload's pod and containers follow (the stud Deployment and
 // the ledger's Redis StatefulSet alike).
 function checkPodSecurity(w) {
