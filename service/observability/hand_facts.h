@@ -8,8 +8,21 @@
 // not at all. So the handler notes the hand's game, dealing mode and phase
 // where it builds an update (rpc/hand_rpcs.cc FillUpdate), whatever the
 // answer carries. One scope per call, on the call's thread.
+//
+// The hand's id (HandIdText, the 32 hex digits a player's screen shows) is
+// noted as soon as the handler knows it: the call's token opened
+// (HandService::Unseal) or a new hand was dealt or replayed. Every log line
+// written during the call then carries it as "hand_id" (logging.cc) and the
+// call's span as "stud.hand_id" (observability.cc), so a disputed hand can be
+// followed from its id. A call that names no hand, or whose token does not
+// open, has none: an id the caller merely claims is never logged as the hand's.
 #ifndef STUD_SERVICE_OBSERVABILITY_HAND_FACTS_H_
 #define STUD_SERVICE_OBSERVABILITY_HAND_FACTS_H_
+
+#include <string>
+#include <utility>
+
+#include "absl/strings/string_view.h"
 
 namespace stud::service {
 
@@ -33,6 +46,16 @@ class HandFactsScope {
       scope->noted_ = true;
     }
   }
+  // Records the id of the hand the call is on; no-op without a scope. A
+  // later note wins (a redeal opens the misdealt hand, then deals the new one).
+  static void NoteHandId(std::string hand_id) {
+    if (HandFactsScope* scope = current(); scope != nullptr) scope->hand_id_ = std::move(hand_id);
+  }
+  // The innermost scope's hand id; "" outside a call or before it is known.
+  static absl::string_view HandId() {
+    const HandFactsScope* scope = current();
+    return scope != nullptr ? absl::string_view(scope->hand_id_) : absl::string_view();
+  }
   // The innermost scope's facts when noted, else null.
   static const HandFacts* Noted() {
     const HandFactsScope* scope = current();
@@ -47,6 +70,7 @@ class HandFactsScope {
   HandFactsScope* previous_;
   HandFacts facts_;
   bool noted_ = false;
+  std::string hand_id_;
 };
 
 }  // namespace stud::service

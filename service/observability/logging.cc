@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "service/observability/hand_facts.h"
 #include "service/observability/tracing.h"
 
 namespace stud::service {
@@ -110,6 +111,10 @@ LogLine::LogLine(LogLevel level, absl::string_view event) : enabled_(LogEnabled(
   std::string trace_id, span_id;
   if (CurrentTraceIds(&trace_id, &span_id)) {
     absl::StrAppend(&text_, ",\"trace_id\":\"", trace_id, "\",\"span_id\":\"", span_id, "\"");
+  }
+  // The hand the call is on, once the handler knows it (hand_facts.h).
+  if (absl::string_view hand_id = HandFactsScope::HandId(); !hand_id.empty()) {
+    absl::StrAppend(&text_, ",\"hand_id\":\"", JsonEscape(hand_id), "\"");
   }
 }
 

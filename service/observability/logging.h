@@ -2,7 +2,9 @@
 // only (start-up configuration, rejected tokens, irregularity rulings,
 // errors). Every line carries "ts", "level" and "event"; a line written while
 // an RPC is being served also carries that RPC's "trace_id" and "span_id"
-// (tracing.h), so a log line leads to its trace.
+// (tracing.h), so a log line leads to its trace, and, once the call's handler
+// knows the hand it is on, that hand's "hand_id" (hand_facts.h), so a disputed
+// hand leads to its lines.
 //
 //   LogLine(LogLevel::kWarn, "token_rejected").Str("reason", "TOKEN_MALFORMED");
 //

@@ -191,6 +191,8 @@ void RpcObservation::Finish(const absl::Status& status, int grpc_code, const Rpc
     if (!facts.dealing_mode.empty())
       span.attributes.push_back({"stud.dealing_mode", facts.dealing_mode});
     if (!facts.street.empty()) span.attributes.push_back({"stud.street", facts.street});
+    if (absl::string_view hand_id = HandFactsScope::HandId(); !hand_id.empty())
+      span.attributes.push_back({"stud.hand_id", std::string(hand_id)});
     std::vector<std::string> rules = facts.rule_ids;
     if (!error_rule.empty() && std::find(rules.begin(), rules.end(), error_rule) == rules.end()) {
       rules.push_back(error_rule);

@@ -40,7 +40,10 @@ absl::StatusOr<SealedHand> HandService::Unseal(const std::string& token,
   thread_local std::string plain;
   if (absl::Status st = sealer_->OpenInto(token, CurrentTenant(), &plain); !st.ok()) return st;
   absl::StatusOr<SealedHand> hand = ParseSealedHand(plain);
-  if (hand.ok()) HandLanguageScope::Note(hand->service.locale);  // its errors' language
+  if (hand.ok()) {
+    HandLanguageScope::Note(hand->service.locale);          // its errors' language
+    HandFactsScope::NoteHandId(HandIdText(hand->service));  // its logs and span
+  }
   if (hand.ok() && !expected_hand_id.empty() && HandIdText(hand->service) != expected_hand_id) {
     return HandIdMismatch(expected_hand_id, HandIdText(hand->service));
   }
@@ -194,6 +197,7 @@ absl::Status HandService::DealNewHand(const v1::NewHandRequest& request, HandCon
       !st.ok()) {
     return st;
   }
+  HandFactsScope::NoteHandId(HandIdText(hand.service));  // the new id, for logs and span
   absl::StatusOr<HandState> state = [&] {
     ChildSpan span("engine");
     return stud::NewHand(config);

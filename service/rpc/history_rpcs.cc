@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "history/phh.h"
 #include "service/api/convert.h"
+#include "service/observability/hand_facts.h"
 #include "service/observability/observability.h"
 #include "service/observability/tracing.h"
 #include "service/rpc/dealing.h"
@@ -128,6 +129,7 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
     sealed.service.hand_id = NewHandId();
     SetHandPolicy(&sealed.service);
     resp->set_hand_id(HandIdText(sealed.service));
+    HandFactsScope::NoteHandId(resp->hand_id());  // the new hand's id, for logs and span
     ChildSpan span("seal");
     resp->set_token(sealer_->Seal(SerializeSealedHand(sealed, options_.sealed_schema),
                                   CurrentTenant(), sealed.service.hand_id));

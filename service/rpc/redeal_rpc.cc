@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 #include "service/api/convert.h"
 #include "service/observability/logging.h"
+#include "service/rpc/dealing.h"
 #include "service/rpc/hand_service.h"
 
 namespace stud::service {
@@ -120,7 +121,8 @@ absl::Status HandService::NewRedeal(const v1::NewHandRequest& req,
   if (absl::Status st = DealNewHand(deal, std::move(config), *locale, *views, resp); !st.ok()) {
     return st;
   }
-  LogLine(LogLevel::kInfo, "misdeal_redeal")
+  LogLine(LogLevel::kInfo, "misdeal_redeal")  // hand_id: the new hand's
+      .Str("redeal_of", HandIdText(misdealt->service))
       .Str("rule_id", RuleIdName(kRule))
       .Int("seats", num_seats)
       .Int("antes_carried", held);

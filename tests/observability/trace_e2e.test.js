@@ -178,6 +178,9 @@ test('a client traceparent gives server and child spans in the same trace', asyn
   assert.strictEqual(attr(root, 'stud.variant'), 'STUD');
   assert.strictEqual(attr(root, 'stud.dealing_mode'), 'PRESET');
   assert.strictEqual(attr(root, 'stud.street'), 'THIRD');
+  // The id a player's screen shows, to follow a disputed hand to its spans.
+  assert.strictEqual(attr(root, 'stud.hand_id'), r.resp.update.public_view.hand_id);
+  assert.match(attr(root, 'stud.hand_id'), /^[0-9a-f]{32}$/);
   assert.strictEqual(root.resource['service.name'], 'stud_server');
   const children = got.filter((s) => s !== root);
   assert.deepStrictEqual(children.map((s) => s.name).sort(), ['engine', 'seal']);

@@ -6,8 +6,11 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -303,6 +306,111 @@ TEST(Observability, HandsCountedByGameWhateverTheDetailAsked) {
       EXPECT_TRUE(absl::StrContains(text, want)) << detail << ": " << want << "\n" << text;
     }
   }
+}
+
+// Keeps every span it is given.
+class RecordingExporter : public SpanExporter {
+ public:
+  explicit RecordingExporter(std::vector<SpanData>* out) : out_(out) {}
+  bool Export(const std::vector<SpanData>& batch) override {
+    out_->insert(out_->end(), batch.begin(), batch.end());
+    return true;
+  }
+
+ private:
+  std::vector<SpanData>* out_;  // read only after the processor's Shutdown
+};
+
+std::string StringAttribute(const SpanData& span, const std::string& key) {
+  for (const Attribute& a : span.attributes) {
+    if (a.key == key) return std::get<std::string>(a.value);
+  }
+  return "";
+}
+
+// A disputed hand is followed from the id a player's screen shows
+// (PublicView.hand_id): every log line of a call on the hand and every such
+// call's span carry it; a call whose token does not open names no hand.
+TEST(Observability, HandIdOnLogLinesAndSpansOfEveryCallOnAHand) {
+  std::mutex mu;
+  std::vector<std::string> lines;
+  SetLogSink([&](const std::string& line) {
+    std::lock_guard<std::mutex> lock(mu);
+    lines.push_back(line);
+  });
+  SetLogLevel(LogLevel::kDebug);  // refusals are logged at debug
+  std::vector<SpanData> spans;
+  Metrics metrics(BuildInfo{"t", "t"});
+  Tracer tracer(1.0,
+                std::make_unique<BatchSpanProcessor>(std::make_unique<RecordingExporter>(&spans),
+                                                     BatchOptions{}, SpanCounters{}));
+  Observability obs{&metrics, &tracer};
+  std::string hand_id;
+  {
+    testing::Server server({testing::TestKey(1, 7)}, /*allow_preset=*/true, &obs);
+    stud::v1::NewHandRequest deal = testing::BasicHand(3, stud::v1::DEALING_MODE_PRESET);
+    deal.set_detail(stud::v1::UPDATE_DETAIL_CHANGES);  // no public view: the id still counts
+    grpc::ClientContext c1;
+    testing::SetDeadline(&c1);
+    stud::v1::NewHandResponse hand;
+    ASSERT_TRUE(server.stub().NewHand(&c1, deal, &hand).ok());
+    // The id as the player's screen shows it.
+    grpc::ClientContext c2;
+    testing::SetDeadline(&c2);
+    stud::v1::GetViewRequest view_req;
+    view_req.set_token(hand.update().token());
+    stud::v1::GetViewResponse view;
+    ASSERT_TRUE(server.stub().GetView(&c2, view_req, &view).ok());
+    hand_id = view.update().public_view().hand_id();
+    ASSERT_EQ(hand_id.size(), 32u);
+    // A stale call on the hand: refused, logged (debug) with the hand's id.
+    grpc::ClientContext c3;
+    testing::SetDeadline(&c3);
+    stud::v1::ApplyActionRequest stale;
+    stale.set_token(hand.update().token());
+    stale.set_expected_version(hand.update().version() + 5);
+    stale.mutable_action()->set_seat(hand.update().to_act());
+    stale.mutable_action()->set_kind(hand.update().legal_actions(0).kind());
+    stale.mutable_action()->set_amount_to(hand.update().legal_actions(0).amount_to());
+    stud::v1::ApplyActionResponse refused;
+    ASSERT_EQ(server.stub().ApplyAction(&c3, stale, &refused).error_code(),
+              grpc::StatusCode::ABORTED);
+    // A token that does not open: no hand, even with an id claimed.
+    grpc::ClientContext c4;
+    testing::SetDeadline(&c4);
+    stud::v1::GetViewRequest bad;
+    bad.set_token("not a token at all, far too short?");
+    bad.set_expected_hand_id(hand_id);
+    EXPECT_EQ(server.stub().GetView(&c4, bad, &view).error_code(),
+              grpc::StatusCode::UNAUTHENTICATED);
+  }
+  tracer.processor()->Shutdown();
+  SetLogSink(nullptr);
+  SetLogLevel(LogLevel::kInfo);
+
+  std::map<std::string, std::string> hand_of_method;
+  for (const SpanData& span : spans) {
+    hand_of_method[std::string(span.name)] += StringAttribute(span, "stud.hand_id") + ";";
+  }
+  EXPECT_EQ(hand_of_method["stud.v1.StudService/NewHand"], hand_id + ";");
+  EXPECT_EQ(hand_of_method["stud.v1.StudService/ApplyAction"], hand_id + ";");
+  EXPECT_EQ(hand_of_method["stud.v1.StudService/GetView"], hand_id + ";;")
+      << "the GetView whose token opened names the hand; the rejected one none";
+
+  const std::string field = "\"hand_id\":\"" + hand_id + "\"";
+  int refused_lines = 0, rejected_lines = 0;
+  for (const std::string& line : lines) {
+    if (absl::StrContains(line, "\"event\":\"rpc_refused\"")) {
+      ++refused_lines;
+      EXPECT_TRUE(absl::StrContains(line, field)) << line;
+    }
+    if (absl::StrContains(line, "\"event\":\"token_rejected\"")) {
+      ++rejected_lines;
+      EXPECT_FALSE(absl::StrContains(line, "hand_id")) << line;
+    }
+  }
+  EXPECT_EQ(refused_lines, 1);
+  EXPECT_EQ(rejected_lines, 1);
 }
 
 }  // namespace
