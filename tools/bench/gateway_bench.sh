@@ -7,7 +7,8 @@
 # stud_server with h2load and stud_loadgen (which also calls through the
 # gateway over gRPC). Latency rows run one call at a time (one connection, one
 # call in flight); throughput rows run CONNS connections with one call in
-# flight each, and stud_loadgen 32 calls in flight over 4 connections.
+# flight each (and Connect JSON over h2c at 4 connections x 8 streams), and
+# stud_loadgen 32 calls in flight over 4 connections.
 #
 # ROUNDS rounds, each running every row once, direct and gateway rows
 # interleaved (a direct run before the gateway's throughput runs and one
@@ -112,12 +113,15 @@ record() {
 }
 
 # h2load_row LABEL CONNECTIONS HTTP(h1|h2) BASE_URL BODY CONTENT_TYPE [more h2load args]
+# CONNECTIONS: N (one call in flight on each), or NxM (M streams on each, h2).
 h2load_row() {
   local label="$1" conns="$2" http="$3" base="$4" body="$5" type="$6"; shift 6
   local h1=() ticks=""
   [ "$http" = h2 ] || h1=(--h1)
   [ "$base" = "http://$server" ] || ticks=$(gateway_ticks)
-  h2load -D "$DURATION" --warm-up-time=1 -c "$conns" -m 1 "${h1[@]}" -d "$body" \
+  local c="${conns%x*}" m=1
+  [ "$c" = "$conns" ] || m="${conns#*x}"
+  h2load -D "$DURATION" --warm-up-time=1 -c "$c" -m "$m" "${h1[@]}" -d "$body" \
     -H "content-type: $type" "$@" "$base$path" >"$tmp/h2load.out" 2>&1 || true
   local rps mean failed
   rps=$(sed -n 's/^finished in .*, \([0-9.]*\) req\/s.*/\1/p' "$tmp/h2load.out")
@@ -170,6 +174,7 @@ for round in $(seq "$ROUNDS"); do
   h2load_row "Connect binary" "$CONNS" h2 "$gw" "$tmp/apply.bin" application/proto
   h2load_row "gRPC-Web" "$CONNS" h2 "$gw" "$tmp/apply.grpcmsg" application/grpc-web+proto
   h2load_row "gRPC via gateway" "$CONNS" h2 "$gw" "$tmp/apply.grpcmsg" application/grpc -H "te: trailers"
+  h2load_row "Connect JSON" 4x8 h2 "$gw" "$tmp/apply.json" application/json
   loadgen_row "gRPC via gateway (loadgen)" "${gw#http://}" 32 4
   loadgen_row "gRPC direct (loadgen)" "$server" 32 4
 done
@@ -236,7 +241,7 @@ for (p, http, c), rs in groups.items():
     print(f"{p:28} {http:4} {c:>5} {fmt(rps) + ' (' + fmt(lo) + '-' + fmt(hi) + ')':>26} {fmt(mean):>12} {fmt(cpu):>20}")
 if summary_csv:
     with open(summary_csv, "w", newline="") as f:
-        w = csv.writer(f)
+        w = csv.writer(f, lineterminator="\n")
         w.writerow(["path", "http", "conns", "req_s_median", "req_s_min", "req_s_max", "mean_us_median", "gateway_cpu_us_per_call"])
         for s in summary:
             w.writerow([s[0], s[1], s[2]] + ["" if v is None else round(v, 1) for v in s[3:]])
