@@ -1,12 +1,16 @@
 // Advance: the one door into a hand (engine/advance.h), and the entry points
 // that are Advance seen through a narrower answer (Apply, ApplyStep,
-// RuleIrregularity) or driven by a log (Replay).
+// RuleIrregularity) or driven by a log (Replay). The door stands above both
+// floors: the core (engine/internal.h) and the irregularity rulings
+// (engine/irregularities_internal.h).
 #include "engine/advance.h"
 
 #include <optional>
 #include <utility>
 
 #include "engine/internal.h"
+#include "engine/irregularities_internal.h"
+#include "engine/irregularity_table.h"
 
 namespace stud {
 namespace {
@@ -61,7 +65,7 @@ inline absl::Status ApplyOrRule(HandState& st, const Action& a, std::optional<Ru
 
 // Step 3: the epilogue every step shares.
 void Epilogue(HandState& st) {
-  internal::SettleOutOfTurn(st);  // [STUD-IRR-WRONG-1] a held action whose turn came
+  internal::RulingsAfterStep(st);  // e.g. a held action out of turn whose turn came
   ++st.version;
 }
 

@@ -164,6 +164,36 @@ void PostAntes(HandState& st) {
   }
 }
 
+absl::Status ValidateCarriedAntes(const HandConfig& c) {
+  for (int i = 1; i <= kMaxSeats; ++i) {
+    const Chips a = c.carried_antes[i];
+    if (a == 0) continue;
+    if (i > c.num_seats || a < 0 || a > c.stakes.ante) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "carried_antes[", i, "]: ", a, " is not an ante of a seat of this hand (0 to the ante ",
+          c.stakes.ante, ", seats 1..", c.num_seats, ") (STUD-IRR-EXP-1)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void CarryAntes(HandState& st) {
+  // A misdeal's redeal that kept its antes [STUD-IRR-EXP-1 STAY_IN_POT]: they
+  // are already in the pot, logged as antes of this hand, but nothing leaves
+  // a stack.
+  for (int i = 1; i <= st.config.num_seats; ++i) {
+    Seat& s = st.seats[i];
+    s.committed = st.config.carried_antes[i];
+    if (s.stack == 0) s.all_in = true;  // a short ante carried over [STUD-ALLIN-6]
+    Log(st, {.type = OpType::kAnte,
+             .seat = static_cast<uint8_t>(i),
+             .street = Street::kThird,
+             .all_in = s.all_in,
+             .amount = s.committed,
+             .rule_id = RuleId::kIrrExp1});
+  }
+}
+
 bool BeginStreetDeal(HandState& st) {
   const std::vector<int> to = Recipients(st);
   const bool deck = st.config.deal_source == DealSource::kDeck;
@@ -347,6 +377,17 @@ std::vector<BoardPlace> BoardOrder(const HandState& st) {
         {.seat = boards[k].second, .rank = tied ? out.back().rank : static_cast<int>(k) + 1});
   }
   return out;
+}
+
+}  // namespace stud
+
+namespace stud {
+
+bool HasCarriedAntes(const HandConfig& c) {
+  for (int i = 1; i <= kMaxSeats; ++i) {
+    if (c.carried_antes[i] != 0) return true;
+  }
+  return false;
 }
 
 }  // namespace stud

@@ -1,14 +1,15 @@
-// Irregularity rulings: dispatch, the ruling's record (what changed), and the
-// player and table irregularities (wrong opener, absent player, folds out of
-// turn, card counts, calls when beaten, rearranged upcards, time-outs).
-// Dealer errors are in irregularities_deal.cc.
+// Irregularity rulings: the ruling's record (what changed), and the player
+// and table irregularities (wrong opener, absent player, folds out of turn,
+// card counts, calls when beaten, rearranged upcards, time-outs). Dealer
+// errors are in irregularities_deal.cc; the table of kinds that dispatches
+// to them in irregularity_table.cc.
 #include "engine/irregularities.h"
 
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "engine/internal.h"
 #include "engine/irregularities_internal.h"
+#include "engine/irregularity_table.h"
 
 namespace stud {
 namespace internal {
@@ -18,8 +19,10 @@ absl::Status NotNow(RuleId rule, absl::string_view why) { return RuleViolation(r
 
 bool Facing(const HandState& st, int seat) { return st.bet_to > st.seats[seat].street_bet; }
 
+}  // namespace
+
 // [STUD-IRR-WRONG-1]
-absl::StatusOr<Outcome> WrongOpener(HandState& st, const IrregularityReport& r) {
+absl::StatusOr<Outcome> RuleWrongOpener(HandState& st, const IrregularityReport& r) {
   constexpr RuleId kRule = RuleId::kIrrWrong1;
   if (absl::Status s = LiveOnly(st, kRule); !s.ok()) return s;
   if (!NoActionYet(st)) {
@@ -73,7 +76,7 @@ absl::StatusOr<Outcome> WrongOpener(HandState& st, const IrregularityReport& r) 
 }
 
 // [STUD-IRR-ABS-1]
-absl::StatusOr<Outcome> Absent(HandState& st, const IrregularityReport& r) {
+absl::StatusOr<Outcome> RuleAbsent(HandState& st, const IrregularityReport& r) {
   constexpr RuleId kRule = RuleId::kIrrAbs1;
   const Options& opt = st.config.options;
   if (opt.profile == Profile::kOnline) {
@@ -118,7 +121,7 @@ absl::StatusOr<Outcome> Absent(HandState& st, const IrregularityReport& r) {
 }
 
 // [STUD-IRR-FOLD-1], [STUD-IRR-FOLD-2]
-absl::StatusOr<Outcome> FoldOut(HandState& st, const IrregularityReport& r) {
+absl::StatusOr<Outcome> RuleFoldOut(HandState& st, const IrregularityReport& r) {
   const bool picked_up = r.kind == IrregularityKind::kUpcardsPickedUp;
   const RuleId rule = picked_up ? RuleId::kIrrFold2 : RuleId::kIrrFold1;
   if (picked_up && st.phase == Phase::kShowdown) {
@@ -184,22 +187,8 @@ absl::StatusOr<Outcome> FoldOut(HandState& st, const IrregularityReport& r) {
   return o;
 }
 
-void TakeOut(HandState& st, int seat, int from_index) {
-  ::stud::Seat& s = st.seats[seat];
-  for (int k = from_index; k < s.num_cards; ++k) {
-    st.aside.push_back(s.cards[k].card);
-    Log(st, {.type = OpType::kAside,
-             .seat = static_cast<uint8_t>(seat),
-             .street = st.street,
-             .card = s.cards[k].card,
-             .rule_id = RuleId::kIrrCards1});
-    s.cards[k] = {};
-  }
-  s.num_cards = static_cast<uint8_t>(std::min<int>(s.num_cards, from_index));
-}
-
 // [STUD-IRR-CARDS-1]
-absl::StatusOr<Outcome> CardCount(HandState& st, const IrregularityReport& r) {
+absl::StatusOr<Outcome> RuleCardCount(HandState& st, const IrregularityReport& r) {
   constexpr RuleId kRule = RuleId::kIrrCards1;
   if (absl::Status s = LiveOnly(st, kRule); !s.ok()) return s;
   if (r.card_count < 0 || r.card_count == 7 || r.card_count > 8 + 7) {
@@ -230,7 +219,7 @@ absl::StatusOr<Outcome> CardCount(HandState& st, const IrregularityReport& r) {
                               : r.card_count == 6 && !MissesEarlierCard(st, r.seat);
   if (any_short) o.alternative = "short_hand = PLAYER_OPTION_ANY_SHORT";
   if (live) {
-    TakeOut(st, r.seat, r.card_count);
+    SetAside(st, r.seat, r.card_count, kRule);
     o.decision = Decision::kHandLive;
     o.en = absl::StrCat(Seat(r.seat), " has ", r.card_count, " cards at the showdown; ",
                         any_short ? "the player declares the hand live"
@@ -254,7 +243,7 @@ absl::StatusOr<Outcome> CardCount(HandState& st, const IrregularityReport& r) {
 }
 
 // [STUD-ALLIN-4], [STUD-ALLIN-5]
-absl::StatusOr<Outcome> Timeout(HandState& st, const IrregularityReport& r) {
+absl::StatusOr<Outcome> RuleTimeout(HandState& st, const IrregularityReport& r) {
   if (r.allowance_remaining < 0) {
     return absl::InvalidArgumentError("report.allowance_remaining: must not be negative");
   }
@@ -327,87 +316,28 @@ absl::StatusOr<Outcome> Timeout(HandState& st, const IrregularityReport& r) {
   return o;
 }
 
-absl::StatusOr<Outcome> Dispatch(HandState& st, const IrregularityReport& r) {
-  switch (r.kind) {
-    case IrregularityKind::kWrongOpener:
-      return WrongOpener(st, r);
-    case IrregularityKind::kAbsentPlayer:
-      return Absent(st, r);
-    case IrregularityKind::kCheckedOut:
-    case IrregularityKind::kUpcardsPickedUp:
-      return FoldOut(st, r);
-    case IrregularityKind::kWrongCardCount:
-      return CardCount(st, r);
-    case IrregularityKind::kTimeout:
-      return Timeout(st, r);
-    case IrregularityKind::kActionOutOfTurn:
-      return OutOfTurn(st, r);
-    case IrregularityKind::kSkippedSeat:
-      return SkippedSeat(st, r);
-    case IrregularityKind::kCalledWhenBeaten:
-      return Outcome{.rule_id = RuleId::kIrrCall1,
-                     .decision = Decision::kNoRefund,
-                     .en = absl::StrCat(Seat(r.seat),
-                                        " called while beaten on board: no refund; "
-                                        "the call bought information the board did not give."),
-                     .es = absl::StrCat("El ", Asiento(r.seat),
-                                        " igualó ya ganado por las cartas "
-                                        "descubiertas: no hay devolución; pagó por información.")};
-    case IrregularityKind::kUpcardsReordered:
-      return Outcome{.rule_id = RuleId::kGame5,
-                     .decision = Decision::kWarning,
-                     .en = absl::StrCat(Seat(r.seat),
-                                        ": changing the order of your upcards is "
-                                        "improper; put them back in the order dealt."),
-                     .es = absl::StrCat("El ", Asiento(r.seat),
-                                        ": cambiar el orden de las cartas "
-                                        "descubiertas es incorrecto; vuelva a ponerlas en orden.")};
-    default:
-      return RuleDealerError(st, r);
-  }
+// [STUD-IRR-CALL-1]
+absl::StatusOr<Outcome> RuleCalledWhenBeaten(HandState&, const IrregularityReport& r) {
+  return Outcome{.rule_id = RuleId::kIrrCall1,
+                 .decision = Decision::kNoRefund,
+                 .en = absl::StrCat(Seat(r.seat),
+                                    " called while beaten on board: no refund; "
+                                    "the call bought information the board did not give."),
+                 .es = absl::StrCat("El ", Asiento(r.seat),
+                                    " igualó ya ganado por las cartas "
+                                    "descubiertas: no hay devolución; pagó por información.")};
 }
 
-}  // namespace
-
-bool NoActionYet(const HandState& st) {
-  if (st.phase != Phase::kBetting || st.bet_to != 0) return false;
-  for (int i = 1; i <= st.config.num_seats; ++i) {
-    if (st.seats[i].acted) return false;
-  }
-  return true;
-}
-
-void Kill(HandState& st, int seat, RuleId rule) {
-  st.seats[seat].folded = true;
-  st.seats[seat].checked_out = false;
-  Log(st, {.type = OpType::kKill,
-           .seat = static_cast<uint8_t>(seat),
-           .street = st.street,
-           .rule_id = rule});
-}
-
-void ReturnChips(HandState& st, int seat, Chips amount, RuleId rule) {
-  if (amount <= 0) return;
-  ::stud::Seat& s = st.seats[seat];
-  s.committed -= amount;  // antes only: they are not part of street_bet
-  s.stack += amount;
-  if (s.stack > 0 && s.folded) s.all_in = false;
-  Log(st, {.type = OpType::kReturnAnte,
-           .seat = static_cast<uint8_t>(seat),
-           .street = st.street,
-           .amount = amount,
-           .rule_id = rule});
-}
-
-void Expose(HandState& st, int seat, int index, RuleId rule) {
-  SeatCard& c = st.seats[seat].cards[index];
-  c.face_up = true;
-  Log(st, {.type = OpType::kExpose,
-           .seat = static_cast<uint8_t>(seat),
-           .street = c.street,
-           .card = c.card,
-           .face_up = true,
-           .rule_id = rule});
+// [STUD-GAME-5]
+absl::StatusOr<Outcome> RuleUpcardsReordered(HandState&, const IrregularityReport& r) {
+  return Outcome{.rule_id = RuleId::kGame5,
+                 .decision = Decision::kWarning,
+                 .en = absl::StrCat(Seat(r.seat),
+                                    ": changing the order of your upcards is "
+                                    "improper; put them back in the order dealt."),
+                 .es = absl::StrCat("El ", Asiento(r.seat),
+                                    ": cambiar el orden de las cartas "
+                                    "descubiertas es incorrecto; vuelva a ponerlas en orden.")};
 }
 
 absl::Status LiveOnly(const HandState& st, RuleId rule) {
@@ -417,6 +347,9 @@ absl::Status LiveOnly(const HandState& st, RuleId rule) {
                        "error cannot occur (LIVE dealing only)");
 }
 
+namespace {
+
+// The whole ruling on a scratch copy: checks, record, dispatch by kind.
 absl::StatusOr<Outcome> RuleOnCopy(HandState& st, const IrregularityReport& r) {
   const int n = st.config.num_seats;
   // Every field is checked before anything changes.
@@ -430,13 +363,15 @@ absl::StatusOr<Outcome> RuleOnCopy(HandState& st, const IrregularityReport& r) {
            .seat = static_cast<uint8_t>(std::clamp(r.seat, 0, n)),
            .street = st.street,
            .amount = static_cast<Chips>(st.reports.size() - 1)});
-  absl::StatusOr<Outcome> o = Dispatch(st, r);
+  absl::StatusOr<Outcome> o = RulesOf(r.kind).rule(st, r);
   if (!o.ok()) return o.status();
-  SettleOutOfTurn(st);  // the ruling may have brought the turn to a held action
+  RulingsAfterStep(st);  // the ruling may have brought the turn to a held action
   st.log[at].rule_id = o->rule_id;
   st.log[at].amount_to = static_cast<Chips>(st.log.size() - at - 1);
   return o;
 }
+
+}  // namespace
 
 absl::StatusOr<Ruling> RuleOn(HandState& work, const IrregularityReport& report,
                               const HandState& before) {
@@ -484,61 +419,5 @@ absl::StatusOr<Ruling> RuleOn(HandState& work, const IrregularityReport& report,
 }
 
 }  // namespace internal
-
-absl::string_view DecisionName(Decision d) {
-  switch (d) {
-    case Decision::kThirdCardDown:
-      return "THIRD_CARD_DOWN";
-    case Decision::kMisdeal:
-      return "MISDEAL";
-    case Decision::kHandDeadAnteReturned:
-      return "HAND_DEAD_ANTE_RETURNED";
-    case Decision::kNoEffect:
-      return "NO_EFFECT";
-    case Decision::kKeepFaceUp:
-      return "KEEP_FACE_UP";
-    case Decision::kAllInOption:
-      return "ALL_IN_OPTION";
-    case Decision::kActFirstOption:
-      return "ACT_FIRST_OPTION";
-    case Decision::kBothFinalCardsUp:
-      return "BOTH_FINAL_CARDS_UP";
-    case Decision::kActionCorrected:
-      return "ACTION_CORRECTED";
-    case Decision::kActionStands:
-      return "ACTION_STANDS";
-    case Decision::kHandKilled:
-      return "HAND_KILLED";
-    case Decision::kBringInPostedHandKilled:
-      return "BRING_IN_POSTED_HAND_KILLED";
-    case Decision::kCheckedOut:
-      return "CHECKED_OUT";
-    case Decision::kCardsCorrected:
-      return "CARDS_CORRECTED";
-    case Decision::kCardsStand:
-      return "CARDS_STAND";
-    case Decision::kCardsTakenOut:
-      return "CARDS_TAKEN_OUT";
-    case Decision::kPlayerKeepsCard:
-      return "PLAYER_KEEPS_CARD";
-    case Decision::kHandLive:
-      return "HAND_LIVE";
-    case Decision::kNoRefund:
-      return "NO_REFUND";
-    case Decision::kWarning:
-      return "WARNING";
-    case Decision::kTimeoutAllIn:
-      return "TIMEOUT_ALL_IN";
-    case Decision::kTimeoutFold:
-      return "TIMEOUT_FOLD";
-    case Decision::kTimeoutCheck:
-      return "TIMEOUT_CHECK";
-    case Decision::kActionBinding:
-      return "ACTION_BINDING";
-    case Decision::kPlaysShort:
-      return "PLAYS_SHORT";
-  }
-  return "UNKNOWN";
-}
 
 }  // namespace stud

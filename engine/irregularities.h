@@ -34,75 +34,9 @@
 #include "engine/engine.h"
 #include "engine/hand_state.h"
 #include "engine/irregularity_report.h"
+#include "engine/ruling.h"
 
 namespace stud {
-
-enum class Decision : uint8_t {
-  kThirdCardDown = 1,        // EXP-1 (cash): the exposed card stays up, the third comes down
-  kMisdeal,                  // EXP-1/EXP-2 (tournament): the hand is void, everything returned
-  kHandDeadAnteReturned,     // EXP-2: dead hand, ante back
-  kNoEffect,                 // an up card off the table, upcards picked up at showdown
-  kKeepFaceUp,               // EXP-4: the all-in player keeps the face-up final card
-  kAllInOption,              // EXP-5(a)/(c): the face-up player may declare all-in
-  kActFirstOption,           // EXP-5(a)/(c) under ACT_FIRST: the face-up player acts first
-  kBothFinalCardsUp,         // EXP-5(b): heads-up, the second final card comes up too
-  kActionCorrected,          // WRONG-1: the wrong opener takes its chips back
-  kActionStands,             // WRONG-1: the wrong action stands, the true opener owes nothing
-  kHandKilled,               // ABS-1, FOLD-2, CARDS-1: the hand is dead
-  kBringInPostedHandKilled,  // ABS-1: an absent low card posts the bring-in, then is killed
-  kCheckedOut,               // FOLD-1: fold binding, the seat is dealt to until a bet
-  kCardsCorrected,           // BURN-1 / BURN-2 (AFFECTED_ONLY): cards put back in sequence
-  kCardsStand,               // BURN-2 (ALL_STAND): every card stands
-  kCardsTakenOut,            // PREM-1: premature cards out of play
-  kPlayerKeepsCard,          // PREM-2: the player keeps the premature final card
-  kHandLive,                 // CARDS-1: a hand short of its 7th card (or declared) plays
-  kNoRefund,                 // CALL-1
-  kWarning,                  // GAME-5: upcards rearranged, a warning
-  kTimeoutAllIn,             // ALLIN-4: all-in for what is already in
-  kTimeoutFold,              // ALLIN-5: allowance used up, the hand is folded
-  kTimeoutCheck,             // ALLIN-5 (CHECK_IF_FREE): allowance used up, checked
-  kActionBinding,            // WRONG-1 (out_of_turn_binding): the out-of-turn chips wait in the pot
-  kPlaysShort,               // CARDS-1: a skipped seat plays on short a card until the showdown
-};
-absl::string_view DecisionName(Decision d);  // "THIRD_CARD_DOWN", ...
-
-struct SeatCardRef {
-  int seat = 0;  // 0: not a seat's card (taken out of play, a burn)
-  Card card;
-  bool known = true;  // false: a card taken out of play without its identity
-  friend bool operator==(const SeatCardRef&, const SeatCardRef&) = default;
-};
-
-struct StackChange {
-  int seat = 0;
-  Chips stack_delta = 0;      // chips added to (negative: taken from) the stack
-  Chips committed_delta = 0;  // change of what the seat has in the pot
-  friend bool operator==(const StackChange&, const StackChange&) = default;
-};
-
-struct Ruling {
-  RuleId rule_id = RuleId::kNone;  // the rule applied (STUD-IRR-EXP-2)
-  Decision decision = Decision::kNoEffect;
-  std::string explanation_en;  // as a floor person would say it
-  std::string explanation_es;
-  // Where the rule books disagree: the option and value that decided it, e.g.
-  // "exposed_holecard = MISDEAL (tournament profile)"; empty when they agree.
-  std::string alternative;
-  // Misdeal: how to redeal, in both languages.
-  std::string redeal_en;
-  std::string redeal_es;
-  // The exact change.
-  std::vector<SeatCardRef> exposed;  // cards now face up for everyone
-  std::vector<SeatCardRef> removed;  // cards taken out of a hand or out of play
-  std::vector<SeatCardRef> given;    // cards now in a hand that were not before
-  std::vector<int> killed;           // hands now dead
-  std::vector<StackChange> chips;    // every seat whose chips changed
-  int to_act = 0;                    // ToAct() afterwards
-  std::vector<LegalAction> options;  // LegalActions(to_act) afterwards
-  int allowance_remaining = -1;      // STUD-ALLIN-5: disconnect all-ins left after this
-  size_t first_op = 0;               // the ruling's operations: log[first_op, end_op)
-  size_t end_op = 0;
-};
 
 // Rules on `report`, applies it to `state` and returns the ruling. On error
 // the state is unchanged.

@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "engine/internal.h"
 #include "engine/irregularities.h"
 #include "engine/irregularities_internal.h"
 
@@ -195,8 +194,10 @@ bool FinalRoundOpen(const HandState& st) {
   return st.street == Street::kSeventh && (st.phase == Phase::kAwaitingDeal || NoActionYet(st));
 }
 
+}  // namespace
+
 // EXP-1, EXP-2, EXP-3, EXP-4/5.
-absl::StatusOr<Outcome> Exposed(HandState& st, const IrregularityReport& r) {
+absl::StatusOr<Outcome> RuleExposed(HandState& st, const IrregularityReport& r) {
   RuleId rule = RuleId::kIrrExp1;
   if (r.kind == IrregularityKind::kBothHolecardsExposed) rule = RuleId::kIrrExp2;
   if (r.kind == IrregularityKind::kCardOffTable) rule = RuleId::kIrrExp3;
@@ -252,7 +253,7 @@ absl::StatusOr<Outcome> Exposed(HandState& st, const IrregularityReport& r) {
 }
 
 // [STUD-IRR-BURN-1], [STUD-IRR-BURN-2]
-absl::StatusOr<Outcome> BurnError(HandState& st, const IrregularityReport& r) {
+absl::StatusOr<Outcome> RuleBurnError(HandState& st, const IrregularityReport& r) {
   const bool final_card = r.street == Street::kSeventh;
   const RuleId rule = final_card ? RuleId::kIrrBurn2 : RuleId::kIrrBurn1;
   if (absl::Status s = LiveOnly(st, rule); !s.ok()) return s;
@@ -368,7 +369,7 @@ absl::StatusOr<Outcome> BurnError(HandState& st, const IrregularityReport& r) {
 }
 
 // [STUD-IRR-PREM-1], [STUD-IRR-PREM-2]
-absl::StatusOr<Outcome> Premature(HandState& st, const IrregularityReport& r) {
+absl::StatusOr<Outcome> RulePremature(HandState& st, const IrregularityReport& r) {
   const bool keeps = r.has_card;
   const RuleId rule = keeps ? RuleId::kIrrPrem2 : RuleId::kIrrPrem1;
   if (absl::Status s = LiveOnly(st, rule); !s.ok()) return s;
@@ -449,24 +450,6 @@ absl::StatusOr<Outcome> Premature(HandState& st, const IrregularityReport& r) {
           "las apuestas se retira una carta más por cada jugador que siga en la mano; "
           "luego el dealer quema y reparte. Las cartas retiradas se guardan aparte por "
           "si se acaba la baraja.")};
-}
-
-}  // namespace
-
-absl::StatusOr<Outcome> RuleDealerError(HandState& st, const IrregularityReport& r) {
-  switch (r.kind) {
-    case IrregularityKind::kHolecardExposed:
-    case IrregularityKind::kBothHolecardsExposed:
-    case IrregularityKind::kCardOffTable:
-    case IrregularityKind::kFinalCardFaceUp:
-      return Exposed(st, r);
-    case IrregularityKind::kBurnError:
-      return BurnError(st, r);
-    case IrregularityKind::kPrematureDeal:
-      return Premature(st, r);
-    default:
-      return absl::InvalidArgumentError("report.kind: unknown irregularity");
-  }
 }
 
 }  // namespace internal

@@ -17,7 +17,6 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "engine/internal.h"
 #include "engine/irregularities_internal.h"
 
 namespace stud::internal {
@@ -119,16 +118,7 @@ void SettleOutOfTurn(HandState& st) {
     if (const LegalAction* chosen = FindLegal(legal, h->action, h->amount_to)) {
       const LegalAction action = *chosen;
       st = std::move(scratch);
-      // As ApplyAndAdvance, with the action marked as the ruling's before the
-      // round can close (the mark settles the hold).
-      const size_t at = st.log.size();
-      ApplyBet(st, h->seat, action);
-      st.log[at].rule_id = kRule;
-      if (LiveSeatCount(st) == 1 || RoundComplete(st)) {
-        AdvanceAfterRound(st);
-      } else {
-        st.actor = NextToAct(st, h->seat);
-      }
+      ApplyAndAdvance(st, h->seat, action, kRule);  // cited: the mark settles the hold
       return;
     }
   }
@@ -136,7 +126,7 @@ void SettleOutOfTurn(HandState& st) {
 }
 
 // [STUD-IRR-WRONG-1], [STUD-ORDER-1], [STUD-BRING-1]
-absl::StatusOr<Outcome> OutOfTurn(HandState& st, const IrregularityReport& r) {
+absl::StatusOr<Outcome> RuleOutOfTurn(HandState& st, const IrregularityReport& r) {
   if (st.config.options.profile == Profile::kOnline) {
     return RuleViolation(kRule, "online, the service takes an action only from the seat to act");
   }

@@ -23,7 +23,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "engine/internal.h"
 #include "engine/irregularities.h"
 #include "engine/irregularities_internal.h"
 
@@ -105,7 +104,7 @@ bool KillDeadShortHands(HandState& st) {
   return false;
 }
 
-absl::Status ValidateSkippedSeat(const HandState& st, const IrregularityReport& r) {
+absl::Status CheckSkippedSeat(const HandState& st, const IrregularityReport& r) {
   if (r.street < Street::kThird || r.street > Street::kSeventh) {
     return absl::InvalidArgumentError("report.street: must be 3..7");
   }
@@ -156,7 +155,7 @@ absl::Status ValidateSkippedSeat(const HandState& st, const IrregularityReport& 
   return absl::OkStatus();
 }
 
-absl::StatusOr<Outcome> SkippedSeat(HandState& st, const IrregularityReport& r) {
+absl::StatusOr<Outcome> RuleSkippedSeat(HandState& st, const IrregularityReport& r) {
   const int seat = r.seat;
   const Street street = r.street;
   Outcome o{.rule_id = kCards, .decision = Decision::kPlaysShort};

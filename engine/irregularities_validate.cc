@@ -12,9 +12,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "engine/internal.h"
-#include "engine/irregularities.h"
 #include "engine/irregularities_internal.h"
+#include "engine/irregularity_table.h"
 
 namespace stud::internal {
 namespace {
@@ -123,9 +122,11 @@ absl::Status FromDeal(const HandState& st, const IrregularityReport& r) {
   return absl::OkStatus();
 }
 
+}  // namespace
+
 // [STUD-IRR-EXP-1], [STUD-IRR-EXP-3], [STUD-IRR-EXP-4], [STUD-IRR-EXP-5]:
 // the named card is one of the seat's cards.
-absl::Status CardOfSeat(const HandState& st, const IrregularityReport& r) {
+absl::Status CheckCardOfSeat(const HandState& st, const IrregularityReport& r) {
   if (!r.has_card) return Invalid("report.card", "required for this kind");
   if (absl::Status s = RealCard(r.card, "report.card"); !s.ok()) return s;
   if (IndexIn(st.seats[r.seat], r.card) < 0) {
@@ -136,7 +137,7 @@ absl::Status CardOfSeat(const HandState& st, const IrregularityReport& r) {
 }
 
 // [STUD-IRR-EXP-2]: no cards, or exactly the seat's two hole cards.
-absl::Status HoleCards(const HandState& st, const IrregularityReport& r) {
+absl::Status CheckHoleCards(const HandState& st, const IrregularityReport& r) {
   if (r.cards.empty()) return absl::OkStatus();
   if (r.cards.size() != 2) {
     return Invalid("report.cards", absl::StrCat("name both hole cards of seat ", r.seat,
@@ -158,7 +159,7 @@ absl::Status HoleCards(const HandState& st, const IrregularityReport& r) {
 }
 
 // [STUD-IRR-WRONG-1]
-absl::Status WrongOpener(const HandState& st, const IrregularityReport& r) {
+absl::Status CheckWrongOpener(const HandState& st, const IrregularityReport& r) {
   if (r.action < ActionKind::kFold || r.action > ActionKind::kRaise) {
     return Invalid("report.action",
                    "a betting action: FOLD, CHECK, CALL, BRING_IN, COMPLETE, BET "
@@ -174,9 +175,9 @@ absl::Status WrongOpener(const HandState& st, const IrregularityReport& r) {
 
 // [STUD-IRR-WRONG-1] an action out of turn: a betting action within the
 // seat's chips; a fold or check puts in nothing, anything else puts in some.
-absl::Status OutOfTurn(const HandState& st, const IrregularityReport& r) {
+absl::Status CheckOutOfTurn(const HandState& st, const IrregularityReport& r) {
   if (r.next_acted) return Invalid("report.next_acted", "not read by this kind; leave it false");
-  if (absl::Status s = WrongOpener(st, r); !s.ok()) return s;
+  if (absl::Status s = CheckWrongOpener(st, r); !s.ok()) return s;
   const bool no_chips = r.action == ActionKind::kFold || r.action == ActionKind::kCheck;
   if (no_chips && r.amount_to != 0) {
     return Invalid("report.amount_to", "a fold or a check puts in no chips; leave it 0");
@@ -191,7 +192,7 @@ absl::Status OutOfTurn(const HandState& st, const IrregularityReport& r) {
 
 // [STUD-IRR-BURN-1], [STUD-IRR-BURN-2]: the form of the report; BurnError
 // checks the cards against the street.
-absl::Status Burn(const HandState& st, const IrregularityReport& r) {
+absl::Status CheckBurn(const HandState& st, const IrregularityReport& r) {
   const int n = st.config.num_seats;
   if (r.street < Street::kThird || r.street > Street::kSeventh) {
     return Invalid("report.street", "must be 3..7");
@@ -253,7 +254,7 @@ absl::Status Burn(const HandState& st, const IrregularityReport& r) {
 
 // [STUD-IRR-PREM-1], [STUD-IRR-PREM-2]: at most one early card per player
 // still in, each real, named once and not yet in play.
-absl::Status Premature(const HandState& st, const IrregularityReport& r) {
+absl::Status CheckPremature(const HandState& st, const IrregularityReport& r) {
   if (r.street < Street::kThird || r.street > Street::kSeventh) {
     return Invalid("report.street", "must be 3..7");
   }
@@ -294,7 +295,7 @@ absl::Status Premature(const HandState& st, const IrregularityReport& r) {
 }
 
 // [STUD-IRR-CARDS-1]
-absl::Status CardCount(const IrregularityReport& r) {
+absl::Status CheckCardCount(const HandState&, const IrregularityReport& r) {
   if (r.card_count < 0 || r.card_count == 7 || r.card_count > 8 + 7) {
     return Invalid("report.card_count", "the cards the seat holds, not 7 (0..6 or 8..15)");
   }
@@ -302,7 +303,8 @@ absl::Status CardCount(const IrregularityReport& r) {
 }
 
 // [STUD-IRR-CALL-1] the seat called in this hand.
-absl::Status Called(const HandState& st, int seat) {
+absl::Status CheckCalled(const HandState& st, const IrregularityReport& r) {
+  const int seat = r.seat;
   for (const Operation& op : st.log) {
     if (op.type == OpType::kCall && op.seat == seat) return absl::OkStatus();
   }
@@ -311,7 +313,8 @@ absl::Status Called(const HandState& st, int seat) {
 }
 
 // [STUD-GAME-5] the seat has a live hand with upcards to rearrange.
-absl::Status Reordered(const HandState& st, int seat) {
+absl::Status CheckReordered(const HandState& st, const IrregularityReport& r) {
+  const int seat = r.seat;
   const ::stud::Seat& s = st.seats[seat];
   bool up = false;
   for (int k = 0; k < s.num_cards; ++k) up = up || s.cards[k].face_up;
@@ -321,6 +324,16 @@ absl::Status Reordered(const HandState& st, int seat) {
   }
   return absl::OkStatus();
 }
+
+// [STUD-ALLIN-5] the platform's count of disconnect all-ins left.
+absl::Status CheckTimeout(const HandState&, const IrregularityReport& r) {
+  if (r.allowance_remaining < 0) {
+    return Invalid("report.allowance_remaining", "must not be negative");
+  }
+  return absl::OkStatus();
+}
+
+namespace {
 
 // The rule of a dealer error, which only a person dealing can make (LIVE
 // dealing), or "" for the kinds any hand can have.
@@ -373,36 +386,8 @@ absl::Status ValidateReport(const HandState& st, const IrregularityReport& r) {
   if (const RuleId rule = DealerErrorRule(r); rule != RuleId::kNone) {
     if (absl::Status s = LiveOnly(st, rule); !s.ok()) return s;
   }
-  switch (r.kind) {
-    case K::kHolecardExposed:
-    case K::kCardOffTable:
-    case K::kFinalCardFaceUp:
-      return CardOfSeat(st, r);
-    case K::kBothHolecardsExposed:
-      return HoleCards(st, r);
-    case K::kWrongOpener:
-      return WrongOpener(st, r);
-    case K::kActionOutOfTurn:
-      return OutOfTurn(st, r);
-    case K::kBurnError:
-      return Burn(st, r);
-    case K::kPrematureDeal:
-      return Premature(st, r);
-    case K::kWrongCardCount:
-      return CardCount(r);
-    case K::kTimeout:
-      if (r.allowance_remaining < 0)
-        return Invalid("report.allowance_remaining", "must not be negative");
-      return absl::OkStatus();
-    case K::kSkippedSeat:
-      return ValidateSkippedSeat(st, r);
-    case K::kCalledWhenBeaten:
-      return Called(st, r.seat);
-    case K::kUpcardsReordered:
-      return Reordered(st, r.seat);
-    default:
-      return absl::OkStatus();  // absent, checked out, upcards picked up: ruled by seat
-  }
+  const CheckFn check = RulesOf(r.kind).check;
+  return check != nullptr ? check(st, r) : absl::OkStatus();
 }
 
 }  // namespace stud::internal

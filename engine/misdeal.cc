@@ -3,41 +3,11 @@
 // misdeal_antes offers both readings: every ante goes back (the default), or
 // the antes stay in the pot and the redeal plays for them. The redeal of a
 // hand that kept its antes starts with them already in
-// (HandConfig::carried_antes) and posts none.
+// (HandConfig::carried_antes; engine/dealing.cc posts them) and posts none.
 #include "absl/strings/str_cat.h"
-#include "engine/internal.h"
 #include "engine/irregularities_internal.h"
 
 namespace stud::internal {
-
-absl::Status ValidateCarriedAntes(const HandConfig& c) {
-  for (int i = 1; i <= kMaxSeats; ++i) {
-    const Chips a = c.carried_antes[i];
-    if (a == 0) continue;
-    if (i > c.num_seats || a < 0 || a > c.stakes.ante) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "carried_antes[", i, "]: ", a, " is not an ante of a seat of this hand (0 to the ante ",
-          c.stakes.ante, ", seats 1..", c.num_seats, ") (STUD-IRR-EXP-1)"));
-    }
-  }
-  return absl::OkStatus();
-}
-
-void CarryAntes(HandState& st) {
-  // The antes are already in the pot: logged as antes of this hand, but
-  // nothing leaves a stack [STUD-IRR-EXP-1 STAY_IN_POT].
-  for (int i = 1; i <= st.config.num_seats; ++i) {
-    ::stud::Seat& s = st.seats[i];
-    s.committed = st.config.carried_antes[i];
-    if (s.stack == 0) s.all_in = true;  // a short ante carried over [STUD-ALLIN-6]
-    Log(st, {.type = OpType::kAnte,
-             .seat = static_cast<uint8_t>(i),
-             .street = Street::kThird,
-             .all_in = s.all_in,
-             .amount = s.committed,
-             .rule_id = RuleId::kIrrExp1});
-  }
-}
 
 Outcome Misdeal(HandState& st, int seat, RuleId rule) {
   const bool keep = st.config.options.misdeal_antes == MisdealAntes::kStayInPot;
@@ -101,14 +71,3 @@ Outcome Misdeal(HandState& st, int seat, RuleId rule) {
 }
 
 }  // namespace stud::internal
-
-namespace stud {
-
-bool HasCarriedAntes(const HandConfig& c) {
-  for (int i = 1; i <= kMaxSeats; ++i) {
-    if (c.carried_antes[i] != 0) return true;
-  }
-  return false;
-}
-
-}  // namespace stud

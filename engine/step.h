@@ -11,7 +11,7 @@
 #include "absl/status/statusor.h"
 #include "engine/engine.h"
 #include "engine/hand_state.h"
-#include "engine/irregularities.h"
+#include "engine/ruling.h"
 
 namespace stud {
 
