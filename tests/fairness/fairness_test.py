@@ -8,9 +8,10 @@
   3. The Python verifier (tools/fairness/verify.py, as a command) on every receipt: exit 0
      for the honest ones, non-zero naming the failed check for each forgery (a flipped
      transcript byte, a swapped card, a changed seed, a wrong key, a re-sealed deck).
-  4. The C++ implementation (--cxx BINARY: tests/service/fairness_vectors_test.cc, the
+  4. stud_cli verify (--cli) on every receipt, as verify.py.
+  5. The C++ implementation (--cxx BINARY: tests/service/fairness_vectors_test.cc, the
      service's stud-shuffle-v1 and deck tree against the same vectors.json).
-  5. The browser verifier (web/test/fairness.test.mjs) in Node's WebCrypto and in headless
+  6. The browser verifier (web/test/fairness.test.mjs) in Node's WebCrypto and in headless
      chromium (--node NODE; --no-browser leaves chromium out).
 """
 
@@ -77,6 +78,35 @@ def python_reference(vectors):
                    "proof of position %d refused moved, for another card, flipped, cut" % p)
 
 
+def case_files(d, c):
+    """The case's inputs as files: (receipt, newhand, updates, cards, keys or None)."""
+    def put(name, obj):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            json.dump(obj, f)
+        return path
+    return (put("receipt.json", c["receipt"]), put("newhand.json", c["newhand"]),
+            [put("update%d.json" % i, u) for i, u in enumerate(c.get("updates", []))],
+            [put("cards%d.json" % i, u) for i, u in enumerate(c.get("cards", []))],
+            put("keys.json", c["keys"]) if "keys" in c else None)
+
+
+def cli_verifier(cli, receipts):
+    """stud_cli verify (the service's C++ fairness code) on every receipt."""
+    for c in receipts["cases"]:
+        with tempfile.TemporaryDirectory() as d:
+            receipt, newhand, updates, cards, keys = case_files(d, c)
+            cmd = [cli, "--newhand", newhand, "--update", ",".join(updates),
+                   "--cards", ",".join(cards), "--my_seed", ",".join(c.get("my_seeds", []))]
+            if keys:
+                cmd += ["--keys", keys]
+            p = run(cmd + ["verify", receipt])
+            ok = p.returncode == 0 if c["expect"] else p.returncode == 1
+            expect(ok, "stud_cli verify %s: %s (exit %d) %s" % (
+                "verifies" if c["expect"] else "refuses", c["name"], p.returncode,
+                "" if ok else (p.stdout + p.stderr).strip()[-600:]))
+
+
 def python_verifier(receipts):
     verify = os.path.join(TOOLS, "verify.py")
     for c in receipts["cases"]:
@@ -122,6 +152,7 @@ def cxx(binary):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cxx", help="the C++ vectors gtest binary (empty: skipped)")
+    ap.add_argument("--cli", help="stud_cli (its verify command; empty: skipped)")
     ap.add_argument("--node", default="node")
     ap.add_argument("--no-browser", action="store_true")
     ap.add_argument("--no-js", action="store_true")
@@ -137,6 +168,10 @@ def main():
         cxx(args.cxx)
     else:
         print("skip C++: no --cxx binary given")
+    if args.cli:
+        cli_verifier(args.cli, receipts)
+    else:
+        print("skip stud_cli verify: no --cli binary given")
     if not args.no_js:
         env = dict(os.environ)
         if args.no_browser:

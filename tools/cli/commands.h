@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace stud_cli {
 
@@ -50,6 +51,23 @@ int ExportCommand(const ServerOptions& server, const std::string& source, bool f
 // (cash, tournament or online) (history.cc).
 int ReplayCommand(const ServerOptions& server, const std::string& profile_name,
                   const std::string& path);
+
+struct VerifyOptions {
+  std::string receipt;               // {"transcript", "signature", "public_key", "key_id"}
+  std::string newhand;               // the NewHand answer (proto JSON), "" for none
+  std::vector<std::string> updates;  // later answers (the one that ended seeding)
+  std::vector<std::string> cards;    // files holding card proofs
+  std::string keys;                  // a GetSigningKeys answer, "" for none
+  std::string my_seeds;              // "SEAT:HEX,...": seeds the seats sent
+};
+
+// `verify RECEIPT.json`: checks a hand receipt offline, as
+// tools/fairness/verify.py does (docs/fairness.md): the signature and key id,
+// the commitments published before the first card, every card proof against
+// the root and the public log, and with the server seed revealed the whole
+// deck, the logged and the shown cards (verify.cc). 0 when every check holds,
+// 1 when one does not, 2 for a file error.
+int VerifyCommand(const VerifyOptions& options);
 
 }  // namespace stud_cli
 

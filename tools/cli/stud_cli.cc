@@ -59,6 +59,14 @@ ABSL_FLAG(std::string, from_run, "",
 ABSL_FLAG(std::string, phh_out, "", "export: write the PHH text to this file instead of stdout");
 ABSL_FLAG(std::string, profile, "cash",
           "replay: the rule profile the record is judged by (cash, tournament, online)");
+ABSL_FLAG(std::string, newhand, "",
+          "verify: the hand's NewHand answer (JSON): its commitments must be the receipt's");
+ABSL_FLAG(std::vector<std::string>, update, {},
+          "verify: later answers (JSON, comma-separated files), e.g. the one that ended seeding");
+ABSL_FLAG(std::vector<std::string>, cards, {},
+          "verify: files of card proofs (JSON, comma-separated) to check against the deck root");
+ABSL_FLAG(std::string, keys, "", "verify: a GetSigningKeys answer (JSON) that must list the key");
+ABSL_FLAG(std::string, my_seed, "", "verify: SEAT:HEX,... the seeds the seats sent");
 
 namespace {
 
@@ -71,6 +79,8 @@ Usage:
   stud_cli [--server HOST:PORT] [--viewer N] [--reveal] [--phh_out OUT.phh] export TOKENFILE
   stud_cli [--server HOST:PORT] [--viewer N] [--reveal] [--phh_out OUT.phh] export --from-run FILE
   stud_cli [--server HOST:PORT] [--profile cash] replay FILE.phh
+  stud_cli [--newhand NEWHAND.json] [--update U.json,...] [--cards CARDS.json,...]
+           [--keys KEYS.json] [--my_seed SEAT:HEX,...] verify RECEIPT.json
   (--timeout 10: seconds allowed for connecting and for each call)
 
 play: a hot-seat hand on one terminal; the service shuffles and deals. Each turn shows the
@@ -88,6 +98,13 @@ export: the hand as a PHH hand history (docs/api.md, ExportHandHistory), from a 
   by `run --token_out` (base64 or raw bytes) or by playing a hand file first (--from-run; its
   output goes to stderr). Other seats' down cards are written ?? unless --reveal (the server must
   run with --allow_history_reveal) or they were shown at showdown.
+
+verify: checks a hand receipt offline (docs/fairness.md): RECEIPT.json is {"transcript",
+  "signature", "public_key"} in base64 and "key_id". With --newhand (the NewHand answer as JSON)
+  its commitments must be the receipt's; with --cards every card proof must lead to the deck
+  root and match the log; --keys (GetSigningKeys) must list the key; --my_seed names seeds the
+  receipt must carry; with the server seed revealed the deck is recomputed and the log and the
+  shown cards followed through it (docs/dealing.md). Exit 0 only when all holds.
 
 replay: checks a PHH hand history against the rules (ReplayHandHistory) and prints the verdict:
   exit 0 when every action is legal and the stated result matches, 1 at the first difference
@@ -196,6 +213,14 @@ int main(int argc, char** argv) {
   }
   if (command == "export" && absl::GetFlag(FLAGS_from_run).empty() && args.size() == 3) {
     return stud_cli::ExportCommand(ServerFromFlags(), args[2], /*from_run=*/false, export_options);
+  }
+  if (command == "verify" && args.size() == 3) {
+    return stud_cli::VerifyCommand({.receipt = args[2],
+                                    .newhand = absl::GetFlag(FLAGS_newhand),
+                                    .updates = absl::GetFlag(FLAGS_update),
+                                    .cards = absl::GetFlag(FLAGS_cards),
+                                    .keys = absl::GetFlag(FLAGS_keys),
+                                    .my_seeds = absl::GetFlag(FLAGS_my_seed)});
   }
   if (command == "replay" && args.size() == 3) {
     return stud_cli::ReplayCommand(ServerFromFlags(), absl::GetFlag(FLAGS_profile), args[2]);
