@@ -4,6 +4,13 @@
 #   deploy/build-image.sh [TAG]         (default localhost/stud-server:VERSION-COMMIT)
 #   deploy/build-image.sh --web [TAG]   the web gateway, deploy/web.Dockerfile
 #                                       (default localhost/stud-web:VERSION-COMMIT)
+#   deploy/build-image.sh --prebuilt BINARY [TAG]
+#                                       deploy/Dockerfile's runtime stage alone, around
+#                                       a stud_server already built on this Debian 12
+#                                       machine (stripped, its libraries checked
+#                                       against the stage's packages): the image the
+#                                       test suite runs, without compiling the server
+#                                       a second time in the builder stage
 # With a docker daemon: docker build. Otherwise, where no registry can be
 # reached (these machines): a Debian 12 base made with debootstrap from
 # Debian's archive, imported with podman as localhost/debian:12.11 and
@@ -24,9 +31,30 @@ if [ "${1:-}" = --web ]; then
   [ -s "$cafile" ] || cafile=/etc/ssl/certs/ca-certificates.crt
   [ -s "$cafile" ] && secret=(--secret "id=npm_cafile,src=$cafile")
 fi
+prebuilt=""
+if [ "${1:-}" = --prebuilt ]; then
+  prebuilt="${2:?usage: build-image.sh --prebuilt BINARY [TAG]}"
+  shift 2
+fi
 tag="${1:-localhost/${image}:${version}-${commit}}"
 args=(--build-arg "STUD_GIT_COMMIT=$commit" --build-arg "STUD_VERSION=$version" "${secret[@]}"
       -f "$dockerfile" -t "$tag" .)
+if [ -n "$prebuilt" ]; then
+  # The runtime stage exactly as deploy/Dockerfile writes it, its one COPY
+  # from the builder stage taking the given binary from the context instead.
+  context="$(mktemp -d)"
+  trap 'rm -rf "$context"' EXIT
+  cp "$prebuilt" "$context/stud_server"
+  strip "$context/stud_server"
+  deploy/runtime-packages.sh --check "$dockerfile" "$context/stud_server" >&2
+  sed -n '/^FROM debian:12.11-slim AS runtime/,$p' "$dockerfile" \
+    | sed 's|^COPY --from=build /src/build/service/stud_server |COPY stud_server |' >"$context/Dockerfile"
+  grep -q '^COPY stud_server /usr/local/bin/stud_server$' "$context/Dockerfile" || {
+    echo "build-image: no runtime stage copying stud_server in $dockerfile" >&2
+    exit 2
+  }
+  args=(-f "$context/Dockerfile" -t "$tag" "$context")
+fi
 
 if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
   docker build "${args[@]}" >&2
