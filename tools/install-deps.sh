@@ -15,7 +15,7 @@ SERVER_PACKAGES=(
   libabsl-dev prometheus-cpp-dev libsodium-dev libgcrypt20-dev libhiredis-dev
 )
 PACKAGES=(
-  g++ cmake make pkg-config ca-certificates
+  g++ cmake make ninja-build pkg-config ca-certificates
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto
   libabsl-dev prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libsodium-dev libgcrypt20-dev
   # The hand ledger's Redis client (stud_server --ledger) and the server its tests start.

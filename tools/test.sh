@@ -4,11 +4,17 @@
 #   tools/test.sh
 # Environment: BUILD_DIR (default build), JOBS (default: number of cores);
 # CI=true or STUD_RELIABILITY=1 adds the sanitizer and fuzzing runs.
-# Each stage prints "stage NAME took N s" (README, "CI time").
+# Each stage prints "stage NAME took N s" (docs/reliability.md, "CI time"), and
+# the run ends with all of them together.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stage_t0=$SECONDS
-stage_done() { echo "stage $1 took $((SECONDS - stage_t0)) s"; stage_t0=$SECONDS; }
+stages=()
+stage_done() {
+  stages+=("$(printf '%-44s %5d s' "$1" $((SECONDS - stage_t0)))")
+  echo "stage $1 took $((SECONDS - stage_t0)) s"
+  stage_t0=$SECONDS
+}
 reliability=false
 if [ "${CI:-}" = true ] || [ "${STUD_RELIABILITY:-}" = 1 ]; then reliability=true; fi
 
@@ -17,20 +23,29 @@ stage_done deps
 # The Node client and buf (proto lint) come from the npm registry, pinned by the lockfile.
 # (npm install, not npm ci: npm 11 wants lock entries for every platform of buf's optional
 # binaries; package.json pins exact versions and the lockfile pins the tree.)
-(cd tests/e2e/node && npm install --no-audit --no-fund --loglevel=error)
 # The web gateway and its browser tests (Connect, esbuild, playwright-core driving Debian's chromium).
-(cd web && npm install --no-audit --no-fund --loglevel=error)
 # Manifest schema validation and Dockerfile lint (kubernetes-models, dockerfilelint).
-(cd tests/deploy && npm install --no-audit --no-fund --loglevel=error)
+# The three at once (they wait on the registry, not the CPU); all before CMake,
+# which looks for buf.
+npm_pids=()
+for tree in tests/e2e/node web tests/deploy; do
+  (cd "$tree" && npm install --no-audit --no-fund --loglevel=error) &
+  npm_pids+=($!)
+done
+for pid in "${npm_pids[@]}"; do wait "$pid"; done
 stage_done npm
 BUILD_DIR="${BUILD_DIR:-build}"
 JOBS="${JOBS:-$(nproc)}"
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
+# Ninja for a new build directory (its scheduling keeps both cores busy across
+# targets); an existing one keeps the generator it was made with.
+generator=()
+if [ ! -f "$BUILD_DIR/CMakeCache.txt" ] && command -v ninja >/dev/null; then generator=(-G Ninja); fi
+cmake -S . -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$BUILD_DIR" -j "$JOBS"
 stage_done build
 
 # Reliability (docs/reliability.md), in CI (CI=true) or when STUD_RELIABILITY=1:
-# the engine, history and service tests under ASan+UBSan, the concurrent
+# the engine and history tests and the listed service tests under ASan+UBSan, the concurrent
 # service tests under TSan (tools/sanitize.sh: build-asan, build-tsan), then
 # every fuzz harness's committed findings and seeds once and FUZZ_SECONDS
 # (default 20) of fuzzing each, in the ASan build.
@@ -71,4 +86,7 @@ if $reliability; then
   stage_done fuzz
   echo "reliability: sanitizers and fuzzing took $((SECONDS - t0)) s after the Release tests"
 fi
+echo "stage times:"
+printf '  %s\n' "${stages[@]}"
+if $reliability; then grep '^sanitize: .* [0-9]* s$' "$BUILD_DIR/sanitize.log" | sed 's/^/  /' || true; fi
 echo "tools/test.sh took $SECONDS s"
