@@ -1,8 +1,10 @@
 #include "service/observability/metrics.h"
 
+#include <algorithm>
 #include <exception>
 
 #include "absl/strings/str_cat.h"
+#include "engine/irregularity_report.h"
 #include "prometheus/exposer.h"
 #include "stud/v1/stud.pb.h"
 
@@ -62,10 +64,15 @@ absl::string_view RpcMethodName(RpcMethod m) {
 }
 
 const std::vector<std::string>& IrregularityRuleIds() {
-  static const auto* ids = new std::vector<std::string>{
-      "STUD-IRR-EXP-1",   "STUD-IRR-EXP-2",   "STUD-IRR-EXP-3",  "STUD-IRR-EXP-5",
-      "STUD-IRR-WRONG-1", "STUD-IRR-ABS-1",   "STUD-IRR-FOLD-2", "STUD-IRR-BURN-1",
-      "STUD-IRR-PREM-1",  "STUD-IRR-CARDS-1", "STUD-GAME-5"};
+  // The rule each kind is filed under (engine/irregularity_report.h), once.
+  static const auto* ids = [] {
+    auto* out = new std::vector<std::string>;
+    for (const IrregularityTraits& t : kIrregularityKinds) {
+      const std::string id(RuleIdName(t.rule));
+      if (std::find(out->begin(), out->end(), id) == out->end()) out->push_back(id);
+    }
+    return out;
+  }();
   return *ids;
 }
 

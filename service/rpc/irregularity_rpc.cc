@@ -26,57 +26,15 @@ namespace {
 
 constexpr size_t kMaxNoteBytes = 500;
 
-struct IrregularityRule {
-  absl::string_view rule_id;
-  bool needs_seat;
-  int cards;  // cards the report must name (0: none; -1: any number)
-  bool needs_street;
-  IrregularityKind kind = IrregularityKind::kHolecardExposed;
-};
-
-IrregularityRule RuleFor(v1::IrregularityKind kind) {
-  using K = IrregularityKind;
-  switch (kind) {
-    case v1::IRREGULARITY_KIND_HOLECARD_EXPOSED:
-      return {"STUD-IRR-EXP-1", true, 1, false, K::kHolecardExposed};
-    case v1::IRREGULARITY_KIND_BOTH_HOLECARDS_EXPOSED:
-      return {"STUD-IRR-EXP-2", true, 0, false, K::kBothHolecardsExposed};
-    case v1::IRREGULARITY_KIND_CARD_OFF_TABLE:
-      return {"STUD-IRR-EXP-3", true, 1, false, K::kCardOffTable};
-    case v1::IRREGULARITY_KIND_FINAL_CARD_FACE_UP:
-      return {"STUD-IRR-EXP-5", true, 1, false, K::kFinalCardFaceUp};
-    case v1::IRREGULARITY_KIND_WRONG_OPENER:
-      return {"STUD-IRR-WRONG-1", true, 0, false, K::kWrongOpener};
-    case v1::IRREGULARITY_KIND_ABSENT_PLAYER:
-      return {"STUD-IRR-ABS-1", true, 0, false, K::kAbsentPlayer};
-    case v1::IRREGULARITY_KIND_UPCARDS_PICKED_UP:
-      return {"STUD-IRR-FOLD-2", true, 0, false, K::kUpcardsPickedUp};
-    case v1::IRREGULARITY_KIND_BURN_ERROR:
-      return {"STUD-IRR-BURN-1", false, -1, true, K::kBurnError};
-    case v1::IRREGULARITY_KIND_PREMATURE_DEAL:
-      return {"STUD-IRR-PREM-1", false, -1, true, K::kPrematureDeal};
-    case v1::IRREGULARITY_KIND_WRONG_CARD_COUNT:
-      return {"STUD-IRR-CARDS-1", true, 0, false, K::kWrongCardCount};
-    case v1::IRREGULARITY_KIND_UPCARDS_REORDERED:
-      return {"STUD-GAME-5", true, 0, false, K::kUpcardsReordered};
-    case v1::IRREGULARITY_KIND_CHECKED_OUT:
-      return {"STUD-IRR-FOLD-1", true, 0, false, K::kCheckedOut};
-    case v1::IRREGULARITY_KIND_CALLED_WHEN_BEATEN:
-      return {"STUD-IRR-CALL-1", true, 0, false, K::kCalledWhenBeaten};
-    case v1::IRREGULARITY_KIND_TIMEOUT:
-      return {"STUD-ALLIN-4", true, 0, false, K::kTimeout};
-    case v1::IRREGULARITY_KIND_ACTION_OUT_OF_TURN:
-      return {"STUD-IRR-WRONG-1", true, 0, false, K::kActionOutOfTurn};
-    case v1::IRREGULARITY_KIND_SKIPPED_SEAT:
-      return {"STUD-IRR-CARDS-1", true, -1, true, K::kSkippedSeat};
-    default:
-      return {"", false, 0, false};
-  }
+// What a report of the request's kind needs (engine/irregularity_report.h;
+// the proto and the engine number kinds alike), or null for no kind.
+const IrregularityTraits* RuleFor(v1::IrregularityKind kind) {
+  return TraitsOf(static_cast<int>(kind));
 }
 
 // The engine report of a validated request report.
 absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
-                                                const IrregularityRule& rule,
+                                                const IrregularityTraits& rule,
                                                 std::vector<Card> cards) {
   IrregularityReport out;
   out.kind = rule.kind;
@@ -190,9 +148,10 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
   if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
   if (!req.has_report()) return absl::InvalidArgumentError("report: required");
   const v1::IrregularityReport& r = req.report();
-  const IrregularityRule rule = RuleFor(r.kind());
-  if (rule.rule_id.empty())
+  const IrregularityTraits* const traits = RuleFor(r.kind());
+  if (traits == nullptr)
     return absl::InvalidArgumentError("report.kind: required: an IRREGULARITY_KIND_ value");
+  const IrregularityTraits& rule = *traits;
   const int n = hand->state.config.num_seats;
   if (rule.needs_seat && (r.seat() < 1 || r.seat() > n)) {
     return absl::InvalidArgumentError(

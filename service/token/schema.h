@@ -138,7 +138,7 @@ struct Schema<IrregularityReport> {
   using R = IrregularityReport;
   static constexpr absl::string_view kName = "IrregularityReport";
   static constexpr auto kFields = std::make_tuple(
-      Enum<&R::kind>(1, "kind", IrregularityKind::kHolecardExposed, IrregularityKind::kSkippedSeat),
+      Enum<&R::kind>(1, "kind", IrregularityKind::kHolecardExposed, kLastIrregularityKind),
       SeatNo<&R::seat>(2, "seat"), Enum<&R::street>(3, "street", Street::kThird, Street::kSeventh),
       Bool<&R::has_card>(4, "has_card"),  //
       CardNo<&R::card>(5, "card"),        //
