@@ -9,7 +9,7 @@
 #       Ctrl-C (or SIGTERM, or the exit of --parent-pid) stops everything.
 #       --ledger: also a redis-server (Debian package) on a free loopback port,
 #       append-only files in DIR/redis, and every replica started with
-#       --ledger redis://:PASSWORD@127.0.0.1:PORT (docs/ledger.md); it is
+#       --ledger redis://127.0.0.1:PORT --ledger_password_file (docs/ledger.md); it is
 #       stopped after the replicas.
 #       --image TAG: every replica runs stud_server from the container image
 #       TAG (deploy/build-image.sh) with buildah run --isolation chroot
@@ -86,9 +86,9 @@ start_replica() {  # start_replica I   (reads stack.env)
   local port="${!port_var}" mport="${!mport_var}"
   local args=(--listen "127.0.0.1:$port" --key_file "$dir/keys")
   [ "$METRICS_FLAG" = 1 ] && args+=(--metrics_listen "127.0.0.1:$mport")
-  # The password is on the command line: acceptable for a loopback stack only
-  # (in Kubernetes it comes from a Secret, k8s/components/ledger).
-  [ -n "${LEDGER_PORT:-}" ] && args+=(--ledger "redis://:$(cat "$dir/redis/password")@127.0.0.1:$LEDGER_PORT")
+  # The password from its file, never on the command line (in Kubernetes a
+  # Secret mounted as a file, k8s/components/ledger).
+  [ -n "${LEDGER_PORT:-}" ] && args+=(--ledger "redis://127.0.0.1:$LEDGER_PORT" --ledger_password_file "$dir/redis/password")
   rm -f "$dir/replica-$i.out" "$dir/replica-$i.exit"
   # A small keeper shell records the server's exit code; signals go to the
   # server itself (its pid is in replica-I.pid). setsid: a restarted replica
@@ -272,7 +272,7 @@ EOF
   "$REDIS_SERVER" "$dir/redis/redis.conf" </dev/null >/dev/null 2>&1 &
   echo $! > "$dir/redis/pid"
   wait_tcp "$LEDGER_PORT" 10 || { log "redis-server did not start:"; tail -5 "$dir/redis/log" >&2; exit 1; }
-  ledger_line="ledger: redis://:***@127.0.0.1:$LEDGER_PORT (redis-server pid $(cat "$dir/redis/pid"), password $dir/redis/password, log $dir/redis/log)"
+  ledger_line="ledger: redis://127.0.0.1:$LEDGER_PORT (redis-server pid $(cat "$dir/redis/pid"), password $dir/redis/password, log $dir/redis/log)"
 fi
 
 for i in $(seq 1 "$replicas"); do start_replica "$i"; done

@@ -50,4 +50,16 @@ await build({
   packages: "external",
   logLevel: "warning",
 });
+// The gateway's JSON transcoder alone for test/fastpath.test.mjs, checked
+// against protobuf-es (the same @bufbuild/protobuf from node_modules).
+await build({
+  entryPoints: ["src/transcode.ts"],
+  outfile: "dist/test/transcode.mjs",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node18",
+  packages: "external",
+  logLevel: "warning",
+});
 for (const file of ["index.html", "phone.html", "style.css"]) await cp(`playground/${file}`, `dist/playground/${file}`);

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -115,9 +116,22 @@ ABSL_FLAG(int, max_in_flight, 0,
           "Load shedding: 0 = off (1024 with --ledger); N = calls are queued for --workers threads "
           "and a call arriving while N are queued or running is refused with RESOURCE_EXHAUSTED");
 ABSL_FLAG(std::string, ledger, "",
-          "Hand ledger, redis://HOST:PORT (or redis://:PASSWORD@HOST:PORT): only each hand's "
-          "latest token is "
-          "accepted (no rewinds or forks); empty = off (trusted mode)");
+          "Hand ledger, redis://HOST:PORT or redis-sentinel://HOST:PORT,HOST:PORT/MASTER_NAME "
+          "(the master found through Redis Sentinel and followed across failovers): only each "
+          "hand's latest token is accepted (no rewinds or forks); empty = off (trusted mode). "
+          "No password here: --ledger_password_file or STUD_LEDGER_PASSWORD");
+ABSL_FLAG(std::string, ledger_password_file, "",
+          "File holding the ledger Redis password (AUTH; one line). Without it the environment "
+          "variable STUD_LEDGER_PASSWORD is used when set. Never on the command line");
+ABSL_FLAG(int, ledger_wait_replicas, 0,
+          "After each ledger write, wait until this many Redis replicas have it (WAIT) before "
+          "answering, so a failover cannot lose a write whose answer left; 0 = do not wait");
+ABSL_FLAG(int, ledger_wait_timeout_ms, 100,
+          "How long a write waits for --ledger_wait_replicas; fewer acknowledgements is "
+          "UNAVAILABLE (the exact retry completes the call)");
+ABSL_FLAG(int64_t, ledger_max_hands_per_tenant, 0,
+          "Hands in play a tenant may hold in the ledger (across replicas); a NewHand beyond it "
+          "is RESOURCE_EXHAUSTED TENANT_HANDS_EXHAUSTED. 0 = no limit");
 ABSL_FLAG(int64_t, ledger_ttl_seconds, 86400,
           "How long a hand's ledger entry is kept after the hand ends");
 ABSL_FLAG(int64_t, ledger_in_play_ttl_seconds, 7 * 86400,
@@ -338,11 +352,32 @@ int main(int argc, char** argv) {
   if (const std::string url = absl::GetFlag(FLAGS_ledger); !url.empty()) {
     absl::StatusOr<stud::service::RedisLedgerOptions> lo = stud::service::ParseLedgerUrl(url);
     if (!lo.ok()) return Fail(std::string(lo.status().message()));
+    // The password never on the command line (readable in /proc/PID/cmdline).
+    if (!lo->password.empty()) {
+      return Fail(
+          "--ledger: a password in the URL is readable by anyone who can list processes; put it "
+          "in a file (--ledger_password_file) or STUD_LEDGER_PASSWORD");
+    }
+    if (const std::string path = absl::GetFlag(FLAGS_ledger_password_file); !path.empty()) {
+      if (!ReadFile(path, &lo->password))
+        return Fail("--ledger_password_file: cannot read " + path);
+      while (!lo->password.empty() &&
+             (lo->password.back() == '\n' || lo->password.back() == '\r')) {
+        lo->password.pop_back();
+      }
+      if (lo->password.empty()) return Fail("--ledger_password_file: " + path + " is empty");
+    } else if (const char* env = std::getenv("STUD_LEDGER_PASSWORD"); env != nullptr) {
+      lo->password = env;
+    }
+    lo->wait_replicas = std::max(0, absl::GetFlag(FLAGS_ledger_wait_replicas));
+    lo->wait_timeout = absl::Milliseconds(std::max(1, absl::GetFlag(FLAGS_ledger_wait_timeout_ms)));
+    lo->max_hands_per_tenant =
+        std::max<int64_t>(0, absl::GetFlag(FLAGS_ledger_max_hands_per_tenant));
     lo->ttl_ended_seconds = std::max<int64_t>(1, absl::GetFlag(FLAGS_ledger_ttl_seconds));
     lo->ttl_in_play_seconds = std::max<int64_t>(1, absl::GetFlag(FLAGS_ledger_in_play_ttl_seconds));
     lo->connect_timeout = lo->io_timeout =
         absl::Milliseconds(std::max(1, absl::GetFlag(FLAGS_ledger_timeout_ms)));
-    const std::string where = absl::StrCat(lo->host, ":", lo->port);
+    const std::string where = stud::service::DescribeLedgerAddress(*lo);
     watch_hub = std::make_unique<stud::service::WatchHub>(
         stud::service::WatchHubOptions{
             .redis = *lo,

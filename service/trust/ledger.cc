@@ -14,6 +14,18 @@ namespace {
 
 thread_local LedgerScope* current_scope = nullptr;
 
+// FAILED_PRECONDITION, reason LEDGER_BEHIND (ledger.h, kBehind).
+absl::Status LedgerBehind(absl::string_view hand_id, uint64_t token_version,
+                          uint64_t ledger_version) {
+  return WithReason(
+      absl::StatusCode::kFailedPrecondition, "LEDGER_BEHIND",
+      absl::StrCat("token: hand ", hand_id, " is at version ", token_version,
+                   " in this token but only at version ", ledger_version,
+                   " in the hand ledger: the ledger lost writes (an older backup restored, or a "
+                   "failover to a replica that had not received them); the hand needs a "
+                   "person's decision before it continues"));
+}
+
 bool KeySafe(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
          c == '_' || c == '-';
@@ -48,6 +60,25 @@ std::string LedgerKey(absl::string_view tenant, absl::string_view hand_id_hex) {
 
 std::string WatchStreamKey(absl::string_view tenant, absl::string_view hand_id_hex) {
   return absl::StrCat(LedgerKey(tenant, hand_id_hex), kWatchStreamSuffix);
+}
+
+std::string LiveHandsKey(absl::string_view ledger_key) {
+  // "stud:{<tenant>:<hand>}": the tenant is between the brace and the last colon.
+  const size_t open = ledger_key.find('{');
+  const size_t colon = ledger_key.rfind(':');
+  if (open == absl::string_view::npos || colon == absl::string_view::npos || colon < open) {
+    return absl::StrCat("stud:live:{", ledger_key, "}");
+  }
+  return absl::StrCat("stud:live:{", ledger_key.substr(open + 1, colon - open - 1), "}");
+}
+
+absl::string_view HandIdOfKey(absl::string_view ledger_key) {
+  const size_t colon = ledger_key.rfind(':');
+  const size_t close = ledger_key.rfind('}');
+  if (colon == absl::string_view::npos || close == absl::string_view::npos || close < colon) {
+    return ledger_key;
+  }
+  return ledger_key.substr(colon + 1, close - colon - 1);
 }
 
 std::string WatchStreamId(uint64_t version) { return absl::StrCat(version, "-1"); }
@@ -113,6 +144,9 @@ absl::Status LedgerScope::Finish(absl::Status handler_status, absl::string_view 
                              r->latest_version);
     }
     if (r->outcome == LedgerOutcome::kMissing) return HandNotInLedger(opened_->hand_id_hex);
+    if (r->outcome == LedgerOutcome::kBehind) {
+      return LedgerBehind(opened_->hand_id_hex, opened_->commit.entry.version, r->latest_version);
+    }
     return handler_status;
   }
   absl::StatusOr<LedgerResult> r;
@@ -149,6 +183,16 @@ absl::Status LedgerScope::Finish(absl::Status handler_status, absl::string_view 
       if (!opened_) return absl::InternalError("ledger: a new hand's id is already taken");
       return TokenSuperseded(opened_->hand_id_hex, opened_->commit.entry.version,
                              r->latest_version);
+    case LedgerOutcome::kBehind:
+      return LedgerBehind(opened_ ? opened_->hand_id_hex : about->hand_id_hex,
+                          opened_ ? opened_->commit.entry.version : 0, r->latest_version);
+    case LedgerOutcome::kHandsExhausted:
+      return WithReason(
+          absl::StatusCode::kResourceExhausted, "TENANT_HANDS_EXHAUSTED",
+          absl::StrCat("tenant '", tenant, "' has ", r->live_hands,
+                       " hands in play in the hand ledger (--ledger_max_hands_per_tenant); "
+                       "finish or abandon hands (an abandoned hand counts until it expires) "
+                       "and retry later"));
   }
   return absl::InternalError("ledger: unknown outcome");
 }

@@ -53,11 +53,20 @@ enum class LedgerOutcome {
   kLatest,      // Check: the token is the latest
   kSuperseded,  // the entry is another (later) token
   kMissing,     // no entry: never registered, or expired
+  // The entry is an OLDER version than the token: the ledger lost writes
+  // (an older snapshot restored, or a failover to a replica that had not
+  // received them). FAILED_PRECONDITION LEDGER_BEHIND: neither the token nor
+  // the entry is accepted as the hand's line without a person deciding.
+  kBehind,
+  // Create refused: the tenant has max_hands_per_tenant live hands
+  // (RESOURCE_EXHAUSTED TENANT_HANDS_EXHAUSTED; redis_ledger.h).
+  kHandsExhausted,
 };
 
 struct LedgerResult {
   LedgerOutcome outcome = LedgerOutcome::kMissing;
   uint64_t latest_version = 0;  // the entry's version when there is one
+  uint64_t live_hands = 0;      // kHandsExhausted: the tenant's live hands
 };
 
 // What Create and Advance write: the new entry, its token (kept as the hand's
@@ -130,6 +139,11 @@ class NoLedger final : public Ledger {
 std::string LedgerKey(absl::string_view tenant, absl::string_view hand_id_hex);
 // The hand's watch stream: LedgerKey(tenant, hand id) + kWatchStreamSuffix.
 std::string WatchStreamKey(absl::string_view tenant, absl::string_view hand_id_hex);
+// The set of a tenant's live hands, from its LedgerKey: "stud:live:{<tenant>}"
+// (the tenant as LedgerKey escapes it).
+std::string LiveHandsKey(absl::string_view ledger_key);
+// The hand id part of a LedgerKey.
+absl::string_view HandIdOfKey(absl::string_view ledger_key);
 // The watch stream entry ID of `version`: "<version>-1".
 std::string WatchStreamId(uint64_t version);
 // BLAKE2b-128 of the token, as 32 hex characters.

@@ -23,8 +23,36 @@
 // the commands of the batch that got no reply are sent once more on a fresh
 // connection, which is safe because every command is idempotent (a repeated
 // CAS finds its own result and answers kRetry). Anything else (refused
-// connection, timeout, an error reply such as LOADING or READONLY) is
+// connection, timeout, an error reply such as LOADING or OOM) is
 // UNAVAILABLE, reason LEDGER_UNAVAILABLE: fail closed.
+//
+// Failover (redis-sentinel://, redis_connect.h): every new connection asks
+// the Sentinels for the master and checks its ROLE. A connection that breaks,
+// or a write refused READONLY (the old master, now a replica), is dropped and
+// the refused commands are sent once more on a connection to the master the
+// Sentinels name now; while none is known every call is UNAVAILABLE
+// LEDGER_UNAVAILABLE with a message that says so
+// (stud_ledger_connect_failures_total{cause}; stud_ledger_master_changes_total
+// counts the moves).
+//
+// Replica acknowledgement (wait_replicas > 0, --ledger_wait_replicas): after
+// a write (and after an exact retry, whose script refreshes the entry's
+// expiry so that it is a write too) the same connection sends
+// WAIT <wait_replicas> <wait_timeout ms>, and the answer leaves only when that
+// many replicas have the write. This closes the window in which Redis
+// acknowledged a write, the answer (and its new token) left, and a failover
+// then promoted a replica that never received it: the ledger would be behind
+// a token a player holds (LEDGER_BEHIND) and the older token could fork the
+// hand again. Fewer acknowledgements in time, or a connection that changed
+// between the write and WAIT, is UNAVAILABLE: the exact retry gets the answer
+// once a replica has it. The cost is one more round trip to the replica per
+// write; WAIT is not consensus (docs/ledger.md, "High availability").
+//
+// Live hands per tenant (max_hands_per_tenant > 0): the commit script keeps
+// each tenant's hands in play in a sorted set LiveHandsKey(key) (hand id ->
+// expiry), refuses a Create when the tenant has that many
+// (kHandsExhausted: RESOURCE_EXHAUSTED TENANT_HANDS_EXHAUSTED), and removes a
+// hand when it ends; expired members are pruned on each Create.
 #ifndef STUD_SERVICE_REDIS_LEDGER_H_
 #define STUD_SERVICE_REDIS_LEDGER_H_
 
@@ -39,6 +67,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "service/trust/ledger.h"
+#include "service/trust/redis_connect.h"
 
 struct redisContext;
 namespace prometheus {
@@ -46,21 +75,6 @@ class Registry;
 }
 
 namespace stud::service {
-
-struct RedisLedgerOptions {
-  std::string host;
-  int port = 6379;
-  std::string password;  // AUTH when set (from redis://:password@host:port)
-  absl::Duration connect_timeout = absl::Milliseconds(250);
-  absl::Duration io_timeout = absl::Milliseconds(500);
-  int64_t ttl_ended_seconds = 86400;        // --ledger_ttl_seconds
-  int64_t ttl_in_play_seconds = 7 * 86400;  // --ledger_in_play_ttl_seconds
-  int max_batch = 256;                      // commands sent in one write
-};
-
-// "redis://HOST:PORT" or "redis://:PASSWORD@HOST:PORT" (port defaults to
-// 6379). INVALID_ARGUMENT naming what is wrong.
-absl::StatusOr<RedisLedgerOptions> ParseLedgerUrl(absl::string_view url);
 
 class RedisLedger final : public Ledger {
  public:
@@ -87,12 +101,13 @@ class RedisLedger final : public Ledger {
   void RegisterMetrics(prometheus::Registry& registry);
   // Sends `batch` and fills in every command's result (the batch's leader only).
   void Send(const std::vector<Command*>& batch);
-  redisContext* Connect(std::string* error) const;
+  // A connection to the (current) master; null with `error` set.
+  redisContext* Connect(std::string* error);
   int64_t Ttl(bool ended) const;
   // The commit script for Create (`from` "") and Advance (`from` the head of
   // the entry the call opened).
   absl::StatusOr<LedgerResult> Commit(const std::string& key, std::string from,
-                                      const LedgerCommit& to);
+                                      uint64_t from_version, const LedgerCommit& to);
   // Counts the call (op: 0 create, 1 advance, 2 check, 3 latest) and its round trip time.
   void Count(int op, absl::Time start, const absl::Status& status, LedgerOutcome outcome);
   absl::StatusOr<LedgerResult> Record(int op, absl::Time start, absl::StatusOr<LedgerResult> r);
@@ -103,6 +118,8 @@ class RedisLedger final : public Ledger {
   std::mutex mu_;
   std::deque<Command*> queue_;          // guarded by mu_; the front leads
   redisContext* connection_ = nullptr;  // used by the leader only
+  uint64_t connection_serial_ = 0;      // counts connections (the leader only)
+  RedisAddress master_;                 // where connection_ went last (the leader only)
 };
 
 }  // namespace stud::service

@@ -122,29 +122,10 @@ WatchHub::~WatchHub() {
 }
 
 redisContext* WatchHub::Connect(absl::Duration read_timeout, std::string* error) const {
-  const RedisLedgerOptions& o = options_.redis;
-  redisContext* c =
-      redisConnectWithTimeout(o.host.c_str(), o.port, absl::ToTimeval(o.connect_timeout));
-  if (c == nullptr || c->err != 0) {
-    *error = absl::StrCat("cannot connect to redis at ", o.host, ":", o.port, ": ",
-                          c != nullptr ? c->errstr : "out of memory");
-    if (c != nullptr) redisFree(c);
-    return nullptr;
-  }
-  redisSetTimeout(c, absl::ToTimeval(read_timeout));
-  redisEnableKeepAlive(c);
-  if (!o.password.empty()) {
-    ReplyPtr r(
-        static_cast<redisReply*>(redisCommand(c, "AUTH %b", o.password.data(), o.password.size())),
-        freeReplyObject);
-    if (r == nullptr || r->type == REDIS_REPLY_ERROR) {
-      *error = r == nullptr ? absl::StrCat("redis AUTH: ", c->errstr)
-                            : absl::StrCat("redis AUTH refused: ", Str(r.get()));
-      redisFree(c);
-      return nullptr;
-    }
-  }
-  return c;
+  // The master, through the Sentinels with redis-sentinel:// (redis_connect.h).
+  RedisConnection c = ConnectLedgerRedis(options_.redis, read_timeout);
+  if (c.context == nullptr) *error = std::move(c.error);
+  return c.context;
 }
 
 absl::Status WatchHub::Add(WatchSink* sink, const std::string& tenant,

@@ -21,12 +21,19 @@ struct Replica {
   explicit Replica(const RedisServer& redis, int64_t ttl_ended = 86400)
       : Replica(redis, ServiceOptions{.allow_preset = true}, ttl_ended) {}
   Replica(const RedisServer& redis, ServiceOptions options, int64_t ttl_ended = 86400,
-          uint8_t token_format = kTokenFormat) {
-    RedisLedgerOptions o = *ParseLedgerUrl(redis.url());
-    o.ttl_ended_seconds = ttl_ended;
+          uint8_t token_format = kTokenFormat)
+      : Replica(WithTtl(*ParseLedgerUrl(redis.url()), ttl_ended), options, token_format) {}
+  // Any ledger options (Sentinels, WAIT, a quota, a password).
+  explicit Replica(const RedisLedgerOptions& o,
+                   ServiceOptions options = ServiceOptions{.allow_preset = true},
+                   uint8_t token_format = kTokenFormat) {
     ledger = std::make_unique<RedisLedger>(o, &registry);
     options.ledger = ledger.get();
     server = std::make_unique<Server>(std::vector<Key>{TestKey(1, 7)}, options, token_format);
+  }
+  static RedisLedgerOptions WithTtl(RedisLedgerOptions o, int64_t ttl_ended) {
+    o.ttl_ended_seconds = ttl_ended;
+    return o;
   }
   // The value of a stud_ledger_* series (labels as "op=advance,result=applied"; "" for none).
   double Metric(const std::string& name, const std::string& labels) const {

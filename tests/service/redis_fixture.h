@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -53,7 +54,10 @@ inline int FreeLoopbackPort() {
 
 class RedisServer {
  public:
-  RedisServer() : binary_(FindRedisServer()), port_(FreeLoopbackPort()) {
+  // `extra`: more redis-server arguments ("--replicaof", "127.0.0.1 PORT";
+  // "--requirepass", "pw").
+  explicit RedisServer(std::vector<std::string> extra = {})
+      : binary_(FindRedisServer()), port_(FreeLoopbackPort()), extra_(std::move(extra)) {
     char tmpl[] = "/tmp/stud-ledger-test-XXXXXX";
     if (mkdtemp(tmpl) != nullptr) dir_ = tmpl;
   }
@@ -81,6 +85,7 @@ class RedisServer {
         binary_, "--port",       port,  "--bind",        "127.0.0.1",        "--dir",
         dir_,    "--appendonly", "yes", "--appendfsync", "always",           "--save",
         "",      "--daemonize",  "no",  "--logfile",     dir_ + "/redis.log"};
+    args.insert(args.end(), extra_.begin(), extra_.end());
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -125,6 +130,9 @@ class RedisServer {
     std::string out;
     if (c != nullptr && c->err == 0) {
       redisSetTimeout(c, tv);
+      if (!password_.empty()) {
+        freeReplyObject(redisCommand(c, "AUTH %b", password_.data(), password_.size()));
+      }
       if (auto* r = static_cast<redisReply*>(redisCommand(c, text.c_str()))) {
         if (r->type == REDIS_REPLY_INTEGER) out = std::to_string(r->integer);
         if (r->str != nullptr) out.assign(r->str, r->len);
@@ -135,6 +143,9 @@ class RedisServer {
     return out;
   }
 
+  // Command() authenticates with this (a server started with --requirepass).
+  void set_password(std::string p) { password_ = std::move(p); }
+  const std::string& dir() const { return dir_; }
   int port() const { return port_; }
   std::string url() const { return "redis://127.0.0.1:" + std::to_string(port_); }
 
@@ -142,6 +153,8 @@ class RedisServer {
   std::string binary_;
   int port_;
   std::string dir_;
+  std::vector<std::string> extra_;
+  std::string password_;
   pid_t pid_ = 0;
 };
 
