@@ -272,7 +272,9 @@ async function verifyHand(): Promise<void> {
     cards: update.privateViews,
     keys,
   });
-  const items = verdict.checks.map((c) => element("li", `${c.ok ? "✓" : "✗"} ${c.what}`, c.ok ? "ok" : "failed"));
+  // Failed checks first: with every proof listed a hand has a few hundred.
+  const ordered = [...verdict.checks.filter((c) => !c.ok), ...verdict.checks.filter((c) => c.ok)];
+  const items = ordered.map((c) => element("li", `${c.ok ? "✓" : "✗"} ${c.what}`, c.ok ? "ok" : "failed"));
   items.unshift(element("li", verdict.ok ? `Receipt verified (${verdict.checks.length} checks, key ${receipt.keyId}).` : "Receipt REFUSED.", "verdict"));
   out.replaceChildren(...items);
   out.dataset.verified = String(verdict.ok);
