@@ -1,7 +1,8 @@
 // Validation of an irregularity report against the hand, before any ruling
 // touches the state (catalogue section 11, STUD-ALLIN-4/5).
 //
-// One table says which fields each kind reads (engine/irregularity_report.h);
+// One table says which fields each kind reads (kIrregularityKinds,
+// engine/irregularity_report.h);
 // every other field must be at its default. Then one check per kind looks at
 // what it reads: seats in 1..num_seats, cards real, named once, of the named
 // seat where the kind says so and already dealt (premature cards: not yet in
@@ -20,44 +21,6 @@ namespace {
 
 using K = IrregularityKind;
 
-// The fields (or groups of fields) a kind may read.
-enum Field : unsigned {
-  kSeatF = 1u << 0,     // seat
-  kStreetF = 1u << 1,   // street
-  kCardF = 1u << 2,     // has_card, card
-  kCardsF = 1u << 3,    // cards
-  kActionF = 1u << 4,   // action, amount_to, next_acted
-  kBurnF = 1u << 5,     // burn_delta, moves, seats
-  kCountF = 1u << 6,    // card_count, declare_live
-  kTimeoutF = 1u << 7,  // allowance_remaining, disconnect
-};
-
-unsigned FieldsRead(K kind) {
-  switch (kind) {
-    case K::kHolecardExposed:
-    case K::kCardOffTable:
-    case K::kFinalCardFaceUp:
-      return kSeatF | kCardF;
-    case K::kBothHolecardsExposed:
-      return kSeatF | kCardsF;
-    case K::kWrongOpener:
-    case K::kActionOutOfTurn:  // next_acted excepted: checked by OutOfTurn
-      return kSeatF | kActionF;
-    case K::kBurnError:
-      return kStreetF | kBurnF | kCardF;
-    case K::kPrematureDeal:
-      return kStreetF | kCardsF | kSeatF | kCardF;
-    case K::kWrongCardCount:
-      return kSeatF | kCountF;
-    case K::kTimeout:
-      return kSeatF | kTimeoutF;
-    case K::kSkippedSeat:
-      return kSeatF | kStreetF | kCardF | kCountF;  // card_count stays 0 (ValidateSkippedSeat)
-    default:
-      return kSeatF;  // absent, checked out, upcards picked up / reordered, called
-  }
-}
-
 absl::Status Invalid(absl::string_view field, absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": ", why));
 }
@@ -65,25 +28,25 @@ absl::Status Invalid(absl::string_view field, absl::string_view why) {
 // The first field the kind does not read that is not at its default, or "".
 std::string UnreadField(const IrregularityReport& r, unsigned read) {
   const IrregularityReport d;
-  if (!(read & kSeatF) && r.seat != d.seat) return "report.seat";
-  if (!(read & kStreetF) && r.street != d.street) return "report.street";
-  if (!(read & kCardF) && (r.has_card || r.card != d.card)) return "report.card";
-  if (!(read & kCardsF) && !r.cards.empty()) return "report.cards";
-  if (!(read & kActionF)) {
+  if (!(read & kSeatField) && r.seat != d.seat) return "report.seat";
+  if (!(read & kStreetField) && r.street != d.street) return "report.street";
+  if (!(read & kCardField) && (r.has_card || r.card != d.card)) return "report.card";
+  if (!(read & kCardsField) && !r.cards.empty()) return "report.cards";
+  if (!(read & kActionField)) {
     if (r.action != d.action) return "report.action";
     if (r.amount_to != d.amount_to) return "report.amount_to";
     if (r.next_acted) return "report.next_acted";
   }
-  if (!(read & kBurnF)) {
+  if (!(read & kBurnField)) {
     if (r.burn_delta != 0) return "report.burn_delta";
     if (!r.moves.empty()) return "report.moves";
     if (!r.seats.empty()) return "report.seats";
   }
-  if (!(read & kCountF)) {
+  if (!(read & kCountField)) {
     if (r.card_count != 0) return "report.card_count";
     if (r.declare_live) return "report.declare_live";
   }
-  if (!(read & kTimeoutF)) {
+  if (!(read & kTimeoutField)) {
     if (r.allowance_remaining != 0) return "report.allowance_remaining";
     if (r.disconnect) return "report.disconnect";
   }
@@ -336,49 +299,32 @@ absl::Status CheckTimeout(const HandState&, const IrregularityReport& r) {
 namespace {
 
 // The rule of a dealer error, which only a person dealing can make (LIVE
-// dealing), or "" for the kinds any hand can have.
+// dealing), or kNone for the kinds any hand can have: the kind's rule, or
+// the more specific one the report names (a final card, a kept card).
 RuleId DealerErrorRule(const IrregularityReport& r) {
-  switch (r.kind) {
-    case K::kHolecardExposed:
-      return RuleId::kIrrExp1;
-    case K::kBothHolecardsExposed:
-      return RuleId::kIrrExp2;
-    case K::kCardOffTable:
-      return RuleId::kIrrExp3;
-    case K::kFinalCardFaceUp:
-      return RuleId::kIrrExp5;
-    case K::kWrongOpener:
-      return RuleId::kIrrWrong1;
-    case K::kBurnError:
-      return r.street == Street::kSeventh ? RuleId::kIrrBurn2 : RuleId::kIrrBurn1;
-    case K::kPrematureDeal:
-      return r.has_card ? RuleId::kIrrPrem2 : RuleId::kIrrPrem1;
-    case K::kWrongCardCount:
-    case K::kSkippedSeat:
-      return RuleId::kIrrCards1;
-    default:
-      return RuleId::kNone;
-  }
+  const IrregularityTraits& t = *TraitsOf(static_cast<int>(r.kind));
+  if (!t.dealer_error) return RuleId::kNone;
+  if (r.kind == K::kBurnError && r.street == Street::kSeventh) return RuleId::kIrrBurn2;
+  if (r.kind == K::kPrematureDeal && r.has_card) return RuleId::kIrrPrem2;
+  return t.rule;
 }
 
 }  // namespace
 
 absl::Status ValidateReport(const HandState& st, const IrregularityReport& r) {
-  if (static_cast<int>(r.kind) < 1 || r.kind > K::kSkippedSeat) {
-    return Invalid("report.kind", "unknown irregularity");
-  }
+  const IrregularityTraits* traits = TraitsOf(static_cast<int>(r.kind));
+  if (traits == nullptr) return Invalid("report.kind", "unknown irregularity");
   if (r.from_deal) {
-    if (r.kind != K::kHolecardExposed && r.kind != K::kBothHolecardsExposed &&
-        r.kind != K::kFinalCardFaceUp && r.kind != K::kPrematureDeal) {
+    if (!traits->from_deal) {
       return Invalid("report.from_deal", "no deal report stands for this kind");
     }
     return FromDeal(st, r);
   }
-  const unsigned read = FieldsRead(r.kind);
+  const unsigned read = traits->reads;
   if (const std::string field = UnreadField(r, read); !field.empty()) {
     return Invalid(field, "not read by this kind; leave it at its default");
   }
-  if ((read & kSeatF) && r.kind != K::kPrematureDeal) {
+  if (traits->needs_seat) {
     if (absl::Status s = SeatInRange(st, r.seat, "report.seat"); !s.ok()) return s;
   }
   // A dealer error in a hand the engine deals cannot have happened: nothing

@@ -42,7 +42,7 @@ constexpr bool RowsInKindOrder() {
   for (size_t i = 0; i < std::size(kKinds); ++i) {
     if (static_cast<size_t>(kKinds[i].kind) != i + 1) return false;
   }
-  return std::size(kKinds) == static_cast<size_t>(IrregularityKind::kSkippedSeat);
+  return std::size(kKinds) == kIrregularityKinds.size();
 }
 static_assert(RowsInKindOrder(), "one row per IrregularityKind, in enum order");
 

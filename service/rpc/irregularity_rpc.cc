@@ -26,10 +26,10 @@ namespace {
 
 constexpr size_t kMaxNoteBytes = 500;
 
-// What a report of the request's kind needs (engine/irregularity_report.h;
-// the proto and the engine number kinds alike), or null for no kind.
+// What a report of the request's kind needs (engine/irregularity_report.h),
+// or null for no kind.
 const IrregularityTraits* RuleFor(v1::IrregularityKind kind) {
-  return TraitsOf(static_cast<int>(kind));
+  return TraitsOfApiNumber(static_cast<int>(kind));
 }
 
 // The engine report of a validated request report.
