@@ -9,11 +9,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stage_t0=$SECONDS
+# CPU seconds used by the finished children of this script (user + system,
+# /proc/PID/stat cutime and cstime): unlike wall time, other load on the
+# machine does not change it. A background job counts once waited for.
+ticks=$(getconf CLK_TCK)
+cpu_s() { local f; read -ra f </proc/$$/stat; echo $(((f[15] + f[16]) / ticks)); }
+stage_cpu0=$(cpu_s)
 stages=()
 stage_done() {
-  stages+=("$(printf '%-44s %5d s' "$1" $((SECONDS - stage_t0)))")
-  echo "stage $1 took $((SECONDS - stage_t0)) s"
+  local wall=$((SECONDS - stage_t0)) cpu=$(($(cpu_s) - stage_cpu0))
+  stages+=("$(printf '%-44s %5d s %6d CPU-s' "$1" "$wall" "$cpu")")
+  echo "stage $1 took $wall s ($cpu CPU-s)"
   stage_t0=$SECONDS
+  stage_cpu0=$(cpu_s)
 }
 reliability=false
 if [ "${CI:-}" = true ] || [ "${STUD_RELIABILITY:-}" = 1 ]; then reliability=true; fi
@@ -89,4 +97,4 @@ fi
 echo "stage times:"
 printf '  %s\n' "${stages[@]}"
 if $reliability; then grep '^sanitize: .* [0-9]* s$' "$BUILD_DIR/sanitize.log" | sed 's/^/  /' || true; fi
-echo "tools/test.sh took $SECONDS s"
+echo "tools/test.sh took $SECONDS s ($(cpu_s) CPU-s)"
