@@ -75,10 +75,12 @@ ABSL_FLAG(std::string, log_level, "info", "Lowest log level written: debug, info
 ABSL_FLAG(std::string, key_file, "",
           "Sealing key ring file (\"<id>:<64 hex>\" entries; the largest id seals). "
           "Without it, env STUD_KEYS is read; without both, an ephemeral key is made.");
-ABSL_FLAG(int, token_format, stud::service::kGcmSivTokenFormat,
-          "Format of the tokens this server seals (service/token/sealer.h): 4 (AES-256-GCM-SIV); "
-          "1 (formats 1 and 2: keyed-BLAKE2b nonce, XChaCha20-Poly1305) during a rolling upgrade "
-          "from a release that cannot open format 4. 3 (SipHash-derived nonce) is deprecated. "
+ABSL_FLAG(int, token_format, stud::service::kDerivedTokenFormat,
+          "Format of the tokens this server seals (service/token/sealer.h): 5 (AES-256-GCM-SIV "
+          "under a subkey of the ring key, the tenant as a keyed tag); 4 (AES-256-GCM-SIV under "
+          "the ring key, the tenant by name) during a rolling upgrade from a release that cannot "
+          "open format 5; 1 (formats 1 and 2: keyed-BLAKE2b nonce, XChaCha20-Poly1305) from a "
+          "release that cannot open format 4. 3 (SipHash-derived nonce) is deprecated. "
           "Every format is opened whatever this flag says");
 ABSL_FLAG(int, sealed_schema, 3,
           "Schema of the token plaintext this server writes: 3 (rule IDs as numbers), or 2 (rule "

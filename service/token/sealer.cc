@@ -175,9 +175,9 @@ absl::StatusOr<Sealer> Sealer::Create(std::vector<Key> keys, uint8_t seal_format
         "keys: every key is marked \":open\" (opens only); at least one key must seal");
   }
   if (seal_format != kTokenFormat && seal_format != kSipTokenFormat &&
-      seal_format != kGcmSivTokenFormat) {
+      seal_format != kGcmSivTokenFormat && seal_format != kDerivedTokenFormat) {
     return absl::InvalidArgumentError(
-        absl::StrCat("token format ", seal_format, ": must be 1, 3 or 4"));
+        absl::StrCat("token format ", seal_format, ": must be 1, 3, 4 or 5"));
   }
   return Sealer(std::move(keys), sealing, seal_format);
 }
@@ -245,6 +245,7 @@ Sealer::Sealer(std::vector<Key> keys, size_t sealing, uint8_t seal_format)
   }
   sodium_memzero(subkey, sizeof(subkey));
   sodium_memzero(&h, sizeof(h));
+  DeriveSubkeys();
 }
 
 std::string Sealer::SealSip(absl::string_view plaintext, absl::string_view tenant) const {
@@ -292,6 +293,7 @@ std::string Sealer::Seal(absl::string_view plaintext, absl::string_view tenant,
   const Key& key = keys_[sealing_];
   tenant = tenant.substr(
       0, 64);  // callers pass validated ids (tenants.h); never overflow the length byte
+  if (seal_format_ == kDerivedTokenFormat) return SealDerived(plaintext, tenant, hand_id);
   if (seal_format_ == kGcmSivTokenFormat) return SealGcmSiv(plaintext, tenant, hand_id);
   if (seal_format_ == kSipTokenFormat) return SealSip(plaintext, tenant);
   const size_t header = HeaderBytes(tenant);
@@ -334,11 +336,11 @@ absl::Status Sealer::OpenInto(absl::string_view token, absl::string_view tenant,
     return TokenErrorStatus(TokenError::kMalformed,
                             "token: malformed (bad magic): not a stud token");
   }
-  if (in[2] < kTokenFormat || in[2] > kGcmSivTokenFormat) {
+  if (in[2] < kTokenFormat || in[2] > kDerivedTokenFormat) {
     return TokenErrorStatus(TokenError::kVersion,
                             absl::StrCat("token: format version ", in[2],
                                          " is not supported (this server reads versions ",
-                                         kTokenFormat, " to ", kGcmSivTokenFormat, ")"));
+                                         kTokenFormat, " to ", kDerivedTokenFormat, ")"));
   }
   size_t header = kTokenHeaderBytes;
   size_t nonce_bytes = kTokenNonceBytes;
@@ -371,6 +373,7 @@ absl::Status Sealer::OpenInto(absl::string_view token, absl::string_view tenant,
                      ", which this server does not hold (another deployment, "
                      "a retired key, or a restarted server with an ephemeral key)"));
   }
+  if (in[2] == kDerivedTokenFormat) return OpenDerived(token, *key, tenant, out);
   const size_t clen = token.size() - header - nonce_bytes;
   std::string& plain = *out;
   plain.resize(clen - kTokenTagBytes);

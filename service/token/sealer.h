@@ -1,5 +1,6 @@
-// Sealing hand state into opaque tokens: AES-256-GCM-SIV (format 4, the
-// default, token/gcm_siv.h) or libsodium's XChaCha20-Poly1305 (formats 1-3).
+// Sealing hand state into opaque tokens: AES-256-GCM-SIV under a subkey of the
+// ring key (format 5, the default) or under the ring key itself (format 4,
+// token/gcm_siv.h), or libsodium's XChaCha20-Poly1305 (formats 1-3).
 //
 // Token layout (all integers big-endian):
 //   offset 0  2 bytes  magic "SK"
@@ -65,7 +66,7 @@
 // states. The saving is the nonce: about 0.3 us of SipHash instead of 1.3 us
 // of BLAKE2b for a 1 KB state.
 //
-// Format 4 (what stud_server seals by default) uses a misuse-resistant AEAD,
+// Format 4 (stud_server's default before format 5) uses a misuse-resistant AEAD,
 // AES-256-GCM-SIV (RFC 8452), instead of deriving a nonce by hand:
 //   offset 0  2 bytes  magic "SK"
 //   offset 2  1 byte   4
@@ -85,14 +86,45 @@
 // tokens a key ever seals. 11 bytes shorter than format 1 (12 than format 2),
 // and about 2 us cheaper per seal and open together (docs/benchmarks.md).
 //
-// Rolling upgrade: releases before format 4 cannot open it. While any such
-// replica still serves, run the new ones with --token_format=1; every release
-// opens formats 1 to 3, this one also 4.
+// Format 5 (what stud_server seals by default) is format 4 with key hygiene:
+// no algorithm uses the ring key itself, and the header does not name the
+// tenant.
+//   offset 0  2 bytes  magic "SK"
+//   offset 2  1 byte   5
+//   offset 3  4 bytes  key id
+//   offset 7  8 bytes  tenant tag: keyed BLAKE2b-64 of the tenant id ("" for
+//                      a token without a tenant) under the key's tag subkey
+//   offset 15 12 bytes nonce (the hand id's first 12 bytes, as format 4)
+//   then the ciphertext and the 16-byte tag.
+// The 15 header bytes are the associated data. The AES-256-GCM-SIV key is a
+// subkey of the ring key, as is the tenant tag's key; formats 1-4 keep using
+// the ring key itself so that their tokens open exactly as before.
+// Subkeys come from libsodium's crypto_kdf_derive_from_key (BLAKE2b keyed with
+// the ring key over a subkey id and an 8-byte context), one context per use:
+//   "studnonc" id 1  formats 1-2 nonce (BLAKE2b)    id 2  format 3 nonce (SipHash)
+//   "studtick" id 3  seat-ticket tags
+//   "studsiv5" id 1  format 5 AES-256-GCM-SIV key
+//   "studtnt5" id 1  format 5 tenant tags
+// crypto_kdf rather than HKDF-SHA256: the ring already derived its nonce and
+// ticket subkeys with it, it is a PRF of the key with domain separation by
+// context and id (what HKDF's info label gives), and it needs no second hash.
+// The tenant tag lets the server tell a token of another tenant from a forged
+// one without the tenant's name on the wire: it recomputes the calling
+// tenant's tag under the token's key and compares (after authentication, so
+// an altered token is still TOKEN_AUTHENTICATION_FAILED). 64 bits: two tenant
+// ids collide under one key with probability 2^-64 per pair, and nobody
+// without the key can compute a tag. An observer learns only whether two
+// tokens under one key belong to the same tenant (as with the name).
+//
+// Rolling upgrade: releases before format 5 cannot open it. While any such
+// replica still serves, run the new ones with --token_format=4 (or =1 from a
+// release before format 4); every release opens formats 1 to 3, releases
+// since format 4 also 4, this one also 5.
 //
 // Errors from Open (UNAUTHENTICATED unless noted, each with a distinct TokenError
 // payload that status_mapping turns into ErrorInfo.reason):
 //   TOKEN_MALFORMED            shorter than header + nonce + tag, or bad magic
-//   TOKEN_VERSION_UNSUPPORTED  format byte is not 1 to 4
+//   TOKEN_VERSION_UNSUPPORTED  format byte is not 1 to 5
 //   TOKEN_UNKNOWN_KEY          no key with the header's id in the ring
 //   TOKEN_AUTHENTICATION_FAILED  tag check failed: altered, truncated inside
 //                              the ciphertext, or sealed by a different key
@@ -122,6 +154,9 @@ inline constexpr uint8_t kSipTokenFormat = 3;
 inline constexpr size_t kSipTokenNonceBytes = 16;
 // Format 4 (see the header comment): AES-256-GCM-SIV, the hand id as nonce.
 inline constexpr uint8_t kGcmSivTokenFormat = 4;
+// Format 5 (see the header comment): format 4 under a subkey, a tenant tag.
+inline constexpr uint8_t kDerivedTokenFormat = 5;
+inline constexpr size_t kTenantTagBytes = 8;
 inline constexpr size_t kKeyBytes = 32;
 inline constexpr size_t kTokenHeaderBytes = 7;
 inline constexpr size_t kTokenNonceBytes = 24;
@@ -156,17 +191,17 @@ class Sealer {
  public:
   // Requires InitCrypto() to have succeeded and a ring with distinct ids and
   // at least one key that seals.
-  // `seal_format`: kGcmSivTokenFormat (stud_server's default), kTokenFormat
-  // (format 1, or 2 with a tenant: for rolling upgrades from releases that do
-  // not open format 4), or the deprecated kSipTokenFormat. Every format opens
-  // either way.
+  // `seal_format`: kDerivedTokenFormat (stud_server's default),
+  // kGcmSivTokenFormat or kTokenFormat (format 1, or 2 with a tenant) for
+  // rolling upgrades from releases that do not open format 5 or 4, or the
+  // deprecated kSipTokenFormat. Every format opens either way.
   static absl::StatusOr<Sealer> Create(std::vector<Key> keys, uint8_t seal_format = kTokenFormat);
   // A fresh random key with a random id, for servers started without keys.
   static Key EphemeralKey();
 
-  // Format 4 or 3 when the sealer was made for it (bound to `tenant` when not
+  // Format 5, 4 or 3 when the sealer was made for it (bound to `tenant` when not
   // empty); else format 1 when `tenant` is empty, format 2 bound to it when
-  // not (1..64 bytes). `hand_id`: the hand's public id, format 4's nonce
+  // not (1..64 bytes). `hand_id`: the hand's public id, formats 4-5's nonce
   // (formats 1-3 derive theirs from the plaintext and ignore it).
   std::string Seal(absl::string_view plaintext, absl::string_view tenant = {},
                    absl::string_view hand_id = {}) const;
@@ -193,6 +228,14 @@ class Sealer {
   std::string SealSip(absl::string_view plaintext, absl::string_view tenant) const;
   std::string SealGcmSiv(absl::string_view plaintext, absl::string_view tenant,
                          absl::string_view hand_id) const;
+  // Format 5 (token/sealer_derived.cc): the subkeys of every ring key, made
+  // once; sealing; opening after the common header checks.
+  void DeriveSubkeys();
+  std::string SealDerived(absl::string_view plaintext, absl::string_view tenant,
+                          absl::string_view hand_id) const;
+  absl::Status OpenDerived(absl::string_view token, const Key& key, absl::string_view tenant,
+                           std::string* out) const;
+  std::array<uint8_t, kTenantTagBytes> TenantTag(size_t key_index, absl::string_view tenant) const;
   const Key* Find(uint32_t id) const;
   std::vector<Key> keys_;  // sorted by id
   size_t sealing_ = 0;     // index of the newest key that seals
@@ -208,6 +251,10 @@ class Sealer {
   };
   std::vector<KeyedHash> ticket_hash_;
   uint8_t seal_format_ = kTokenFormat;
+  // Format 5, per ring key (in the order of keys_): the AES-256-GCM-SIV
+  // subkey and the tenant-tag hash keyed with its subkey.
+  std::vector<std::array<uint8_t, kKeyBytes>> siv_keys_;
+  std::vector<KeyedHash> tenant_tag_hash_;
   // Format 3: the SipHash key of the sealing key's nonces (a subkey).
   std::array<uint8_t, 16> sip_key_{};
 };
