@@ -31,6 +31,7 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "service/fairness/receipt.h"
 #include "service/observability/grpc_log.h"
 #include "service/observability/logging.h"
 #include "service/observability/metrics.h"
@@ -75,6 +76,10 @@ ABSL_FLAG(std::string, log_level, "info", "Lowest log level written: debug, info
 ABSL_FLAG(std::string, key_file, "",
           "Sealing key ring file (\"<id>:<64 hex>\" entries; the largest id seals). "
           "Without it, env STUD_KEYS is read; without both, an ephemeral key is made.");
+ABSL_FLAG(std::string, signing_keys_file, "",
+          "Hand receipt signing keys (\"<name>:<base64 of a 32-byte Ed25519 seed>\" per line; "
+          "the first signs, all are published by GetSigningKeys). Without it, a random key "
+          "per process (receipts then verify only against this process's key).");
 ABSL_FLAG(int, token_format, stud::service::kDerivedTokenFormat,
           "Format of the tokens this server seals (service/token/sealer.h): 5 (AES-256-GCM-SIV "
           "under a subkey of the ring key, the tenant as a keyed tag); 4 (AES-256-GCM-SIV under "
@@ -344,6 +349,23 @@ int main(int argc, char** argv) {
   options.sealed_schema = static_cast<uint32_t>(sealed_schema);
   options.allow_history_reveal = absl::GetFlag(FLAGS_allow_history_reveal);
   options.allow_deck_reveal = absl::GetFlag(FLAGS_allow_deck_reveal);
+  // Receipt signing keys (fairness/receipt.h): apart from the sealing keys.
+  stud::fairness::SigningKeys signing_keys = stud::fairness::SigningKeys::Ephemeral();
+  if (const std::string path = absl::GetFlag(FLAGS_signing_keys_file); !path.empty()) {
+    std::string text;
+    if (!ReadFile(path, &text)) return Fail("--signing_keys_file: cannot read " + path);
+    absl::StatusOr<stud::fairness::SigningKeys> loaded =
+        stud::fairness::SigningKeys::FromText(text);
+    if (!loaded.ok()) return Fail("--signing_keys_file: " + std::string(loaded.status().message()));
+    signing_keys = *std::move(loaded);
+  } else {
+    stud::service::LogLine(stud::service::LogLevel::kWarn, "signing_key_ephemeral")
+        .Str("msg",
+             "no --signing_keys_file: hand receipts are signed with a random key made for this "
+             "process alone; replicas sign differently and no receipt verifies after a restart")
+        .Str("key_id", signing_keys.signer().key_id);
+  }
+  options.signing_keys = &signing_keys;
   options.observability = &observability;
   options.tenants = tenants.get();
   options.seat_tickets = &seat_tickets;
@@ -459,6 +481,8 @@ int main(int argc, char** argv) {
       .Int("sealing_key_id", sealer->sealing_key_id())
       .Int("token_format", absl::GetFlag(FLAGS_token_format))
       .Str("key_source", !absl::GetFlag(FLAGS_key_file).empty() ? "key_file" : "env_or_ephemeral")
+      .Str("signing_key_id", signing_keys.signer().key_id)
+      .Int("signing_keys", static_cast<int64_t>(signing_keys.keys().size()))
       .Int("max_message_bytes", absl::GetFlag(FLAGS_max_message_bytes))
       .Int("drain_seconds", absl::GetFlag(FLAGS_drain_seconds))
       .Bool("seat_tickets_required", seat_tickets.required)

@@ -26,6 +26,7 @@ import base64
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -213,7 +214,8 @@ def main():
         expect(p.returncode != 0, "a receipt checked against another hand's NewHand answer is refused")
         channel.close()
     finally:
-        code, _ = stop_server(proc)
+        stop_server(proc)
+        shutil.rmtree(tmp, ignore_errors=True)
     print("%d failures" % len(failures))
     return 1 if failures else 0
 
