@@ -114,7 +114,8 @@ namespace stud {
   X(kIrrPrem2, "STUD-IRR-PREM-2", "Irregularities")                  \
   X(kIrrCards1, "STUD-IRR-CARDS-1", "Irregularities")                \
   X(kIrrCall1, "STUD-IRR-CALL-1", "Irregularities")                  \
-  X(kIrrAnn1, "STUD-IRR-ANN-1", "Irregularities")
+  X(kIrrAnn1, "STUD-IRR-ANN-1", "Irregularities")                    \
+  X(kDeal6, "STUD-DEAL-6", "Dealing")
 
 enum class RuleId : uint8_t {
   kNone = 0,  // no rule decided this step

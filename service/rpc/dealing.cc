@@ -8,8 +8,10 @@
 #include <utility>
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
 #include "service/api/convert.h"
 #include "service/api/status_mapping.h"
+#include "service/fairness/shuffle.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -18,9 +20,6 @@ namespace {
 
 constexpr size_t kHandIdBytes = 16;
 constexpr size_t kSaltBytes = 32;
-// Twice the words a shuffle needs, so rejections practically never reach
-// past the block.
-constexpr size_t kShuffleBytes = 2 * kDeckSize * sizeof(uint32_t);
 
 }  // namespace
 
@@ -42,35 +41,60 @@ void RandomSource::Fill(void* out, size_t n) {
   next_ += n;
 }
 
-std::vector<Card> ShuffledDeck(RandomSource& random) {
-  std::vector<Card> deck;
-  deck.reserve(kDeckSize);
-  for (int i = 0; i < kDeckSize; ++i) deck.push_back(Card::FromIndex(i));
-  auto uniform = [&](uint32_t n) -> uint32_t {  // unbiased: reject the top partial range
-    const uint32_t limit = UINT32_MAX - UINT32_MAX % n;
-    for (;;) {
-      uint32_t r = 0;
-      random.Fill(&r, sizeof(r));
-      if (r < limit) return r % n;
-    }
-  };
-  // Fisher-Yates from the top: position i swaps with a uniform j in [0, i].
-  for (int i = kDeckSize - 1; i > 0; --i) {
-    const auto j = static_cast<size_t>(uniform(static_cast<uint32_t>(i + 1)));
-    std::swap(deck[static_cast<size_t>(i)], deck[j]);
-  }
+namespace {
+
+std::vector<Card> ToCards(const fairness::Order& order) {
+  std::vector<Card> cards;
+  cards.reserve(order.size());
+  for (uint8_t i : order) cards.push_back(Card::FromIndex(i));
+  return cards;
+}
+
+}  // namespace
+
+std::vector<Card> ShuffledDeck() {
+  std::array<char, fairness::kServerSeedBytes + kHandIdBytes> random;
+  randombytes_buf(random.data(), random.size());
+  const absl::string_view all(random.data(), random.size());
+  std::vector<Card> deck = ToCards(fairness::DeriveDeck(
+      all.substr(0, fairness::kServerSeedBytes), all.substr(fairness::kServerSeedBytes), {}));
+  sodium_memzero(random.data(), random.size());
   return deck;
 }
 
-std::vector<Card> ShuffledDeck() {
-  RandomSource random(kShuffleBytes);
-  return ShuffledDeck(random);
+std::vector<std::string> PlayerSeeds(const ServiceData& service) {
+  std::vector<std::string> seeds;
+  const std::string& packed = service.packed_seeds;
+  for (size_t i = 0; i < packed.size();) {
+    const size_t n = static_cast<uint8_t>(packed[i]);
+    seeds.push_back(packed.substr(i + 1, n));
+    i += 1 + n;
+  }
+  return seeds;
 }
 
-std::string RandomSalt(RandomSource& random) {
-  std::string salt(kSaltBytes, '\0');
-  random.Fill(salt.data(), salt.size());
-  return salt;
+void SetPlayerSeed(ServiceData* service, int num_seats, int seat, const std::string& seed) {
+  std::vector<std::string> seeds = PlayerSeeds(*service);
+  seeds.resize(static_cast<size_t>(num_seats));
+  seeds[static_cast<size_t>(seat - 1)] = seed;
+  service->packed_seeds.clear();
+  for (const std::string& s : seeds) {
+    service->packed_seeds.push_back(static_cast<char>(static_cast<uint8_t>(s.size())));
+    service->packed_seeds += s;
+  }
+}
+
+void DealFromSeeds(HandConfig* config, ServiceData* service) {
+  std::vector<std::string> seeds = PlayerSeeds(*service);
+  seeds.resize(static_cast<size_t>(config->num_seats));
+  const fairness::Derived derived = fairness::Derive(service->server_seed, service->hand_id, seeds);
+  config->deal_source = DealSource::kDeck;
+  config->deck = ToCards(derived.deck);
+  config->recycle_order = ToCards(derived.recycle_order);
+  service->salt.assign(kSaltBytes, '\0');
+  randombytes_buf(service->salt.data(), service->salt.size());
+  service->commitment = DeckCommitment(config->deck, config->recycle_order, service->salt);
+  service->seeding = false;
 }
 
 std::string DeckCommitment(const std::vector<Card>& deck, const std::vector<Card>& recycle_order,
@@ -110,19 +134,36 @@ absl::Status PrepareDeal(const v1::NewHandRequest& request, bool allow_preset, H
       (request.preset_deck_size() > 0 || request.preset_recycle_order_size() > 0)) {
     return absl::InvalidArgumentError("preset_deck: only allowed with DEALING_MODE_PRESET");
   }
+  const v1::FairnessOptions& fairness = request.fairness();
+  if (mode != v1::DEALING_MODE_SERVICE &&
+      (fairness.player_seeds() || fairness.reveal() != v1::REVEAL_POLICY_UNSPECIFIED)) {
+    return absl::InvalidArgumentError(
+        "fairness: only with DEALING_MODE_SERVICE (the service deals from its seed and the "
+        "players'; a PRESET or LIVE deck is not the service's to prove)");
+  }
+  if (!v1::RevealPolicy_IsValid(fairness.reveal())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("fairness.reveal: ", static_cast<int>(fairness.reveal()),
+                     " is not a RevealPolicy (REVEAL_POLICY_SEALED or REVEAL_POLICY_AT_END)"));
+  }
   service->dealing_mode = static_cast<uint32_t>(mode);
   // One draw from the OS generator for everything this hand needs.
-  RandomSource random(mode == v1::DEALING_MODE_SERVICE
-                          ? kHandIdBytes + 2 * kShuffleBytes + kSaltBytes
-                          : kHandIdBytes);
+  RandomSource random(mode == v1::DEALING_MODE_SERVICE ? kHandIdBytes + fairness::kServerSeedBytes
+                                                       : kHandIdBytes);
   service->hand_id = NewHandId(random);
   switch (mode) {
     case v1::DEALING_MODE_SERVICE:
-      config->deal_source = DealSource::kDeck;
-      config->deck = ShuffledDeck(random);
-      config->recycle_order = ShuffledDeck(random);
-      service->salt = RandomSalt(random);
-      service->commitment = DeckCommitment(config->deck, config->recycle_order, service->salt);
+      service->server_seed.assign(fairness::kServerSeedBytes, '\0');
+      random.Fill(service->server_seed.data(), service->server_seed.size());
+      service->reveal_policy = static_cast<uint32_t>(fairness.reveal());
+      service->player_seeds = fairness.player_seeds();
+      if (service->player_seeds) {  // dealt by DealFromSeeds once every seat has seeded
+        service->seeding = true;
+        SetPlayerSeed(service, config->num_seats, 1, "");
+        config->deal_source = DealSource::kDeck;
+        return absl::OkStatus();
+      }
+      DealFromSeeds(config, service);
       return absl::OkStatus();
     case v1::DEALING_MODE_PRESET: {
       if (!allow_preset) {

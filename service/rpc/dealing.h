@@ -1,9 +1,13 @@
 // Where a hand's cards come from (brief section 4).
 //
-//   SERVICE  the service shuffles: an unbiased Fisher-Yates driven by
-//            libsodium's randombytes_uniform (a CSPRNG; uniform without modulo
-//            bias) for the deck and, separately, for the recycle order. The
-//            deck is committed to at NewHand: SHA-256(D || "/" || R || salt),
+//   SERVICE  the service shuffles by stud-shuffle-v1 (docs/fairness.md,
+//            service/fairness/shuffle.h): a 32-byte server seed from the
+//            CSPRNG (randombytes_buf), committed as SHA-256(server seed) at
+//            NewHand, with the hand id and the players' seeds (none unless
+//            FairnessOptions.player_seeds asked for them) derives the deck,
+//            the recycle order and the salts of the deck Merkle tree. The
+//            deck is also committed to as before (old clients):
+//            SHA-256(D || "/" || R || salt),
 //            with D and R the two-character card codes of the deck and recycle
 //            order concatenated and a 32-byte random salt. D, R and the salt
 //            are revealed only on request, once the hand is complete, to a
@@ -49,12 +53,9 @@ class RandomSource {
   size_t next_ = 0;
 };
 
-// A uniformly random permutation of the 52 cards (from its own source when
-// none is given).
-std::vector<Card> ShuffledDeck(RandomSource& random);
+// A uniformly random permutation of the 52 cards: the stud-shuffle-v1 deck of
+// a fresh server seed and hand id, no player seeds (as NewHand deals it).
 std::vector<Card> ShuffledDeck();
-// 32 random bytes.
-std::string RandomSalt(RandomSource& random);
 // A new hand's id: 16 random bytes (PublicView.hand_id shows them as 32 hex
 // digits). Unpredictable, so no caller can name a hand it was not given.
 std::string NewHandId(RandomSource& random);
@@ -66,10 +67,24 @@ std::string DeckCommitment(const std::vector<Card>& deck, const std::vector<Card
                            const std::string& salt);
 
 // Fills config.deal_source, deck and recycle_order and `service` (dealing mode,
-// commitment, salt, a new hand id) from the request. INVALID_ARGUMENT names bad preset cards;
-// FAILED_PRECONDITION when PRESET is not allowed on this server.
+// commitment, salt, a new hand id, the server seed and fairness options) from
+// the request. With FairnessOptions.player_seeds the hand is left in its
+// seeding phase (service->seeding, no deck yet: DealFromSeeds deals it once
+// the seeds are in). INVALID_ARGUMENT names bad preset cards and fairness
+// options outside SERVICE dealing; FAILED_PRECONDITION when PRESET is not
+// allowed on this server.
 absl::Status PrepareDeal(const stud::v1::NewHandRequest& request, bool allow_preset,
                          HandConfig* config, ServiceData* service);
+
+// The players' seeds of a hand in seat order ("" = none), unpacked from
+// ServiceData.packed_seeds (all "" when it holds none).
+std::vector<std::string> PlayerSeeds(const ServiceData& service);
+// Stores seat `seat`'s seed (1..num_seats).
+void SetPlayerSeed(ServiceData* service, int num_seats, int seat, const std::string& seed);
+// The deck and recycle order of stud-shuffle-v1 from the server seed, the hand
+// id and the seeds now in `service`, and the old commitment with a new
+// 32-byte salt. Ends the seeding phase.
+void DealFromSeeds(HandConfig* config, ServiceData* service);
 
 // The commitment for a view: the digest alone (nothing for a hand the
 // service did not shuffle). Never the reveal: every view gets this.

@@ -19,6 +19,7 @@
 #include "service/observability/hand_facts.h"
 #include "service/observability/tracing.h"
 #include "service/rpc/dealing.h"
+#include "service/rpc/fairness_view.h"
 #include "service/rpc/hand_service.h"
 #include "service/token/codec.h"
 #include "service/trust/ledger.h"
@@ -108,6 +109,10 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
   HandFactsScope::Note({.variant = EncodeVariant(state.config.variant),
                         .dealing_mode = static_cast<int>(hand.service.dealing_mode),
                         .phase = static_cast<int>(state.phase)});
+  if (hand.service.seeding) {  // players' seeds awaited: nothing dealt [STUD-DEAL-6]
+    FillSeeding(hand, view_seats, parts, out);
+    return;
+  }
   if (parts != UpdateParts::kChanges) {
     v1::PublicView* pub = out->mutable_public_view();
     EncodePublicView(ViewFor(state, kPublicViewer), pub);
@@ -116,11 +121,13 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
     pub->mutable_policy()->set_seat_tickets(hand.service.requires_seat_tickets);
     pub->mutable_policy()->set_ledger(hand.service.requires_ledger);
     EncodeCommitment(hand.service, pub->mutable_deck_commitment());
+    EncodeFairness(hand, pub);  // root, seeds, a proof per card this view shows
   }
   for (int seat : view_seats) {
     v1::PrivateView* pv = out->add_private_views();
     pv->set_seat(seat);
     EncodeSeatCards(state, seat, seat, pv->mutable_cards());
+    EncodeCardProofs(hand, pv->cards(), pv->mutable_card_proofs());
     for (size_t i = first_op; i < state.log.size(); ++i) {
       EncodeOperation(state, state.log[i], static_cast<uint32_t>(i), seat, pv->add_operations());
     }
@@ -139,6 +146,7 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
              out->mutable_announcements());
   }
   if (parts == UpdateParts::kCompact) MakeCompact(state, first_op, out);  // api/compact.h
+  if (state.phase == Phase::kComplete) FillReceipt(hand, SigningKeys(), out->mutable_receipt());
 }
 
 absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResponse* resp) const {
@@ -200,7 +208,14 @@ absl::Status HandService::DealNewHand(const v1::NewHandRequest& request, HandCon
   HandFactsScope::NoteHandId(HandIdText(hand.service));  // the new id, for logs and span
   absl::StatusOr<HandState> state = [&] {
     ChildSpan span("engine");
-    return stud::NewHand(config);
+    if (!hand.service.seeding) return stud::NewHand(config);
+    // Players' seeds first [STUD-DEAL-6]: the engine checks the hand as it
+    // would deal it, and nothing is dealt until the seeds are in.
+    HandConfig probe = config;
+    for (int i = 0; i < kDeckSize; ++i) probe.deck.push_back(Card::FromIndex(i));
+    absl::StatusOr<HandState> checked = stud::NewHand(probe);
+    if (!checked.ok()) return checked;
+    return absl::StatusOr<HandState>(SeedingState(config));
   }();
   if (!state.ok()) return state.status();
   hand.state = *std::move(state);
@@ -215,6 +230,9 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
   if (!hand.ok()) return hand.status();
   if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
   if (!req.has_action()) return absl::InvalidArgumentError("action: required");
+  if (req.action().kind() == v1::ACTION_KIND_SEED || hand->service.seeding) {
+    return ApplySeed(req, *std::move(hand), resp);  // seeding_rpc.cc [STUD-DEAL-6]
+  }
   absl::StatusOr<Action> action = DecodeAction(req.action(), "action");
   if (!action.ok()) return action.status();
   absl::StatusOr<std::vector<int>> views =
@@ -247,6 +265,7 @@ absl::Status HandService::LegalActions(const v1::LegalActionsRequest& req,
   absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
   if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
+  if (hand->service.seeding) return SeedingPending();  // only seeds now [STUD-DEAL-6]
   const HandState& state = hand->state;
   if (req.seat() < 0 || req.seat() > state.config.num_seats) {
     return absl::InvalidArgumentError(absl::StrCat("seat: ", req.seat(), " is not 1..",
@@ -303,6 +322,7 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
   if (req.reveal_deck()) {  // a LIVE or PRESET hand has no deck of the service's to reveal
     EncodeDeckReveal(hand->state, hand->service,
                      resp->mutable_update()->mutable_public_view()->mutable_deck_commitment());
+    EncodeServerSeedReveal(*hand, resp->mutable_update()->mutable_public_view());
   }
   return absl::OkStatus();
 }

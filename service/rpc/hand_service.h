@@ -23,6 +23,10 @@
 #include "service/trust/seat_tickets.h"
 #include "stud/v1/stud.pb.h"
 
+namespace stud::fairness {
+class SigningKeys;  // fairness/receipt.h
+}  // namespace stud::fairness
+
 namespace stud::service {
 
 class Ledger;           // trust/ledger.h
@@ -67,7 +71,16 @@ struct ServiceOptions {
   // --sealed_schema: the token plaintext schema written (token/codec.h);
   // kRollingUpgradeSchema while older replicas must still open new tokens.
   uint32_t sealed_schema = kSealedSchema;
+  // The keys that sign hand receipts (--signing_keys_file; null: one random
+  // key per process, EphemeralSigningKeys). Must outlive the service.
+  const fairness::SigningKeys* signing_keys = nullptr;
 };
+
+// FAILED_PRECONDITION STUD-DEAL-6: the hand waits for its players' seeds.
+absl::Status SeedingPending();
+// A hand in its seeding phase: the configuration and the starting stacks,
+// nothing dealt (rpc/seeding_rpc.cc).
+HandState SeedingState(const HandConfig& config);
 
 // ABORTED VERSION_MISMATCH unless `expected` (when given) is the hand's version.
 absl::Status CheckVersion(bool has_expected, uint64_t expected, const HandState& state);
@@ -105,6 +118,11 @@ class HandService {
                                  stud::v1::ExportHandHistoryResponse* resp) const;
   absl::Status ReplayHandHistory(const stud::v1::ReplayHandHistoryRequest& req,
                                  stud::v1::ReplayHandHistoryResponse* resp) const;
+  // The receipt signing keys, public (seeding_rpc.cc).
+  absl::Status GetSigningKeys(const stud::v1::GetSigningKeysRequest& req,
+                              stud::v1::GetSigningKeysResponse* resp) const;
+  // The keys this service signs receipts with.
+  const fairness::SigningKeys& SigningKeys() const;
 
  private:
   // Opens a token; when `expected_hand_id` is set, the token must be that hand's.
@@ -135,6 +153,13 @@ class HandService {
   void FillUpdate(const SealedHand& hand, size_t first_op, const std::vector<int>& view_seats,
                   UpdateParts parts, std::string token, stud::v1::HandUpdate* out,
                   const NextStep* next = nullptr) const;
+  // ACTION_KIND_SEED, or any action on a hand in its seeding phase
+  // (seeding_rpc.cc) [STUD-DEAL-6].
+  absl::Status ApplySeed(const stud::v1::ApplyActionRequest& req, SealedHand hand,
+                         stud::v1::ApplyActionResponse* resp) const;
+  // FillUpdate's views of a hand in its seeding phase: no card, no turn.
+  void FillSeeding(const SealedHand& hand, const std::vector<int>& view_seats, UpdateParts parts,
+                   stud::v1::HandUpdate* out) const;
   // The policy a new hand is sealed with (HandPolicy): tickets when this
   // server or the calling tenant requires them, the ledger when this server
   // keeps one. Every replica then enforces it whatever its own flags.

@@ -31,6 +31,7 @@ absl::Status HandService::ExportHandHistory(const v1::ExportHandHistoryRequest& 
   absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
   if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
+  if (hand->service.seeding) return SeedingPending();  // nothing dealt yet [STUD-DEAL-6]
   const HandState& state = hand->state;
   if (req.viewer_seat() < 0 || req.viewer_seat() > state.config.num_seats) {
     return absl::InvalidArgumentError(absl::StrCat("viewer_seat: ", req.viewer_seat(),

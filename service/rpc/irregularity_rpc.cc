@@ -146,6 +146,7 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
   absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
   if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
+  if (hand->service.seeding) return SeedingPending();  // nothing dealt yet [STUD-DEAL-6]
   if (!req.has_report()) return absl::InvalidArgumentError("report: required");
   const v1::IrregularityReport& r = req.report();
   const IrregularityTraits* const traits = RuleFor(r.kind());

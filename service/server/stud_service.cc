@@ -215,6 +215,14 @@ grpc::ServerWriteReactor<v1::WatchHandResponse>* StudServiceImpl::WatchHand(
       refusal, language);
 }
 
+grpc::ServerUnaryReactor* StudServiceImpl::GetSigningKeys(grpc::CallbackServerContext* ctx,
+                                                          const v1::GetSigningKeysRequest* request,
+                                                          v1::GetSigningKeysResponse* response) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  reactor->Finish(ToGrpcStatus(hands_.GetSigningKeys(*request, response)));
+  return reactor;
+}
+
 void StudServiceImpl::EndWatches() {
   if (watch_hub_ != nullptr) watch_hub_->EndAll(ServerDraining());
 }

@@ -36,7 +36,8 @@ using RawStudService = stud::v1::StudService::WithRawCallbackMethod_NewHand<
                         stud::v1::StudService::WithRawCallbackMethod_ExportHandHistory<
                             stud::v1::StudService::WithRawCallbackMethod_ReplayHandHistory<
                                 stud::v1::StudService::WithCallbackMethod_WatchHand<
-                                    stud::v1::StudService::Service>>>>>>>>>;
+                                    stud::v1::StudService::WithCallbackMethod_GetSigningKeys<
+                                        stud::v1::StudService::Service>>>>>>>>>>;
 
 class StudServiceImpl final : public RawStudService {
  public:
@@ -85,6 +86,11 @@ class StudServiceImpl final : public RawStudService {
   grpc::ServerUnaryReactor* ReplayHandHistory(grpc::CallbackServerContext* ctx,
                                               const grpc::ByteBuffer* request,
                                               grpc::ByteBuffer* response) override;
+  // Public: answered at once for any caller (no tenant key, no ticket, not
+  // queued): the keys are what anyone needs to check a receipt.
+  grpc::ServerUnaryReactor* GetSigningKeys(grpc::CallbackServerContext* ctx,
+                                           const stud::v1::GetSigningKeysRequest* request,
+                                           stud::v1::GetSigningKeysResponse* response) override;
 
  private:
   // Authenticates the caller (when tenants_ is set) and runs `handler` with

@@ -162,10 +162,13 @@ absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* polic
     const v1::ActionKind kind = req.action().kind();
     const bool dealer_step = kind == v1::ACTION_KIND_DEAL || kind == v1::ACTION_KIND_BURN ||
                              kind == v1::ACTION_KIND_RESHUFFLE;
-    if (seat == kTableTicketSeat && !dealer_step) {
+    // Closing seeding for the silent seats is the table's too [STUD-DEAL-6].
+    const bool closes_seeding = kind == v1::ACTION_KIND_SEED && req.action().seat() == 0;
+    if (seat == kTableTicketSeat && !dealer_step && !closes_seeding) {
       return Refuse("SEAT_TICKET_NOT_PERMITTED",
                     "action.kind: the table's ticket reports the dealer's steps (DEAL, BURN, "
-                    "RESHUFFLE) and irregularities; a seat's action needs that seat's ticket");
+                    "RESHUFFLE), closes seeding and reports irregularities; a seat's action "
+                    "(its seed included) needs that seat's ticket");
     }
     if (seat != kTableTicketSeat && dealer_step) {
       return Refuse("SEAT_TICKET_NOT_PERMITTED",

@@ -18,9 +18,11 @@
 // unpacked) is searched for two-character card codes standing alone (no
 // letter or digit before, no letter after): a card field ("As"), each entry
 // of a repeated card field (best_five_high, revealed_deck), and cards inside
-// text ("Low card: seat 3 (2c) must bring in"). The only bytes fields are the
-// token (ciphertext), the commitment digest, the revealed salt and tickets:
-// random bytes, not text; the walk fails on any other bytes field. A hand
+// text ("Low card: seat 3 (2c) must bring in"), the receipt transcript and
+// every card proof's card. The only other bytes fields are the token
+// (ciphertext), the commitment digest, the revealed salt, tickets and the
+// fairness digests, salts, paths, seeds and signature: random bytes, not
+// text; the walk fails on any other bytes field, and on the server seed. A hand
 // history writes cards back to back ("d dh p1 ????7c"), so its PHH text is
 // also read with the PHH parser and every card it names is checked.
 #ifndef STUD_TESTS_SERVICE_HIDDEN_INFO_H_
@@ -28,6 +30,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -104,11 +107,28 @@ inline void Strings(const google::protobuf::Message& m, std::string* out) {
       } else if (f->type() == google::protobuf::FieldDescriptor::TYPE_STRING) {
         absl::StrAppend(out, f->is_repeated() ? r->GetRepeatedString(m, f, i) : r->GetString(m, f),
                         "\n");
+      } else if (f->full_name() == "stud.v1.HandReceipt.transcript") {
+        // The receipt's JSON: read as text (the public log, shown hands),
+        // its hex digests and seeds left out (random bytes, not text).
+        static const std::regex kHex(
+            "\"(hand_id|server_seed_commitment|deck_root|server_seed)\":\"[0-9a-f]*\"|"
+            "\"player_seeds\":\\[[^\\]]*\\]");
+        absl::StrAppend(out, std::regex_replace(r->GetString(m, f), kHex, ""), "\n");
+      } else if (f->full_name() == "stud.v1.FairnessView.server_seed") {
+        // The server seed gives the whole deck: never to a caller of these sweeps.
+        ADD_FAILURE() << "the server seed (the whole deck) in an answer";
       } else if (f->type() == google::protobuf::FieldDescriptor::TYPE_BYTES) {
-        // Tickets (NewHand) are the hand id, a seat and a tag: no cards.
+        // Tickets (NewHand) are the hand id, a seat and a tag: no cards. The
+        // fairness digests, salts, audit paths and signature are random
+        // bytes; a player's seed is what that player sent.
+        const std::string& name = f->full_name();
         EXPECT_TRUE(f->name() == "token" || f->name() == "commitment" ||
                     f->name() == "revealed_salt" || f->name() == "ticket" ||
                     f->name() == "table_ticket" ||
+                    name == "stud.v1.FairnessView.server_seed_commitment" ||
+                    name == "stud.v1.FairnessView.deck_root" || name == "stud.v1.CardProof.salt" ||
+                    name == "stud.v1.CardProof.path" || name == "stud.v1.SeatSeed.seed" ||
+                    name == "stud.v1.HandReceipt.signature" ||
                     f->full_name() == "google.protobuf.Any.value")  // unpacked by ErrorText
             << "unexpected bytes field " << f->full_name();
       }

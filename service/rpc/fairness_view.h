@@ -1,0 +1,55 @@
+// Verifiable hands in the API (docs/fairness.md): the fairness part of each
+// view, the card proofs, the server seed's reveal and the signed receipt of
+// a complete hand. The derivation and the tree are service/fairness/ (pure);
+// this file maps them onto stud.v1 messages.
+//
+// What a caller sees: the server seed commitment and the deck root (public
+// from NewHand, or from the deal after seeding), the players' seeds once
+// seeding is over, and a proof for exactly the cards its view shows face:
+// the public view's upcards, shown hands and common card; a private view's
+// own cards. A card the view leaves "" never gets a proof, so no proof can
+// tell a caller anything its view does not. The server seed itself only in
+// the final view of a REVEAL_POLICY_AT_END hand and to GetView's reveal_deck.
+#ifndef STUD_SERVICE_RPC_FAIRNESS_VIEW_H_
+#define STUD_SERVICE_RPC_FAIRNESS_VIEW_H_
+
+#include <string>
+
+#include "google/protobuf/repeated_ptr_field.h"
+#include "service/fairness/receipt.h"
+#include "service/token/codec.h"
+#include "stud/v1/stud.pb.h"
+
+namespace stud::service {
+
+// True for a hand dealt (or being seeded) by stud-shuffle-v1: a SERVICE hand
+// sealed since the server seed existed.
+bool HasFairness(const ServiceData& service);
+
+// pub->fairness: commitment, root, seeds and a proof for every card `pub`
+// shows (its seats' cards and common card); the server seed when the hand
+// is complete under REVEAL_POLICY_AT_END. Nothing for other hands.
+void EncodeFairness(const SealedHand& hand, stud::v1::PublicView* pub);
+// A proof for each card of `cards` the viewer sees (a non-empty code).
+void EncodeCardProofs(const SealedHand& hand,
+                      const google::protobuf::RepeatedPtrField<stud::v1::SeatCard>& cards,
+                      google::protobuf::RepeatedPtrField<stud::v1::CardProof>* out);
+// The server seed for GetView's reveal_deck (a trusted caller; CheckDeckReveal).
+void EncodeServerSeedReveal(const SealedHand& hand, stud::v1::PublicView* pub);
+
+// The receipt of a complete hand: its transcript (docs/fairness.md, "Receipt
+// transcript"), signed by `keys`' first key.
+void FillReceipt(const SealedHand& hand, const fairness::SigningKeys& keys,
+                 stud::v1::HandReceipt* out);
+// The transcript alone.
+std::string ReceiptTranscript(const SealedHand& hand);
+// One public operation as the transcript's "log" writes it.
+std::string OperationText(const stud::v1::Operation& op);
+
+// The keys a server without --signing_keys_file signs with: one random key
+// per process, made on first use.
+const fairness::SigningKeys& EphemeralSigningKeys();
+
+}  // namespace stud::service
+
+#endif  // STUD_SERVICE_RPC_FAIRNESS_VIEW_H_
