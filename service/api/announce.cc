@@ -34,11 +34,11 @@ std::string Board(const HandState& state, int seat) {
 std::string SpanishStreet(Street s) { return absl::StrCat(static_cast<int>(s), "a calle"); }
 
 void Add(google::protobuf::RepeatedPtrField<v1::Announcement>* out, v1::Locale locale,
-         const char* kind, int seat, absl::string_view rule, std::string en, std::string es) {
+         const char* kind, int seat, RuleId rule, std::string en, std::string es) {
   v1::Announcement* a = out->Add();
   a->set_kind(kind);
   a->set_seat(seat);
-  a->set_rule_id(std::string(rule));
+  a->set_rule_id(std::string(RuleIdName(rule)));
   a->set_text(locale == v1::LOCALE_ES ? es : en);
   a->set_text_en(std::move(en));
   a->set_text_es(std::move(es));
@@ -52,17 +52,17 @@ void AnnounceOpener(const HandState& state, const Operation& op, v1::Locale loca
                     google::protobuf::RepeatedPtrField<v1::Announcement>* out) {
   const bool razz = state.config.variant == Variant::kRazz;
   const int seat = op.seat;
-  const absl::string_view rule = RuleIdName(op.rule_id);
+  const RuleId rule = op.rule_id;
   const std::string low = std::to_string(state.bring_in_seat);
   const std::string door = op.card.ToString();
-  if (rule == "STUD-BRING-1" || rule == "STUD-BRING-8" || rule == "STUD-IRR-EXP-2") {
+  if (rule == RuleId::kBring1 || rule == RuleId::kBring8 || rule == RuleId::kIrrExp2) {
     const char* en = razz ? "High card" : "Low card";
     const char* es = razz ? "Carta alta" : "Carta baja";
-    if (rule == "STUD-BRING-1") {
-      Add(out, locale, "LOW_CARD", seat, "STUD-BRING-11",
+    if (rule == RuleId::kBring1) {
+      Add(out, locale, "LOW_CARD", seat, RuleId::kBring11,
           absl::StrCat(en, ": seat ", seat, " (", door, ") must bring in"),
           absl::StrCat(es, ": asiento ", seat, " (", door, "), debe abrir"));
-    } else if (rule == "STUD-BRING-8") {
+    } else if (rule == RuleId::kBring8) {
       Add(out, locale, "LOW_CARD", seat, rule,
           absl::StrCat(en, ": seat ", low, " (", door, ") is all-in; seat ", seat,
                        " opens and may fold, bring in or complete"),
@@ -76,7 +76,7 @@ void AnnounceOpener(const HandState& state, const Operation& op, v1::Locale loca
     }
     return;
   }
-  if (rule == "STUD-IRR-EXP-5") {
+  if (rule == RuleId::kIrrExp5) {
     Add(out, locale, "ALL_IN_OPTION", seat, rule,
         absl::StrCat("Seat ", seat, "'s last card was dealt face up: seat ", seat,
                      " first declares all-in or plays on"),
@@ -88,7 +88,7 @@ void AnnounceOpener(const HandState& state, const Operation& op, v1::Locale loca
   const char* hand_es = razz ? "Mano baja" : "Mano alta";
   const std::vector<BoardPlace> order = BoardOrder(state);
   const int high = order.empty() ? seat : order.front().seat;
-  if (rule == "STUD-ORDER-4" && high != seat) {
+  if (rule == RuleId::kOrder4 && high != seat) {
     Add(out, locale, "HIGH_HAND", seat, rule,
         absl::StrCat(hand_en, " on ", StreetName(op.street), ": seat ", high, " (",
                      Board(state, high), ") is all-in; seat ", seat, " (", Board(state, seat),
@@ -98,7 +98,7 @@ void AnnounceOpener(const HandState& state, const Operation& op, v1::Locale loca
                      Board(state, seat), ")"));
     return;
   }
-  Add(out, locale, "HIGH_HAND", seat, rule == "STUD-ORDER-6" ? rule : "STUD-ORDER-5",
+  Add(out, locale, "HIGH_HAND", seat, rule == RuleId::kOrder6 ? rule : RuleId::kOrder5,
       absl::StrCat(hand_en, " on ", StreetName(op.street), ": seat ", seat, " (",
                    Board(state, seat), ") acts first"),
       absl::StrCat(hand_es, " en ", SpanishStreet(op.street), ": asiento ", seat, " (",
@@ -128,7 +128,7 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
         if (!op.face_up || seat == kBoardSeat) break;
         const uint32_t bit = 1u << op.card.rank_value();
         if (fresh && (up_ranks[static_cast<size_t>(seat)] & bit) != 0) {
-          Add(out, locale, "PAIR", seat, "STUD-IRR-ANN-1",
+          Add(out, locale, "PAIR", seat, RuleId::kIrrAnn1,
               absl::StrCat("Pair of ", RankPlural(op.card.rank_value()), " showing, seat ", seat),
               absl::StrCat("Pareja de ", kRanksEs[op.card.rank_value()], " a la vista, asiento ",
                            seat));
@@ -138,7 +138,7 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
       }
       case OpType::kBringIn:
         if (!fresh) break;
-        Add(out, locale, "BRING_IN", seat, RuleIdName(op.rule_id),
+        Add(out, locale, "BRING_IN", seat, op.rule_id,
             absl::StrCat("Seat ", seat, " brings in for ", FormatMoneyEn(op.amount_to)),
             absl::StrCat("Asiento ", seat, " abre con ", FormatMoneyEs(op.amount_to)));
         break;
@@ -147,19 +147,19 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
         break;
       case OpType::kComplete:
         if (!fresh) break;
-        Add(out, locale, "COMPLETE", seat, RuleIdName(op.rule_id),
+        Add(out, locale, "COMPLETE", seat, op.rule_id,
             absl::StrCat("Seat ", seat, " completes to ", FormatMoneyEn(op.amount_to)),
             absl::StrCat("Asiento ", seat, " completa a ", FormatMoneyEs(op.amount_to)));
         break;
       case OpType::kRaise:
         if (!fresh) break;
-        Add(out, locale, "RAISE", seat, RuleIdName(op.rule_id),
+        Add(out, locale, "RAISE", seat, op.rule_id,
             absl::StrCat("Raise: seat ", seat, " raises to ", FormatMoneyEn(op.amount_to)),
             absl::StrCat("Resubida: asiento ", seat, " sube a ", FormatMoneyEs(op.amount_to)));
         break;
       case OpType::kAward:
         if (!fresh) break;
-        Add(out, locale, "WIN", seat, RuleIdName(op.rule_id),
+        Add(out, locale, "WIN", seat, op.rule_id,
             absl::StrCat(
                 "Seat ", seat, " wins ", FormatMoneyEn(op.amount),
                 op.pot == 0 ? " from the main pot" : absl::StrCat(" from side pot ", int{op.pot}),
