@@ -54,6 +54,11 @@ constexpr ReasonText kSpanish[] = {
      "Esta mano se juega con el registro de manos y este servidor no lo tiene; se atenderá en "
      "otro."},
     {"LEDGER_NOT_CONFIGURED", "Este servidor no tiene registro de manos."},
+    {"LEDGER_BEHIND",
+     "El registro de manos perdió las últimas jugadas de esta mano; la mano queda en espera de "
+     "una decisión del operador."},
+    {"TENANT_HANDS_EXHAUSTED",
+     "Este operador tiene demasiadas manos en juego; termine alguna y vuelva a intentarlo."},
     {"TENANT_OVERLOADED", "Demasiadas llamadas en curso para este operador; vuelva a intentarlo."},
     {"SERVER_DRAINING", "El servidor se está deteniendo; vuelva a intentarlo (otro responderá)."},
     {"DECK_REVEAL_NOT_PERMITTED", "El mazo solo se revela a una llamada de confianza autorizada."},
