@@ -1,5 +1,6 @@
-// Redis Sentinel for tests: real sentinels (Debian's redis-sentinel, or
-// redis-server --sentinel, the same program) on free loopback ports, each
+// Redis Sentinel for tests: real sentinels (redis-server --sentinel, the
+// program Debian's redis-sentinel package links as redis-sentinel, so only
+// redis-server needs to be installed) on free loopback ports, each
 // with its own config file in a temporary directory (Sentinel rewrites it),
 // killed when the object goes. A missing binary fails the test; it never skips.
 #ifndef STUD_TESTS_SERVICE_SENTINEL_FIXTURE_H_
