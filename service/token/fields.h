@@ -265,12 +265,21 @@ constexpr auto NumSeats(uint32_t n, absl::string_view name) {
   return SeatCount<M>{{{n, name}, kMinSeats, kMaxSeats}};
 }
 
-// A card index, 0..51.
+// A card index, 0..51. `always`: written even for index 0 (the 2c), so that
+// the field is 2 bytes whatever the card: a field that may name a hidden card
+// must not change the token's length with it. Every reader takes an explicit
+// 0 (protobuf's too, which would leave it out when serializing again).
+// Without it, index 0 is left out as proto3 does.
 template <auto M>
 struct CardIndex : FieldBase<typename MemberOf<M>::Class> {
   using T = typename MemberOf<M>::Class;
+  bool always = false;
   void Write(const T& obj, wire::Writer& w, WriteContext&) const {
-    w.VarintField(this->number, static_cast<uint32_t>((obj.*M).index()));
+    const auto index = static_cast<uint32_t>((obj.*M).index());
+    if (!always) return w.VarintField(this->number, index);
+    w.Room(16);
+    w.Tag(this->number, wire::kVarint);
+    w.Varint(index);
   }
   absl::Status Read(T& obj, const wire::Field& f, ReadContext&, uint8_t& count) const {
     if (f.type != wire::kVarint || f.value >= kDeckSize) return this->Bad();
@@ -284,8 +293,8 @@ struct CardIndex : FieldBase<typename MemberOf<M>::Class> {
   }
 };
 template <auto M>
-constexpr auto CardNo(uint32_t n, absl::string_view name) {
-  return CardIndex<M>{{n, name}};
+constexpr auto CardNo(uint32_t n, absl::string_view name, bool always = false) {
+  return CardIndex<M>{{n, name}, always};
 }
 
 // A list of cards as bytes, one card index per byte.

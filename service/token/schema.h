@@ -130,7 +130,7 @@ template <>
 struct Schema<CardMove> {
   static constexpr absl::string_view kName = "CardMove";
   static constexpr auto kFields = std::make_tuple(  //
-      SeatNo<&CardMove::seat>(1, "seat"), CardNo<&CardMove::card>(2, "card"));
+      SeatNo<&CardMove::seat>(1, "seat"), CardNo<&CardMove::card>(2, "card", /*always=*/true));
 };
 
 template <>
@@ -140,8 +140,8 @@ struct Schema<IrregularityReport> {
   static constexpr auto kFields = std::make_tuple(
       Enum<&R::kind>(1, "kind", IrregularityKind::kHolecardExposed, kLastIrregularityKind),
       SeatNo<&R::seat>(2, "seat"), Enum<&R::street>(3, "street", Street::kThird, Street::kSeventh),
-      Bool<&R::has_card>(4, "has_card"),  //
-      CardNo<&R::card>(5, "card"),        //
+      Bool<&R::has_card>(4, "has_card"),             //
+      CardNo<&R::card>(5, "card", /*always=*/true),  // same length for every card
       Cards<&R::cards>(6, "cards"),
       Enum<&R::action>(7, "action", ActionKind::kFold, ActionKind::kDeclineOption),
       Int64<&R::amount_to>(8, "amount_to"),                                             //

@@ -32,9 +32,29 @@ std::string ViaProtobuf(const std::string& bytes) {
   return out;
 }
 
+// IrregularityReport.card and CardMove.card are written even when 0 (the 2c)
+// so that a card never changes the token's length (token/fields.h, CardIndex);
+// protobuf leaves a 0 out. Only a hand with such a 0 differs from protobuf's
+// bytes, and protobuf's bytes still read back to the same hand.
+bool HasACardZeroProtobufLeavesOut(const HandState& s) {
+  for (const IrregularityReport& r : s.reports) {
+    if (r.card.index() == 0) return true;
+    for (const CardMove& m : r.moves) {
+      if (m.card.index() == 0) return true;
+    }
+  }
+  return false;
+}
+
 void ExpectSame(const SealedHand& hand) {
   const std::string fast = SerializeSealedHand(hand);
-  ASSERT_EQ(fast, ViaProtobuf(fast)) << "version " << hand.state.version;
+  const std::string proto = ViaProtobuf(fast);
+  if (!HasACardZeroProtobufLeavesOut(hand.state)) {
+    ASSERT_EQ(fast, proto) << "version " << hand.state.version;
+  }
+  absl::StatusOr<SealedHand> via = ParseSealedHand(proto);
+  ASSERT_TRUE(via.ok()) << via.status();
+  ASSERT_EQ(SerializeSealedHand(*via), fast) << "version " << hand.state.version;
   absl::StatusOr<SealedHand> back = ParseSealedHand(fast);
   ASSERT_TRUE(back.ok()) << back.status();
   ASSERT_TRUE(back->state == hand.state);

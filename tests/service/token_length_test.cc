@@ -104,5 +104,45 @@ TEST(TokenLength, SamePublicHistoryGivesTheSameTokenLength) {
   EXPECT_GT(deals_of_the_2c_down, kHands / 20);  // the case that once changed the length
 }
 
+// LIVE dealing: the dealer reports each card. A down card dealt face up is
+// recorded as an irregularity report naming the card [STUD-IRR-EXP-1]; the
+// same deal with any other card must seal to the same length, as must a report
+// that moves the card (CardMove). Before, the 2c (card index 0) was left out
+// of the report and its token was 2 bytes shorter.
+TEST(TokenLength, ALiveReportGivesTheSameLengthWhateverTheCard) {
+  std::mt19937_64 rng(0x11FE);
+  for (int round = 0; round < 6; ++round) {
+    HandConfig config = testing::RandomConfig(static_cast<Variant>(1 + round % 3), rng,
+                                              testing::RandomOptions::kVaried);
+    config.deal_source = DealSource::kReported;
+    config.deck.clear();
+    config.recycle_order.clear();
+    absl::StatusOr<HandState> start = NewHand(config);
+    ASSERT_TRUE(start.ok()) << start.status();
+    ASSERT_EQ(start->phase, Phase::kAwaitingDeal);
+    const ExpectedDeal next = NextDeal(*start);
+    ASSERT_FALSE(next.face_up);  // third street starts with down cards
+    std::map<size_t, std::vector<int>> cards_by_length;
+    for (int c = 0; c < kDeckSize; ++c) {
+      HandState st = *start;
+      const Action exposed{.kind = ActionKind::kDeal,
+                           .seat = next.seat,
+                           .card = Card::FromIndex(c),
+                           .face_up = true};
+      ASSERT_TRUE(Apply(st, exposed).ok()) << "card " << c;
+      ASSERT_EQ(st.reports.size(), 1u) << "card " << c;
+      ASSERT_TRUE(st.reports[0].has_card);
+      // A move of the same card, as a ruling that hands it to another seat writes.
+      st.reports[0].moves.push_back(CardMove{.seat = next.seat, .card = Card::FromIndex(c)});
+      cards_by_length[SealedLength(st)].push_back(c);
+    }
+    EXPECT_EQ(cards_by_length.size(), 1u)
+        << "round " << round << ": the token length depends on the reported card ("
+        << cards_by_length.size()
+        << " lengths; the first card of the shortest: " << cards_by_length.begin()->second.front()
+        << ")";
+  }
+}
+
 }  // namespace
 }  // namespace stud::service
