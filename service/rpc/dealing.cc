@@ -12,6 +12,7 @@
 #include "service/api/convert.h"
 #include "service/api/status_mapping.h"
 #include "service/fairness/shuffle.h"
+#include "service/rpc/fairness_view.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -95,6 +96,7 @@ void DealFromSeeds(HandConfig* config, ServiceData* service) {
   randombytes_buf(service->salt.data(), service->salt.size());
   service->commitment = DeckCommitment(config->deck, config->recycle_order, service->salt);
   service->seeding = false;
+  RememberDeckTree(*service, derived);  // its views need the tree: derived once
 }
 
 std::string DeckCommitment(const std::vector<Card>& deck, const std::vector<Card>& recycle_order,

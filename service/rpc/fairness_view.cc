@@ -1,7 +1,10 @@
 #include "service/rpc/fairness_view.h"
 
+#include <list>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -19,23 +22,57 @@ namespace v1 = stud::v1;
 
 namespace {
 
-// The hand's tree, derived once per thread for consecutive calls on the same
-// hand (a view needs its root and proofs; deriving costs some 60 hashes).
-const fairness::DeckTree& TreeOf(const ServiceData& service, int num_seats) {
-  struct Cached {
-    std::string key;
-    std::unique_ptr<fairness::DeckTree> tree;
-  };
-  thread_local Cached cached;
-  std::string key = absl::StrCat(service.server_seed, service.hand_id, service.packed_seeds);
-  if (cached.tree == nullptr || cached.key != key) {
-    std::vector<std::string> seeds = PlayerSeeds(service);
-    seeds.resize(static_cast<size_t>(num_seats));
-    cached.tree = std::make_unique<fairness::DeckTree>(
-        fairness::Derive(service.server_seed, service.hand_id, seeds));
-    cached.key = std::move(key);
+// The trees of recent hands, shared by every thread: deriving one costs some
+// 300 SHA-256 blocks (about 60 us), and every view of a hand needs its root
+// and proofs. Least recently used first out; a hand's tree never changes, so
+// a hit is always right.
+class TreeCache {
+ public:
+  static TreeCache& Get() {
+    static TreeCache* const cache = new TreeCache();
+    return *cache;
   }
-  return *cached.tree;
+  std::shared_ptr<const fairness::DeckTree> Find(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = index_.find(key);
+    if (it == index_.end()) return nullptr;
+    order_.splice(order_.begin(), order_, it->second);  // now the most recent
+    return it->second->second;
+  }
+  void Put(std::string key, std::shared_ptr<const fairness::DeckTree> tree) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (index_.count(key) > 0) return;
+    order_.emplace_front(key, std::move(tree));
+    index_.emplace(std::move(key), order_.begin());
+    if (order_.size() > kCapacity) {
+      index_.erase(order_.back().first);
+      order_.pop_back();
+    }
+  }
+
+ private:
+  static constexpr size_t kCapacity = 1024;  // some 15 KB each
+  std::mutex mu_;
+  std::list<std::pair<std::string, std::shared_ptr<const fairness::DeckTree>>> order_;
+  std::unordered_map<
+      std::string,
+      std::list<std::pair<std::string, std::shared_ptr<const fairness::DeckTree>>>::iterator>
+      index_;
+};
+
+std::string TreeKey(const ServiceData& service) {
+  return absl::StrCat(service.hand_id, service.server_seed, service.packed_seeds);
+}
+
+std::shared_ptr<const fairness::DeckTree> TreeOf(const ServiceData& service, int num_seats) {
+  std::string key = TreeKey(service);
+  if (std::shared_ptr<const fairness::DeckTree> tree = TreeCache::Get().Find(key)) return tree;
+  std::vector<std::string> seeds = PlayerSeeds(service);
+  seeds.resize(static_cast<size_t>(num_seats));
+  auto tree = std::make_shared<const fairness::DeckTree>(
+      fairness::Derive(service.server_seed, service.hand_id, seeds));
+  TreeCache::Get().Put(std::move(key), tree);
+  return tree;
 }
 
 void AddProof(const fairness::DeckTree& tree, const std::string& code,
@@ -55,6 +92,10 @@ std::string EnumText(const std::string& name, absl::string_view prefix) {
 }
 
 }  // namespace
+
+void RememberDeckTree(const ServiceData& service, const fairness::Derived& derived) {
+  TreeCache::Get().Put(TreeKey(service), std::make_shared<const fairness::DeckTree>(derived));
+}
 
 bool HasFairness(const ServiceData& service) {
   return service.dealing_mode == v1::DEALING_MODE_SERVICE && !service.server_seed.empty();
@@ -83,7 +124,8 @@ void EncodeFairness(const SealedHand& hand, v1::PublicView* pub) {
     }
   }
   if (service.seeding) return;  // no deck yet: no root, no card
-  const fairness::DeckTree& tree = TreeOf(service, n);
+  const std::shared_ptr<const fairness::DeckTree> tree_of = TreeOf(service, n);
+  const fairness::DeckTree& tree = *tree_of;
   f->set_deck_root(tree.root());
   for (const v1::SeatView& seat : pub->seats()) {
     for (const v1::SeatCard& card : seat.cards())
@@ -99,8 +141,9 @@ void EncodeCardProofs(const SealedHand& hand,
                       const google::protobuf::RepeatedPtrField<v1::SeatCard>& cards,
                       google::protobuf::RepeatedPtrField<v1::CardProof>* out) {
   if (!HasFairness(hand.service) || hand.service.seeding) return;
-  const fairness::DeckTree& tree = TreeOf(hand.service, hand.state.config.num_seats);
-  for (const v1::SeatCard& card : cards) AddProof(tree, card.card(), out);
+  const std::shared_ptr<const fairness::DeckTree> tree =
+      TreeOf(hand.service, hand.state.config.num_seats);
+  for (const v1::SeatCard& card : cards) AddProof(*tree, card.card(), out);
 }
 
 void EncodeServerSeedReveal(const SealedHand& hand, v1::PublicView* pub) {
@@ -146,7 +189,7 @@ std::string ReceiptTranscript(const SealedHand& hand) {
   if (HasFairness(service)) {
     d.service_shuffle = true;
     d.server_seed_commitment = fairness::ServerSeedCommitment(service.server_seed);
-    d.deck_root = TreeOf(service, state.config.num_seats).root();
+    d.deck_root = TreeOf(service, state.config.num_seats)->root();
     d.player_seeds = PlayerSeeds(service);
     d.player_seeds.resize(static_cast<size_t>(state.config.num_seats));
     if (service.reveal_policy == v1::REVEAL_POLICY_AT_END) d.server_seed = service.server_seed;

@@ -17,6 +17,7 @@
 
 #include "google/protobuf/repeated_ptr_field.h"
 #include "service/fairness/receipt.h"
+#include "service/fairness/shuffle.h"
 #include "service/token/codec.h"
 #include "stud/v1/stud.pb.h"
 
@@ -45,6 +46,10 @@ void FillReceipt(const SealedHand& hand, const fairness::SigningKeys& keys,
 std::string ReceiptTranscript(const SealedHand& hand);
 // One public operation as the transcript's "log" writes it.
 std::string OperationText(const stud::v1::Operation& op);
+
+// Keeps the tree of a hand just derived (NewHand, the end of seeding), so
+// that its first view does not derive it again.
+void RememberDeckTree(const ServiceData& service, const fairness::Derived& derived);
 
 // The keys a server without --signing_keys_file signs with: one random key
 // per process, made on first use.
