@@ -38,6 +38,8 @@ PACKAGES=(
   buildah podman debootstrap uidmap curl
   # The playground page's browser tests (ctest Web.Playground).
   chromium fonts-dejavu-core
+  # The gateway's benchmark plots (tools/bench/plot_gateway.sh).
+  gnuplot-nox
 )
 
 if [ "${1:-}" = --server ]; then PACKAGES=("${SERVER_PACKAGES[@]}"); fi
