@@ -26,9 +26,12 @@ using Clock = std::chrono::steady_clock;
 
 double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
-TEST(LedgerFailover, SentinelsPromoteTheReplicaAndEveryHandContinues) {
+// Plays 8 hands through a failover of a master with `replicas` replicas
+// (WAIT 1). With one replica the killed master is restarted once the replica
+// is promoted (WAIT 1 needs a replica); with two the other one serves.
+void PlayThroughFailover(int replicas) {
   SentinelSet set;
-  ASSERT_TRUE(set.Start(/*down_after_ms=*/1000));
+  ASSERT_TRUE(set.Start(/*down_after_ms=*/1000, replicas));
   RedisLedgerOptions o = *ParseLedgerUrl(set.url());
   o.wait_replicas = 1;
   o.wait_timeout = absl::Milliseconds(500);
@@ -125,8 +128,13 @@ TEST(LedgerFailover, SentinelsPromoteTheReplicaAndEveryHandContinues) {
   // supervisor would restart it, and the sentinels make it the new replica
   // (with one replica, WAIT 1 needs it).
   Clock::time_point promoted = Clock::time_point::max();
+  RedisServer* new_master = nullptr;
   for (auto until = Clock::now() + std::chrono::seconds(60); Clock::now() < until;) {
-    if (set.sentinels[0].MasterPort(SentinelSet::kName) == set.replica->port()) {
+    const int port = set.sentinels[0].MasterPort(SentinelSet::kName);
+    new_master = port == set.replica->port()              ? set.replica.get()
+                 : set.spare && port == set.spare->port() ? set.spare.get()
+                                                          : nullptr;
+    if (new_master != nullptr) {
       promoted = Clock::now();
       break;
     }
@@ -134,7 +142,9 @@ TEST(LedgerFailover, SentinelsPromoteTheReplicaAndEveryHandContinues) {
   }
   probe.join();
   ASSERT_NE(promoted, Clock::time_point::max()) << "no promotion within 60 s";
-  ASSERT_TRUE(set.master.Start());
+  if (replicas == 1) {
+    ASSERT_TRUE(set.master.Start());
+  }
   for (std::thread& t : players) t.join();
   ASSERT_NE(first_plain_write, Clock::time_point::max()) << "no write on the new master";
 
@@ -146,7 +156,7 @@ TEST(LedgerFailover, SentinelsPromoteTheReplicaAndEveryHandContinues) {
     EXPECT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE) << "hand " << h;
     // Nothing lost: the new master's entry is the hand's last token.
     EXPECT_TRUE(absl::StartsWith(
-        set.replica->Command("GETRANGE " + LedgerKey("", u.public_view().hand_id()) + " 0 60"),
+        new_master->Command("GETRANGE " + LedgerKey("", u.public_view().hand_id()) + " 0 60"),
         absl::StrCat(u.version(), ":", TokenDigest(u.token()))))
         << "hand " << h;
   }
@@ -154,11 +164,13 @@ TEST(LedgerFailover, SentinelsPromoteTheReplicaAndEveryHandContinues) {
   EXPECT_GE(unavailable.load(), 1) << "calls failed closed during the failover";
 
   const double window = Ms(first_write_after_kill - kill_time);
-  std::cout << "failover: sentinels named the replica " << Ms(promoted - kill_time)
+  std::cout << "failover with " << replicas << " replica(s): sentinels named a replica "
+            << Ms(promoted - kill_time)
             << " ms after the kill (down-after-milliseconds 1000); first write without WAIT "
             << Ms(first_plain_write - kill_time)
-            << " ms after it; first write acknowledged by a replica (WAIT 1: the old master "
-               "restarted and resynced as the new replica) "
+            << " ms after it; first write acknowledged by a replica (WAIT 1"
+            << (replicas == 1 ? ": the old master restarted and resynced as the new replica) "
+                              : ": the other replica, now following the new master) ")
             << window << " ms after the kill; " << unavailable.load()
             << " UNAVAILABLE answers retried\n";
   ::testing::Test::RecordProperty("promotion_ms", static_cast<int>(Ms(promoted - kill_time)));
@@ -166,6 +178,12 @@ TEST(LedgerFailover, SentinelsPromoteTheReplicaAndEveryHandContinues) {
   ::testing::Test::RecordProperty("first_plain_write_ms",
                                   static_cast<int>(Ms(first_plain_write - kill_time)));
 }
+
+TEST(LedgerFailover, SentinelsPromoteTheReplicaAndEveryHandContinues) { PlayThroughFailover(1); }
+
+// With a second replica, WAIT 1 is acknowledged as soon as the other replica
+// follows the new master: the window stays that of the promotion.
+TEST(LedgerFailover, WithTwoReplicasWaitKeepsTheShortWindow) { PlayThroughFailover(2); }
 
 // A Sentinel that names a master nobody answers at, a master name no Sentinel
 // knows, and no Sentinel at all: UNAVAILABLE with a message that says which,

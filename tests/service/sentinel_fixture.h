@@ -125,19 +125,25 @@ class RedisSentinel {
   pid_t pid_ = 0;
 };
 
-// A master, one replica of it and three sentinels, all on loopback, ready
-// when every sentinel knows the replica and the two other sentinels.
+// A master, one replica of it (two with `replicas` 2) and three sentinels,
+// all on loopback, ready when every sentinel knows the replicas and the two
+// other sentinels.
 struct SentinelSet {
   static constexpr char kName[] = "ledger";
   RedisServer master;
   std::unique_ptr<RedisServer> replica;
+  std::unique_ptr<RedisServer> spare;  // the second replica (replicas 2)
   RedisSentinel sentinels[3];
 
-  [[nodiscard]] bool Start(int down_after_ms = 1000) {
+  [[nodiscard]] bool Start(int down_after_ms = 1000, int replicas = 1) {
     if (!master.Start()) return false;
-    replica = std::make_unique<RedisServer>(
-        std::vector<std::string>{"--replicaof", "127.0.0.1", std::to_string(master.port())});
+    const std::vector<std::string> of = {"--replicaof", "127.0.0.1", std::to_string(master.port())};
+    replica = std::make_unique<RedisServer>(of);
     if (!replica->Start()) return false;
+    if (replicas == 2) {
+      spare = std::make_unique<RedisServer>(of);
+      if (!spare->Start()) return false;
+    }
     for (RedisSentinel& s : sentinels) {
       if (!s.Start(kName, master.port(), down_after_ms)) return false;
     }
@@ -147,8 +153,10 @@ struct SentinelSet {
     while (std::chrono::steady_clock::now() < deadline) {
       bool ready = true;
       for (const RedisSentinel& s : sentinels) {
-        ready = ready && s.Reply({"SENTINEL", "replicas", kName}).elements == 1 &&
-                s.Reply({"SENTINEL", "sentinels", kName}).elements == 2;
+        ready =
+            ready &&
+            s.Reply({"SENTINEL", "replicas", kName}).elements == static_cast<size_t>(replicas) &&
+            s.Reply({"SENTINEL", "sentinels", kName}).elements == 2;
       }
       if (ready) return true;
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
