@@ -4,7 +4,8 @@
 // old replica reads (the schema-2 bytes are pinned by
 // StateCodecGoldenTest.Schema2StatesAreByteForByteStable); a replica on the
 // default schema 3 continues those hands, and its tokens go back to schema 3.
-// The same for the token format (the AEAD): --token_format=1 during the roll.
+// The same for the token format (the AEAD): --token_format=1 during the roll
+// from a release before format 4, --token_format=4 from one before format 5.
 #include <string>
 
 #include "absl/strings/escaping.h"
@@ -64,6 +65,37 @@ TEST(RollingUpgrade, Format1ReplicasAndFormat4ReplicasContinueEachOthersHands) {
     }
   }
   EXPECT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
+}
+
+// Token format 5 (AES-256-GCM-SIV under a subkey, the tenant as a keyed tag)
+// during a rolling upgrade from a release that opens formats 1-4: the new
+// replicas run with --token_format=4 until no older replica is left; a
+// replica on the default format 5 continues their hands and they continue its
+// hands. Format 5's header names the key and a tenant tag, then the hand id.
+TEST(RollingUpgrade, Format4ReplicasAndFormat5ReplicasContinueEachOthersHands) {
+  const std::vector<Key> ring = {TestKey(1, 7)};
+  Server during_roll(ring, true, nullptr, kGcmSivTokenFormat);
+  Server after_roll(ring, true, nullptr, kDerivedTokenFormat);
+  v1::HandUpdate u = StartHand(during_roll, BasicHand(5, v1::DEALING_MODE_SERVICE));
+  EXPECT_EQ(u.token()[2], kGcmSivTokenFormat);
+  int steps = 0;
+  for (; steps < 200 && u.public_view().phase() != v1::PHASE_COMPLETE; ++steps) {
+    Server& replica = steps % 2 == 0 ? after_roll : during_roll;
+    u = ApplyExpectingOk(replica, u, ChooseAction(u, false));
+    EXPECT_EQ(u.token()[2], steps % 2 == 0 ? kDerivedTokenFormat : kGcmSivTokenFormat);
+    if (steps % 2 == 0) {
+      EXPECT_EQ(absl::BytesToHexString(u.token().substr(15, 12)),
+                u.public_view().hand_id().substr(0, 24))
+          << "step " << steps;
+    }
+  }
+  EXPECT_GT(steps, 4);
+  EXPECT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
+  // A hand started on a format 5 replica continues on a format 4 one.
+  v1::HandUpdate v = StartHand(after_roll, BasicHand(3, v1::DEALING_MODE_SERVICE));
+  EXPECT_EQ(v.token()[2], kDerivedTokenFormat);
+  v = ApplyExpectingOk(during_roll, v, ChooseAction(v, false));
+  EXPECT_EQ(v.token()[2], kGcmSivTokenFormat);
 }
 
 }  // namespace
