@@ -70,6 +70,15 @@ test("a hand dealt by the service, played to showdown, with the deck commitment 
   const actions = await playToShowdown(page);
   assert.ok(actions >= 4, "at least the third-street round was played");
   assert.equal(await page.locator("#commitment").getAttribute("data-verified"), "true");
+  // The signed receipt checked in the browser with WebCrypto (docs/fairness.md): the signature
+  // with the key GetSigningKeys lists, the NewHand commitments, every seat's card proofs.
+  await page.click("#verify");
+  await settled(page);
+  const checks = await page.locator("#verify-result").textContent();
+  assert.equal(await page.locator("#verify-result").getAttribute("data-verified"), "true", checks);
+  assert.match(checks, /Receipt verified \(\d+ checks/);
+  assert.match(checks, /Ed25519 signature over the transcript/);
+  assert.match(checks, /the NewHand answer published the receipt's deck root/);
   assert.match(await page.locator("#showdown-result").textContent(), /Pot 0 \(\d+\): seat \d \+\d+/);
   assert.ok((await page.locator("#log li").count()) > 20, "the operation log is shown");
   assert.ok((await page.locator("#announcements li").count()) > 0, "announcements are shown");
