@@ -18,6 +18,7 @@ import { createDualProtocolServer, type NodeHandlerFn } from "./listener.js";
 import { grpcPassthrough } from "./passthrough.js";
 import { unaryFastPath } from "./unary.js";
 import { SessionPool } from "./upstream.js";
+import { tlsConnectOptions, type UpstreamTls } from "./pool.js";
 import { metricsText, observePool, recordCall, registry } from "./metrics.js";
 import { withAccessLog } from "./logging.js";
 
@@ -44,6 +45,8 @@ export interface GatewayOptions {
   metricsPort?: number;
   // One JSON "access" line per request on stderr (src/logging.ts).
   accessLog?: boolean;
+  // TLS to stud_server (src/pool.ts); default: cleartext h2c.
+  upstreamTls?: UpstreamTls;
 }
 
 export interface Gateway {
@@ -73,6 +76,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const upstream = new SessionPool(options.upstream, {
     connections: options.upstreamConnections ?? 2,
     maxConnections: options.maxUpstreamConnections ?? 64,
+    tls: options.upstreamTls,
   });
   observePool(() => upstream.stats());
   // Every stud_server address known before the first call (at most 2 s: a
@@ -81,7 +85,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // Readiness asks through connect-node's client, on a connection of its own
   // (to the first address given: ready when stud_server answers there).
   const healthTarget = options.upstream.split(",")[0].trim();
-  const health = createClient(Health, createGrpcTransport({ baseUrl: `http://${healthTarget}`, pingIntervalMs: 10_000 }));
+  const tls = options.upstreamTls;
+  const health = createClient(
+    Health,
+    createGrpcTransport({
+      baseUrl: `${tls ? "https" : "http"}://${healthTarget}`,
+      pingIntervalMs: 10_000,
+      nodeOptions: tls ? tlsConnectOptions(tls, healthTarget.slice(0, healthTarget.lastIndexOf(":")).replace(/^\[|\]$/g, "")) : undefined,
+    }),
+  );
 
   async function serveOther(req: Request, res: Response): Promise<void> {
     const url = new URL(req.url ?? "/", "http://gateway");

@@ -4,7 +4,9 @@
 //                        [--static_dir=DIR]
 //                        [--workers=0] [--upstream_connections=2]
 //                        [--max_upstream_connections=64] [--metrics_port=PORT]
-//                        [--access_log=false]
+//                        [--access_log=false] [--upstream_tls_ca=FILE]
+//                        [--upstream_tls_servername=NAME]
+//                        [--upstream_tls_cert=FILE --upstream_tls_key=FILE]
 // Prints "stud_web listening on http://HOST:PORT" once it accepts calls
 // (--listen=127.0.0.1:0 picks a free port; with several workers, once every
 // worker listens), and "stud_web metrics on http://HOST:PORT/metrics" with
@@ -12,10 +14,12 @@
 // (src/logging.ts). SIGTERM/SIGINT: stop accepting, finish the calls in
 // flight, exit 0.
 import cluster from "node:cluster";
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startGateway } from "./gateway.js";
+import type { UpstreamTls } from "./pool.js";
 import { logLine } from "./logging.js";
 import { LISTENING, runPrimary } from "./workers.js";
 
@@ -52,6 +56,18 @@ const FLAGS: Record<string, { value: string; help: string }> = {
       "empty: /metrics on the public port",
   },
   access_log: { value: "false", help: "true: one JSON access line per request on stderr (no headers, query or body)" },
+  upstream_tls_ca: {
+    value: "",
+    help:
+      "PEM CA bundle: connect to stud_server over TLS; its certificate must chain to this CA and name the host " +
+      "of --upstream (or --upstream_tls_servername); empty: cleartext h2c",
+  },
+  upstream_tls_servername: {
+    value: "",
+    help: "with --upstream_tls_ca: the name stud_server's certificate must carry (and the SNI), for --upstream given as addresses",
+  },
+  upstream_tls_cert: { value: "", help: "with --upstream_tls_ca: PEM client certificate for mutual TLS (stud_server --tls_client_ca)" },
+  upstream_tls_key: { value: "", help: "with --upstream_tls_cert: its PEM private key" },
   cors_origins: {
     value: "",
     help: "comma-separated origins whose pages may call the gateway (https://app.example; * for any); empty: same origin only",
@@ -128,6 +144,7 @@ if (flags.access_log !== "true" && flags.access_log !== "false") {
   console.error(`stud_web: --access_log must be true or false, got "${flags.access_log}"`);
   process.exit(2);
 }
+const upstreamTls = readUpstreamTls();
 const host = flags.listen.slice(0, colon);
 const announce = (port: number) =>
   console.log(
@@ -152,6 +169,7 @@ async function serve(): Promise<void> {
     maxUpstreamConnections: maxConnections,
     metricsPort,
     accessLog: flags.access_log === "true",
+    upstreamTls,
     corsOrigins: flags.cors_origins
       .split(",")
       .map((o) => o.trim())
@@ -177,4 +195,33 @@ async function serve(): Promise<void> {
       void gateway.close().then(() => process.exit(0));
     });
   }
+}
+
+// The --upstream_tls_* files, read once at start (a pod restart picks up a
+// rotated Secret); exits 2 with the flag's name on a bad combination or an
+// unreadable file.
+function readUpstreamTls(): UpstreamTls | undefined {
+  const { upstream_tls_ca: ca, upstream_tls_servername: servername, upstream_tls_cert: cert, upstream_tls_key: key } = flags;
+  const fail = (message: string): never => {
+    console.error(`stud_web: ${message}`);
+    process.exit(2);
+  };
+  if (!ca) {
+    if (servername || cert || key) fail("--upstream_tls_servername, --upstream_tls_cert and --upstream_tls_key need --upstream_tls_ca");
+    return undefined;
+  }
+  if (!cert !== !key) fail("--upstream_tls_cert and --upstream_tls_key go together");
+  const read = (flag: string, file: string): Buffer => {
+    try {
+      return fs.readFileSync(file);
+    } catch (error) {
+      return fail(`--${flag}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    }
+  };
+  return {
+    ca: read("upstream_tls_ca", ca),
+    servername: servername || undefined,
+    cert: cert ? read("upstream_tls_cert", cert) : undefined,
+    key: key ? read("upstream_tls_key", key) : undefined,
+  };
 }

@@ -32,6 +32,7 @@
 // Node sets TCP_NODELAY on an HTTP/2 session's socket itself (strace:
 // setsockopt TCP_NODELAY on every upstream socket).
 import http2 from "node:http2";
+import net from "node:net";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { parseUpstream, UpstreamTargets, type Lookup } from "./targets.js";
 
@@ -44,6 +45,25 @@ export interface PoolOptions {
   idleCloseMs?: number;
   // How host names are resolved (tests); default: the system resolver, all addresses.
   lookup?: Lookup;
+  // TLS to stud_server (--upstream_tls_*); default: cleartext HTTP/2 (h2c).
+  tls?: UpstreamTls;
+}
+
+// stud_server's certificate must chain to `ca` and name the host given in
+// --upstream (or `servername`, for an address given without a name: also the
+// SNI sent); `cert` and `key`, when given, are the gateway's client
+// certificate for a stud_server that requires one (--tls_client_ca).
+export interface UpstreamTls {
+  ca: Buffer;
+  servername?: string;
+  cert?: Buffer;
+  key?: Buffer;
+}
+
+// Options of a TLS connection to `target` (an address of `name`).
+export function tlsConnectOptions(tls: UpstreamTls, name: string): http2.SecureClientSessionOptions {
+  const servername = tls.servername ?? (net.isIP(name) ? undefined : name);
+  return { ca: tls.ca, cert: tls.cert, key: tls.key, servername };
 }
 
 interface Entry {
@@ -52,6 +72,9 @@ interface Entry {
   target: string;
   // Streams opened on this session and not yet closed.
   active: number;
+  // The TLS error code that ended it before it was set up (a certificate the
+  // CA does not vouch for, another name): names no address.
+  failure?: string;
   // Resolved once the peer's SETTINGS arrived or the session ended.
   ready: Promise<void>;
   settled: boolean;
@@ -80,6 +103,7 @@ export class SessionPool {
   private slotTarget: string[] = [];
   private readonly targets: UpstreamTargets;
   private readonly resolved: Promise<void>;
+  private readonly tls?: UpstreamTls;
 
   // address: one host:port or several, comma-separated (src/targets.ts).
   constructor(address: string, options: PoolOptions | number = {}) {
@@ -91,6 +115,7 @@ export class SessionPool {
     this.resolved = this.targets.start();
     this.maxConnections = Math.max(this.minBase, o.maxConnections ?? 64);
     this.idleCloseMs = o.idleCloseMs ?? 30_000;
+    this.tls = o.tls;
   }
 
   // Settles once the upstream names were first resolved (or failed to be).
@@ -147,7 +172,11 @@ export class SessionPool {
         await Promise.all(pending.map((e) => e.ready));
         // A session that ended before its SETTINGS: stud_server is unreachable.
         if (pending.every((e) => e.session.closed || e.session.destroyed)) {
-          throw new ConnectError("stud_server unreachable: the connection closed before it was set up", Code.Unavailable);
+          const why = [...new Set(pending.map((e) => e.failure).filter(Boolean))].join(", ");
+          throw new ConnectError(
+            `stud_server unreachable: the connection closed before it was set up${why ? ` (${why})` : ""}`,
+            Code.Unavailable,
+          );
         }
         continue;
       }
@@ -227,7 +256,9 @@ export class SessionPool {
   private open(index: number): Entry {
     const list = this.targets.list();
     const target = index >= 0 ? this.slotTarget[index] : list[this.next++ % list.length];
-    const session = http2.connect(`http://${target}`);
+    const session = this.tls
+      ? http2.connect(`https://${target}`, tlsConnectOptions(this.tls, this.targets.nameOf(target)))
+      : http2.connect(`http://${target}`);
     let settle!: () => void;
     const entry: Entry = { session, target, active: 0, settled: false, ready: new Promise((resolve) => (settle = resolve)) };
     const settled = () => {
@@ -244,7 +275,12 @@ export class SessionPool {
     };
     session.once("remoteSettings", settled);
     // A lost connection fails the calls on it; the next call opens another.
-    session.on("error", () => undefined);
+    // A TLS failure's code is kept for the caller's message; a socket error's
+    // (ECONNREFUSED, ENOTFOUND: they have a syscall) only says where the
+    // deployment's network ends, which callers need not learn.
+    session.on("error", (error: NodeJS.ErrnoException) => {
+      if (!entry.settled && !error.syscall && error.code) entry.failure = error.code;
+    });
     session.on("close", forget);
     // No new streams after GOAWAY; those open finish on it.
     session.on("goaway", forget);

@@ -67,6 +67,13 @@ export class UpstreamTargets {
     return this.current;
   }
 
+  // The name given in --upstream for an address of the list (the host a TLS
+  // certificate must name), or the address's host when it was given as such.
+  nameOf(target: string): string {
+    const i = this.byEntry.findIndex((addresses) => addresses.includes(target));
+    return i >= 0 ? this.entries[i].host : target.slice(0, target.lastIndexOf(":")).replace(/^\[|\]$/g, "");
+  }
+
   // Resolves now, then every intervalMs (an unref'd timer: it never keeps the
   // process alive).
   async start(intervalMs = 5_000): Promise<void> {
