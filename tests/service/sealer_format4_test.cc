@@ -151,10 +151,11 @@ TEST_F(SealerFormat4Test, EveryFormatOpensWhicheverFormatSeals) {
   }
 }
 
-TEST_F(SealerFormat4Test, OnlyFormatsOneThreeAndFourSeal) {
+TEST_F(SealerFormat4Test, OnlyFormatsOneThreeFourAndFiveSeal) {
   EXPECT_FALSE(Sealer::Create({TestKey(1, 1)}, kTenantTokenFormat).ok());
-  EXPECT_FALSE(Sealer::Create({TestKey(1, 1)}, 5).ok());
+  EXPECT_FALSE(Sealer::Create({TestKey(1, 1)}, 6).ok());
   EXPECT_TRUE(Sealer::Create({TestKey(1, 1)}, kGcmSivTokenFormat).ok());
+  EXPECT_TRUE(Sealer::Create({TestKey(1, 1)}, kDerivedTokenFormat).ok());
 }
 
 }  // namespace

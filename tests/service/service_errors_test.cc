@@ -201,7 +201,7 @@ TEST_F(ErrorsTest, EachTokenProblemHasItsOwnReason) {
   expect("definitely not a token at all, but long enough to pass the size check",
          "TOKEN_MALFORMED");
   std::string version = token;
-  version[2] = 5;  // formats 1 to 4 are what this server reads
+  version[2] = 6;  // formats 1 to 5 are what this server reads
   expect(version, "TOKEN_VERSION_UNSUPPORTED");
 
   Server other({TestKey(99, 3)});
