@@ -22,7 +22,7 @@
 #   deploy/local-stack.sh status --dir DIR      print the addresses and which replicas run
 #
 # The state directory holds: stack.env (addresses, READY=1 last), keys (the key
-# ring, mode 600), replica-I.{pid,log,out,exit}, nginx/ (config, access.log with
+# ring, mode 600), signing-keys (the receipt signing key, mode 600), replica-I.{pid,log,out,exit}, nginx/ (config, access.log with
 # the upstream of every call), prometheus/, redis/ (with --ledger: config and
 # password, mode 600, append-only files, log, pid). Without --dir a temporary directory
 # is made and removed on exit. Requires nginx; Prometheus is optional.
@@ -84,7 +84,7 @@ wait_tcp() {  # wait_tcp PORT SECONDS
 start_replica() {  # start_replica I   (reads stack.env)
   local i="$1" port_var="REPLICA_${1}_PORT" mport_var="METRICS_${1}_PORT"
   local port="${!port_var}" mport="${!mport_var}"
-  local args=(--listen "127.0.0.1:$port" --key_file "$dir/keys")
+  local args=(--listen "127.0.0.1:$port" --key_file "$dir/keys" --signing_keys_file "$dir/signing-keys")
   [ "$METRICS_FLAG" = 1 ] && args+=(--metrics_listen "127.0.0.1:$mport")
   # The password from its file, never on the command line (in Kubernetes a
   # Secret mounted as a file, k8s/components/ledger).
@@ -223,10 +223,16 @@ if [ ! -f "$dir/keys" ]; then
   (umask 077; printf '# stud key ring (local stack)\n1:%s\n' \
     "$(head -c32 /dev/urandom | od -An -tx1 | tr -d ' \n')" > "$dir/keys")
 fi
+# Hand receipt signing key shared by every replica, so they all sign alike
+# (docs/fairness.md; in Kubernetes the Secret stud-signing-keys).
+if [ ! -f "$dir/signing-keys" ]; then
+  (umask 077; printf '# stud receipt signing keys (local stack)\nlocal-1:%s\n' \
+    "$(head -c32 /dev/urandom | base64 -w0)" > "$dir/signing-keys")
+fi
 # The image's server runs as uid 10001: the ring stays mode 600, owned by it,
 # and the state directory (mktemp makes it 700) must let it reach the ring.
 if [ -n "$image" ]; then
-  chown 10001:10001 "$dir/keys"
+  chown 10001:10001 "$dir/keys" "$dir/signing-keys"
   chmod o+x "$dir"
 fi
 
