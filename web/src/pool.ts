@@ -29,12 +29,23 @@
 //   headless Service, again every 5 s), so unary calls spread over every
 //   replica; a session to an address no longer listed is closed (GOAWAY: its
 //   calls finish) and extra sessions go to the addresses in turn.
+// * An address whose connection ends before it is set up (refused, reset, a
+//   TLS failure) is not tried again for a while: 1 s, doubling to 30 s while
+//   it keeps failing, forgotten once a connection succeeds. Meanwhile calls go
+//   to the other addresses. When every address is backing off, calls try them
+//   all anyway (and fail UNAVAILABLE at once if they still refuse), so a lone
+//   stud_server that restarts is used again at the first call after it.
 // Node sets TCP_NODELAY on an HTTP/2 session's socket itself (strace:
 // setsockopt TCP_NODELAY on every upstream socket).
 import http2 from "node:http2";
 import net from "node:net";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { logLine } from "./logging.js";
 import { parseUpstream, UpstreamTargets, type Lookup } from "./targets.js";
+
+// Backoff of an address whose connections fail: first, and at most.
+export const BACKOFF_FIRST_MS = 1_000;
+export const BACKOFF_MAX_MS = 30_000;
 
 export interface PoolOptions {
   // Sessions kept open (default 2).
@@ -104,6 +115,8 @@ export class SessionPool {
   private readonly targets: UpstreamTargets;
   private readonly resolved: Promise<void>;
   private readonly tls?: UpstreamTls;
+  // Addresses whose last connection failed before it was set up.
+  private readonly backoff = new Map<string, { failures: number; until: number }>();
 
   // address: one host:port or several, comma-separated (src/targets.ts).
   constructor(address: string, options: PoolOptions | number = {}) {
@@ -206,8 +219,12 @@ export class SessionPool {
     let best: Entry | undefined;
     const start = this.next++ % base.length;
     for (let k = 0; k < base.length; k++) {
-      const e = base[(start + k) % base.length];
-      if (!e || e.session.closed || e.session.destroyed) return undefined;
+      const slot = (start + k) % base.length;
+      const e = base[slot];
+      if (!e || e.session.closed || e.session.destroyed) {
+        if (this.backingOff(this.slotTarget[slot])) continue;
+        return undefined;
+      }
       if (e.settled && e.active < limitOf(e) && (!best || e.active < best.active)) best = e;
     }
     for (const e of this.extra) {
@@ -246,16 +263,34 @@ export class SessionPool {
   }
 
   private openMissingBase(): void {
+    const respect = this.slotTarget.some((t) => !this.backingOff(t));
     for (let i = 0; i < this.base.length; i++) {
       const e = this.base[i];
-      if (!e || e.session.closed || e.session.destroyed) this.base[i] = this.open(i);
+      if ((!e || e.session.closed || e.session.destroyed) && !(respect && this.backingOff(this.slotTarget[i]))) {
+        this.base[i] = this.open(i);
+      }
     }
+  }
+
+  // Whether `target` failed lately and is not to be tried now.
+  private backingOff(target: string): boolean {
+    const b = this.backoff.get(target);
+    return b !== undefined && b.until > Date.now();
+  }
+
+  private failed(target: string): void {
+    const failures = (this.backoff.get(target)?.failures ?? 0) + 1;
+    const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** Math.min(failures - 1, 16));
+    this.backoff.set(target, { failures, until: Date.now() + delay });
+    logLine("warn", "upstream_connect_failed", { target, failures, retry_in_ms: delay });
   }
 
   // index: the base slot, or -1 for an extra session.
   private open(index: number): Entry {
     const list = this.targets.list();
-    const target = index >= 0 ? this.slotTarget[index] : list[this.next++ % list.length];
+    const healthy = list.filter((t) => !this.backingOff(t));
+    const from = healthy.length > 0 ? healthy : list;
+    const target = index >= 0 ? this.slotTarget[index] : from[this.next++ % from.length];
     const session = this.tls
       ? http2.connect(`https://${target}`, tlsConnectOptions(this.tls, this.targets.nameOf(target)))
       : http2.connect(`http://${target}`);
@@ -266,6 +301,7 @@ export class SessionPool {
       settle();
     };
     const forget = () => {
+      if (!entry.settled) this.failed(target);
       settled();
       clearTimeout(entry.idleTimer);
       const slot = this.base.indexOf(entry);  // slots move when the addresses change
@@ -273,7 +309,10 @@ export class SessionPool {
       const at = this.extra.indexOf(entry);
       if (at >= 0) this.extra.splice(at, 1);
     };
-    session.once("remoteSettings", settled);
+    session.once("remoteSettings", () => {
+      this.backoff.delete(target);
+      settled();
+    });
     // A lost connection fails the calls on it; the next call opens another.
     // A TLS failure's code is kept for the caller's message; a socket error's
     // (ECONNREFUSED, ENOTFOUND: they have a syscall) only says where the

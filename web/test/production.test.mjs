@@ -8,7 +8,9 @@
 // - --access_log: one JSON line per request with method, path, status,
 //   duration and bytes, never a header, query string or body;
 // - a 503 names no internal address or host name, whichever way stud_server
-//   is unreachable.
+//   is unreachable;
+// - an address that refuses connections is backed off (1 s doubling to 30 s):
+//   calls go to the healthy one meanwhile, not each through a new attempt.
 // Every process listens on 127.0.0.1 port 0 and is stopped by its own PID.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -203,4 +205,50 @@ test("a 503 names no internal address", async () => {
     assert.ok(!leaks(text), text);
     await stop(down.child);
   }
+});
+
+// A port nothing listens on.
+function closedPort() {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+test("an address that refuses connections is backed off; calls go to the healthy one", async () => {
+  // One address refuses outright (a closed port); the other accepts and
+  // closes every connection at once, counting them: each is a connection that
+  // ends before it is set up, as a refusal does.
+  let attempts = 0;
+  const slammer = net.createServer((socket) => {
+    attempts++;
+    socket.destroy();
+  });
+  await new Promise((resolve) => slammer.listen(0, "127.0.0.1", resolve));
+  const closed = await closedPort();
+  const lines = [];
+  const gw = await start(
+    process.execPath,
+    [
+      path.join(webDir, "dist", "gateway.mjs"),
+      "--listen=127.0.0.1:0",
+      `--upstream=${replicas[0].address},127.0.0.1:${closed},127.0.0.1:${slammer.address().port}`,
+      "--workers=1",
+    ],
+    { base: /^stud_web listening on (\S+)/ },
+    lines,
+  );
+  const calls = 40;
+  await newHands(gw.base, calls); // every one answered 200 (asserted there)
+  slammer.close();
+  await stop(gw.child);
+  // Without the backoff every call found a base session missing and tried
+  // again: about one attempt per call. With it, one attempt and then one per
+  // backoff period (1, 2, 4, 8 s ...): a handful even on a slow machine.
+  console.log(`${attempts} connection attempts to the failing address over ${calls} calls`);
+  assert.ok(attempts >= 1 && attempts <= 6, `${attempts} connection attempts over ${calls} calls`);
+  const failures = lines.map((l) => JSON.parse(l)).filter((l) => l.event === "upstream_connect_failed");
+  assert.ok(failures.some((l) => l.target === `127.0.0.1:${closed}` && l.retry_in_ms === 1000), JSON.stringify(failures));
 });
