@@ -1,24 +1,23 @@
 // The web gateway: stud.v1 over Connect (JSON or binary), gRPC-Web and gRPC on
 // one port, forwarded to stud_server; plus the playground page (/), liveness
-// (/healthz), readiness (/readyz: stud_server answers its gRPC health check)
+// (/healthz), readiness (/readyz: at least one stud_server address answers its
+// gRPC health check, src/readiness.ts)
 // and Prometheus metrics (/metrics: on the public port, or with metricsPort
 // only on that port, which the public one then does not serve).
 import http from "node:http";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
-import { createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
 import { connectHandler, MAX_JSON_BYTES } from "./adapter.js";
 import { StudService } from "../gen/stud/v1/stud_pb.js";
-import { Health, HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
 import { corsPolicy } from "./cors.js";
 import { studServiceForwarder } from "./forward.js";
 import { createDualProtocolServer, type NodeHandlerFn } from "./listener.js";
 import { grpcPassthrough } from "./passthrough.js";
 import { unaryFastPath } from "./unary.js";
 import { SessionPool } from "./upstream.js";
-import { tlsConnectOptions, type UpstreamTls } from "./pool.js";
+import type { UpstreamTls } from "./pool.js";
+import { UpstreamHealth } from "./readiness.js";
 import { metricsText, observePool, recordCall, registry } from "./metrics.js";
 import { withAccessLog } from "./logging.js";
 
@@ -82,18 +81,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // Every stud_server address known before the first call (at most 2 s: a
   // name that does not resolve yet is tried again every 5 s).
   await Promise.race([upstream.ready(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-  // Readiness asks through connect-node's client, on a connection of its own
-  // (to the first address given: ready when stud_server answers there).
-  const healthTarget = options.upstream.split(",")[0].trim();
-  const tls = options.upstreamTls;
-  const health = createClient(
-    Health,
-    createGrpcTransport({
-      baseUrl: `${tls ? "https" : "http"}://${healthTarget}`,
-      pingIntervalMs: 10_000,
-      nodeOptions: tls ? tlsConnectOptions(tls, healthTarget.slice(0, healthTarget.lastIndexOf(":")).replace(/^\[|\]$/g, "")) : undefined,
-    }),
-  );
+  // Readiness asks every address the pool sends calls to (src/readiness.ts).
+  const health = new UpstreamHealth(upstream, options.upstreamTls);
 
   async function serveOther(req: Request, res: Response): Promise<void> {
     const url = new URL(req.url ?? "/", "http://gateway");
@@ -103,14 +92,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     if (url.pathname === "/healthz") return send(res, 200, "text/plain", "ok\n");
     if (url.pathname === "/readyz") {
-      try {
-        const answer = await health.check({ service: "" }, { timeoutMs: 1_000 });
-        const serving = answer.status === HealthCheckResponse_ServingStatus.SERVING;
-        return send(res, serving ? 200 : 503, "text/plain", serving ? "ready\n" : "stud_server not serving\n");
-      } catch {
-        // The probe's answer may be public: it names neither the upstream nor the error.
-        return send(res, 503, "text/plain", "stud_server unreachable\n");
-      }
+      // The probe's answer may be public: it names neither an upstream nor an error.
+      const state = await health.check(1_000);
+      const text = { ready: "ready\n", not_serving: "stud_server not serving\n", unreachable: "stud_server unreachable\n" }[state];
+      return send(res, state === "ready" ? 200 : 503, "text/plain", text);
     }
     if (url.pathname === "/metrics" && options.metricsPort === undefined) {
       return send(res, 200, registry.contentType, await metricsText());
@@ -172,6 +157,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       metrics?.close();
       await dual.close();
       upstream.close();
+      health.close();
     },
   };
 }

@@ -141,6 +141,11 @@ export class SessionPool {
     return this.targets.list();
   }
 
+  // The name given in --upstream for one of addresses() (src/targets.ts).
+  nameOf(target: string): string {
+    return this.targets.nameOf(target);
+  }
+
   // Stops re-resolving.
   close(): void {
     this.targets.stop();

@@ -9,6 +9,8 @@
 //   duration and bytes, never a header, query string or body;
 // - a 503 names no internal address or host name, whichever way stud_server
 //   is unreachable;
+// - /readyz asks every address: ready while one serves, even when the first
+//   given is down;
 // - an address that refuses connections is backed off (1 s doubling to 30 s):
 //   calls go to the healthy one meanwhile, not each through a new attempt.
 // Every process listens on 127.0.0.1 port 0 and is stopped by its own PID.
@@ -251,4 +253,19 @@ test("an address that refuses connections is backed off; calls go to the healthy
   assert.ok(attempts >= 1 && attempts <= 6, `${attempts} connection attempts over ${calls} calls`);
   const failures = lines.map((l) => JSON.parse(l)).filter((l) => l.event === "upstream_connect_failed");
   assert.ok(failures.some((l) => l.target === `127.0.0.1:${closed}` && l.retry_in_ms === 1000), JSON.stringify(failures));
+});
+
+test("/readyz asks every address: ready while one serves", async () => {
+  const closed = await closedPort();
+  // The address that is down comes first: a check of the first one alone said 503.
+  const gw = await start(
+    process.execPath,
+    [path.join(webDir, "dist", "gateway.mjs"), "--listen=127.0.0.1:0", `--upstream=127.0.0.1:${closed},${replicas[1].address}`, "--workers=1"],
+    { base: /^stud_web listening on (\S+)/ },
+  );
+  for (let i = 0; i < 3; i++) {
+    const ready = await fetch(`${gw.base}/readyz`);
+    assert.equal(ready.status, 200, await ready.text());
+  }
+  await stop(gw.child);
 });
