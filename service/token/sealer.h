@@ -255,6 +255,7 @@ class Sealer {
   // subkey and the tenant-tag hash keyed with its subkey.
   std::vector<std::array<uint8_t, kKeyBytes>> siv_keys_;
   std::vector<KeyedHash> tenant_tag_hash_;
+  uint64_t tag_cache_id_ = 0;  // this sealer's id in each thread's last tenant tag
   // Format 3: the SipHash key of the sealing key's nonces (a subkey).
   std::array<uint8_t, 16> sip_key_{};
 };

@@ -143,5 +143,22 @@ TEST_F(Format5, RotationAndOlderFormatsOpen) {
   EXPECT_FALSE(Sealer::Create({TestKey(1, 1)}, 6).ok());
 }
 
+// Each thread keeps the last tenant tag it computed: sealers with the same key
+// id but other key bytes, made and dropped one after another (so that one may
+// reuse another's memory), never see each other's tag.
+TEST_F(Format5, TheKeptTenantTagNeverCrossesSealers) {
+  for (int round = 0; round < 20; ++round) {
+    Sealer a = *Sealer::Create({TestKey(9, static_cast<uint8_t>(round))}, kDerivedTokenFormat);
+    const std::string token = a.Seal(plain_, "acme", hand_id_);
+    ASSERT_TRUE(a.Open(token, "acme").ok()) << round;
+    Sealer b =
+        *Sealer::Create({TestKey(9, static_cast<uint8_t>(round + 100))}, kDerivedTokenFormat);
+    const std::string other = b.Seal(plain_, "acme", hand_id_);
+    EXPECT_NE(other.substr(7, 8), token.substr(7, 8)) << round;
+    ASSERT_TRUE(b.Open(other, "acme").ok()) << round;
+    EXPECT_FALSE(b.Open(token, "acme").ok()) << round;
+  }
+}
+
 }  // namespace
 }  // namespace stud::service
