@@ -1,24 +1,17 @@
 #include "service/fairness/merkle.h"
 
-#include <sodium.h>
-
 #include <map>
 #include <utility>
+
+#include "service/fairness/sha256.h"
 
 namespace stud::fairness {
 namespace {
 
-std::string Sha256(absl::string_view a, absl::string_view b, absl::string_view c,
-                   absl::string_view d) {
-  crypto_hash_sha256_state st;
-  crypto_hash_sha256_init(&st);
-  for (absl::string_view part : {a, b, c, d}) {
-    crypto_hash_sha256_update(&st, reinterpret_cast<const unsigned char*>(part.data()),
-                              part.size());
-  }
-  std::string out(crypto_hash_sha256_BYTES, '\0');
-  crypto_hash_sha256_final(&st, reinterpret_cast<unsigned char*>(out.data()));
-  return out;
+std::string Sha256Of(absl::string_view a, absl::string_view b, absl::string_view c,
+                     absl::string_view d) {
+  const Sha256Digest out = fairness::Sha256({a, b, c, d});
+  return {reinterpret_cast<const char*>(out.data()), out.size()};
 }
 
 // The largest power of two below n (n > 1).
@@ -59,11 +52,11 @@ void Path(size_t m, const std::vector<std::string>& leaves, size_t begin, size_t
 
 std::string LeafHash(int position, absl::string_view code, absl::string_view salt) {
   const char head[2] = {'\0', static_cast<char>(static_cast<uint8_t>(position))};
-  return Sha256(absl::string_view(head, 2), code, salt, "");
+  return Sha256Of(absl::string_view(head, 2), code, salt, "");
 }
 
 std::string NodeHash(absl::string_view left, absl::string_view right) {
-  return Sha256("\x01", left, right, "");
+  return Sha256Of("\x01", left, right, "");
 }
 
 std::string MerkleRoot(const std::vector<std::string>& leaves) {

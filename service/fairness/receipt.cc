@@ -7,6 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "service/fairness/sha256.h"
 
 namespace stud::fairness {
 namespace {
@@ -105,9 +106,8 @@ std::string Transcript(const ReceiptData& d) {
 }
 
 std::string KeyId(absl::string_view public_key) {
-  unsigned char digest[crypto_hash_sha256_BYTES];
-  crypto_hash_sha256(digest, U(public_key), public_key.size());
-  return absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(digest), 8));
+  const Sha256Digest digest = Sha256({public_key});
+  return absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(digest.data()), 8));
 }
 
 SigningKeys SigningKeys::FromSeed(absl::string_view seed) {

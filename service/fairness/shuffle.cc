@@ -1,5 +1,7 @@
 #include "service/fairness/shuffle.h"
 
+#include <sodium.h>
+
 #include <cstring>
 #include <utility>
 
@@ -8,10 +10,6 @@ namespace {
 
 constexpr absl::string_view kRanks = "23456789TJQKA";
 constexpr absl::string_view kSuits = "cdhs";
-
-const unsigned char* Bytes(absl::string_view s) {
-  return reinterpret_cast<const unsigned char*>(s.data());
-}
 
 void AppendU32(std::string* out, uint32_t v) {
   out->push_back(static_cast<char>(v >> 24));
@@ -41,12 +39,9 @@ int CardIndex(absl::string_view code) {
 }
 
 std::string Prk(absl::string_view server_seed) {
-  std::string prk(crypto_auth_hmacsha256_BYTES, '\0');
-  crypto_auth_hmacsha256_state st;
-  crypto_auth_hmacsha256_init(&st, Bytes(kShuffleName), kShuffleName.size());
-  crypto_auth_hmacsha256_update(&st, Bytes(server_seed), server_seed.size());
-  crypto_auth_hmacsha256_final(&st, reinterpret_cast<unsigned char*>(prk.data()));
-  return prk;
+  HmacSha256 extract(kShuffleName);
+  const Sha256Digest prk = extract.Mac(server_seed);
+  return {reinterpret_cast<const char*>(prk.data()), prk.size()};
 }
 
 std::string Context(absl::string_view hand_id, const std::vector<std::string>& seeds) {
@@ -58,26 +53,21 @@ std::string Context(absl::string_view hand_id, const std::vector<std::string>& s
   return out;
 }
 
-Stream::Stream(absl::string_view prk, absl::string_view label, absl::string_view context) {
-  crypto_auth_hmacsha256_init(&keyed_, Bytes(prk), prk.size());
+Stream::Stream(absl::string_view prk, absl::string_view label, absl::string_view context)
+    : keyed_(prk) {
   std::string prefix;
   AppendLp(&prefix, label);
-  crypto_auth_hmacsha256_update(&keyed_, Bytes(prefix), prefix.size());
-  crypto_auth_hmacsha256_update(&keyed_, Bytes(context), context.size());
+  keyed_.Update(prefix);
+  keyed_.Update(context);
 }
 
-Stream::~Stream() {
-  sodium_memzero(&keyed_, sizeof(keyed_));
-  sodium_memzero(block_.data(), block_.size());
-}
+Stream::~Stream() { sodium_memzero(block_.data(), block_.size()); }
 
 void Stream::Refill() {
-  crypto_auth_hmacsha256_state st = keyed_;  // the shared prefix is hashed once
-  const std::array<uint8_t, 4> k = {
-      static_cast<uint8_t>(counter_ >> 24), static_cast<uint8_t>(counter_ >> 16),
-      static_cast<uint8_t>(counter_ >> 8), static_cast<uint8_t>(counter_)};
-  crypto_auth_hmacsha256_update(&st, k.data(), k.size());
-  crypto_auth_hmacsha256_final(&st, block_.data());
+  // The shared prefix is hashed once, in keyed_.
+  const char k[4] = {static_cast<char>(counter_ >> 24), static_cast<char>(counter_ >> 16),
+                     static_cast<char>(counter_ >> 8), static_cast<char>(counter_)};
+  block_ = keyed_.Mac(absl::string_view(k, sizeof(k)));
   ++counter_;
   used_ = 0;
 }
@@ -133,10 +123,8 @@ Order DeriveDeck(absl::string_view server_seed, absl::string_view hand_id,
 }
 
 std::string ServerSeedCommitment(absl::string_view server_seed) {
-  std::string digest(crypto_hash_sha256_BYTES, '\0');
-  crypto_hash_sha256(reinterpret_cast<unsigned char*>(digest.data()), Bytes(server_seed),
-                     server_seed.size());
-  return digest;
+  const Sha256Digest digest = Sha256({server_seed});
+  return {reinterpret_cast<const char*>(digest.data()), digest.size()};
 }
 
 }  // namespace stud::fairness

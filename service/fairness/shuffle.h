@@ -14,11 +14,10 @@
 // Stream("salt").
 //
 // Pure: no randomness, no I/O; the caller draws the server seed
-// (libsodium's CSPRNG). Byte strings are std::string of raw bytes.
+// (libsodium's CSPRNG); SHA-256 and HMAC come from sha256.h. Byte strings are std::string of raw
+// bytes.
 #ifndef STUD_SERVICE_FAIRNESS_SHUFFLE_H_
 #define STUD_SERVICE_FAIRNESS_SHUFFLE_H_
-
-#include <sodium.h>
 
 #include <array>
 #include <cstdint>
@@ -26,6 +25,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "service/fairness/sha256.h"
 
 namespace stud::fairness {
 
@@ -51,7 +51,7 @@ std::string Context(absl::string_view hand_id, const std::vector<std::string>& s
 class Stream {
  public:
   Stream(absl::string_view prk, absl::string_view label, absl::string_view context);
-  ~Stream();
+  ~Stream();  // clears the unread block
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
   void Read(uint8_t* out, size_t n);
@@ -61,7 +61,7 @@ class Stream {
 
  private:
   void Refill();
-  crypto_auth_hmacsha256_state keyed_;  // HMAC keyed by PRK, fed LP(label) || context
+  HmacSha256 keyed_;  // keyed by PRK, fed LP(label) || context
   std::array<uint8_t, 32> block_{};
   size_t used_ = 32;
   uint32_t counter_ = 0;
