@@ -8,6 +8,8 @@ import http from "node:http";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
+import type { DescMethod } from "@bufbuild/protobuf";
+import type { Code } from "@connectrpc/connect";
 import { connectHandler, MAX_JSON_BYTES } from "./adapter.js";
 import { StudService } from "../gen/stud/v1/stud_pb.js";
 import { corsPolicy } from "./cors.js";
@@ -19,7 +21,7 @@ import { SessionPool } from "./upstream.js";
 import type { UpstreamTls } from "./pool.js";
 import { UpstreamHealth } from "./readiness.js";
 import { metricsText, observePool, recordCall, registry } from "./metrics.js";
-import { withAccessLog } from "./logging.js";
+import { noteGrpcStatus, withAccessLog } from "./logging.js";
 
 export interface GatewayOptions {
   // stud_server's gRPC address, host:port.
@@ -84,6 +86,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // Readiness asks every address the pool sends calls to (src/readiness.ts).
   const health = new UpstreamHealth(upstream, options.upstreamTls);
 
+  // Every RPC's end: /metrics, and its status for the access log.
+  const onCallEnd = (method: DescMethod, protocol: string, code: Code | 0, seconds: number, res?: object) => {
+    recordCall(method, protocol, code, seconds);
+    if (options.accessLog) noteGrpcStatus(code, res);
+  };
+
   async function serveOther(req: Request, res: Response): Promise<void> {
     const url = new URL(req.url ?? "/", "http://gateway");
     if (req.method !== "GET" && req.method !== "HEAD") {
@@ -118,7 +126,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           upstream,
           defaultTimeoutMs: options.defaultTimeoutMs,
           streamTimeoutMs: options.streamTimeoutMs ?? 3_600_000,
-          hooks: { onCallEnd: recordCall },
+          hooks: { onCallEnd },
         }),
       ),
     (req, res) => void serveOther(req, res),
@@ -128,7 +136,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     defaultTimeoutMs: options.defaultTimeoutMs,
     streamTimeoutMs: options.streamTimeoutMs ?? 3_600_000,
     methods: new Map(StudService.methods.map((m) => [`/${StudService.typeName}/${m.name}`, m])),
-    onCallEnd: recordCall,
+    onCallEnd,
   });
   // Unary Connect and gRPC-Web calls (nearly all of them) on Node's objects
   // directly; the rest through connect-node (src/unary.ts says which).
@@ -137,7 +145,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     defaultTimeoutMs: options.defaultTimeoutMs,
     methods: StudService.methods,
     maxRequestBytes: MAX_JSON_BYTES,
-    onCallEnd: recordCall,
+    onCallEnd,
     fallback: handler,
   });
   const applyCors = corsPolicy(options.corsOrigins);

@@ -6,10 +6,29 @@
 // The access log (--access_log): one "access" line per HTTP request once its
 // answer is sent or the connection drops: method, path, HTTP version, status,
 // duration_ms, bytes (the answer's bytes: body and, over HTTP/1.1, headers) and
-// request_bytes when the caller declared them. Never a header, a query string
-// or a body: those carry API keys, seat tickets and tokens.
+// request_bytes when the caller declared them, and for an RPC its gRPC status
+// beside the HTTP one (grpc_status, the number, and grpc_code, its name: the
+// answer's grpc-status, or the Connect error's code; a Connect error is an HTTP
+// 4xx/5xx, a gRPC one an HTTP 200). Never a header, a query string or a body:
+// those carry API keys, seat tickets and tokens.
+import { AsyncLocalStorage } from "node:async_hooks";
 import type http from "node:http";
 import type http2 from "node:http2";
+import { codeName } from "./metrics.js";
+
+// The gRPC status each answered RPC ended with, by its response object.
+const grpcStatus = new WeakMap<object, number>();
+// The response of the request being handled, for handlers that do not see it
+// (connect-node's: src/forward.ts), set only with the access log on. Read
+// only right after an await in the handler, where it is the request's own.
+const currentResponse = new AsyncLocalStorage<object>();
+
+// Records the gRPC status of the call answered on `res` (or on the response
+// of the request being handled when `res` is not known).
+export function noteGrpcStatus(code: number, res?: object): void {
+  const target = res ?? currentResponse.getStore();
+  if (target) grpcStatus.set(target, code);
+}
 
 export type Level = "debug" | "info" | "warn" | "error";
 type Fields = Record<string, string | number | boolean | undefined>;
@@ -66,10 +85,12 @@ export function withAccessLog<H extends (req: any, res: any) => void>(handler: H
         bytes: counted(),
         request_bytes: Number.isFinite(declared) ? declared : undefined,
         completed: res.writableFinished,
+        grpc_status: grpcStatus.get(res),
+        grpc_code: grpcStatus.has(res) ? codeName(grpcStatus.get(res)!) : undefined,
       });
     };
     res.once("finish", done);
     res.once("close", done);
-    handler(req, res);
+    currentResponse.run(res, () => handler(req, res));
   }) as H;
 }

@@ -54,6 +54,11 @@ for (const [name, value] of Object.entries(Code)) {
   if (typeof value === "number") codeNames[value] = name.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
 }
 
+// A gRPC status code's name as /metrics and the access log spell it (UNAVAILABLE).
+export function codeName(code: number): string {
+  return codeNames[code] ?? String(code);
+}
+
 export function recordCall(method: DescMethod, protocol: string, code: Code | 0, seconds: number): void {
   calls.inc({ method: method.name, protocol: protocol.replace("-", "_"), code: codeNames[code] ?? String(code) });
   latency.observe({ method: method.name }, seconds);

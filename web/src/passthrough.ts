@@ -28,7 +28,8 @@ export interface PassthroughOptions {
   streamTimeoutMs: number;
   // The methods served, by path ("/stud.v1.StudService/ApplyAction").
   methods: Map<string, DescMethod>;
-  onCallEnd?: (method: DescMethod, protocol: string, code: Code | 0, seconds: number) => void;
+  // res: the caller's response the call was answered on (the access log's status).
+  onCallEnd?: (method: DescMethod, protocol: string, code: Code | 0, seconds: number, res?: object) => void;
 }
 
 type Request = http2.Http2ServerRequest;
@@ -74,7 +75,7 @@ export function grpcPassthrough(options: PassthroughOptions): (req: Request | un
       if (finished) return;
       finished = true;
       clearTimeout(timer);
-      options.onCallEnd?.(method, "grpc", code as Code | 0, Number(process.hrtime.bigint() - started) / 1e9);
+      options.onCallEnd?.(method, "grpc", code as Code | 0, Number(process.hrtime.bigint() - started) / 1e9, res);
     };
     // Ends the call with a status of the gateway's own (trailers-only, or as
     // trailers after the answer's headers).

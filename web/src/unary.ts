@@ -70,7 +70,8 @@ export interface UnaryFastPathOptions {
   methods: DescMethod[];
   // Request bodies larger than this are refused (RESOURCE_EXHAUSTED).
   maxRequestBytes: number;
-  onCallEnd?: (method: DescMethod, protocol: string, code: Code | 0, seconds: number) => void;
+  // res: the caller's response the call was answered on (the access log's status).
+  onCallEnd?: (method: DescMethod, protocol: string, code: Code | 0, seconds: number, res?: object) => void;
   // connect-node's handler; `body` when the fast path has read it already.
   fallback: (req: NodeRequest, res: NodeResponse, body?: Buffer) => void;
 }
@@ -431,7 +432,8 @@ class UnaryCall {
   private end(code: Code | 0): void {
     this.finished = true;
     clearTimeout(this.timer);
-    this.options.onCallEnd?.(this.route.method, this.kind === Kind.GrpcWebProto ? "grpc-web" : "connect", code, Number(process.hrtime.bigint() - this.started) / 1e9);
+    const seconds = Number(process.hrtime.bigint() - this.started) / 1e9;
+    this.options.onCallEnd?.(this.route.method, this.kind === Kind.GrpcWebProto ? "grpc-web" : "connect", code, seconds, this.res);
   }
 
   private write(status: number, headers: Record<string, string>, body: Buffer): void {

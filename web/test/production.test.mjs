@@ -6,7 +6,9 @@
 //   the addresses come from the headless Service's name, src/targets.ts);
 // - --metrics_port: /metrics there, and no longer on the public port;
 // - --access_log: one JSON line per request with method, path, status,
-//   duration and bytes, never a header, query string or body;
+//   duration and bytes, never a header, query string or body; for an RPC its
+//   gRPC status too, whichever protocol and path (fast path, gRPC passed
+//   through, connect-node) answered it;
 // - a 503 names no internal address or host name, whichever way stud_server
 //   is unreachable;
 // - /readyz asks every address: ready while one serves, even when the first
@@ -18,11 +20,13 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import http2 from "node:http2";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
 
 const webDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const children = [];
@@ -268,4 +272,47 @@ test("/readyz asks every address: ready while one serves", async () => {
     assert.equal(ready.status, 200, await ready.text());
   }
   await stop(gw.child);
+});
+
+test("access log: the gRPC status beside the HTTP status", async () => {
+  const url = `${gateway.base}/stud.v1.StudService/NewHand`;
+  const marker = gatewayLog.length;
+  // Connect JSON on the fast path: OK, and an empty request refused by stud_server (HTTP 400).
+  await newHands(gateway.base, 1);
+  const refused = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  assert.equal(refused.status, 400);
+  await refused.arrayBuffer();
+  // Through connect-node (a gzip request is handed over to it).
+  const gz = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "content-encoding": "gzip" },
+    body: zlib.gzipSync("{}"),
+  });
+  assert.equal(gz.status, 400, await gz.text());
+  // gRPC-Web (HTTP 200, the status in the body's trailers).
+  const web = await fetch(url, { method: "POST", headers: { "content-type": "application/grpc-web+proto" }, body: new Uint8Array(5) });
+  assert.equal(web.status, 200);
+  await web.arrayBuffer();
+  // gRPC passed through over h2c (HTTP 200, the status in trailers).
+  await new Promise((resolve, reject) => {
+    const session = http2.connect(gateway.base);
+    session.on("error", reject);
+    const stream = session.request({ ":method": "POST", ":path": "/stud.v1.StudService/NewHand", "content-type": "application/grpc", te: "trailers" });
+    stream.on("data", () => undefined);
+    stream.on("close", () => session.close(resolve));
+    stream.end(Buffer.alloc(5));
+  });
+  const want = 5;
+  const lines = () =>
+    gatewayLog
+      .slice(marker)
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.event === "access" && l.path === "/stud.v1.StudService/NewHand");
+  for (let i = 0; i < 100 && lines().length < want; i++) await new Promise((r) => setTimeout(r, 20));
+  const got = lines().map((l) => `${l.http} ${l.status} ${l.grpc_status} ${l.grpc_code}`);
+  assert.equal(got.length, want, got.join("\n"));
+  const counts = (entry) => got.filter((g) => g.endsWith(entry)).length;
+  assert.equal(counts("200 0 OK"), 1, got.join("\n"));
+  assert.equal(counts("400 3 INVALID_ARGUMENT"), 2, got.join("\n"));
+  assert.equal(counts("200 3 INVALID_ARGUMENT"), 2, got.join("\n"));
 });
