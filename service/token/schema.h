@@ -201,20 +201,18 @@ template <>
 struct Schema<ServiceData> {
   using D = ServiceData;
   static constexpr absl::string_view kName = "ServiceData";
-  static constexpr auto kFields =
-      std::make_tuple(Uint32<&D::dealing_mode>(1, "dealing_mode", 0, UINT32_MAX),
-                      Uint32<&D::locale>(2, "locale", 0, UINT32_MAX),
-                      Bytes<&D::commitment>(3, "commitment", 64),  //
-                      Bytes<&D::salt>(4, "salt", 64),              //
-                      Bytes<&D::hand_id>(5, "hand_id", 64),
-                      Bool<&D::requires_seat_tickets>(6, "requires_seat_tickets"),
-                      Bool<&D::requires_ledger>(7, "requires_ledger"),
-                      Bytes<&D::server_seed>(8, "server_seed", 32),
-                      Uint32<&D::reveal_policy>(9, "reveal_policy", 0, 2),
-                      Bool<&D::player_seeds>(10, "player_seeds"),
-                      Bool<&D::seeding>(11, "seeding"),
-                      Bytes<&D::packed_seeds>(12, "packed_seeds", 8 * 65),
-                      Uint32<&D::seeds_closed>(13, "seeds_closed", 0, 0x1FE));
+  static constexpr auto kFields = std::make_tuple(
+      Uint32<&D::dealing_mode>(1, "dealing_mode", 0, UINT32_MAX),
+      Uint32<&D::locale>(2, "locale", 0, UINT32_MAX),
+      Bytes<&D::commitment>(3, "commitment", 64),  //
+      Bytes<&D::salt>(4, "salt", 64),              //
+      Bytes<&D::hand_id>(5, "hand_id", 64),
+      Bool<&D::requires_seat_tickets>(6, "requires_seat_tickets"),
+      Bool<&D::requires_ledger>(7, "requires_ledger"), Bytes<&D::server_seed>(8, "server_seed", 32),
+      Uint32<&D::reveal_policy>(9, "reveal_policy", 0, 2),
+      Bool<&D::player_seeds>(10, "player_seeds"), Bool<&D::seeding>(11, "seeding"),
+      Bytes<&D::packed_seeds>(12, "packed_seeds", 8 * 65),
+      Uint32<&D::seeds_closed>(13, "seeds_closed", 0, 0x1FE));
 };
 
 template <>
