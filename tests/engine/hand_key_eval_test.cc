@@ -16,20 +16,9 @@
 #include "engine/hand_eval.h"
 #include "engine/hand_key.h"
 #include "gtest/gtest.h"
+#include "tests/testing/sanitized.h"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define STUD_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
-#define STUD_SANITIZED 1
-#endif
-#endif
-#ifdef STUD_SANITIZED
-constexpr int kFirstCard = 20;
-#else
-constexpr int kFirstCard = 0;
-#endif
+constexpr int kFirstCard = stud::testing::kSanitized ? 20 : 0;
 
 namespace stud {
 namespace {

@@ -12,6 +12,7 @@
 
 #include "engine/irregularities.h"
 #include "tests/testing/live.h"
+#include "tests/testing/sanitized.h"
 
 namespace stud {
 namespace {
@@ -211,11 +212,8 @@ void ExpectCardsWhereReported(const HandState& before, const IrregularityReport&
   }
 }
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr int kHandsPerVariant = 10000;  // the sanitizer builds run a tenth
-#else
-constexpr int kHandsPerVariant = 100000;
-#endif
+// The sanitizer builds run a tenth.
+constexpr int kHandsPerVariant = stud::testing::kSanitized ? 10000 : 100000;
 
 class ValidateProperty : public ::testing::TestWithParam<Variant> {};
 

@@ -10,15 +10,13 @@
 
 #include "engine/engine.h"
 #include "tests/testing/hands.h"
+#include "tests/testing/sanitized.h"
 
 namespace stud {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr int kHandsPerVariant = 150;  // the sanitizer builds run a tenth
-#else
-constexpr int kHandsPerVariant = 1500;
-#endif
+// The sanitizer builds run a tenth.
+constexpr int kHandsPerVariant = stud::testing::kSanitized ? 150 : 1500;
 constexpr ActionKind kLastKind = ActionKind::kReshuffle;
 
 bool Listed(const std::vector<LegalAction>& legal, const Action& a) {
