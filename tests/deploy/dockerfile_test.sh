@@ -57,7 +57,10 @@ image_checks "$df"
 # Same build as CI.
 grep -q 'RUN tools/install-deps.sh' "$df" && ok "builder runs tools/install-deps.sh" \
   || bad "builder must run tools/install-deps.sh"
-configure="$(grep -o 'cmake -S \. -B "\$BUILD_DIR" [^ ]*' "$root/tools/test.sh" | sed 's/"\$BUILD_DIR"/build/')"
+# (The generator tools/test.sh may pick, Ninja for a new directory, does not matter.)
+configure="$(grep -o 'cmake -S \. -B "\$BUILD_DIR" .*' "$root/tools/test.sh" | head -1 \
+  | sed 's/ "\${generator\[@\]}"//' | grep -o 'cmake -S \. -B "\$BUILD_DIR" [^ ]*' \
+  | sed 's/"\$BUILD_DIR"/build/')"
 if [ -n "$configure" ] && grep -qF -- "$configure" "$df"; then ok "builder configures like tools/test.sh ($configure)"
 else bad "builder must configure like tools/test.sh (${configure:-not found})"; fi
 
