@@ -65,7 +65,7 @@ asan() {
   t0=$SECONDS
   # gtest binaries only: the e2e, lint, docs and measuring tests exercise other
   # programs; a test binary not built here shows up as <target>_NOT_BUILT.
-  local not_gtest='^(Proto|Docs|Examples|Loadgen|EnginePurity|Fuzz|Reliability)\.|^Observability\.(MetricsE2E|TraceE2E|Promtool|GrafanaDashboard|OtlpSchema)'
+  local not_gtest='^(Proto|Docs|Examples|Loadgen|EnginePurity|Fuzz|Fairness|Reliability)\.|^Observability\.(MetricsE2E|TraceE2E|Promtool|GrafanaDashboard|OtlpSchema)'
 
   (cd "$dir" && \
     ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1" \
