@@ -63,13 +63,7 @@ class Seeding {
     EXPECT_TRUE(st.ok()) << st;
     return resp.update();
   }
-  SealedHand Open(const std::string& token) const {
-    absl::StatusOr<std::string> plain = sealer_.Open(token);
-    EXPECT_TRUE(plain.ok()) << plain.status();
-    absl::StatusOr<SealedHand> hand = ParseSealedHand(plain.ok() ? *plain : "");
-    EXPECT_TRUE(hand.ok()) << hand.status();
-    return hand.ok() ? *std::move(hand) : SealedHand{};
-  }
+  SealedHand Open(const std::string& token) const { return OpenSealedHand(sealer_, token); }
   HandService& service() { return service_; }
 
  private:

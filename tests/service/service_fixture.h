@@ -13,6 +13,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "service/server/stud_service.h"
+#include "service/token/codec.h"
 #include "service/token/sealer.h"
 #include "service/trust/tenants.h"
 #include "stud/v1/stud.grpc.pb.h"
@@ -188,6 +189,16 @@ inline stud::v1::Action ChooseAction(const stud::v1::HandUpdate& u, bool aggress
     a.set_amount_to(pick->amount_to());
   }
   return a;
+}
+
+// The hand sealed in `token`, opened with `sealer`. A token that does not
+// open or parse is a test failure and gives an empty hand.
+inline SealedHand OpenSealedHand(const Sealer& sealer, const std::string& token) {
+  absl::StatusOr<std::string> plain = sealer.Open(token);
+  EXPECT_TRUE(plain.ok()) << plain.status();
+  absl::StatusOr<SealedHand> hand = ParseSealedHand(plain.ok() ? *plain : "");
+  EXPECT_TRUE(hand.ok()) << hand.status();
+  return hand.ok() ? *std::move(hand) : SealedHand{};
 }
 
 }  // namespace stud::service::testing
