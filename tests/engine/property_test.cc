@@ -15,11 +15,14 @@
 #include "engine/pot.h"
 #include "engine/view.h"
 #include "tests/testing/hands.h"
+#include "tests/testing/sanitized.h"
 
 namespace stud {
 namespace {
 
-constexpr int kHandsPerVariant = 100000;
+// A fifth under the sanitizers (about 17 s a variant there instead of 85;
+// the hands are the same first ones, the rng being seeded).
+constexpr int kHandsPerVariant = stud::testing::kSanitized ? 20000 : 100000;
 
 Action RandomLegal(const std::vector<LegalAction>& legal, int seat, std::mt19937_64& rng) {
   // Lean towards calls and raises so that caps and all-ins are reached.
@@ -309,8 +312,8 @@ TEST_P(PropertySweep, RandomLegalHandsKeepEveryInvariant) {
       r.reported_hands, r.reported_burns, r.reported_reshuffles);
   EXPECT_GT(r.showdowns, kHandsPerVariant / 10);
   EXPECT_GT(r.side_pots, 100);
-  EXPECT_GT(r.split_pots, 20);    // [STUD-SHOW-4] exact ties are rare in stud high
-  EXPECT_GT(r.common_cards, 10);  // [STUD-DECK-1] 8 seats reaching 7th street
+  EXPECT_GT(r.split_pots, kHandsPerVariant / 5000);  // [STUD-SHOW-4] rare in stud high
+  EXPECT_GT(r.common_cards, 10);                     // [STUD-DECK-1] 8 seats reaching 7th street
   EXPECT_GT(r.recycles, 10);
   EXPECT_GT(r.caps, 100);         // [STUD-CAP-1]
   EXPECT_GT(r.short_antes, 100);  // [STUD-ALLIN-6]
