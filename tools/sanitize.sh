@@ -5,10 +5,10 @@
 #                            every engine and history test binary, and the
 #                            service test binaries that reach every RPC and
 #                            decoder with hostile, random and concurrent input
-#                            (ASAN_SERVICE_TESTS below)
+#                            (tests/sanitized_tests.txt)
 #   tools/sanitize.sh tsan   clang, ThreadSanitizer (-DSTUD_SANITIZE=thread) in
 #                            build-tsan: the service tests of the code that runs
-#                            on many threads (TSAN_TESTS below)
+#                            on many threads (tests/sanitized_tests.txt)
 #   tools/sanitize.sh        both
 # STUD_SANITIZE_ALL=1: every service test binary under ASan+UBSan, and the
 # wider TSan list, as before CI had to fit in 25 minutes.
@@ -27,13 +27,11 @@ what="${1:-all}"
 root=$PWD
 supp="$root/tests/sanitizers"
 all="${STUD_SANITIZE_ALL:-0}"
-# The hostile-input matrix (every RPC, every malformed field), the
-# hidden-information sweep (2,000 whole hands through every RPC), every token
-# decoder and codec, the ledger, the hand watch and the RPC families.
-ASAN_SERVICE_TESTS=(hostile_input_test hidden_info_tickets_test service_test service_errors_test
-  token_schema_test state_wire_test state_codec_test sealer_test golden_tokens_test
-  history_service_test irregularity_service_test watch_hand_test ledger_test seat_tickets_test)
-TSAN_TESTS=(concurrency_test watch_hub_test observability_test)
+# The listed tests (tests/sanitized_tests.txt: every engine and history test,
+# the service tests that reach every RPC and decoder, the threaded code).
+listed() { awk -v s="$1" '$1 == s && $2 !~ /\*/ {print $2}' "$root/tests/sanitized_tests.txt"; }
+mapfile -t ASAN_SERVICE_TESTS < <(listed asan)
+mapfile -t TSAN_TESTS < <(listed tsan)
 if [ "$all" = 1 ]; then TSAN_TESTS+=(service_test tenants_test ledger_watch_test); fi
 # Ninja for a new build directory (its scheduling keeps both cores busy across
 # targets); an existing one keeps the generator it was made with.

@@ -48,7 +48,11 @@ JOBS="${JOBS:-$(nproc)}"
 # targets); an existing one keeps the generator it was made with.
 generator=()
 if [ ! -f "$BUILD_DIR/CMakeCache.txt" ] && command -v ninja >/dev/null; then generator=(-G Ninja); fi
-cmake -S . -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release
+# With the sanitizer runs to follow, the tests they run (tests/sanitized_tests.txt:
+# every engine and history test, the hostile-input and codec service tests) are
+# built and run there only, instrumented, not a second time here.
+cmake -S . -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DSTUD_TESTS_SANITIZED_ELSEWHERE="$($reliability && echo ON || echo OFF)"
 cmake --build "$BUILD_DIR" -j "$JOBS"
 stage_done build
 
