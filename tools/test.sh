@@ -50,7 +50,8 @@ generator=()
 if [ ! -f "$BUILD_DIR/CMakeCache.txt" ] && command -v ninja >/dev/null; then generator=(-G Ninja); fi
 # With the sanitizer runs to follow, the tests they run (tests/sanitized_tests.txt:
 # every engine and history test, the hostile-input and codec service tests) are
-# built and run there only, instrumented, not a second time here.
+# built and run there only, instrumented, not a second time here; the sweeps,
+# which play a fraction of their hands there, run here too at full size.
 cmake -S . -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DSTUD_TESTS_SANITIZED_ELSEWHERE="$($reliability && echo ON || echo OFF)"
 cmake --build "$BUILD_DIR" -j "$JOBS"
