@@ -38,7 +38,7 @@ import { passThroughError } from "./forward.js";
 import type { SessionPool } from "./pool.js";
 import type { NodeHandlerFn } from "./listener.js";
 import { unknownEnumValue } from "./strict-json.js";
-import { binaryToJson, jsonToBinary } from "./transcode.js";
+import { binaryToJson, binaryToJsonBytes, jsonToBinary } from "./transcode.js";
 
 const { NGHTTP2_CANCEL, NGHTTP2_FLAG_END_STREAM } = http2.constants;
 
@@ -330,7 +330,7 @@ class UnaryCall {
     let body: Buffer;
     if (this.kind === Kind.ConnectJson) {
       try {
-        body = Buffer.from(JSON.stringify(this.answerJson(payload)));
+        body = this.answerJson(payload);
       } catch (error) {
         return this.fail(Code.Internal, `stud_server's answer does not decode: ${String(error)}`);
       }
@@ -353,13 +353,21 @@ class UnaryCall {
     });
   }
 
-  // The answer as JSON: in one pass, else (a form src/transcode.ts leaves
-  // to it) through protobuf-es, which also says why a message does not decode.
-  private answerJson(payload: Uint8Array): unknown {
+  // The answer as JSON text: written straight from the wire (src/json-answer.ts),
+  // else through the JSON value (src/transcode-read.ts), else (a form that
+  // leaves to it) through protobuf-es, which also says why a message does not decode.
+  private answerJson(payload: Uint8Array): Buffer {
+    const output = this.route.output;
     try {
-      return binaryToJson(this.route.output, payload);
+      return binaryToJsonBytes(output, payload);
     } catch {
-      return toJson(this.route.output, fromBinary(this.route.output, payload));
+      let value: unknown;
+      try {
+        value = binaryToJson(output, payload);
+      } catch {
+        value = toJson(output, fromBinary(output, payload));
+      }
+      return Buffer.from(JSON.stringify(value));
     }
   }
 

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import zlib from "node:zlib";
 import { create, fromBinary, fromJson, toBinary, toJson } from "@bufbuild/protobuf";
 import * as pb from "../gen/stud/v1/stud_pb.js";
-import { binaryToJson, jsonToBinary, NotHandled } from "../dist/test/transcode.mjs";
+import { binaryToJson, binaryToJsonBytes, jsonToBinary, NotHandled } from "../dist/test/transcode.mjs";
 import { startStack } from "./harness.mjs";
 
 // Messages of several shapes, as protobuf-es builds them.
@@ -33,6 +33,8 @@ const samples = [
   // An enum number the API does not name, and implicit zero values.
   [pb.ApplyActionRequestSchema, { action: { kind: 9999, seat: 0, amountTo: 0n } }],
   [pb.NewHandRequestSchema, {}],
+  // A string JSON must escape, and one that is not ASCII.
+  [pb.NewHandRequestSchema, { stakes: { kind: { case: "preset", value: 'a"b\\c\nd\u0001\u00e9\u{1F0A1}\u007f' } } }],
 ];
 
 test("binary to JSON: what toJson(fromBinary(...)) gives, for every shape", () => {
@@ -40,6 +42,49 @@ test("binary to JSON: what toJson(fromBinary(...)) gives, for every shape", () =
     const bytes = toBinary(schema, create(schema, init));
     assert.deepEqual(binaryToJson(schema, bytes), toJson(schema, fromBinary(schema, bytes)), schema.typeName);
   }
+});
+
+test("binary to JSON text: JSON.stringify of the JSON value, byte for byte, or left to the value path", () => {
+  let written = 0;
+  for (const [schema, init] of samples) {
+    const bytes = toBinary(schema, create(schema, init));
+    const want = JSON.stringify(binaryToJson(schema, bytes));
+    const hasMap = schema.fields.some((f) => f.fieldKind === "map");
+    if (hasMap) {
+      // JSON.stringify puts integer-like keys first: maps take the value path.
+      assert.throws(() => binaryToJsonBytes(schema, bytes), NotHandled, schema.typeName);
+      continue;
+    }
+    assert.equal(binaryToJsonBytes(schema, bytes).toString("utf8"), want, schema.typeName);
+    written++;
+  }
+  assert.ok(written >= 5);
+  // Not the canonical encoding: fields out of order, a field twice, two
+  // members of one oneof (the last wins on the value path).
+  const S = pb.ApplyActionRequestSchema;
+  const part = (init) => toBinary(S, create(S, init));
+  const cat = (...parts) => Buffer.concat(parts.map((p) => Buffer.from(p)));
+  const token = new Uint8Array([1, 2, 3]);
+  for (const bytes of [
+    cat(part({ privateViewSeats: [3] }), part({ token })),
+    cat(part({ token }), part({ token: new Uint8Array([9]) })),
+    cat(part({ action: { seat: 1 } }), part({ action: { seat: 2 } })), // merged: protobuf-es decides
+  ]) {
+    assert.throws(() => binaryToJsonBytes(S, bytes), NotHandled);
+  }
+  assert.deepEqual(binaryToJson(S, cat(part({ privateViewSeats: [3] }), part({ token }))), { privateViewSeats: [3], token: "AQID" });
+  const stakes = pb.StakesSchema;
+  const oneofTwice = cat(
+    toBinary(stakes, create(stakes, { kind: { case: "preset", value: "$1-$2" } })),
+    toBinary(stakes, create(stakes, { kind: { case: "custom", value: {} } })),
+  );
+  assert.throws(() => binaryToJsonBytes(stakes, oneofTwice), NotHandled);
+  assert.deepEqual(binaryToJson(stakes, oneofTwice), { custom: {} });
+  // A list split in two runs next to each other is one list, as on the value path.
+  const split = cat(part({ token, privateViewSeats: [1] }), part({ privateViewSeats: [2] }));
+  const splitJson = JSON.stringify(binaryToJson(S, split));
+  assert.match(splitJson, /\[1,2\]/);
+  assert.equal(binaryToJsonBytes(S, split).toString(), splitJson);
 });
 
 test("JSON to binary: the message protobuf-es reads from the same JSON", () => {
