@@ -11,22 +11,11 @@ namespace {
 using namespace stud::testing;
 using K = ActionKind;
 
-// The table of tests/engine/irregularities_exposed_test.cc: door cards 7c,
-// 3c, Kh; seat 2 brings in.
-const std::vector<std::string> kHands = {"2d Ah 7c 9s 9d Qc 2h", "4c 5d 3c Jh 8d 4h 5s",
-                                         "3d 3h Kh Td 6c 6d 2s"};
-
+// Table() and kHands: tests/testing/live.h (door cards 7c, 3c, Kh; seat 2
+// brings in).
 LiveTable AtSeventhDeal() {
-  LiveTable t(Variant::kStud, "$4-$8", {10000, 10000, 10000}, kHands,
-              ProfileDefaults(Profile::kCash));
-  t.DealStreet();
-  Act(t.st, 2, K::kBringIn, 100);
-  Act(t.st, 3, K::kCall, 100);
-  Act(t.st, 1, K::kCall, 100);
-  while (t.st.street != Street::kSeventh) {
-    t.DealStreet();
-    CheckRound(t.st);
-  }
+  LiveTable t = Table();
+  PlayToSeventhDeal(t);
   return t;
 }
 
@@ -110,8 +99,7 @@ TEST(Advance, STUD_DECK_1_AReshuffleDueIsCheckedBeforeADealerErrorIsRuled) {
 // STUD-IRR-PREM-1: the burn before premature cards is counted and logged in
 // the ruling, so the cards that left the deck and the log agree.
 TEST(Advance, STUD_IRR_PREM_1_TheBurnBeforePrematureCardsIsLogged) {
-  LiveTable t(Variant::kStud, "$4-$8", {10000, 10000, 10000}, kHands,
-              ProfileDefaults(Profile::kCash));
+  LiveTable t = Table();
   t.DealStreet();
   Act(t.st, 2, K::kBringIn, 100);
   const int burns = t.st.burn_count;

@@ -8,28 +8,7 @@ namespace {
 using namespace stud::testing;
 using K = ActionKind;
 
-const std::vector<std::string> kHands = {"2d Ah 7c 9s 9d Qc 2h", "4c 5d 3c Jh 8d 4h 5s",
-                                         "3d 3h Kh Td 6c 6d 2s"};
-
-LiveTable Table(Options o = ProfileDefaults(Profile::kCash)) {
-  return LiveTable(Variant::kStud, "$4-$8", {10000, 10000, 10000}, kHands, o);
-}
-
-void PlayThird(LiveTable& t) {
-  t.DealStreet();
-  Act(t.st, 2, K::kBringIn, 100);
-  Act(t.st, 3, K::kCall, 100);
-  Act(t.st, 1, K::kCall, 100);
-}
-
-void PlayToBettingOn(LiveTable& t, Street street) {
-  PlayThird(t);
-  while (true) {
-    t.DealStreet();
-    if (t.st.street == street) return;
-    CheckRound(t.st);
-  }
-}
+// Table(), kHands, PlayThird, PlayToBettingOn: tests/testing/live.h.
 
 // STUD-IRR-BURN-1
 TEST(Dealing, STUD_IRR_BURN_1_MissedBurnCardsPutBackInSequence) {

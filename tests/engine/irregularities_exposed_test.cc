@@ -9,29 +9,9 @@ namespace {
 using namespace stud::testing;
 using K = ActionKind;
 
-// $4-$8: ante 100, bring-in 100, bets 400 / 800. Door cards 7c, 3c, Kh: seat 2
-// brings in. Seat 1's first hole card 2d would be lower than 3c.
-const std::vector<std::string> kHands = {"2d Ah 7c 9s 9d Qc 2h", "4c 5d 3c Jh 8d 4h 5s",
-                                         "3d 3h Kh Td 6c 6d 2s"};
-
-LiveTable Table(Profile profile = Profile::kCash,
-                std::vector<Chips> stacks = {10000, 10000, 10000}) {
-  return LiveTable(Variant::kStud, "$4-$8", stacks, kHands, ProfileDefaults(profile));
-}
-
-// Plays a two- or three-handed table (seat 2 brings in, the others call)
-// checking through to the 7th-street deal.
-void PlayTo7th(LiveTable& t) {
-  t.DealStreet();
-  Act(t.st, 2, K::kBringIn, 100);
-  if (t.st.config.num_seats >= 3) Act(t.st, 3, K::kCall, 100);
-  if (t.st.seats[1].can_act()) Act(t.st, 1, K::kCall, 100);
-  while (t.st.street != Street::kSeventh) {
-    t.DealStreet();
-    CheckRound(t.st);
-  }
-  ASSERT_EQ(t.st.phase, Phase::kAwaitingDeal);
-}
+// Table(), kHands ($4-$8; door cards 7c, 3c, Kh: seat 2 brings in; seat 1's
+// first hole card 2d would be lower than 3c) and PlayToSeventhDeal:
+// tests/testing/live.h.
 
 // STUD-IRR-EXP-1
 TEST(Exposed, STUD_IRR_EXP_1_CashHoleCardUpThirdCardDown) {
@@ -81,7 +61,7 @@ TEST(Exposed, STUD_IRR_EXP_1_ReportedAfterTheDealRulesTheSame) {
 
 // STUD-IRR-EXP-1
 TEST(Exposed, STUD_IRR_EXP_1_TournamentMisdealReturnsEverything) {
-  LiveTable t = Table(Profile::kTournament);
+  LiveTable t = Table(ProfileDefaults(Profile::kTournament));
   t.DealOne();
   t.DealOne();
   absl::StatusOr<Ruling> r = t.Rule(
@@ -135,7 +115,7 @@ TEST(Exposed, STUD_IRR_EXP_2_DeadLowCardLeftPlayerMayFoldBringInOrComplete) {
 TEST(Exposed, STUD_IRR_EXP_2_DeadLowCardLeftPlayerForcedAlternative) {
   Options o = ProfileDefaults(Profile::kCash);
   o.dead_hand_low_opener = DeadHandLowOpener::kLeftPlayerForced;
-  LiveTable t(Variant::kStud, "$4-$8", {10000, 10000, 10000}, kHands, o);
+  LiveTable t = Table(o);
   t.DealOne();
   t.DealOne();
   t.DealOne();
@@ -170,7 +150,7 @@ TEST(Exposed, STUD_IRR_EXP_2_DeadHandNotLowBringInStaysWithTheLowCard) {
 
 // STUD-IRR-EXP-2
 TEST(Exposed, STUD_IRR_EXP_2_TournamentMisdeal) {
-  LiveTable t = Table(Profile::kTournament);
+  LiveTable t = Table(ProfileDefaults(Profile::kTournament));
   for (int i = 0; i < 6; ++i) t.DealOne();
   absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kBothHolecardsExposed, .seat = 3});
   ASSERT_TRUE(r.ok()) << r.status();
@@ -200,8 +180,8 @@ TEST(Exposed, STUD_IRR_EXP_3_CardOffTableIsAnExposedCard) {
 
 // STUD-IRR-EXP-4
 TEST(Exposed, STUD_IRR_EXP_4_AllInPlayerKeepsFaceUpFinalCard) {
-  LiveTable t = Table(Profile::kCash, {200, 10000, 10000});
-  PlayTo7th(t);
+  LiveTable t = Table(Options(), {200, 10000, 10000});
+  PlayToSeventhDeal(t);
   ASSERT_TRUE(t.st.seats[1].all_in);
   ASSERT_TRUE(t.DealAs(true).ok());
   EXPECT_EQ(t.st.reports.back().kind, IrregularityKind::kFinalCardFaceUp);
@@ -220,7 +200,7 @@ TEST(Exposed, STUD_IRR_EXP_4_AllInPlayerKeepsFaceUpFinalCard) {
 // STUD-IRR-EXP-5
 TEST(Exposed, STUD_IRR_EXP_5_MultiwayFaceUpPlayerMayDeclareAllIn) {
   LiveTable t = Table();
-  PlayTo7th(t);
+  PlayToSeventhDeal(t);
   ASSERT_TRUE(t.DealAs(true).ok());  // seat 1's 2h face up
   t.DealStreet();
   EXPECT_FALSE(t.st.seats[2].cards[6].face_up);
@@ -258,7 +238,7 @@ TEST(Exposed, STUD_IRR_EXP_5_MultiwayFaceUpPlayerMayDeclareAllIn) {
 // STUD-IRR-EXP-5
 TEST(Exposed, STUD_IRR_EXP_5_DeclinedOptionHighBoardOpens) {
   LiveTable t = Table();
-  PlayTo7th(t);
+  PlayToSeventhDeal(t);
   ASSERT_TRUE(t.DealAs(true).ok());
   t.DealStreet();
   Act(t.st, 1, K::kDeclineOption);
@@ -272,8 +252,8 @@ TEST(Exposed, STUD_IRR_EXP_5_DeclinedOptionHighBoardOpens) {
 TEST(Exposed, STUD_IRR_EXP_5_ActFirstAlternative) {
   Options o = ProfileDefaults(Profile::kCash);
   o.faceup_final_option = FaceupFinalOption::kActFirst;
-  LiveTable t(Variant::kStud, "$4-$8", {10000, 10000, 10000}, kHands, o);
-  PlayTo7th(t);
+  LiveTable t = Table(o);
+  PlayToSeventhDeal(t);
   t.DealOne();
   ASSERT_TRUE(t.DealAs(true).ok());  // seat 2's final card face up
   t.DealStreet();
@@ -286,9 +266,8 @@ TEST(Exposed, STUD_IRR_EXP_5_ActFirstAlternative) {
 
 // STUD-IRR-EXP-5
 TEST(Exposed, STUD_IRR_EXP_5_HeadsUpFirstPlayerUpSecondComesUpToo) {
-  LiveTable t(Variant::kStud, "$4-$8", {10000, 10000}, {kHands[0], kHands[1]},
-              ProfileDefaults(Profile::kCash));
-  PlayTo7th(t);
+  LiveTable t = Table(Options(), {10000, 10000});
+  PlayToSeventhDeal(t);
   ASSERT_TRUE(t.DealAs(true).ok());
   EXPECT_TRUE(NextDeal(t.st).face_up) << "the second player's final card is dealt face up";
   t.DealStreet();
@@ -301,9 +280,8 @@ TEST(Exposed, STUD_IRR_EXP_5_HeadsUpFirstPlayerUpSecondComesUpToo) {
 
 // STUD-IRR-EXP-5
 TEST(Exposed, STUD_IRR_EXP_5_HeadsUpSecondPlayerUpHasTheOption) {
-  LiveTable t(Variant::kStud, "$4-$8", {10000, 10000}, {kHands[0], kHands[1]},
-              ProfileDefaults(Profile::kCash));
-  PlayTo7th(t);
+  LiveTable t = Table(Options(), {10000, 10000});
+  PlayToSeventhDeal(t);
   t.DealOne();
   ASSERT_TRUE(t.DealAs(true).ok());
   EXPECT_FALSE(t.st.seats[1].cards[6].face_up);
@@ -314,8 +292,7 @@ TEST(Exposed, STUD_IRR_EXP_5_HeadsUpSecondPlayerUpHasTheOption) {
 
 // STUD-IRR-EXP-1: the service deals: dealer errors cannot happen.
 TEST(Exposed, STUD_IRR_EXP_1_RefusedWhenTheEngineDeals) {
-  HandState st = Start(
-      Config(Variant::kStud, *FindStakesPreset("$4-$8"), {10000, 10000}, {kHands[0], kHands[1]}));
+  HandState st = DeckTable(Options(), {10000, 10000});
   const HandState before = st;
   absl::StatusOr<Ruling> r = RuleIrregularity(
       st,

@@ -13,13 +13,10 @@ namespace {
 using namespace stud::testing;
 using K = ActionKind;
 
-const std::vector<std::string> kHands = {"2d Ah 7c 9s 9d Qc 2h", "4c 5d 3c Jh 8d 4h 5s",
-                                         "3d 3h Kh Td 6c 6d 2s"};
-
 LiveTable Live(bool binding = false) {
   Options o;
   o.out_of_turn_binding = binding;
-  LiveTable t(Variant::kStud, "$4-$8", {10000, 10000, 10000}, kHands, o);
+  LiveTable t = Table(o);
   t.DealStreet();
   return t;
 }

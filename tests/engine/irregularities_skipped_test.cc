@@ -11,21 +11,9 @@ namespace {
 using namespace stud::testing;
 using K = ActionKind;
 
-// Seat 1's 4th-street card (9s) goes to seat 2 when seat 1 is skipped; the
-// lists hold what each seat actually receives.
-const std::vector<std::string> kHands = {"2d Ah 7c 9s 9d Qc 2h", "4c 5d 3c Jh 8d 4h 5s",
-                                         "3d 3h Kh Td 6c 6d 2s"};
-
-LiveTable Table(Options o = ProfileDefaults(Profile::kCash)) {
-  return LiveTable(Variant::kStud, "$4-$8", {10000, 10000, 10000}, kHands, o);
-}
-
-void PlayThird(LiveTable& t) {
-  t.DealStreet();
-  Act(t.st, 2, K::kBringIn, 100);
-  Act(t.st, 3, K::kCall, 100);
-  Act(t.st, 1, K::kCall, 100);
-}
+// Table() and PlayThird: tests/testing/live.h. When seat 1 is skipped its
+// 4th-street card (9s) goes to seat 2; the lists hold what each seat actually
+// receives.
 
 IrregularityReport Skipped(int seat, Street street) {
   return {.kind = IrregularityKind::kSkippedSeat, .seat = seat, .street = street};

@@ -10,19 +10,14 @@ namespace {
 using namespace stud::testing;
 using K = ActionKind;
 
-const std::vector<std::string> kHands = {"2d Ah 7c 9s 9d Qc 2h", "4c 5d 3c Jh 8d 4h 5s",
-                                         "3d 3h Kh Td 6c 6d 2s"};
-
+// Table(), DeckTable() and kHands: tests/testing/live.h.
 LiveTable Live(Profile p = Profile::kCash) {
-  LiveTable t(Variant::kStud, "$4-$8", {10000, 10000, 10000}, kHands, ProfileDefaults(p));
+  LiveTable t = Table(ProfileDefaults(p));
   t.DealStreet();
   return t;
 }
 
-HandState Dealt(Profile p) {
-  return Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), {10000, 10000, 10000}, kHands,
-                      ProfileDefaults(p)));
-}
+HandState Dealt(Profile p) { return DeckTable(ProfileDefaults(p)); }
 
 // STUD-IRR-WRONG-1
 TEST(Table, STUD_IRR_WRONG_1_NextPlayerNotActedActionCorrected) {
@@ -174,11 +169,8 @@ TEST(Table, STUD_SHOW_3_UpcardsPickedUpAtShowdownMeanNothing) {
 HandState AtShowdown(ShortHand mode) {
   Options o = ProfileDefaults(Profile::kCash);
   o.short_hand = mode;
-  LiveTable t(Variant::kStud, "$4-$8", {10000, 10000, 10000}, kHands, o);
-  t.DealStreet();
-  Act(t.st, 2, K::kBringIn, 100);
-  Act(t.st, 3, K::kCall, 100);
-  Act(t.st, 1, K::kCall, 100);
+  LiveTable t = Table(o);
+  PlayThird(t);
   while (t.st.phase != Phase::kShowdown) {
     t.DealStreet();
     CheckRound(t.st);
@@ -284,8 +276,7 @@ TEST(Table, STUD_ALLIN_5_AllowanceUsedUpFolds) {
 TEST(Table, STUD_ALLIN_5_CheckIfFreeAlternative) {
   Options o = ProfileDefaults(Profile::kOnline);
   o.exhausted_timeout_action = ExhaustedTimeout::kCheckIfFree;
-  HandState st =
-      Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), {10000, 10000, 10000}, kHands, o));
+  HandState st = DeckTable(o);
   Act(st, 2, K::kBringIn, 100);
   Act(st, 3, K::kCall, 100);
   Act(st, 1, K::kCall, 100);

@@ -13,14 +13,7 @@ using namespace stud::testing;
 using K = ActionKind;
 using IK = IrregularityKind;
 
-// $4-$8: ante 100, bring-in 100. Seat 2 (door 3c) brings in.
-const std::vector<std::string> kHands = {"2d Ah 7c 9s 9d Qc 2h", "4c 5d 3c Jh 8d 4h 5s",
-                                         "3d 3h Kh Td 6c 6d 2s"};
-
-LiveTable Table() {
-  return LiveTable(Variant::kStud, "$4-$8", {10000, 10000, 10000}, kHands,
-                   ProfileDefaults(Profile::kCash));
-}
+// Table() ($4-$8, seat 2 brings in with its door 3c): tests/testing/live.h.
 
 // Both hole cards of every seat dealt, the door cards not yet.
 LiveTable HoleCardsDealt() {
@@ -32,10 +25,7 @@ LiveTable HoleCardsDealt() {
 // 3rd street dealt and bet (bring-in, two calls), 4th street dealt.
 LiveTable FourthDealt() {
   LiveTable t = Table();
-  t.DealStreet();
-  Act(t.st, 2, K::kBringIn, 100);
-  Act(t.st, 3, K::kCall, 100);
-  Act(t.st, 1, K::kCall, 100);
+  PlayThird(t);
   t.DealStreet();
   return t;
 }

@@ -10,11 +10,8 @@ namespace {
 using namespace stud::testing;
 using K = ActionKind;
 
-// $4-$8: ante 100, bring-in 100, bets 400 / 800. Seat 2's first hole card 4c
-// is the one the dealer turns up.
-const std::vector<std::string> kHands = {"2d Ah 7c 9s 9d Qc 2h", "4c 5d 3c Jh 8d 4h 5s",
-                                         "3d 3h Kh Td 6c 6d 2s"};
-
+// Table() ($4-$8, ante 100) and kHands: tests/testing/live.h. Seat 2's first
+// hole card 4c is the one the dealer turns up.
 Options Tournament(MisdealAntes antes) {
   Options o = ProfileDefaults(Profile::kTournament);
   o.misdeal_antes = antes;
@@ -32,18 +29,11 @@ Ruling MisdealAtTable(LiveTable& t) {
   return *r;
 }
 
-int CountOps(const HandState& st, OpType type) {
-  int n = 0;
-  for (const Operation& op : st.log) n += op.type == type ? 1 : 0;
-  return n;
-}
-
 // STUD-IRR-EXP-1: the default is unchanged: every ante goes back.
 TEST(Misdeal, STUD_IRR_EXP_1_AntesReturnedByDefault) {
   EXPECT_EQ(Options().misdeal_antes, MisdealAntes::kReturned);
   EXPECT_EQ(ProfileDefaults(Profile::kTournament).misdeal_antes, MisdealAntes::kReturned);
-  LiveTable t(Variant::kStud, "$4-$8", {10000, 10000, 10000}, kHands,
-              Tournament(MisdealAntes::kReturned));
+  LiveTable t = Table(Tournament(MisdealAntes::kReturned));
   const Ruling r = MisdealAtTable(t);
   for (int i = 1; i <= 3; ++i) {
     EXPECT_EQ(t.st.seats[i].stack, 10000);
@@ -59,8 +49,7 @@ TEST(Misdeal, STUD_IRR_EXP_1_AntesReturnedByDefault) {
 // misdealt hand ends holding them, and the redeal plays for them without
 // posting new antes. Chips are conserved across the pair of hands.
 TEST(Misdeal, STUD_IRR_EXP_1_AntesStayInThePotForTheRedeal) {
-  LiveTable t(Variant::kStud, "$4-$8", {10000, 10000, 50}, kHands,
-              Tournament(MisdealAntes::kStayInPot));
+  LiveTable t = Table(Tournament(MisdealAntes::kStayInPot), {10000, 10000, 50});
   const Ruling r = MisdealAtTable(t);
   EXPECT_TRUE(t.st.misdeal);
   EXPECT_EQ(t.st.phase, Phase::kComplete);
@@ -83,7 +72,7 @@ TEST(Misdeal, STUD_IRR_EXP_1_AntesStayInThePotForTheRedeal) {
     c.starting_stacks[i] = t.st.seats[i].stack;
     c.carried_antes[i] = t.st.seats[i].committed;
   }
-  LiveTable redeal(Variant::kStud, "$4-$8", {1, 1, 1}, kHands, c.options);
+  LiveTable redeal = Table(c.options, {1, 1, 1});
   absl::StatusOr<HandState> st = NewHand(c);
   ASSERT_TRUE(st.ok()) << st.status();
   redeal.st = *st;

@@ -21,12 +21,6 @@ std::vector<const Operation*> Ops(const HandState& st, OpType t, Street street) 
   return out;
 }
 
-int CountOps(const HandState& st, OpType t) {
-  int n = 0;
-  for (const Operation& op : st.log) n += op.type == t ? 1 : 0;
-  return n;
-}
-
 // Eight seats, 6 cards each (no 7th-street card): every card but 2c 2d 2h Ks,
 // which are the spares: the burns of 4th, 5th, 6th street are 2c 2d 2h and Ks
 // is the last card of the stub. Boards (no pairs, no five-card straights or

@@ -14,12 +14,6 @@ namespace {
 using namespace stud::testing;
 
 // Checks every seat still to act until the street changes.
-int CountOps(const HandState& st, OpType t) {
-  int n = 0;
-  for (const Operation& op : st.log) n += op.type == t ? 1 : 0;
-  return n;
-}
-
 // The three-handed deal used by several tests: seat 2's 2c is the low card.
 const std::vector<std::string> kThreeHands = {"Ah Kd 7c 9s 9d 3c 2h", "4c 5d 2c Jh 8d 4h 7h",
                                               "3d 3h Qs Td 6c 6d 2s"};

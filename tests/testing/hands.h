@@ -119,6 +119,13 @@ inline std::vector<Chips> AmountsOf(const HandState& st, int seat, ActionKind ki
   return out;
 }
 
+// How many operations of `type` the hand's log holds.
+inline int CountOps(const HandState& st, OpType type) {
+  int n = 0;
+  for (const Operation& op : st.log) n += op.type == type ? 1 : 0;
+  return n;
+}
+
 inline Chips TotalChips(const HandState& st) {
   Chips total = PotTotal(st);
   for (int i = 1; i <= st.config.num_seats; ++i) total += st.seats[i].stack;

@@ -88,6 +88,58 @@ struct LiveTable {
   absl::StatusOr<Ruling> Rule(const IrregularityReport& r) { return RuleIrregularity(st, r); }
 };
 
+// The three hands most LIVE-dealing tests play, at $4-$8 (ante 100, bring-in
+// 100, bets 400 / 800). Door cards 7c, 3c, Kh: seat 2 brings in. Seat 1's
+// first hole card 2d would be lower than 3c; seat 2's first is 4c.
+inline const std::vector<std::string> kHands = {"2d Ah 7c 9s 9d Qc 2h", "4c 5d 3c Jh 8d 4h 5s",
+                                                "3d 3h Kh Td 6c 6d 2s"};
+
+// kHands dealt LIVE at $4-$8, one seat a stack (the first stacks.size() hands).
+inline LiveTable Table(Options options = Options(),
+                       const std::vector<Chips>& stacks = {10000, 10000, 10000}) {
+  return LiveTable(Variant::kStud, "$4-$8", stacks,
+                   std::vector<std::string>(kHands.begin(), kHands.begin() + stacks.size()),
+                   options);
+}
+
+// The same hands from a stacked deck (DealSource::kDeck), 3rd street dealt.
+inline HandState DeckTable(Options options = Options(),
+                           const std::vector<Chips>& stacks = {10000, 10000, 10000}) {
+  return Start(Config(Variant::kStud, *FindStakesPreset("$4-$8"), stacks,
+                      std::vector<std::string>(kHands.begin(), kHands.begin() + stacks.size()),
+                      options));
+}
+
+// Deals 3rd street and bets it on a Table(): seat 2 brings in, the others
+// call (seat 3 when there is one, seat 1 when it can act).
+inline void PlayThird(LiveTable& t) {
+  t.DealStreet();
+  Act(t.st, 2, ActionKind::kBringIn, 100);
+  if (t.st.config.num_seats >= 3) Act(t.st, 3, ActionKind::kCall, 100);
+  if (t.st.seats[1].can_act()) Act(t.st, 1, ActionKind::kCall, 100);
+}
+
+// PlayThird, then deals and checks through each street until `street` is dealt
+// and its betting is to come.
+inline void PlayToBettingOn(LiveTable& t, Street street) {
+  PlayThird(t);
+  while (true) {
+    t.DealStreet();
+    if (t.st.street == street) return;
+    CheckRound(t.st);
+  }
+}
+
+// PlayThird, then checks through to the 7th-street deal (not yet dealt).
+inline void PlayToSeventhDeal(LiveTable& t) {
+  PlayThird(t);
+  while (t.st.street != Street::kSeventh) {
+    t.DealStreet();
+    CheckRound(t.st);
+  }
+  ASSERT_EQ(t.st.phase, Phase::kAwaitingDeal);
+}
+
 // Every card in play appears once: seats, burns, aside, the common card.
 inline bool CardsUnique(const HandState& st) {
   CardSet all;
