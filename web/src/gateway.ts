@@ -152,7 +152,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const serve: NodeHandlerFn = (req, res) => {
     if (!applyCors(req, res) && !passthrough(req, res) && !unary(req, res)) handler(req, res);
   };
-  const dual = createDualProtocolServer(options.accessLog ? withAccessLog(serve) : serve);
+  // HTTP/1.1 unary calls without Node's HTTP server (src/http1-lean.ts); not
+  // with the access log, which reads Node's request and response.
+  const lean = options.accessLog ? undefined : { serve: unary as (req: object, res: object) => boolean, maxRequestBytes: MAX_JSON_BYTES };
+  const dual = createDualProtocolServer(options.accessLog ? withAccessLog(serve) : serve, lean);
   await new Promise<void>((resolve, reject) => {
     dual.server.once("error", reject);
     dual.server.listen(options.port, options.host, () => resolve());

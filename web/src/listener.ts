@@ -8,6 +8,7 @@ import http2 from "node:http2";
 import net from "node:net";
 
 import type { connectNodeAdapter } from "@connectrpc/connect-node";
+import { serveLeanHttp1 } from "./http1-lean.js";
 
 // The request handler connect-node builds (it also serves non-RPC paths
 // through its fallback).
@@ -24,7 +25,14 @@ export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 // HTTP/2: open streams per caller connection.
 export const MAX_CONCURRENT_STREAMS = 1_000;
 
-export function createDualProtocolServer(handler: NodeHandlerFn): DualProtocolServer {
+// The unary fast path for HTTP/1.1 connections read without Node's HTTP
+// server (src/http1-lean.ts); requests it does not take go to `handler`.
+export interface LeanHttp1 {
+  serve: (req: object, res: object) => boolean;
+  maxRequestBytes: number;
+}
+
+export function createDualProtocolServer(handler: NodeHandlerFn, lean?: LeanHttp1): DualProtocolServer {
   let draining = false;
   // HTTP/1.1 connections and their requests in flight: Node's own connection
   // tracking (closeIdleConnections) only covers servers that listen themselves.
@@ -61,6 +69,19 @@ export function createDualProtocolServer(handler: NodeHandlerFn): DualProtocolSe
     sessions.add(session);
     session.on("close", () => sessions.delete(session));
   });
+  // An HTTP/1.1 connection (and what was read of it) to Node's server.
+  const toNode = (socket: net.Socket, unread: Buffer) => {
+    if (unread.length > 0) socket.unshift(unread);
+    http1.emit("connection", socket);
+    socket.resume();
+  };
+  const leanLimits = {
+    keepAliveMs: KEEP_ALIVE_TIMEOUT_MS,
+    requestTimeoutMs: http1.requestTimeout,
+    handOff: toNode,
+    inFlight: (socket: net.Socket, delta: number) => http1Sockets.set(socket, (http1Sockets.get(socket) ?? 0) + delta),
+    draining: () => draining,
+  };
   // TCP_NODELAY on every accepted socket. An HTTP/2 answer leaves in two
   // writes (HEADERS, then DATA with the trailers); with Nagle's algorithm on,
   // the kernel holds the second until the caller ACKs the first, and callers
@@ -89,8 +110,8 @@ export function createDualProtocolServer(handler: NodeHandlerFn): DualProtocolSe
       } else {
         http1Sockets.set(socket, 0);
         socket.on("close", () => http1Sockets.delete(socket));
-        http1.emit("connection", socket);
-        socket.resume();
+        if (lean) serveLeanHttp1(socket, { ...lean, ...leanLimits });
+        else toNode(socket, Buffer.alloc(0));
       }
     };
     socket.on("data", onData);

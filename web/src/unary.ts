@@ -286,6 +286,9 @@ class UnaryCall {
   private handOver(body: Buffer): void {
     this.finished = true;
     clearTimeout(this.timer);
+    // A request read without Node's server (src/http1-lean.ts) goes to it whole.
+    const lean = (this.req as { lean?: { replay(): void } }).lean;
+    if (lean) return lean.replay();
     this.options.fallback(this.nodeReq, this.nodeRes, body);
   }
 

@@ -108,3 +108,151 @@ test("an HTTP/2 preface sent one byte at a time is still HTTP/2", async () => {
   socket.destroy();
   assert.equal(first[3], 4, "the server's first frame is SETTINGS (an HTTP/1.1 server would answer 400)");
 });
+
+// ---- HTTP/1.1 read without Node's server (src/http1-lean.ts) ----
+// A second listener with a lean path: "/lean" is answered by it (the body
+// echoed), "/slow" never answers, "/giveback" is handed back after its body was
+// read, anything else is not taken. Node's handler answers what it gets with
+// "node:<method> <url> <body>".
+let leanDual;
+let leanPort;
+const slowClosed = [];
+
+before(async () => {
+  const bundle = await build({
+    entryPoints: [path.join(webDir, "src/listener.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    write: false,
+    external: ["@connectrpc/*"],
+  });
+  const { createDualProtocolServer } = await import(
+    `data:text/javascript;base64,${Buffer.from(bundle.outputFiles[0].text).toString("base64")}`
+  );
+  const serve = (req, res) => {
+    if (!["/lean", "/slow", "/giveback"].includes(req.url)) return false;
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString();
+      if (req.url === "/slow") return res.on("close", () => slowClosed.push(body));
+      if (req.url === "/giveback") return req.lean.replay();
+      setImmediate(() => {
+        res.writeHead(200, { "content-type": "text/plain", "x-answered-by": "lean" });
+        res.end(Buffer.from(`lean:${body}`));
+      });
+    });
+    return true;
+  };
+  leanDual = createDualProtocolServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => (body += d));
+    req.on("end", () => {
+      const answer = `node:${req.method} ${req.url} ${body}`;
+      res.writeHead(200, { "content-type": "text/plain", "content-length": Buffer.byteLength(answer) });
+      res.end(answer);
+    });
+  }, { serve, maxRequestBytes: 1024 });
+  await new Promise((resolve) => leanDual.server.listen(0, "127.0.0.1", resolve));
+  leanPort = leanDual.server.address().port;
+});
+
+after(() => leanDual?.close());
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Writes `parts` (strings; a number waits that many ms) on one connection and
+// collects what comes back until `done(text)` holds or the server closes.
+async function exchange(parts, done, { close = false } = {}) {
+  const socket = net.connect(leanPort, "127.0.0.1");
+  await new Promise((resolve) => socket.once("connect", resolve));
+  let text = "";
+  const finished = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no complete answer; got ${JSON.stringify(text)}`)), 5_000);
+    const check = () => {
+      if (done(text)) {
+        clearTimeout(timer);
+        resolve(text);
+      }
+    };
+    socket.on("data", (d) => {
+      text += d.toString("latin1");
+      check();
+    });
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve(text);
+    });
+    socket.on("error", () => undefined);
+  });
+  for (const part of parts) {
+    if (typeof part === "number") await sleep(part);
+    else socket.write(part);
+  }
+  if (close) socket.destroy();
+  const result = await finished;
+  socket.destroy();
+  return result;
+}
+
+const post = (url, body, extra = "") =>
+  `POST ${url} HTTP/1.1\r\nhost: x\r\ncontent-type: text/plain\r\n${extra}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+const bodies = (text) => [...text.matchAll(/\r\n\r\n((?:lean|node):[^H]*)/g)].map((m) => m[1]);
+
+test("lean HTTP/1.1: keep-alive requests answered in one write each, with Node's headers", async () => {
+  const text = await exchange([post("/lean", "one"), 10, post("/lean", "two")], (t) => t.includes("lean:two"));
+  assert.deepEqual(bodies(text), ["lean:one", "lean:two"]);
+  assert.match(text, /^HTTP\/1\.1 200 OK\r\ncontent-type: text\/plain\r\nx-answered-by: lean\r\ncontent-length: 8\r\nDate: .* GMT\r\nConnection: keep-alive\r\nKeep-Alive: timeout=65\r\n\r\nlean:one/);
+});
+
+test("lean HTTP/1.1: pipelined requests answered in order, a later one Node's", async () => {
+  const all = post("/lean", "a") + post("/lean", "b") + post("/other", "c") + post("/lean", "d");
+  const text = await exchange([all], (t) => t.includes("/lean d"));
+  assert.deepEqual(bodies(text), ["lean:a", "lean:b", "node:POST /other c", "node:POST /lean d"]);
+});
+
+test("lean HTTP/1.1: headers and a body split across TCP segments", async () => {
+  const request = post("/lean", "split body");
+  const text = await exchange(
+    [request.slice(0, 7), 20, request.slice(7, 40), 20, request.slice(40, -4), 20, request.slice(-4)],
+    (t) => t.includes("lean:split body"),
+  );
+  assert.deepEqual(bodies(text), ["lean:split body"]);
+});
+
+test("lean HTTP/1.1: chunked bodies, Expect: 100-continue and other methods go to Node's server", async () => {
+  const chunked = "POST /lean HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n";
+  assert.deepEqual(bodies(await exchange([chunked], (t) => t.includes("hello"))), ["node:POST /lean hello"]);
+  const expect = await exchange([post("/lean", "go", "expect: 100-continue\r\n")], (t) => t.includes("node:"));
+  assert.match(expect, /^HTTP\/1\.1 100 Continue\r\n/);
+  assert.deepEqual(bodies(expect), ["node:POST /lean go"]);
+  const get = await exchange(["GET /lean HTTP/1.1\r\nhost: x\r\n\r\n"], (t) => t.includes("node:"));
+  assert.deepEqual(bodies(get), ["node:GET /lean "]);
+  const given = await exchange([post("/giveback", "again")], (t) => t.includes("node:"));
+  assert.deepEqual(bodies(given), ["node:POST /giveback again"]);
+  const big = await exchange([post("/lean", "x".repeat(2000))], (t) => t.includes("node:"));
+  assert.deepEqual(bodies(big), [`node:POST /lean ${"x".repeat(2000)}`]);
+});
+
+test("lean HTTP/1.1: bad input is Node's to refuse, and the server goes on", async () => {
+  const huge = await exchange([`POST /lean HTTP/1.1\r\nhost: x\r\nx-big: ${"a".repeat(20_000)}\r\ncontent-length: 1\r\n\r\nz`], (t) => t.includes("\r\n\r\n"));
+  assert.match(huge, /^HTTP\/1\.1 431 /);
+  const badLength = await exchange(["POST /lean HTTP/1.1\r\nhost: x\r\ncontent-length: abc\r\n\r\n"], (t) => t.includes("\r\n\r\n"));
+  assert.match(badLength, /^HTTP\/1\.1 400 /);
+  const twice = await exchange([post("/lean", "dup", "content-length: 3\r\n")], (t) => t.includes("\r\n\r\n"));
+  assert.match(twice, /^HTTP\/1\.1 (400|200) /); // Node decides about a repeated Content-Length
+  const garbage = await exchange(["HELLO THERE\r\n\r\n"], (t) => t.includes("\r\n\r\n"));
+  assert.match(garbage, /^HTTP\/1\.1 400 /);
+  assert.deepEqual(bodies(await exchange([post("/lean", "still")], (t) => t.includes("lean:still"))), ["lean:still"]);
+});
+
+test("lean HTTP/1.1: a connection closed mid-body or during a call ends cleanly", async () => {
+  const request = post("/lean", "0123456789");
+  assert.equal(await exchange([request.slice(0, -5)], () => false, { close: true }), "");
+  slowClosed.length = 0;
+  assert.equal(await exchange([post("/slow", "waiting"), 50], () => false, { close: true }), "");
+  for (let i = 0; i < 50 && slowClosed.length === 0; i++) await sleep(10);
+  assert.deepEqual(slowClosed, ["waiting"], "the call in flight learns that its caller left");
+  assert.deepEqual(bodies(await exchange([post("/lean", "after")], (t) => t.includes("lean:after"))), ["lean:after"]);
+});
