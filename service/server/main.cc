@@ -130,6 +130,10 @@ ABSL_FLAG(std::string, ledger, "",
 ABSL_FLAG(std::string, ledger_password_file, "",
           "File holding the ledger Redis password (AUTH; one line). Without it the environment "
           "variable STUD_LEDGER_PASSWORD is used when set. Never on the command line");
+ABSL_FLAG(std::string, ledger_sentinel_password_file, "",
+          "File holding the password of the Redis Sentinels themselves (requirepass on the "
+          "Sentinels; one line), for redis-sentinel://. Without it the environment variable "
+          "STUD_LEDGER_SENTINEL_PASSWORD is used when set. Never on the command line");
 ABSL_FLAG(int, ledger_wait_replicas, 0,
           "After each ledger write, wait until this many Redis replicas have it (WAIT) before "
           "answering, so a failover cannot lose a write whose answer left; 0 = do not wait");
@@ -382,16 +386,27 @@ int main(int argc, char** argv) {
           "--ledger: a password in the URL is readable by anyone who can list processes; put it "
           "in a file (--ledger_password_file) or STUD_LEDGER_PASSWORD");
     }
-    if (const std::string path = absl::GetFlag(FLAGS_ledger_password_file); !path.empty()) {
-      if (!ReadFile(path, &lo->password))
-        return Fail("--ledger_password_file: cannot read " + path);
-      while (!lo->password.empty() &&
-             (lo->password.back() == '\n' || lo->password.back() == '\r')) {
-        lo->password.pop_back();
+    // A secret from its file (one line), else from the environment; "" when neither.
+    auto secret = [](const char* flag, const std::string& path, const char* env,
+                     std::string* out) -> std::string {
+      if (path.empty()) {
+        if (const char* value = std::getenv(env); value != nullptr) *out = value;
+        return "";
       }
-      if (lo->password.empty()) return Fail("--ledger_password_file: " + path + " is empty");
-    } else if (const char* env = std::getenv("STUD_LEDGER_PASSWORD"); env != nullptr) {
-      lo->password = env;
+      if (!ReadFile(path, out)) return absl::StrCat(flag, ": cannot read ", path);
+      while (!out->empty() && (out->back() == '\n' || out->back() == '\r')) out->pop_back();
+      return out->empty() ? absl::StrCat(flag, ": ", path, " is empty") : "";
+    };
+    if (std::string e = secret("--ledger_password_file", absl::GetFlag(FLAGS_ledger_password_file),
+                               "STUD_LEDGER_PASSWORD", &lo->password);
+        !e.empty()) {
+      return Fail(e);
+    }
+    if (std::string e = secret("--ledger_sentinel_password_file",
+                               absl::GetFlag(FLAGS_ledger_sentinel_password_file),
+                               "STUD_LEDGER_SENTINEL_PASSWORD", &lo->sentinel_password);
+        !e.empty()) {
+      return Fail(e);
     }
     lo->wait_replicas = std::max(0, absl::GetFlag(FLAGS_ledger_wait_replicas));
     lo->wait_timeout = absl::Milliseconds(std::max(1, absl::GetFlag(FLAGS_ledger_wait_timeout_ms)));

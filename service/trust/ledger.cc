@@ -26,11 +26,6 @@ absl::Status LedgerBehind(absl::string_view hand_id, uint64_t token_version,
                    "person's decision before it continues"));
 }
 
-bool KeySafe(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-         c == '_' || c == '-';
-}
-
 }  // namespace
 
 absl::StatusOr<LedgerResult> NoLedger::Create(const std::string&, const LedgerCommit&) {
@@ -45,17 +40,20 @@ absl::StatusOr<LedgerResult> NoLedger::Check(const std::string&, const LedgerEnt
 }
 absl::StatusOr<LedgerLatest> NoLedger::Latest(const std::string&) { return LedgerLatest{}; }
 
+std::string TenantKeyTag(absl::string_view tenant) {
+  static constexpr unsigned char kPersonal[crypto_generichash_blake2b_PERSONALBYTES] = {
+      's', 't', 'u', 'd', 'l', 'e', 'd', 'g', 'e', 'r', 't', 'e', 'n', 'a', 'n', 't'};
+  unsigned char out[8];
+  crypto_generichash_blake2b_salt_personal(out, sizeof(out),
+                                           reinterpret_cast<const unsigned char*>(tenant.data()),
+                                           tenant.size(), nullptr, 0, nullptr, kPersonal);
+  return absl::StrCat(
+      "t", absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(out), 8)));
+}
+
 std::string LedgerKey(absl::string_view tenant, absl::string_view hand_id_hex) {
-  std::string key = "stud:{";
-  for (char c : tenant) {
-    if (KeySafe(c)) {
-      key.push_back(c);
-    } else {
-      absl::StrAppend(&key, "%", absl::BytesToHexString(absl::string_view(&c, 1)));
-    }
-  }
-  absl::StrAppend(&key, ":", hand_id_hex, "}");
-  return key;
+  return absl::StrCat("stud:{", tenant.empty() ? std::string() : TenantKeyTag(tenant), ":",
+                      hand_id_hex, "}");
 }
 
 std::string WatchStreamKey(absl::string_view tenant, absl::string_view hand_id_hex) {

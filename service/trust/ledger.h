@@ -133,14 +133,21 @@ class NoLedger final : public Ledger {
   absl::StatusOr<LedgerLatest> Latest(const std::string&) override;
 };
 
-// "stud:{<tenant>:<hand id hex>}": the braces are a Redis Cluster hash tag, so
-// each hand's key has one slot. The tenant is hex-escaped when it holds a
-// brace, a colon or a byte outside printable ASCII.
+// "stud:{<tenant tag>:<hand id hex>}": the braces are a Redis Cluster hash
+// tag, so each hand's key has one slot. The tag is "" without a tenant, else
+// TenantKeyTag(tenant): the tenant's name is never in a key (a key listing,
+// MONITOR, the slow log or a backup copied elsewhere would show it).
 std::string LedgerKey(absl::string_view tenant, absl::string_view hand_id_hex);
+// "t" and 16 hex digits: BLAKE2b-64 of the tenant's name, personalised
+// "studledgertenant". Unkeyed on purpose: a hand outlives a rotation of the
+// token ring, whose key keys format 5's tenant tag, and the key of a hand must
+// not change under it. It hides the name from whoever reads the keys, not from
+// someone who guesses names and hashes them (docs/ledger.md, "Key names").
+std::string TenantKeyTag(absl::string_view tenant);
 // The hand's watch stream: LedgerKey(tenant, hand id) + kWatchStreamSuffix.
 std::string WatchStreamKey(absl::string_view tenant, absl::string_view hand_id_hex);
-// The set of a tenant's live hands, from its LedgerKey: "stud:live:{<tenant>}"
-// (the tenant as LedgerKey escapes it).
+// The set of a tenant's live hands, from its LedgerKey: "stud:live:{<tenant
+// tag>}".
 std::string LiveHandsKey(absl::string_view ledger_key);
 // The hand id part of a LedgerKey.
 absl::string_view HandIdOfKey(absl::string_view ledger_key);

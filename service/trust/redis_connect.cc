@@ -194,6 +194,8 @@ const char* RedisConnectFailureName(RedisConnectFailure f) {
       return "not_master";
     case RedisConnectFailure::kAuth:
       return "auth";
+    case RedisConnectFailure::kSentinelAuth:
+      return "sentinel_auth";
   }
   return "unknown";
 }
@@ -204,6 +206,7 @@ RedisConnection ConnectLedgerRedis(const RedisLedgerOptions& o, absl::Duration r
   last.failure = RedisConnectFailure::kNoMaster;
   std::vector<std::string> asked;  // what each Sentinel said, for the error
   std::vector<RedisAddress> tried;
+  int refused = 0;  // Sentinels that refused their password or needed one
   for (const RedisAddress& s : o.sentinels) {
     std::string error;
     redisContext* c = Dial(s, o, o.io_timeout, &error);
@@ -211,7 +214,30 @@ RedisConnection ConnectLedgerRedis(const RedisLedgerOptions& o, absl::Duration r
       asked.push_back(absl::StrCat("cannot reach sentinel ", error));
       continue;
     }
+    if (!o.sentinel_password.empty()) {
+      ReplyPtr auth = Command(c, {"AUTH", o.sentinel_password});
+      // "AUTH <password> called without any password configured": this
+      // Sentinel does not ask for one yet; ask it anyway.
+      if (auth == nullptr ||
+          (auth->type == REDIS_REPLY_ERROR &&
+           !absl::StrContains(Str(auth.get()), "without any password configured"))) {
+        if (auth != nullptr) ++refused;
+        asked.push_back(auth == nullptr
+                            ? absl::StrCat("sentinel ", Where(s), ": AUTH: ", c->errstr)
+                            : absl::StrCat("sentinel ", Where(s), " refused the password (",
+                                           Str(auth.get()), "; --ledger_sentinel_password_file)"));
+        redisFree(c);
+        continue;
+      }
+    }
     ReplyPtr r = Command(c, {"SENTINEL", "get-master-addr-by-name", o.master_name});
+    if (r != nullptr && r->type == REDIS_REPLY_ERROR && absl::StartsWith(Str(r.get()), "NOAUTH")) {
+      ++refused;
+      asked.push_back(absl::StrCat("sentinel ", Where(s),
+                                   " needs a password (--ledger_sentinel_password_file)"));
+      redisFree(c);
+      continue;
+    }
     RedisAddress master;
     const bool named = r != nullptr && r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
                        r->element[0]->type == REDIS_REPLY_STRING &&
@@ -231,6 +257,7 @@ RedisConnection ConnectLedgerRedis(const RedisLedgerOptions& o, absl::Duration r
     asked.back() += absl::StrCat(" (", got.error, ")");
     last = std::move(got);
   }
+  if (tried.empty() && refused > 0) last.failure = RedisConnectFailure::kSentinelAuth;
   last.error =
       absl::StrCat("no master for '", o.master_name, "' (", absl::StrJoin(asked, "; "), ")");
   return last;

@@ -8,6 +8,10 @@
 //   1. ask each Sentinel in turn SENTINEL get-master-addr-by-name <name>; the
 //      first that answers with an address is used (a Sentinel that cannot be
 //      reached, or knows no such master, is skipped);
+//      Sentinels with a password of their own (requirepass on the Sentinels)
+//      are sent AUTH first; one that refuses it is skipped like an
+//      unreachable one, and when no Sentinel could be asked the failure is
+//      kSentinelAuth;
 //   2. connect to that address, AUTH when a password is set;
 //   3. ROLE must answer "master": a Sentinel may name a server that is still
 //      a replica while a failover is under way, and writing there would only
@@ -46,6 +50,13 @@ struct RedisLedgerOptions {
   // AUTH when set. Never from the command line: --ledger_password_file or
   // STUD_LEDGER_PASSWORD (server/main.cc). Sentinels are asked without it.
   std::string password;
+  // AUTH to each Sentinel when set (requirepass on the Sentinels; a password
+  // of their own, not the master's). Never from the command line:
+  // --ledger_sentinel_password_file or STUD_LEDGER_SENTINEL_PASSWORD. A
+  // Sentinel that has no password configured answers AUTH with an error; that
+  // one is asked anyway, so clients can get the password before the Sentinels
+  // start requiring it.
+  std::string sentinel_password;
   absl::Duration connect_timeout = absl::Milliseconds(250);
   absl::Duration io_timeout = absl::Milliseconds(500);
   int64_t ttl_ended_seconds = 86400;        // --ledger_ttl_seconds
@@ -73,10 +84,11 @@ std::string DescribeLedgerAddress(const RedisLedgerOptions& o);
 // Why ConnectLedgerRedis found no usable connection (a metric label).
 enum class RedisConnectFailure {
   kNone,
-  kUnreachable,  // the Redis (or the master a Sentinel named) did not accept a connection
-  kNoMaster,     // no Sentinel could be reached or none named a master
-  kNotMaster,    // the named server answers ROLE as a replica (a failover under way)
-  kAuth,         // AUTH refused (wrong password) or needed and not given
+  kUnreachable,   // the Redis (or the master a Sentinel named) did not accept a connection
+  kNoMaster,      // no Sentinel could be reached or none named a master
+  kNotMaster,     // the named server answers ROLE as a replica (a failover under way)
+  kAuth,          // AUTH refused (wrong password) or needed and not given
+  kSentinelAuth,  // no Sentinel could be asked: each refused its password or needed one
 };
 const char* RedisConnectFailureName(RedisConnectFailure f);
 

@@ -1,11 +1,8 @@
 #include "service/trust/redis_ledger.h"
 
 #include <hiredis/hiredis.h>
-#include <signal.h>
-#include <sys/time.h>
 
-#include <cerrno>
-#include <condition_variable>
+#include <algorithm>
 #include <iterator>
 #include <utility>
 
@@ -17,7 +14,6 @@
 #include "prometheus/histogram.h"
 #include "prometheus/registry.h"
 #include "service/api/status_mapping.h"
-#include "service/observability/logging.h"
 
 namespace stud::service {
 namespace {
@@ -32,8 +28,9 @@ constexpr size_t kMaxHeadBytes = 20 + 1 + 32;
 // the call read ("<version>:<digest>", "" for Create), ARGV[2] the entry it
 // writes, ARGV[3] the new token, ARGV[4] the expiry in seconds, ARGV[5] the
 // stream entry ID, ARGV[6] first_op, ARGV[7] ended ("1"/"0"), ARGV[8] the
-// tenant's limit of live hands (0: none, KEYS[3] untouched), ARGV[9] the hand
-// id. Only the head of a value ("<version>:<digest>", before the token) is
+// tenant's limit of live hands (0: none; KEYS[3] is kept up to date either
+// way, so a limit switched on later counts every hand written since), ARGV[9]
+// the hand id. Only the head of a value ("<version>:<digest>", before the token) is
 // read and compared (GETRANGE: a retry or a refusal never copies the token),
 // so entries written before tokens were kept compare too; a missing key reads
 // as "".
@@ -56,28 +53,23 @@ if head == ARGV[2] then
 end
 if head ~= ARGV[1] then return {3, head} end
 local limit = tonumber(ARGV[8])
-local now = 0
-if limit > 0 then
-  now = tonumber(redis.call('TIME')[1])
-  if ARGV[1] == '' and ARGV[7] ~= '1' then
-    redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
-    local n = redis.call('ZCARD', KEYS[3])
-    if n >= limit then return {4, tostring(n)} end
-  end
+local now = tonumber(redis.call('TIME')[1])
+if limit > 0 and ARGV[1] == '' and ARGV[7] ~= '1' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+  local n = redis.call('ZCARD', KEYS[3])
+  if n >= limit then return {4, tostring(n)} end
 end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ')lua",
       kWatchStreamMaxLen, R"lua(', ARGV[5], ')lua", kWatchFieldToken, R"lua(', ARGV[3], ')lua",
       kWatchFieldFirstOp, R"lua(', ARGV[6], ')lua", kWatchFieldEnded, R"lua(', ARGV[7])
 redis.call('SET', KEYS[1], ARGV[2] .. ':' .. ARGV[3], 'EX', ARGV[4])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
-if limit > 0 then
-  if ARGV[7] == '1' then
-    redis.call('ZREM', KEYS[3], ARGV[9])
-  else
-    local ttl = tonumber(ARGV[4])
-    redis.call('ZADD', KEYS[3], now + ttl, ARGV[9])
-    if redis.call('TTL', KEYS[3]) < ttl then redis.call('EXPIRE', KEYS[3], ttl) end
-  end
+if ARGV[7] == '1' then
+  redis.call('ZREM', KEYS[3], ARGV[9])
+else
+  local ttl = tonumber(ARGV[4])
+  redis.call('ZADD', KEYS[3], now + ttl, ARGV[9])
+  if redis.call('TTL', KEYS[3]) < ttl then redis.call('EXPIRE', KEYS[3], ttl) end
 end
 return {2, head}
 )lua"));
@@ -132,46 +124,27 @@ LedgerOutcome NotLatest(uint64_t token_version, uint64_t entry_version) {
   return entry_version < token_version ? LedgerOutcome::kBehind : LedgerOutcome::kSuperseded;
 }
 
-bool StartsWith(const redisReply* r, absl::string_view prefix) {
-  return r->str != nullptr && absl::string_view(r->str, r->len).substr(0, prefix.size()) == prefix;
-}
-
 }  // namespace
-
-struct RedisLedger::Reply {
-  std::unique_ptr<redisReply, void (*)(void*)> r{nullptr, freeReplyObject};
-  uint64_t connection = 0;  // connection_serial_ of the connection that answered
-};
-
-// One queued command: `done` (guarded by mu_) once `result` is final; `wake`
-// when it is done or has become the front of the queue.
-struct RedisLedger::Command {
-  const std::vector<std::string>* args;
-  absl::StatusOr<Reply> result = LedgerUnavailable("not sent");
-  bool done = false;
-  std::condition_variable wake;
-};
 
 // Every series made at start-up (at zero) and then used without a lookup.
 struct RedisLedger::Metrics {
   prometheus::Counter* calls[std::size(kOps)][std::size(kResults)] = {};
   prometheus::Histogram* duration[std::size(kOps)] = {};
-  prometheus::Counter* unreachable = nullptr;
-  prometheus::Histogram* batch = nullptr;
-  // By RedisConnectFailure (kNone unused).
-  prometheus::Counter* connect_failures[5] = {};
-  prometheus::Counter* master_changes = nullptr;
-  prometheus::Counter* readonly = nullptr;
   prometheus::Counter* wait_short = nullptr;
 };
 
+// A WAIT holds the connection's replies for up to its timeout.
 RedisLedger::RedisLedger(RedisLedgerOptions options, prometheus::Registry* registry)
-    : options_(std::move(options)), metrics_(std::make_unique<Metrics>()) {
-  // hiredis writes with write(2): a write to a connection Redis has closed
-  // must fail with EPIPE (and the call with UNAVAILABLE), not kill the process.
-  signal(SIGPIPE, SIG_IGN);
+    : options_(std::move(options)),
+      redis_(options_,
+             options_.io_timeout +
+                 (options_.wait_replicas > 0 ? options_.wait_timeout : absl::ZeroDuration()),
+             registry),
+      metrics_(std::make_unique<Metrics>()) {
   if (registry != nullptr) RegisterMetrics(*registry);
 }
+
+RedisLedger::~RedisLedger() = default;
 
 void RedisLedger::RegisterMetrics(prometheus::Registry& registry) {
   auto& calls = prometheus::BuildCounter()
@@ -184,43 +157,6 @@ void RedisLedger::RegisterMetrics(prometheus::Registry& registry) {
                        .Name("stud_ledger_call_duration_seconds")
                        .Help("Hand ledger round trip time by operation (failed calls included)")
                        .Register(registry);
-  metrics_->unreachable =
-      &prometheus::BuildCounter()
-           .Name("stud_ledger_unreachable_total")
-           .Help("Redis commands that found no working connection (refused, timed out, broken)")
-           .Register(registry)
-           .Add({});
-  metrics_->batch =
-      &prometheus::BuildHistogram()
-           .Name("stud_ledger_batch_commands")
-           .Help("Redis commands sent together in one write (pipelined batches)")
-           .Register(registry)
-           .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 32, 64, 128, 256});
-  auto& failures = prometheus::BuildCounter()
-                       .Name("stud_ledger_connect_failures_total")
-                       .Help(
-                           "Connections to the ledger's Redis that failed, by cause: unreachable, "
-                           "no_master (no Sentinel named one), not_master (a replica: failover "
-                           "under way), auth (password refused or missing)")
-                       .Register(registry);
-  for (RedisConnectFailure f : {RedisConnectFailure::kUnreachable, RedisConnectFailure::kNoMaster,
-                                RedisConnectFailure::kNotMaster, RedisConnectFailure::kAuth}) {
-    metrics_->connect_failures[static_cast<int>(f)] =
-        &failures.Add({{"cause", RedisConnectFailureName(f)}});
-  }
-  metrics_->master_changes =
-      &prometheus::BuildCounter()
-           .Name("stud_ledger_master_changes_total")
-           .Help("New ledger connections that went to another Redis than the last (a failover)")
-           .Register(registry)
-           .Add({});
-  metrics_->readonly = &prometheus::BuildCounter()
-                            .Name("stud_ledger_readonly_total")
-                            .Help(
-                                "Ledger writes refused READONLY (the connection was to a former "
-                                "master, now a replica) and sent again to the current master")
-                            .Register(registry)
-                            .Add({});
   metrics_->wait_short =
       &prometheus::BuildCounter()
            .Name("stud_ledger_wait_short_total")
@@ -239,134 +175,13 @@ void RedisLedger::RegisterMetrics(prometheus::Registry& registry) {
   }
 }
 
-RedisLedger::~RedisLedger() {
-  if (connection_ != nullptr) redisFree(connection_);
-}
-
 int64_t RedisLedger::Ttl(bool ended) const {
   return std::max<int64_t>(1, ended ? options_.ttl_ended_seconds : options_.ttl_in_play_seconds);
 }
 
-redisContext* RedisLedger::Connect(std::string* error) {
-  // A WAIT holds the connection's replies for up to its timeout.
-  const absl::Duration read_timeout =
-      options_.io_timeout +
-      (options_.wait_replicas > 0 ? options_.wait_timeout : absl::ZeroDuration());
-  RedisConnection c = ConnectLedgerRedis(options_, read_timeout);
-  if (c.context == nullptr) {
-    *error = std::move(c.error);
-    if (metrics_->connect_failures[static_cast<int>(c.failure)] != nullptr)
-      metrics_->connect_failures[static_cast<int>(c.failure)]->Increment();
-    return nullptr;
-  }
-  ++connection_serial_;
-  if (connection_serial_ > 1 && !(c.address == master_)) {
-    if (metrics_->master_changes != nullptr) metrics_->master_changes->Increment();
-    LogLine(LogLevel::kWarn, "ledger_master_changed")
-        .Str("from", absl::StrCat(master_.host, ":", master_.port))
-        .Str("to", absl::StrCat(c.address.host, ":", c.address.port));
-  }
-  master_ = c.address;
-  return c.context;
-}
-
-absl::StatusOr<RedisLedger::Reply> RedisLedger::Run(const std::vector<std::string>& args) {
-  Command command{&args};
-  std::unique_lock<std::mutex> lock(mu_);
-  queue_.push_back(&command);
-  command.wake.wait(lock, [&] { return command.done || queue_.front() == &command; });
-  if (command.done) return std::move(command.result);
-  // The front of the queue leads: it sends the commands queued so far as one
-  // batch while later callers queue up behind it for the next.
-  std::vector<Command*> batch;
-  for (Command* c : queue_) {
-    if (static_cast<int>(batch.size()) == options_.max_batch) break;
-    batch.push_back(c);
-  }
-  lock.unlock();
-  Send(batch);
-  lock.lock();
-  for (Command* c : batch) {
-    queue_.pop_front();
-    c->done = true;
-    if (c != &command) c->wake.notify_one();
-  }
-  if (!queue_.empty()) queue_.front()->wake.notify_one();  // the next leader
-  return std::move(command.result);
-}
-
-void RedisLedger::Send(const std::vector<Command*>& batch) {
-  if (metrics_->batch != nullptr) metrics_->batch->Observe(static_cast<double>(batch.size()));
-  std::vector<Command*> todo = batch;  // the commands without a final result
-  std::string error;
-  for (int attempt = 0; attempt < 2 && !todo.empty(); ++attempt) {
-    const bool reused = connection_ != nullptr;
-    if (connection_ == nullptr) connection_ = Connect(&error);
-    if (connection_ == nullptr) break;
-    for (Command* c : todo) {
-      std::vector<const char*> argv;
-      std::vector<size_t> argvlen;
-      for (const std::string& a : *c->args) {
-        argv.push_back(a.data());
-        argvlen.push_back(a.size());
-      }
-      redisAppendCommandArgv(connection_, static_cast<int>(argv.size()), argv.data(),
-                             argvlen.data());
-    }
-    std::vector<Command*> again;  // to send once more on a fresh connection
-    bool timed_out = false;
-    bool broken = false;
-    bool demoted = false;
-    const std::string where = absl::StrCat(master_.host, ":", master_.port);
-    for (size_t i = 0; i < todo.size(); ++i) {  // the first read sends the whole batch
-      void* raw = nullptr;
-      if (broken || redisGetReply(connection_, &raw) != REDIS_OK) {
-        if (!broken) {
-          timed_out = connection_->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK);
-          error = timed_out ? absl::StrCat("redis at ", where, " did not answer within ",
-                                           absl::FormatDuration(options_.io_timeout))
-                            : absl::StrCat("redis at ", where, ": ", connection_->errstr);
-          broken = true;
-        }
-        again.push_back(todo[i]);
-        continue;
-      }
-      Reply reply;
-      reply.r.reset(static_cast<redisReply*>(raw));
-      reply.connection = connection_serial_;
-      if (reply.r->type != REDIS_REPLY_ERROR) {
-        todo[i]->result = std::move(reply);
-      } else if (StartsWith(reply.r.get(), "READONLY")) {
-        // A former master, now a replica (a failover): nothing was written.
-        // Ask the Sentinels again and send it to the master they name now.
-        demoted = true;
-        if (metrics_->readonly != nullptr) metrics_->readonly->Increment();
-        error = absl::StrCat("redis at ", where, " is now a replica (READONLY)");
-        again.push_back(todo[i]);
-      } else {
-        // LOADING (restarting), OOM, NOAUTH, ...
-        todo[i]->result = LedgerUnavailable(
-            absl::StrCat("redis error: ", absl::string_view(reply.r->str, reply.r->len)));
-      }
-    }
-    if (broken || demoted) {
-      redisFree(connection_);
-      connection_ = nullptr;
-    }
-    todo = std::move(again);
-    // A connection the server closed (it restarted) or a demoted master: the
-    // rest once more on a fresh one. A timeout is not retried (the wait would double).
-    if (broken && (!reused || timed_out)) break;
-  }
-  for (Command* c : todo) {
-    if (metrics_->unreachable != nullptr) metrics_->unreachable->Increment();
-    c->result = LedgerUnavailable(error);
-  }
-}
-
 void RedisLedger::Count(int op, absl::Time start, const absl::Status& status,
                         LedgerOutcome outcome) {
-  if (metrics_->unreachable != nullptr) {
+  if (metrics_->wait_short != nullptr) {
     metrics_->calls[op][ResultIndex(status, outcome)]->Increment();
     metrics_->duration[op]->Observe(absl::ToDoubleSeconds(absl::Now() - start));
   }
@@ -381,12 +196,12 @@ absl::StatusOr<LedgerResult> RedisLedger::Record(int op, absl::Time start,
 absl::StatusOr<LedgerResult> RedisLedger::Commit(const std::string& key, std::string from,
                                                  uint64_t from_version, const LedgerCommit& to) {
   const uint64_t version = to.entry.version;
-  absl::StatusOr<Reply> r =
-      Run({"EVAL", CommitScript(), "3", key, absl::StrCat(key, kWatchStreamSuffix),
-           LiveHandsKey(key), std::move(from), Head(to.entry), to.token,
-           absl::StrCat(Ttl(to.ended)), WatchStreamId(version), absl::StrCat(to.first_op),
-           to.ended ? "1" : "0", absl::StrCat(std::max<int64_t>(0, options_.max_hands_per_tenant)),
-           std::string(HandIdOfKey(key))});
+  absl::StatusOr<RedisPipeline::Reply> r = redis_.Run(
+      {"EVAL", CommitScript(), "3", key, absl::StrCat(key, kWatchStreamSuffix), LiveHandsKey(key),
+       std::move(from), Head(to.entry), to.token, absl::StrCat(Ttl(to.ended)),
+       WatchStreamId(version), absl::StrCat(to.first_op), to.ended ? "1" : "0",
+       absl::StrCat(std::max<int64_t>(0, options_.max_hands_per_tenant)),
+       std::string(HandIdOfKey(key))});
   if (!r.ok()) return r.status();
   const redisReply* a = r->r.get();
   if (a->type != REDIS_REPLY_ARRAY || a->elements != 2 ||
@@ -411,7 +226,8 @@ absl::StatusOr<LedgerResult> RedisLedger::Commit(const std::string& key, std::st
   }
   if (options_.wait_replicas > 0) {
     const int64_t ms = std::max<int64_t>(1, absl::ToInt64Milliseconds(options_.wait_timeout));
-    absl::StatusOr<Reply> w = Run({"WAIT", absl::StrCat(options_.wait_replicas), absl::StrCat(ms)});
+    absl::StatusOr<RedisPipeline::Reply> w =
+        redis_.Run({"WAIT", absl::StrCat(options_.wait_replicas), absl::StrCat(ms)});
     if (!w.ok()) return w.status();
     if (w->connection != r->connection) {
       return LedgerUnavailable(
@@ -442,7 +258,8 @@ absl::StatusOr<LedgerResult> RedisLedger::Check(const std::string& key, const Le
   const absl::Time start = absl::Now();
   auto result = [&]() -> absl::StatusOr<LedgerResult> {
     // The head and one byte more, not the token; "" when there is no entry.
-    absl::StatusOr<Reply> r = Run({"GETRANGE", key, "0", absl::StrCat(kMaxHeadBytes)});
+    absl::StatusOr<RedisPipeline::Reply> r =
+        redis_.Run({"GETRANGE", key, "0", absl::StrCat(kMaxHeadBytes)});
     if (!r.ok()) return r.status();
     if (r->r->type != REDIS_REPLY_STRING || r->r->len == 0)
       return LedgerResult{LedgerOutcome::kMissing, 0};
@@ -457,7 +274,7 @@ absl::StatusOr<LedgerResult> RedisLedger::Check(const std::string& key, const Le
 absl::StatusOr<LedgerLatest> RedisLedger::Latest(const std::string& key) {
   const absl::Time start = absl::Now();
   auto result = [&]() -> absl::StatusOr<LedgerLatest> {
-    absl::StatusOr<Reply> r = Run({"GET", key});
+    absl::StatusOr<RedisPipeline::Reply> r = redis_.Run({"GET", key});
     if (!r.ok()) return r.status();
     if (r->r->type != REDIS_REPLY_STRING) return LedgerLatest{};
     const absl::string_view value(r->r->str, r->r->len);
@@ -474,7 +291,7 @@ absl::StatusOr<LedgerLatest> RedisLedger::Latest(const std::string& key) {
 }
 
 absl::Status RedisLedger::Ping() {
-  absl::StatusOr<Reply> r = Run({"PING"});
+  absl::StatusOr<RedisPipeline::Reply> r = redis_.Run({"PING"});
   return r.ok() ? absl::OkStatus() : r.status();
 }
 

@@ -1,6 +1,7 @@
 // The hand ledger (ledger.h) in Redis, over hiredis's blocking API.
 //
-// One string key per hand, LedgerKey(tenant, hand id) = "stud:{tenant:hand}"
+// One string key per hand, LedgerKey(tenant, hand id) = "stud:{<tenant
+// tag>:hand}" (ledger.h: a hash, not the tenant's name)
 // -> "<version>:<token digest hex>:<token bytes>", with an expiry:
 // `ttl_in_play` while the hand is in play, `ttl_ended` once it is over. The
 // version and digest (the value's head) decide every comparison; the token is
@@ -8,22 +9,14 @@
 // on the server, one round trip): Create sets the key only when it is free (as
 // SET NX), Advance only when its head is the token the call opened (the
 // compare-and-set), and a write also appends the change to the hand's watch
-// stream "stud:{tenant:hand}:watch" (XADD, ID "<version>-1", fields t, o, e;
+// stream "stud:{<tenant tag>:hand}:watch" (XADD, ID "<version>-1", fields t, o, e;
 // ledger.h states the contract) and gives the stream the key's expiry. Check
 // is GETRANGE of the head; Latest is GET.
 //
-// Every command goes through one connection, in batches (group commit, as
-// LevelDB batches its writers): callers queue their commands; the caller at
-// the front of the queue sends everything queued so far in one write, reads
-// the replies in order (Redis answers a connection's commands in order),
-// hands each caller its reply and wakes the next front. At light load a
-// command is its caller's own round trip; under load one round trip and a few
-// system calls, here and in Redis, serve a whole batch. Every connect and
-// every read has a timeout. When the connection breaks (the server restarted)
-// the commands of the batch that got no reply are sent once more on a fresh
-// connection, which is safe because every command is idempotent (a repeated
-// CAS finds its own result and answers kRetry). Anything else (refused
-// connection, timeout, an error reply such as LOADING or OOM) is
+// Every command goes through one shared connection in batches
+// (redis_pipeline.h: group commit, timeouts, one resend on a fresh connection
+// when it breaks, which is safe because every command here is idempotent: a
+// repeated CAS finds its own result and answers kRetry). Anything else is
 // UNAVAILABLE, reason LEDGER_UNAVAILABLE: fail closed.
 //
 // Failover (redis-sentinel://, redis_connect.h): every new connection asks
@@ -48,28 +41,29 @@
 // once a replica has it. The cost is one more round trip to the replica per
 // write; WAIT is not consensus (docs/ledger.md, "High availability").
 //
-// Live hands per tenant (max_hands_per_tenant > 0): the commit script keeps
-// each tenant's hands in play in a sorted set LiveHandsKey(key) (hand id ->
-// expiry), refuses a Create when the tenant has that many
-// (kHandsExhausted: RESOURCE_EXHAUSTED TENANT_HANDS_EXHAUSTED), and removes a
-// hand when it ends; expired members are pruned on each Create.
+// Live hands per tenant: the commit script keeps each tenant's hands in play
+// in a sorted set LiveHandsKey(key) (hand id -> expiry), always, quota or
+// not: every write of a hand in play adds it (or moves its expiry), the write
+// that ends it removes it. With max_hands_per_tenant > 0 a Create is refused
+// when the tenant has that many (kHandsExhausted: RESOURCE_EXHAUSTED
+// TENANT_HANDS_EXHAUSTED); expired members are pruned on each such Create.
+// Kept always so that a quota switched on mid-flight (a restart with
+// --ledger_max_hands_per_tenant) counts the hands already in play: every
+// hand this code wrote, and an older one from its next move on.
 #ifndef STUD_SERVICE_REDIS_LEDGER_H_
 #define STUD_SERVICE_REDIS_LEDGER_H_
 
 #include <cstdint>
-#include <deque>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "service/trust/ledger.h"
 #include "service/trust/redis_connect.h"
+#include "service/trust/redis_pipeline.h"
 
-struct redisContext;
 namespace prometheus {
 class Registry;
 }
@@ -94,15 +88,7 @@ class RedisLedger final : public Ledger {
 
  private:
   struct Metrics;
-  struct Reply;
-  struct Command;
-  // Queues `args` and returns its reply (sending a batch when at the front).
-  absl::StatusOr<Reply> Run(const std::vector<std::string>& args);
   void RegisterMetrics(prometheus::Registry& registry);
-  // Sends `batch` and fills in every command's result (the batch's leader only).
-  void Send(const std::vector<Command*>& batch);
-  // A connection to the (current) master; null with `error` set.
-  redisContext* Connect(std::string* error);
   int64_t Ttl(bool ended) const;
   // The commit script for Create (`from` "") and Advance (`from` the head of
   // the entry the call opened).
@@ -113,13 +99,8 @@ class RedisLedger final : public Ledger {
   absl::StatusOr<LedgerResult> Record(int op, absl::Time start, absl::StatusOr<LedgerResult> r);
 
   const RedisLedgerOptions options_;
+  RedisPipeline redis_;
   std::unique_ptr<Metrics> metrics_;
-  // std::mutex rather than absl::Mutex: ThreadSanitizer sees it (admission.h).
-  std::mutex mu_;
-  std::deque<Command*> queue_;          // guarded by mu_; the front leads
-  redisContext* connection_ = nullptr;  // used by the leader only
-  uint64_t connection_serial_ = 0;      // counts connections (the leader only)
-  RedisAddress master_;                 // where connection_ went last (the leader only)
 };
 
 }  // namespace stud::service

@@ -175,6 +175,47 @@ TEST(LedgerOps, ExpiredHandsLeaveTheQuota) {
   EXPECT_EQ(ledger.Create(LedgerKey("t", "02"), {{1, "b"}, "y"})->outcome, LedgerOutcome::kApplied);
 }
 
+// A quota switched on mid-flight (a restart with
+// --ledger_max_hands_per_tenant) counts the hands already in play: the live
+// set is kept with no quota too (redis_ledger.h). A hand that ended meanwhile
+// does not count; one written by a release that kept no set counts from its
+// next move on.
+TEST(LedgerOps, AQuotaSwitchedOnLaterCountsTheHandsAlreadyInPlay) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  RedisLedgerOptions o = *ParseLedgerUrl(redis.url());
+  const std::string live = LiveHandsKey(LedgerKey("t", "x"));
+  {
+    RedisLedger no_quota(o, nullptr);
+    for (const char* h : {"01", "02", "03"})
+      ASSERT_EQ(no_quota.Create(LedgerKey("t", h), {{1, "a"}, "x"})->outcome,
+                LedgerOutcome::kApplied);
+    ASSERT_EQ(no_quota.Create(LedgerKey("u", "01"), {{1, "a"}, "x"})->outcome,
+              LedgerOutcome::kApplied);
+    // Hand 03 ends: it leaves the set.
+    LedgerCommit end{{2, "b"}, "y"};
+    end.ended = true;
+    ASSERT_EQ(no_quota.Advance(LedgerKey("t", "03"), {1, "a"}, end)->outcome,
+              LedgerOutcome::kApplied);
+    EXPECT_EQ(Number(redis, "ZCARD " + live), 2);
+    // As if hand 02 had been written by a release that kept no set: its next
+    // move puts it back.
+    redis.Command("ZREM " + live + " 02");
+    EXPECT_EQ(Number(redis, "ZCARD " + live), 1);
+    ASSERT_EQ(no_quota.Advance(LedgerKey("t", "02"), {1, "a"}, {{2, "b"}, "y"})->outcome,
+              LedgerOutcome::kApplied);
+    EXPECT_EQ(Number(redis, "ZCARD " + live), 2);
+  }
+  o.max_hands_per_tenant = 3;
+  RedisLedger quota(o, nullptr);
+  EXPECT_EQ(quota.Create(LedgerKey("t", "04"), {{1, "a"}, "x"})->outcome, LedgerOutcome::kApplied);
+  const absl::StatusOr<LedgerResult> full = quota.Create(LedgerKey("t", "05"), {{1, "a"}, "x"});
+  ASSERT_TRUE(full.ok()) << full.status();
+  EXPECT_EQ(full->outcome, LedgerOutcome::kHandsExhausted);
+  EXPECT_EQ(full->live_hands, 3u);
+  EXPECT_EQ(quota.Create(LedgerKey("u", "02"), {{1, "a"}, "x"})->outcome, LedgerOutcome::kApplied);
+}
+
 TEST(LedgerOps, ARedisThatRefusesThePasswordFailsClosed) {
   RedisServer redis({"--requirepass", "right-password"});
   redis.set_password("right-password");

@@ -436,7 +436,19 @@ TEST(Ledger, LedgerUrls) {
   EXPECT_FALSE(ParseLedgerUrl("http://x:1").ok());
   EXPECT_FALSE(ParseLedgerUrl("redis://x:99999").ok());
   EXPECT_FALSE(ParseLedgerUrl("redis://x:1/3").ok());
-  EXPECT_EQ(LedgerKey("acme", "00ff"), "stud:{acme:00ff}");
+  // A tenant is named by a hash (ledger.h, TenantKeyTag), never by its name.
+  const std::string acme = LedgerKey("acme", "00ff");
+  EXPECT_EQ(acme, "stud:{" + TenantKeyTag("acme") + ":00ff}");
+  EXPECT_FALSE(absl::StrContains(acme, "acme")) << acme;
+  // The tag is part of the stored layout (a changed tag orphans every key):
+  // a golden value, which Python's hashlib.blake2b(b"acme", digest_size=8,
+  // person=b"studledgertenant") also gives (docs/runbook.md's key rename).
+  EXPECT_EQ(TenantKeyTag("acme"), "tf7089810bbf550c8");
+  EXPECT_NE(TenantKeyTag("acme"), TenantKeyTag("acmf"));
+  EXPECT_EQ(LiveHandsKey(acme), "stud:live:{" + TenantKeyTag("acme") + "}");
+  EXPECT_EQ(HandIdOfKey(acme), "00ff");
+  // A tenant whose name has braces or colons cannot leave its hash tag.
+  EXPECT_EQ(LedgerKey("a}:{b", "00ff"), "stud:{" + TenantKeyTag("a}:{b") + ":00ff}");
   EXPECT_EQ(LedgerKey("", "00ff"), "stud:{:00ff}");
 }
 

@@ -1,0 +1,219 @@
+#include "service/trust/redis_pipeline.h"
+
+#include <hiredis/hiredis.h>
+#include <signal.h>
+
+#include <cerrno>
+#include <condition_variable>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "prometheus/counter.h"
+#include "prometheus/family.h"
+#include "prometheus/histogram.h"
+#include "prometheus/registry.h"
+#include "service/api/status_mapping.h"
+#include "service/observability/logging.h"
+
+namespace stud::service {
+namespace {
+
+bool StartsWith(const redisReply* r, absl::string_view prefix) {
+  return r->str != nullptr && absl::string_view(r->str, r->len).substr(0, prefix.size()) == prefix;
+}
+
+constexpr RedisConnectFailure kFailures[] = {
+    RedisConnectFailure::kUnreachable, RedisConnectFailure::kNoMaster,
+    RedisConnectFailure::kNotMaster, RedisConnectFailure::kAuth,
+    RedisConnectFailure::kSentinelAuth};
+
+}  // namespace
+
+// One queued command: `done` (guarded by mu_) once `result` is final; `wake`
+// when it is done or has become the front of the queue.
+struct RedisPipeline::Command {
+  const std::vector<std::string>* args;
+  absl::StatusOr<Reply> result = LedgerUnavailable("not sent");
+  bool done = false;
+  std::condition_variable wake;
+};
+
+// Every series made at start-up (at zero) and then used without a lookup.
+struct RedisPipeline::Metrics {
+  prometheus::Counter* unreachable = nullptr;
+  prometheus::Histogram* batch = nullptr;
+  // By RedisConnectFailure (kNone unused).
+  prometheus::Counter* connect_failures[std::size(kFailures) + 1] = {};
+  prometheus::Counter* master_changes = nullptr;
+  prometheus::Counter* readonly = nullptr;
+};
+
+RedisPipeline::RedisPipeline(RedisLedgerOptions options, absl::Duration read_timeout,
+                             prometheus::Registry* registry)
+    : options_(std::move(options)),
+      read_timeout_(read_timeout),
+      metrics_(std::make_unique<Metrics>()) {
+  // hiredis writes with write(2): a write to a connection Redis has closed
+  // must fail with EPIPE (and the call with UNAVAILABLE), not kill the process.
+  signal(SIGPIPE, SIG_IGN);
+  if (registry != nullptr) RegisterMetrics(*registry);
+}
+
+RedisPipeline::~RedisPipeline() {
+  if (connection_ != nullptr) redisFree(connection_);
+}
+
+void RedisPipeline::RegisterMetrics(prometheus::Registry& registry) {
+  metrics_->unreachable =
+      &prometheus::BuildCounter()
+           .Name("stud_ledger_unreachable_total")
+           .Help("Redis commands that found no working connection (refused, timed out, broken)")
+           .Register(registry)
+           .Add({});
+  metrics_->batch =
+      &prometheus::BuildHistogram()
+           .Name("stud_ledger_batch_commands")
+           .Help("Redis commands sent together in one write (pipelined batches)")
+           .Register(registry)
+           .Add({}, prometheus::Histogram::BucketBoundaries{1, 2, 4, 8, 16, 32, 64, 128, 256});
+  auto& failures = prometheus::BuildCounter()
+                       .Name("stud_ledger_connect_failures_total")
+                       .Help(
+                           "Connections to the ledger's Redis that failed, by cause: unreachable, "
+                           "no_master (no Sentinel named one), not_master (a replica: failover "
+                           "under way), auth (password refused or missing), sentinel_auth (the "
+                           "Sentinels refused their password or need one)")
+                       .Register(registry);
+  for (RedisConnectFailure f : kFailures) {
+    metrics_->connect_failures[static_cast<int>(f)] =
+        &failures.Add({{"cause", RedisConnectFailureName(f)}});
+  }
+  metrics_->master_changes =
+      &prometheus::BuildCounter()
+           .Name("stud_ledger_master_changes_total")
+           .Help("New ledger connections that went to another Redis than the last (a failover)")
+           .Register(registry)
+           .Add({});
+  metrics_->readonly = &prometheus::BuildCounter()
+                            .Name("stud_ledger_readonly_total")
+                            .Help(
+                                "Ledger writes refused READONLY (the connection was to a former "
+                                "master, now a replica) and sent again to the current master")
+                            .Register(registry)
+                            .Add({});
+}
+
+redisContext* RedisPipeline::Connect(std::string* error) {
+  RedisConnection c = ConnectLedgerRedis(options_, read_timeout_);
+  if (c.context == nullptr) {
+    *error = std::move(c.error);
+    if (metrics_->connect_failures[static_cast<int>(c.failure)] != nullptr)
+      metrics_->connect_failures[static_cast<int>(c.failure)]->Increment();
+    return nullptr;
+  }
+  ++connection_serial_;
+  if (connection_serial_ > 1 && !(c.address == master_)) {
+    if (metrics_->master_changes != nullptr) metrics_->master_changes->Increment();
+    LogLine(LogLevel::kWarn, "ledger_master_changed")
+        .Str("from", absl::StrCat(master_.host, ":", master_.port))
+        .Str("to", absl::StrCat(c.address.host, ":", c.address.port));
+  }
+  master_ = c.address;
+  return c.context;
+}
+
+absl::StatusOr<RedisPipeline::Reply> RedisPipeline::Run(const std::vector<std::string>& args) {
+  Command command{&args};
+  std::unique_lock<std::mutex> lock(mu_);
+  queue_.push_back(&command);
+  command.wake.wait(lock, [&] { return command.done || queue_.front() == &command; });
+  if (command.done) return std::move(command.result);
+  // The front of the queue leads: it sends the commands queued so far as one
+  // batch while later callers queue up behind it for the next.
+  std::vector<Command*> batch;
+  for (Command* c : queue_) {
+    if (static_cast<int>(batch.size()) == options_.max_batch) break;
+    batch.push_back(c);
+  }
+  lock.unlock();
+  Send(batch);
+  lock.lock();
+  for (Command* c : batch) {
+    queue_.pop_front();
+    c->done = true;
+    if (c != &command) c->wake.notify_one();
+  }
+  if (!queue_.empty()) queue_.front()->wake.notify_one();  // the next leader
+  return std::move(command.result);
+}
+
+void RedisPipeline::Send(const std::vector<Command*>& batch) {
+  if (metrics_->batch != nullptr) metrics_->batch->Observe(static_cast<double>(batch.size()));
+  std::vector<Command*> todo = batch;  // the commands without a final result
+  std::string error;
+  for (int attempt = 0; attempt < 2 && !todo.empty(); ++attempt) {
+    const bool reused = connection_ != nullptr;
+    if (connection_ == nullptr) connection_ = Connect(&error);
+    if (connection_ == nullptr) break;
+    for (Command* c : todo) {
+      std::vector<const char*> argv;
+      std::vector<size_t> argvlen;
+      for (const std::string& a : *c->args) {
+        argv.push_back(a.data());
+        argvlen.push_back(a.size());
+      }
+      redisAppendCommandArgv(connection_, static_cast<int>(argv.size()), argv.data(),
+                             argvlen.data());
+    }
+    std::vector<Command*> again;  // to send once more on a fresh connection
+    bool timed_out = false;
+    bool broken = false;
+    bool demoted = false;
+    const std::string where = absl::StrCat(master_.host, ":", master_.port);
+    for (size_t i = 0; i < todo.size(); ++i) {  // the first read sends the whole batch
+      void* raw = nullptr;
+      if (broken || redisGetReply(connection_, &raw) != REDIS_OK) {
+        if (!broken) {
+          timed_out = connection_->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK);
+          error = timed_out ? absl::StrCat("redis at ", where, " did not answer within ",
+                                           absl::FormatDuration(options_.io_timeout))
+                            : absl::StrCat("redis at ", where, ": ", connection_->errstr);
+          broken = true;
+        }
+        again.push_back(todo[i]);
+        continue;
+      }
+      Reply reply;
+      reply.r = {static_cast<redisReply*>(raw), freeReplyObject};
+      reply.connection = connection_serial_;
+      if (reply.r->type != REDIS_REPLY_ERROR) {
+        todo[i]->result = std::move(reply);
+      } else if (StartsWith(reply.r.get(), "READONLY")) {
+        // A former master, now a replica (a failover): nothing was written.
+        // Ask the Sentinels again and send it to the master they name now.
+        demoted = true;
+        if (metrics_->readonly != nullptr) metrics_->readonly->Increment();
+        error = absl::StrCat("redis at ", where, " is now a replica (READONLY)");
+        again.push_back(todo[i]);
+      } else {
+        // LOADING (restarting), OOM, NOAUTH, ...
+        todo[i]->result = LedgerUnavailable(
+            absl::StrCat("redis error: ", absl::string_view(reply.r->str, reply.r->len)));
+      }
+    }
+    if (broken || demoted) {
+      redisFree(connection_);
+      connection_ = nullptr;
+    }
+    todo = std::move(again);
+    // A connection the server closed (it restarted) or a demoted master: the
+    // rest once more on a fresh one. A timeout is not retried (the wait would double).
+    if (broken && (!reused || timed_out)) break;
+  }
+  for (Command* c : todo) {
+    if (metrics_->unreachable != nullptr) metrics_->unreachable->Increment();
+    c->result = LedgerUnavailable(error);
+  }
+}
+
+}  // namespace stud::service
