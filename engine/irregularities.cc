@@ -35,6 +35,7 @@ absl::StatusOr<Outcome> RuleWrongOpener(HandState& st, const IrregularityReport&
   const int right = st.actor;
   const bool third = st.street == Street::kThird;
   Outcome o{.rule_id = kRule};
+  o.params = {.seat = r.seat, .other_seat = right, .street = st.street};
   if (!r.next_acted) {
     o.decision = Decision::kActionCorrected;
     o.en = absl::StrCat(
@@ -95,6 +96,9 @@ absl::StatusOr<Outcome> RuleAbsent(HandState& st, const IrregularityReport& r) {
                                Seat(r.seat), " is to act (", Seat(st.actor), " is to act now)"));
   }
   Outcome o{.rule_id = kRule, .decision = Decision::kHandKilled};
+  o.params = {.seat = r.seat,
+              .option = tournament ? RulingOption::kAbsentKillAfterStartingHands
+                                   : RulingOption::kAbsentKillWhenActionReaches};
   o.alternative = tournament ? "absent_kill = AFTER_STARTING_HANDS (tournament)"
                              : "absent_kill = WHEN_ACTION_REACHES (cash)";
   const bool low = r.seat == st.actor && st.bring_in_due && r.seat == st.bring_in_seat;
@@ -128,6 +132,7 @@ absl::StatusOr<Outcome> RuleFoldOut(HandState& st, const IrregularityReport& r) 
     // The betting is over: the showdown rule decides, not the fold rule.
     return Outcome{.rule_id = RuleId::kShow3,
                    .decision = Decision::kNoEffect,
+                   .params = {.seat = r.seat},
                    .en = absl::StrCat("The betting is over: ", Seat(r.seat),
                                       " picking up its upcards "
                                       "means nothing; the hand is live until it is thrown away "
@@ -158,6 +163,7 @@ absl::StatusOr<Outcome> RuleFoldOut(HandState& st, const IrregularityReport& r) 
   if (picked_up) {
     return Outcome{.rule_id = rule,
                    .decision = Decision::kHandKilled,
+                   .params = {.seat = r.seat},
                    .en = absl::StrCat(Seat(r.seat),
                                       " picked up its upcards facing a bet without "
                                       "calling: that is a fold and the hand is dead."),
@@ -167,14 +173,18 @@ absl::StatusOr<Outcome> RuleFoldOut(HandState& st, const IrregularityReport& r) 
                                       "muerta.")};
   }
   const FoldWhenCheck mode = st.config.options.fold_when_check;
-  Outcome o{.rule_id = rule, .decision = Decision::kCheckedOut};
+  Outcome o{.rule_id = rule, .decision = Decision::kCheckedOut, .params = {.seat = r.seat}};
   if (mode == FoldWhenCheck::kAtOnce) {
+    o.params.option = RulingOption::kFoldWhenCheckAtOnce;
     o.alternative = "fold_when_check = AT_ONCE (online)";
     o.en =
         absl::StrCat(Seat(r.seat), " folded with no bet to face: the fold takes effect at once.");
     o.es = absl::StrCat("El ", Asiento(r.seat), " se retiró sin apuesta: el retiro es inmediato.");
   } else {
-    if (mode == FoldWhenCheck::kLiveUntilBet) o.alternative = "fold_when_check = LIVE_UNTIL_BET";
+    if (mode == FoldWhenCheck::kLiveUntilBet) {
+      o.params.option = RulingOption::kFoldWhenCheckLiveUntilBet;
+      o.alternative = "fold_when_check = LIVE_UNTIL_BET";
+    }
     o.en = absl::StrCat(Seat(r.seat),
                         " folded with no bet to face: the fold stands, but the seat "
                         "keeps receiving cards until a bet kills the hand, so nobody's cards "
@@ -197,7 +207,9 @@ absl::StatusOr<Outcome> RuleCardCount(HandState& st, const IrregularityReport& r
   if (!st.seats[r.seat].live() || st.phase == Phase::kComplete) {
     return NotNow(kRule, absl::StrCat(Seat(r.seat), " has no live hand"));
   }
-  Outcome o{.rule_id = kRule, .decision = Decision::kHandKilled};
+  Outcome o{.rule_id = kRule,
+            .decision = Decision::kHandKilled,
+            .params = {.seat = r.seat, .count = r.card_count}};
   if (r.card_count > 7) {
     Kill(st, r.seat, kRule);
     AfterSeatRemoved(st, r.seat);
@@ -217,7 +229,10 @@ absl::StatusOr<Outcome> RuleCardCount(HandState& st, const IrregularityReport& r
   // A seat skipped on an earlier street misses more than its 7th card.
   const bool live = any_short ? r.declare_live && r.card_count >= 5
                               : r.card_count == 6 && !MissesEarlierCard(st, r.seat);
-  if (any_short) o.alternative = "short_hand = PLAYER_OPTION_ANY_SHORT";
+  if (any_short) {
+    o.params.option = RulingOption::kShortHandAnyShort;
+    o.alternative = "short_hand = PLAYER_OPTION_ANY_SHORT";
+  }
   if (live) {
     SetAside(st, r.seat, r.card_count, kRule);
     o.decision = Decision::kHandLive;
@@ -271,6 +286,7 @@ absl::StatusOr<Outcome> RuleTimeout(HandState& st, const IrregularityReport& r) 
     return Outcome{
         .rule_id = RuleId::kAllin4,
         .decision = Decision::kTimeoutAllIn,
+        .params = {.seat = r.seat, .count = left, .chips = s.committed, .disconnect = r.disconnect},
         .en = absl::StrCat(Seat(r.seat), " ", what_en, ": it is all-in for the ", s.committed,
                            " already in the pot and can win up to that; further bets go to a side "
                            "pot. Disconnect all-ins left this period: ",
@@ -284,10 +300,13 @@ absl::StatusOr<Outcome> RuleTimeout(HandState& st, const IrregularityReport& r) 
         .allowance_remaining = left};
   }
   const LegalActionList legal = BettingOptions(st, r.seat);
-  Outcome o{
-      .rule_id = RuleId::kAllin5, .decision = Decision::kTimeoutFold, .allowance_remaining = 0};
+  Outcome o{.rule_id = RuleId::kAllin5,
+            .decision = Decision::kTimeoutFold,
+            .params = {.seat = r.seat, .disconnect = r.disconnect},
+            .allowance_remaining = 0};
   const LegalAction* check = FindLegal(legal, ActionKind::kCheck, 0);
   if (st.config.options.exhausted_timeout_action == ExhaustedTimeout::kCheckIfFree) {
+    o.params.option = RulingOption::kExhaustedTimeoutCheckIfFree;
     o.alternative = "exhausted_timeout_action = CHECK_IF_FREE";
     if (check != nullptr) {
       ApplyAndAdvance(st, r.seat, *check);
@@ -320,6 +339,7 @@ absl::StatusOr<Outcome> RuleTimeout(HandState& st, const IrregularityReport& r) 
 absl::StatusOr<Outcome> RuleCalledWhenBeaten(HandState&, const IrregularityReport& r) {
   return Outcome{.rule_id = RuleId::kIrrCall1,
                  .decision = Decision::kNoRefund,
+                 .params = {.seat = r.seat},
                  .en = absl::StrCat(Seat(r.seat),
                                     " called while beaten on board: no refund; "
                                     "the call bought information the board did not give."),
@@ -332,6 +352,7 @@ absl::StatusOr<Outcome> RuleCalledWhenBeaten(HandState&, const IrregularityRepor
 absl::StatusOr<Outcome> RuleUpcardsReordered(HandState&, const IrregularityReport& r) {
   return Outcome{.rule_id = RuleId::kGame5,
                  .decision = Decision::kWarning,
+                 .params = {.seat = r.seat},
                  .en = absl::StrCat(Seat(r.seat),
                                     ": changing the order of your upcards is "
                                     "improper; put them back in the order dealt."),
@@ -380,11 +401,13 @@ absl::StatusOr<Ruling> RuleOn(HandState& work, const IrregularityReport& report,
   if (!o.ok()) return o.status();
   Ruling r{.rule_id = o->rule_id,
            .decision = o->decision,
+           .params = std::move(o->params),
            .explanation_en = std::move(o->en),
            .explanation_es = std::move(o->es),
            .alternative = std::move(o->alternative),
            .redeal_en = std::move(o->redeal_en),
            .redeal_es = std::move(o->redeal_es)};
+  r.params.kind = report.kind;
   r.allowance_remaining = o->allowance_remaining;
   r.first_op = first;
   r.end_op = work.log.size();

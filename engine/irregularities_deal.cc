@@ -71,10 +71,13 @@ Outcome BothExposed(HandState& st, int seat, RuleId rule) {
   st.dead_low_seat = seat;
   st.pending_deal[seat] = false;
   Resume(st);
-  Outcome o{.rule_id = rule, .decision = Decision::kHandDeadAnteReturned};
+  Outcome o{.rule_id = rule, .decision = Decision::kHandDeadAnteReturned, .params = {.seat = seat}};
   const bool forced =
       st.config.options.dead_hand_low_opener == DeadHandLowOpener::kLeftPlayerForced;
-  if (forced) o.alternative = "dead_hand_low_opener = LEFT_PLAYER_FORCED";
+  if (forced) {
+    o.params.option = RulingOption::kDeadHandLowOpenerForced;
+    o.alternative = "dead_hand_low_opener = LEFT_PLAYER_FORCED";
+  }
   o.en =
       absl::StrCat("Both hole cards of ", Seat(seat),
                    " were dealt face up: the hand is dead and "
@@ -107,7 +110,12 @@ absl::StatusOr<Outcome> HoleExposed(HandState& st, int seat, int index, RuleId r
   if (!s.cards[index].face_up) Expose(st, seat, index, rule);
   s.door_down = true;
   Resume(st);
-  Outcome o{.rule_id = rule, .decision = Decision::kThirdCardDown};
+  Outcome o{.rule_id = rule,
+            .decision = Decision::kThirdCardDown,
+            .params = {.seat = seat,
+                       .has_card = true,
+                       .card = s.cards[index].card,
+                       .option = RulingOption::kExposedHolecardDealThirdDown}};
   o.alternative = "exposed_holecard = DEAL_THIRD_DOWN (cash)";
   o.en = absl::StrCat("A hole card of ", Seat(seat), " (", s.cards[index].card.ToString(),
                       ") was dealt face up: it stays face up as the player's upcard, and the third "
@@ -125,6 +133,7 @@ Outcome FinalUp(HandState& st, int seat, RuleId rule) {
   if (s.all_in) {
     o = {.rule_id = rule == RuleId::kIrrExp3 ? rule : RuleId::kIrrExp4,
          .decision = Decision::kKeepFaceUp,
+         .params = {.seat = seat},
          .en = absl::StrCat(Seat(seat),
                             " is all-in: it keeps its final card face up; everyone else "
                             "gets the final card face down as usual."),
@@ -152,6 +161,7 @@ Outcome FinalUp(HandState& st, int seat, RuleId rule) {
     Resume(st);
     return {.rule_id = applied,
             .decision = Decision::kBothFinalCardsUp,
+            .params = {.seat = seat, .other_seat = other},
             .en = absl::StrCat(
                 "Heads-up, the first player's final card was dealt face up: ", Seat(other),
                 "'s final card is dealt face up too and the betting "
@@ -167,6 +177,9 @@ Outcome FinalUp(HandState& st, int seat, RuleId rule) {
   const bool act_first = st.config.options.faceup_final_option == FaceupFinalOption::kActFirst;
   o.rule_id = applied;
   o.decision = act_first ? Decision::kActFirstOption : Decision::kAllInOption;
+  o.params = {.seat = seat,
+              .option = act_first ? RulingOption::kFaceupFinalActFirst : RulingOption::kNone,
+              .others_down = LiveSeatCount(st) > 2};
   if (act_first) o.alternative = "faceup_final_option = ACT_FIRST";
   const std::string others =
       LiveSeatCount(st) > 2 ? "Everyone else gets the final card face down. " : "";
@@ -231,6 +244,7 @@ absl::StatusOr<Outcome> RuleExposed(HandState& st, const IrregularityReport& r) 
   if (c.face_up) {
     return Outcome{.rule_id = rule,
                    .decision = Decision::kNoEffect,
+                   .params = {.seat = r.seat, .has_card = true, .card = c.card},
                    .en = absl::StrCat(c.card.ToString(), " is an upcard of ", Seat(r.seat),
                                       ": exposing it changes nothing."),
                    .es = absl::StrCat(c.card.ToString(), " es una carta descubierta del ",
@@ -335,7 +349,12 @@ absl::StatusOr<Outcome> RuleBurnError(HandState& st, const IrregularityReport& r
   st.burn_count = std::max(0, st.burn_count + r.burn_delta);
   if (st.phase == Phase::kBetting && !r.moves.empty()) Resume(st);
   Outcome o{.rule_id = rule,
-            .decision = all_stand ? Decision::kCardsStand : Decision::kCardsCorrected};
+            .decision = all_stand ? Decision::kCardsStand : Decision::kCardsCorrected,
+            .params = {.seat = r.seat,
+                       .street = r.street,
+                       .option = all_stand ? RulingOption::kFinalBurnAllStand : RulingOption::kNone,
+                       .burned_two = r.burn_delta > 0}};
+  for (int seat : r.seats) o.params.kept[static_cast<size_t>(o.params.num_kept++)] = seat;
   const char* what_en = r.burn_delta > 0 ? "burned two cards" : "did not burn a card";
   const char* what_es = r.burn_delta > 0 ? "quemó dos cartas" : "no quemó carta";
   if (all_stand) {
@@ -416,7 +435,13 @@ absl::StatusOr<Outcome> RulePremature(HandState& st, const IrregularityReport& r
     st.seats[r.seat].has_seventh = true;
     st.premature_seat = r.seat;
     const bool all = st.config.options.premature_seventh == PrematureSeventh::kAllPlayers;
-    Outcome o{.rule_id = rule, .decision = Decision::kPlayerKeepsCard};
+    Outcome o{
+        .rule_id = rule,
+        .decision = Decision::kPlayerKeepsCard,
+        .params = {.seat = r.seat,
+                   .street = r.street,
+                   .option = all ? RulingOption::kPrematureSeventhAllPlayers : RulingOption::kNone,
+                   .more_cards = !r.cards.empty()}};
     if (all) o.alternative = "premature_seventh = ALL_PLAYERS";
     o.en = absl::StrCat(Seat(r.seat),
                         " looked at its final downcard dealt too early: it keeps it and "
@@ -437,6 +462,7 @@ absl::StatusOr<Outcome> RulePremature(HandState& st, const IrregularityReport& r
   return Outcome{
       .rule_id = rule,
       .decision = Decision::kCardsTakenOut,
+      .params = {.street = st.street, .count = static_cast<int>(r.cards.size())},
       .en = absl::StrCat(
           r.cards.size(), " card(s) were dealt before the betting on ", StreetName(st.street),
           " was over: they are taken out of play. When the "

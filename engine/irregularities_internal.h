@@ -23,6 +23,7 @@ inline std::string Asiento(int seat) { return absl::StrCat("asiento ", seat); }
 struct Outcome {
   RuleId rule_id = RuleId::kNone;
   Decision decision = Decision::kNoEffect;
+  RulingParams params;
   std::string en;
   std::string es;
   std::string alternative;

@@ -163,7 +163,12 @@ absl::StatusOr<Outcome> RuleOutOfTurn(HandState& st, const IrregularityReport& r
            .amount_to = chosen->amount_to,
            .rule_id = kRule});
   const int right = st.actor;
-  Outcome o{.rule_id = kRule};
+  Outcome o{.rule_id = kRule,
+            .params = {.seat = r.seat,
+                       .other_seat = right,
+                       .chips = chips,
+                       .action = r.action,
+                       .amount_to = r.amount_to}};
   if (!st.config.options.out_of_turn_binding) {
     TakeBack(st, {.seat = r.seat, .chips = chips});
     o.decision = Decision::kActionCorrected;
@@ -176,6 +181,7 @@ absl::StatusOr<Outcome> RuleOutOfTurn(HandState& st, const IrregularityReport& r
     return o;
   }
   o.decision = Decision::kActionBinding;
+  o.params.option = RulingOption::kOutOfTurnBinding;
   o.alternative = "out_of_turn_binding = true";
   o.en = absl::StrCat(Seat(r.seat), " acted out of turn (", ActionText(r), "): ", Seat(right),
                       " must act. The ", chips, " chips stay in the pot; if nobody bets or raises ",

@@ -158,7 +158,9 @@ absl::Status CheckSkippedSeat(const HandState& st, const IrregularityReport& r) 
 absl::StatusOr<Outcome> RuleSkippedSeat(HandState& st, const IrregularityReport& r) {
   const int seat = r.seat;
   const Street street = r.street;
-  Outcome o{.rule_id = kCards, .decision = Decision::kPlaysShort};
+  Outcome o{.rule_id = kCards,
+            .decision = Decision::kPlaysShort,
+            .params = {.seat = seat, .street = street}};
   if (street == st.street && StillOwed(st, seat)) {
     // The deal is passing the seat now: it goes on without the card.
     if (r.has_card) {
@@ -166,6 +168,7 @@ absl::StatusOr<Outcome> RuleSkippedSeat(HandState& st, const IrregularityReport&
                                                         ": report that card as dealt to it"));
     }
     st.pending_deal[seat] = false;
+    o.params.while_dealing = true;
     if (Missing(st, seat, st.street) >= 3) {
       // Fewer than five cards at most: dead under every short_hand option.
       Kill(st, seat, kCards);
@@ -208,6 +211,10 @@ absl::StatusOr<Outcome> RuleSkippedSeat(HandState& st, const IrregularityReport&
     Reopen(st);
     o.rule_id = kBurn;
     o.decision = Decision::kCardsCorrected;
+    // A card given face down stays unnamed.
+    o.params.has_card = up;
+    if (up) o.params.card = r.card;
+    o.params.face_down = !up;
     o.en = absl::StrCat(SeatCap(seat), " was skipped on ", Ordinal(street),
                         " and it is found "
                         "before anyone has acted: the dealer gives it the missed card (",
@@ -235,7 +242,11 @@ absl::StatusOr<Outcome> RuleSkippedSeat(HandState& st, const IrregularityReport&
   const bool any_short = st.config.options.short_hand == ShortHand::kPlayerOptionAnyShort;
   const bool only_seventh = !MissesEarlierCard(st, seat) && held == 6;
   const bool live = any_short ? r.declare_live && held >= 5 : only_seventh;
-  if (any_short) o.alternative = "short_hand = PLAYER_OPTION_ANY_SHORT";
+  o.params.count = held;
+  if (any_short) {
+    o.params.option = RulingOption::kShortHandAnyShort;
+    o.alternative = "short_hand = PLAYER_OPTION_ANY_SHORT";
+  }
   if (live) {
     o.decision = Decision::kHandLive;
     o.en = absl::StrCat(SeatCap(seat), " has ", held, " cards at the showdown; ",

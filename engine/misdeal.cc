@@ -37,7 +37,11 @@ Outcome Misdeal(HandState& st, int seat, RuleId rule) {
            .street = st.street,
            .rule_id = rule});
   Log(st, {.type = OpType::kHandEnd, .street = st.street});
-  Outcome o{.rule_id = rule, .decision = Decision::kMisdeal};
+  Outcome o{.rule_id = rule,
+            .decision = Decision::kMisdeal,
+            .params = {.seat = seat,
+                       .option = keep ? RulingOption::kExposedHolecardMisdealAntesKept
+                                      : RulingOption::kExposedHolecardMisdeal}};
   o.alternative = keep ? "exposed_holecard = MISDEAL (tournament), misdeal_antes = STAY_IN_POT"
                        : "exposed_holecard = MISDEAL (tournament)";
   const std::string en = absl::StrCat("A hole card of ", Seat(seat),

@@ -4,6 +4,7 @@
 #ifndef STUD_ENGINE_RULING_H_
 #define STUD_ENGINE_RULING_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -13,6 +14,7 @@
 #include "engine/basics.h"
 #include "engine/card.h"
 #include "engine/engine.h"
+#include "engine/irregularity_report.h"
 
 namespace stud {
 
@@ -45,6 +47,55 @@ enum class Decision : uint8_t {
 };
 absl::string_view DecisionName(Decision d);  // "THIRD_CARD_DOWN", ...
 
+// Where the rule books disagree, the option value of the hand that decided a
+// ruling (Options, engine/options.h); kNone when they agree.
+enum class RulingOption : uint8_t {
+  kNone = 0,
+  kAbsentKillAfterStartingHands,     // absent_kill = AFTER_STARTING_HANDS (tournament)
+  kAbsentKillWhenActionReaches,      // absent_kill = WHEN_ACTION_REACHES (cash)
+  kFoldWhenCheckAtOnce,              // fold_when_check = AT_ONCE (online)
+  kFoldWhenCheckLiveUntilBet,        // fold_when_check = LIVE_UNTIL_BET
+  kShortHandAnyShort,                // short_hand = PLAYER_OPTION_ANY_SHORT
+  kExhaustedTimeoutCheckIfFree,      // exhausted_timeout_action = CHECK_IF_FREE
+  kDeadHandLowOpenerForced,          // dead_hand_low_opener = LEFT_PLAYER_FORCED
+  kExposedHolecardDealThirdDown,     // exposed_holecard = DEAL_THIRD_DOWN (cash)
+  kExposedHolecardMisdeal,           // exposed_holecard = MISDEAL (tournament)
+  kExposedHolecardMisdealAntesKept,  // ... and misdeal_antes = STAY_IN_POT
+  kFaceupFinalActFirst,              // faceup_final_option = ACT_FIRST
+  kFinalBurnAllStand,                // final_burn_error = ALL_STAND
+  kPrematureSeventhAllPlayers,       // premature_seventh = ALL_PLAYERS
+  kOutOfTurnBinding,                 // out_of_turn_binding = true
+};
+
+// What a ruling speaks of: the facts its explanation is made from, with no
+// words (the service renders them in English and Spanish). Which fields a
+// ruling sets depends on its kind and decision; the others keep their
+// defaults.
+struct RulingParams {
+  IrregularityKind kind = IrregularityKind::kHolecardExposed;  // what was reported
+  int seat = 0;                                                // the seat the ruling is about
+  int other_seat = 0;  // the seat that must act instead, or the other heads-up player
+  bool has_card = false;
+  Card card;                              // the card the ruling names
+  Street street = Street::kThird;         // the street it speaks of
+  int count = 0;                          // cards held, cards taken out, disconnect all-ins left
+  Chips chips = 0;                        // chips in the pot, chips taken back
+  ActionKind action = ActionKind::kFold;  // an action out of turn, to amount_to
+  Chips amount_to = 0;
+  // Seats that keep a misplaced card, in the order reported (STUD-IRR-BURN-2).
+  std::array<int, kMaxSeats> kept{};
+  int num_kept = 0;
+  RulingOption option = RulingOption::kNone;
+  // Which variant of the decision (each true where the sentence differs).
+  bool disconnect = false;     // a time-out by disconnection
+  bool burned_two = false;     // a burn error of two cards burned (else none)
+  bool others_down = false;    // EXP-5: more than two live hands
+  bool more_cards = false;     // PREM-2: other premature cards taken out too
+  bool face_down = false;      // a card given face down
+  bool while_dealing = false;  // a skipped seat found as the deal passes it
+  friend bool operator==(const RulingParams&, const RulingParams&) = default;
+};
+
 struct SeatCardRef {
   int seat = 0;  // 0: not a seat's card (taken out of play, a burn)
   Card card;
@@ -62,6 +113,7 @@ struct StackChange {
 struct Ruling {
   RuleId rule_id = RuleId::kNone;  // the rule applied (STUD-IRR-EXP-2)
   Decision decision = Decision::kNoEffect;
+  RulingParams params;
   std::string explanation_en;  // as a floor person would say it
   std::string explanation_es;
   // Where the rule books disagree: the option and value that decided it, e.g.

@@ -1,6 +1,7 @@
 #include "service/api/ruling.h"
 
 #include "service/api/convert.h"
+#include "service/api/ruling_text.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -8,11 +9,12 @@ namespace v1 = stud::v1;
 void EncodeRuling(const HandState& state, const Ruling& r, v1::Ruling* out) {
   out->set_rule_id(std::string(RuleIdName(r.rule_id)));
   out->set_decision(std::string(DecisionName(r.decision)));
-  out->set_explanation_en(r.explanation_en);
-  out->set_explanation_es(r.explanation_es);
-  out->set_alternative(r.alternative);
-  out->set_redeal_en(r.redeal_en);
-  out->set_redeal_es(r.redeal_es);
+  RulingText text = RenderRuling(r);
+  out->set_explanation_en(std::move(text.en));
+  out->set_explanation_es(std::move(text.es));
+  out->set_alternative(std::move(text.alternative));
+  out->set_redeal_en(std::move(text.redeal_en));
+  out->set_redeal_es(std::move(text.redeal_es));
   for (const SeatCardRef& c : r.exposed) {
     v1::RulingCard* rc = out->add_exposed_cards();
     rc->set_seat(c.seat);

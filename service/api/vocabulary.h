@@ -1,0 +1,52 @@
+// The service's one vocabulary in English and Spanish: how a seat, a street,
+// a card, a rank, an action and an amount are worded inside a ruling's
+// explanation (service/api/ruling_text.h) and a dealer's announcement
+// (service/api/announce.h). Each word is spelled here once per language.
+// The English street, rank and action names are the engine's (its error
+// messages use them too); the Spanish ones live only here.
+#ifndef STUD_SERVICE_API_VOCABULARY_H_
+#define STUD_SERVICE_API_VOCABULARY_H_
+
+#include <span>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "engine/basics.h"
+#include "engine/card.h"
+#include "engine/stakes.h"
+
+namespace stud::service::words {
+
+// "seat 3" inside a sentence, "Seat 3" opening one.
+std::string SeatEn(int seat);
+std::string SeatCapEn(int seat);
+// "asiento 3" inside a sentence, "Asiento 3" opening one; the article ("el
+// asiento 3") belongs to the sentence.
+std::string SeatEs(int seat);
+std::string SeatCapEs(int seat);
+// "Seats 3, 5" / "Los asientos 3, 5" opening a sentence; "" for none.
+std::string SeatListEn(std::span<const int> seats);
+std::string SeatListEs(std::span<const int> seats);
+
+// "4th street" / "4a calle".
+std::string StreetEn(Street street);
+std::string StreetEs(Street street);
+
+// "As", "Td": the same in both languages.
+std::string CardText(Card card);
+
+// Rank names in the plural (0 = deuce .. 12 = ace): "deuces" / "doses".
+absl::string_view RankPluralEn(int rank_value);
+absl::string_view RankPluralEs(int rank_value);
+
+// An action as the floor names it: "fold", "bet to 200" (amount_to read by
+// the actions that put chips in).
+std::string ActionText(ActionKind action, Chips amount_to);
+
+// "$15.00" / "15,00 $".
+std::string MoneyEn(Chips cents);
+std::string MoneyEs(Chips cents);
+
+}  // namespace stud::service::words
+
+#endif  // STUD_SERVICE_API_VOCABULARY_H_
