@@ -29,10 +29,13 @@ double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(
 // Plays 8 hands through a failover of a master with `replicas` replicas
 // (WAIT 1). With one replica the killed master is restarted once the replica
 // is promoted (WAIT 1 needs a replica); with two the other one serves.
-void PlayThroughFailover(int replicas) {
-  SentinelSet set;
+// With `passwords`, Redis and the Sentinels each require theirs.
+void PlayThroughFailover(int replicas, const SentinelPasswords& passwords = {}) {
+  SentinelSet set(passwords);
   ASSERT_TRUE(set.Start(/*down_after_ms=*/1000, replicas));
   RedisLedgerOptions o = *ParseLedgerUrl(set.url());
+  o.password = passwords.redis;
+  o.sentinel_password = passwords.sentinel;
   o.wait_replicas = 1;
   o.wait_timeout = absl::Milliseconds(500);
   Replica r(o);
@@ -164,8 +167,9 @@ void PlayThroughFailover(int replicas) {
   EXPECT_GE(unavailable.load(), 1) << "calls failed closed during the failover";
 
   const double window = Ms(first_write_after_kill - kill_time);
-  std::cout << "failover with " << replicas << " replica(s): sentinels named a replica "
-            << Ms(promoted - kill_time)
+  std::cout << "failover with " << replicas << " replica(s)"
+            << (passwords.sentinel.empty() ? "" : " (passwords on Redis and the Sentinels)")
+            << ": sentinels named a replica " << Ms(promoted - kill_time)
             << " ms after the kill (down-after-milliseconds 1000); first write without WAIT "
             << Ms(first_plain_write - kill_time)
             << " ms after it; first write acknowledged by a replica (WAIT 1"
@@ -184,6 +188,48 @@ TEST(LedgerFailover, SentinelsPromoteTheReplicaAndEveryHandContinues) { PlayThro
 // With a second replica, WAIT 1 is acknowledged as soon as the other replica
 // follows the new master: the window stays that of the promotion.
 TEST(LedgerFailover, WithTwoReplicasWaitKeepsTheShortWindow) { PlayThroughFailover(2); }
+
+// Redis and the Sentinels each with a password (requirepass; the Sentinels
+// also authenticate to each other with theirs): the same failover.
+TEST(LedgerFailover, WithPasswordsOnRedisAndTheSentinels) {
+  PlayThroughFailover(2, {"redis-pw", "sentinel-pw"});
+}
+
+// Sentinels with a password of their own: none, or a wrong one, is
+// UNAVAILABLE LEDGER_UNAVAILABLE naming the cause, counted as
+// cause="sentinel_auth", and no secret in the message; nothing is lost: the
+// hand goes on from the same token once the password is right.
+TEST(LedgerFailover, SentinelsThatRefuseThePasswordFailClosed) {
+  SentinelSet set({"redis-pw", "sentinel-pw"});
+  ASSERT_TRUE(set.Start());
+  RedisLedgerOptions good = *ParseLedgerUrl(set.url());
+  good.password = "redis-pw";
+  good.sentinel_password = "sentinel-pw";
+  Replica ok(good);
+  const v1::HandUpdate u = Next(ok.stub(), Start(ok.stub()));
+  ASSERT_EQ(u.version(), 1u);
+  for (const char* password : {"", "wrong-pw"}) {
+    RedisLedgerOptions o = good;
+    o.sentinel_password = password;
+    Replica refused(o);
+    v1::ApplyActionResponse resp;
+    const grpc::Status st = Apply(refused.stub(), u.token(), ChooseAction(u, false), &resp);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAVAILABLE) << st.error_message();
+    EXPECT_EQ(ErrorInfoOf(st).reason(), "LEDGER_UNAVAILABLE");
+    EXPECT_TRUE(absl::StrContains(st.error_message(),
+                                  *password ? "refused the password" : "needs a password"))
+        << st.error_message();
+    EXPECT_TRUE(absl::StrContains(st.error_message(), "--ledger_sentinel_password_file"))
+        << st.error_message();
+    EXPECT_FALSE(absl::StrContains(st.error_message(), "-pw")) << st.error_message();
+    EXPECT_TRUE(resp.update().token().empty());
+    EXPECT_EQ(refused.Metric("stud_ledger_connect_failures_total", "cause=sentinel_auth"), 1);
+    EXPECT_EQ(refused.Metric("stud_ledger_calls_total", "op=advance,result=unavailable"), 1);
+  }
+  // The refused calls wrote nothing: the same token advances to version 2.
+  EXPECT_EQ(Next(ok.stub(), u).version(), 2u);
+  EXPECT_EQ(ok.Metric("stud_ledger_connect_failures_total", "cause=sentinel_auth"), 0);
+}
 
 // A Sentinel that names a master nobody answers at, a master name no Sentinel
 // knows, and no Sentinel at all: UNAVAILABLE with a message that says which,

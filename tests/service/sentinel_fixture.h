@@ -48,6 +48,11 @@ class RedisSentinel {
         << "sentinel down-after-milliseconds " << name << " " << down_after_ms << "\n"
         << "sentinel failover-timeout " << name << " 10000\n"
         << "sentinel parallel-syncs " << name << " 1\n";
+      // A password of its own (also what it sends to the other Sentinels)
+      // and the master's (and its replicas').
+      if (!password_.empty()) f << "requirepass " << password_ << "\n";
+      if (!master_password_.empty())
+        f << "sentinel auth-pass " << name << " " << master_password_ << "\n";
     }
     std::vector<std::string> args = {binary, conf, "--sentinel"};
     std::vector<char*> argv;
@@ -87,6 +92,9 @@ class RedisSentinel {
     redisContext* c = redisConnectWithTimeout("127.0.0.1", port_, tv);
     if (c != nullptr && c->err == 0) {
       redisSetTimeout(c, tv);
+      if (!password_.empty()) {
+        freeReplyObject(redisCommand(c, "AUTH %b", password_.data(), password_.size()));
+      }
       std::vector<const char*> argv;
       std::vector<size_t> len;
       for (const std::string& a : args) {
@@ -118,18 +126,46 @@ class RedisSentinel {
 
   int port() const { return port_; }
   const std::string& dir() const { return dir_; }
+  // Before Start(): requirepass on this Sentinel (Reply() authenticates with
+  // it), and the password of the master it monitors (sentinel auth-pass).
+  void set_password(std::string p) { password_ = std::move(p); }
+  void set_master_password(std::string p) { master_password_ = std::move(p); }
 
  private:
   int port_;
   std::string dir_;
+  std::string password_;
+  std::string master_password_;
   pid_t pid_ = 0;
 };
 
 // A master, one replica of it (two with `replicas` 2) and three sentinels,
 // all on loopback, ready when every sentinel knows the replicas and the two
 // other sentinels.
+// With `passwords` the Redis servers run with requirepass/masterauth
+// `passwords->redis` and the Sentinels with requirepass `passwords->sentinel`.
+struct SentinelPasswords {
+  std::string redis;
+  std::string sentinel;
+};
+
 struct SentinelSet {
   static constexpr char kName[] = "ledger";
+  SentinelSet() = default;
+  explicit SentinelSet(const SentinelPasswords& p) : passwords(p), master(AuthArgs(p.redis, {})) {
+    master.set_password(p.redis);
+    for (RedisSentinel& s : sentinels) {
+      s.set_password(p.sentinel);
+      s.set_master_password(p.redis);
+    }
+  }
+  static std::vector<std::string> AuthArgs(const std::string& password,
+                                           std::vector<std::string> args) {
+    if (!password.empty())
+      args.insert(args.end(), {"--requirepass", password, "--masterauth", password});
+    return args;
+  }
+  SentinelPasswords passwords;
   RedisServer master;
   std::unique_ptr<RedisServer> replica;
   std::unique_ptr<RedisServer> spare;  // the second replica (replicas 2)
@@ -137,11 +173,14 @@ struct SentinelSet {
 
   [[nodiscard]] bool Start(int down_after_ms = 1000, int replicas = 1) {
     if (!master.Start()) return false;
-    const std::vector<std::string> of = {"--replicaof", "127.0.0.1", std::to_string(master.port())};
+    const std::vector<std::string> of =
+        AuthArgs(passwords.redis, {"--replicaof", "127.0.0.1", std::to_string(master.port())});
     replica = std::make_unique<RedisServer>(of);
+    replica->set_password(passwords.redis);
     if (!replica->Start()) return false;
     if (replicas == 2) {
       spare = std::make_unique<RedisServer>(of);
+      spare->set_password(passwords.redis);
       if (!spare->Start()) return false;
     }
     for (RedisSentinel& s : sentinels) {
