@@ -7,8 +7,6 @@
 #include "google/rpc/status.pb.h"
 #include "service/api/localized.h"
 #include "service/token/sealer.h"
-#include "service/trust/seat_tickets.h"
-#include "service/trust/tenants.h"
 
 namespace stud::service {
 namespace {
@@ -16,7 +14,8 @@ constexpr absl::string_view kVersionPayload = "type.stud/version_mismatch";
 constexpr absl::string_view kHandIdPayload = "type.stud/hand_id_mismatch";
 constexpr absl::string_view kSupersededPayload = "type.stud/token_superseded";
 constexpr absl::string_view kLedgerPayload = "type.stud/ledger";
-// A reason of its own (TENANT_OVERLOADED, SERVER_DRAINING): ErrorInfo.reason is the payload.
+// A reason of its own (TENANT_OVERLOADED, SERVER_DRAINING, CALLER_UNAUTHENTICATED, the
+// SEAT_TICKET_* refusals): ErrorInfo.reason is the payload.
 constexpr absl::string_view kReasonPayload = "type.stud/reason";
 // How long to wait before retrying: ErrorInfo.metadata retry_after_ms.
 constexpr absl::string_view kRetryAfterPayload = "type.stud/retry_after_ms";
@@ -126,6 +125,11 @@ absl::Status WithReason(absl::StatusCode code, absl::string_view reason,
   return s;
 }
 
+std::string ReasonOf(const absl::Status& status) {
+  if (auto reason = status.GetPayload(kReasonPayload)) return std::string(*reason);
+  return "";
+}
+
 absl::Status LedgerRequired(absl::string_view hand_id) {
   return WithReason(
       absl::StatusCode::kFailedPrecondition, "LEDGER_REQUIRED",
@@ -152,8 +156,6 @@ absl::Status UndecodableRequest(absl::string_view method) {
 
 std::string ErrorReason(const absl::Status& status) {
   if (std::string token = TokenErrorReasonOf(status); !token.empty()) return token;
-  if (std::string caller = CallerErrorReasonOf(status); !caller.empty()) return caller;
-  if (std::string ticket = SeatTicketReasonOf(status); !ticket.empty()) return ticket;
   if (status.GetPayload(kVersionPayload)) return "VERSION_MISMATCH";
   if (status.GetPayload(kHandIdPayload)) return "HAND_ID_MISMATCH";
   if (status.GetPayload(kSupersededPayload)) return "TOKEN_SUPERSEDED";

@@ -88,6 +88,10 @@ absl::Status SeatRateLimited(int seat, int64_t retry_after_ms);
 // An error of `code` whose ErrorInfo.reason is `reason` (an UPPER_SNAKE name
 // listed in docs/api.md), for refusals that need no metadata of their own.
 absl::Status WithReason(absl::StatusCode code, absl::string_view reason, absl::string_view message);
+// The reason WithReason attached to `status`, or "" when it attached none. The
+// floors above this one (trust/: callers, seat tickets) make their refusals
+// with WithReason, so this mapping needs none of their headers.
+std::string ReasonOf(const absl::Status& status);
 
 // INVALID_ARGUMENT: the request's bytes are not the method's request message.
 absl::Status UndecodableRequest(absl::string_view method);

@@ -7,7 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/view.h"
-#include "service/rpc/hand_service.h"
+#include "service/api/status_mapping.h"
 #include "service/trust/tenants.h"
 #include "sodium.h"
 
@@ -16,12 +16,10 @@ namespace v1 = stud::v1;
 namespace {
 
 constexpr size_t kTaggedBytes = 24;  // magic, format, key id, hand id, seat
-constexpr absl::string_view kPayloadUrl = "type.stud/seat_ticket";
+constexpr absl::string_view kReasonPrefix = "SEAT_TICKET_";
 
 absl::Status Refuse(absl::string_view reason, absl::string_view message) {
-  absl::Status s(absl::StatusCode::kPermissionDenied, message);
-  s.SetPayload(kPayloadUrl, absl::Cord(reason));
-  return s;
+  return WithReason(absl::StatusCode::kPermissionDenied, reason, message);
 }
 
 std::string Tagged(uint32_t key_id, absl::string_view hand_id, int seat) {
@@ -272,8 +270,8 @@ absl::Status CheckTicketNamesHand(absl::string_view ticket, absl::string_view ha
 }
 
 std::string SeatTicketReasonOf(const absl::Status& status) {
-  if (auto p = status.GetPayload(kPayloadUrl)) return std::string(*p);
-  return "";
+  std::string reason = ReasonOf(status);
+  return absl::StartsWith(reason, kReasonPrefix) ? reason : std::string();
 }
 
 }  // namespace stud::service

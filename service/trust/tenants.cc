@@ -7,14 +7,13 @@
 #include <fstream>
 #include <sstream>
 
-#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "service/api/status_mapping.h"
 
 namespace stud::service {
 namespace {
-constexpr absl::string_view kCallerPayload = "type.stud/caller_error";
 constexpr absl::string_view kCallerReason = "CALLER_UNAUTHENTICATED";
 
 absl::string_view Header(const std::multimap<grpc::string_ref, grpc::string_ref>& md,
@@ -94,13 +93,7 @@ std::string FormatTenantKey(const TenantKey& key) {
 }
 
 absl::Status CallerUnauthenticated(absl::string_view message) {
-  absl::Status s(absl::StatusCode::kUnauthenticated, message);
-  s.SetPayload(kCallerPayload, absl::Cord(kCallerReason));
-  return s;
-}
-
-std::string CallerErrorReasonOf(const absl::Status& status) {
-  return status.GetPayload(kCallerPayload) ? std::string(kCallerReason) : std::string();
+  return WithReason(absl::StatusCode::kUnauthenticated, kCallerReason, message);
 }
 
 absl::StatusOr<TenantAuth> TenantAuth::Create(std::vector<TenantKey> keys) {

@@ -53,10 +53,8 @@ absl::StatusOr<std::vector<TenantKey>> LoadTenantKeys(const std::string& file);
 // "<tenant>:<hex>" (for tests and key generation).
 std::string FormatTenantKey(const TenantKey& key);
 
-// UNAUTHENTICATED with reason CALLER_UNAUTHENTICATED.
+// UNAUTHENTICATED with reason CALLER_UNAUTHENTICATED (api/status_mapping.h's WithReason).
 absl::Status CallerUnauthenticated(absl::string_view message);
-// "CALLER_UNAUTHENTICATED" when `status` came from CallerUnauthenticated, else "".
-std::string CallerErrorReasonOf(const absl::Status& status);
 
 class TenantAuth {
  public:
