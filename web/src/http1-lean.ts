@@ -110,6 +110,12 @@ class LeanResponse {
 
 class LeanConnection {
   private buf: Buffer | undefined;
+  // Bytes come in since `buf` was last joined (once per request: a large body
+  // arriving in many segments is copied once, not once per segment), and the
+  // size the request being read will have once complete.
+  private more: Buffer[] = [];
+  private moreBytes = 0;
+  private need = 0;
   // The request being served: its bytes (for a hand-over) and its answer.
   private raw: Buffer | undefined;
   private res: LeanResponse | undefined;
@@ -133,18 +139,35 @@ class LeanConnection {
   }
 
   private data(chunk: Buffer): void {
-    this.buf = this.buf ? Buffer.concat([this.buf, chunk]) : chunk;
+    this.more.push(chunk);
+    this.moreBytes += chunk.length;
     if (!this.requestTimer) {
       this.requestTimer = setTimeout(() => this.timedOut(), this.options.requestTimeoutMs);
     }
-    if (this.res && this.buf.length > this.options.maxRequestBytes + MAX_HEAD_BYTES) this.socket.pause();
+    const buffered = (this.buf?.length ?? 0) + this.moreBytes;
+    if (this.res) {
+      if (buffered > this.options.maxRequestBytes + MAX_HEAD_BYTES) this.socket.pause();
+      return;
+    }
+    if (buffered < this.need) return; // the rest of the body is on its way
     this.next();
+  }
+
+  private gather(): Buffer | undefined {
+    if (this.more.length > 0) {
+      const parts = this.buf ? [this.buf, ...this.more] : this.more;
+      this.buf = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+      this.more = [];
+      this.moreBytes = 0;
+    }
+    return this.buf;
   }
 
   // Serves the next buffered request, or waits for the rest of it.
   private next(): void {
-    const buf = this.buf;
-    if (this.done || this.res || !buf) return;
+    if (this.done || this.res) return;
+    const buf = this.gather();
+    if (!buf) return;
     const end = buf.indexOf(HEAD_END);
     if (end < 0) {
       // Not the simple kind as soon as that shows: another method, a line
@@ -163,7 +186,11 @@ class LeanConnection {
     const length = Number(head.headers["content-length"]);
     if (length > this.options.maxRequestBytes) return this.handOff();
     const total = end + 4 + length;
-    if (buf.length < total) return; // the rest of the body is on its way
+    if (buf.length < total) {
+      this.need = total; // the rest of the body is on its way
+      return;
+    }
+    this.need = 0;
     this.raw = buf.subarray(0, total);
     this.buf = buf.length > total ? buf.subarray(total) : undefined;
     clearTimeout(this.requestTimer);
@@ -208,7 +235,8 @@ class LeanConnection {
   replay(): void {
     this.res = undefined;
     this.options.inFlight(this.socket, -1);
-    const unread = this.buf ? Buffer.concat([this.raw!, this.buf]) : this.raw!;
+    const rest = this.gather();
+    const unread = rest ? Buffer.concat([this.raw!, rest]) : this.raw!;
     this.buf = unread;
     this.raw = undefined;
     this.handOff();
@@ -225,7 +253,7 @@ class LeanConnection {
     socket.setTimeout(0);
     socket.off("timeout", this.onTimeout);
     socket.pause();
-    const unread = this.buf ?? Buffer.alloc(0);
+    const unread = this.gather() ?? Buffer.alloc(0);
     this.buf = undefined;
     this.options.handOff(socket, unread);
   }

@@ -219,6 +219,13 @@ test("lean HTTP/1.1: headers and a body split across TCP segments", async () => 
     (t) => t.includes("lean:split body"),
   );
   assert.deepEqual(bodies(text), ["lean:split body"]);
+  // A body near the limit in many segments, then a request right behind it.
+  const long = "0123456789".repeat(100);
+  const whole = post("/lean", long) + post("/lean", "next");
+  const parts = [];
+  for (let at = 0; at < whole.length; at += 50) parts.push(whole.slice(at, at + 50), 2);
+  const many = await exchange(parts, (t) => t.includes("lean:next"));
+  assert.deepEqual(bodies(many), [`lean:${long}`, "lean:next"]);
 });
 
 test("lean HTTP/1.1: chunked bodies, Expect: 100-continue and other methods go to Node's server", async () => {
