@@ -227,6 +227,9 @@ class LeanConnection {
       return;
     }
     this.socket.resume();
+    if (!this.requestTimer && (this.buf || this.more.length > 0)) {
+      this.requestTimer = setTimeout(() => this.timedOut(), this.options.requestTimeoutMs);
+    }
     this.next();
   }
 
@@ -260,7 +263,8 @@ class LeanConnection {
 
   // A request not complete within its time: 408 as Node answers, then close.
   private timedOut(): void {
-    if (this.done || this.res) return;
+    this.requestTimer = undefined;
+    if (this.done || this.res) return; // a call in flight: the next request's time starts after it
     this.done = true;
     this.socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
   }

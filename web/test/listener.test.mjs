@@ -263,3 +263,50 @@ test("lean HTTP/1.1: a connection closed mid-body or during a call ends cleanly"
   assert.deepEqual(slowClosed, ["waiting"], "the call in flight learns that its caller left");
   assert.deepEqual(bodies(await exchange([post("/lean", "after")], (t) => t.includes("lean:after"))), ["lean:after"]);
 });
+
+test("lean HTTP/1.1: a request not complete in time gets 408, an idle connection is closed", async () => {
+  const bundle = await build({
+    entryPoints: [path.join(webDir, "src/http1-lean.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    write: false,
+  });
+  const { serveLeanHttp1 } = await import(
+    `data:text/javascript;base64,${Buffer.from(bundle.outputFiles[0].text).toString("base64")}`
+  );
+  const server = net.createServer((socket) =>
+    serveLeanHttp1(socket, {
+      serve: (req, res) => {
+        req.on("end", () => res.writeHead(200, {}).end("ok"));
+        return true;
+      },
+      maxRequestBytes: 1000,
+      keepAliveMs: 300,
+      requestTimeoutMs: 100,
+      handOff: (socket) => socket.destroy(),
+      inFlight: () => undefined,
+      draining: () => false,
+    }),
+  );
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const run = async (parts) => {
+    const socket = net.connect(server.address().port, "127.0.0.1");
+    let text = "";
+    socket.on("data", (d) => (text += d));
+    const closed = new Promise((resolve) => socket.on("close", resolve));
+    for (const part of parts) {
+      if (typeof part === "number") await sleep(part);
+      else socket.write(part);
+    }
+    await closed;
+    return text;
+  };
+  try {
+    assert.match(await run(["POST /x HTTP/1.1\r\ncontent-length: 5\r\n\r\nab", 200]), /^HTTP\/1\.1 408 Request Timeout\r\n/);
+    const idle = await run(["POST /x HTTP/1.1\r\ncontent-length: 2\r\n\r\nab"]);
+    assert.match(idle, /^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nok$/);
+  } finally {
+    server.close();
+  }
+});
