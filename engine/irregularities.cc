@@ -38,18 +38,6 @@ absl::StatusOr<Outcome> RuleWrongOpener(HandState& st, const IrregularityReport&
   o.params = {.seat = r.seat, .other_seat = right, .street = st.street};
   if (!r.next_acted) {
     o.decision = Decision::kActionCorrected;
-    o.en = absl::StrCat(
-        Seat(r.seat),
-        " was wrongly designated and acted, but the next player has "
-        "not: the action is corrected. ",
-        Seat(r.seat), " takes back its chips and ", Seat(right),
-        third ? ", the true low card, must bring in." : ", the true high hand, must act.");
-    o.es = absl::StrCat("El ", Asiento(r.seat),
-                        " fue designado por error y actuó, pero el siguiente "
-                        "jugador no: se corrige la acción. El ",
-                        Asiento(r.seat), " recupera sus fichas y el ", Asiento(right),
-                        third ? ", la verdadera carta baja, debe abrir."
-                              : ", la verdadera mano alta, debe actuar.");
     return o;
   }
   // The wrong action stands and play continues from it.
@@ -67,12 +55,6 @@ absl::StatusOr<Outcome> RuleWrongOpener(HandState& st, const IrregularityReport&
   }
   ApplyAndAdvance(st, r.seat, *chosen);
   o.decision = Decision::kActionStands;
-  o.en = absl::StrCat("The next player has already acted after ", Seat(r.seat),
-                      ": the action stands and play continues from there. ", Seat(right),
-                      " has no obligation", third ? " to bring in." : ".");
-  o.es = absl::StrCat("El siguiente jugador ya actuó después del ", Asiento(r.seat),
-                      ": la acción se mantiene y el juego sigue desde ahí. El ", Asiento(right),
-                      " no tiene ninguna obligación", third ? " de abrir." : ".");
   return o;
 }
 
@@ -99,8 +81,6 @@ absl::StatusOr<Outcome> RuleAbsent(HandState& st, const IrregularityReport& r) {
   o.params = {.seat = r.seat,
               .option = tournament ? RulingOption::kAbsentKillAfterStartingHands
                                    : RulingOption::kAbsentKillWhenActionReaches};
-  o.alternative = tournament ? "absent_kill = AFTER_STARTING_HANDS (tournament)"
-                             : "absent_kill = WHEN_ACTION_REACHES (cash)";
   const bool low = r.seat == st.actor && st.bring_in_due && r.seat == st.bring_in_seat;
   if (low) {
     // The absent low card's bring-in is posted from its stack and stands.
@@ -111,16 +91,6 @@ absl::StatusOr<Outcome> RuleAbsent(HandState& st, const IrregularityReport& r) {
   }
   Kill(st, r.seat, kRule);
   AfterSeatRemoved(st, r.seat);
-  o.en = absl::StrCat(
-      Seat(r.seat), " is not at the table", tournament ? "" : " when it is to act",
-      ": the hand is dead and the ante is forfeited",
-      low ? "; the bring-in is posted from the stack and stands as the opening bet." : ".");
-  o.es = absl::StrCat("El ", Asiento(r.seat), " no está en la mesa",
-                      tournament ? "" : " cuando le toca actuar",
-                      ": la mano está muerta y pierde el ante",
-                      low ? "; la apuesta forzada se paga de su stack y queda como apuesta de "
-                            "apertura."
-                          : ".");
   return o;
 }
 
@@ -130,16 +100,8 @@ absl::StatusOr<Outcome> RuleFoldOut(HandState& st, const IrregularityReport& r) 
   const RuleId rule = picked_up ? RuleId::kIrrFold2 : RuleId::kIrrFold1;
   if (picked_up && st.phase == Phase::kShowdown) {
     // The betting is over: the showdown rule decides, not the fold rule.
-    return Outcome{.rule_id = RuleId::kShow3,
-                   .decision = Decision::kNoEffect,
-                   .params = {.seat = r.seat},
-                   .en = absl::StrCat("The betting is over: ", Seat(r.seat),
-                                      " picking up its upcards "
-                                      "means nothing; the hand is live until it is thrown away "
-                                      "(STUD-SHOW-3)."),
-                   .es = absl::StrCat("Las apuestas han terminado: que el ", Asiento(r.seat),
-                                      " recoja sus cartas descubiertas no significa nada; la mano "
-                                      "sigue viva hasta que se descarte (STUD-SHOW-3).")};
+    return Outcome{
+        .rule_id = RuleId::kShow3, .decision = Decision::kNoEffect, .params = {.seat = r.seat}};
   }
   if (st.phase != Phase::kBetting || r.seat != st.actor) {
     return NotNow(
@@ -161,38 +123,16 @@ absl::StatusOr<Outcome> RuleFoldOut(HandState& st, const IrregularityReport& r) 
     return ExplainRefusal(st, {.kind = ActionKind::kFold, .seat = r.seat}, legal);
   ApplyAndAdvance(st, r.seat, *fold);
   if (picked_up) {
-    return Outcome{.rule_id = rule,
-                   .decision = Decision::kHandKilled,
-                   .params = {.seat = r.seat},
-                   .en = absl::StrCat(Seat(r.seat),
-                                      " picked up its upcards facing a bet without "
-                                      "calling: that is a fold and the hand is dead."),
-                   .es = absl::StrCat("El ", Asiento(r.seat),
-                                      " recogió sus cartas descubiertas "
-                                      "ante una apuesta sin igualar: es un retiro y la mano está "
-                                      "muerta.")};
+    return Outcome{.rule_id = rule, .decision = Decision::kHandKilled, .params = {.seat = r.seat}};
   }
   const FoldWhenCheck mode = st.config.options.fold_when_check;
   Outcome o{.rule_id = rule, .decision = Decision::kCheckedOut, .params = {.seat = r.seat}};
   if (mode == FoldWhenCheck::kAtOnce) {
     o.params.option = RulingOption::kFoldWhenCheckAtOnce;
-    o.alternative = "fold_when_check = AT_ONCE (online)";
-    o.en =
-        absl::StrCat(Seat(r.seat), " folded with no bet to face: the fold takes effect at once.");
-    o.es = absl::StrCat("El ", Asiento(r.seat), " se retiró sin apuesta: el retiro es inmediato.");
   } else {
     if (mode == FoldWhenCheck::kLiveUntilBet) {
       o.params.option = RulingOption::kFoldWhenCheckLiveUntilBet;
-      o.alternative = "fold_when_check = LIVE_UNTIL_BET";
     }
-    o.en = absl::StrCat(Seat(r.seat),
-                        " folded with no bet to face: the fold stands, but the seat "
-                        "keeps receiving cards until a bet kills the hand, so nobody's cards "
-                        "change.");
-    o.es = absl::StrCat("El ", Asiento(r.seat),
-                        " se retiró sin apuesta: el retiro vale, pero el "
-                        "asiento sigue recibiendo cartas hasta que una apuesta anule la mano, "
-                        "para no cambiar las cartas de nadie.");
   }
   return o;
 }
@@ -213,12 +153,6 @@ absl::StatusOr<Outcome> RuleCardCount(HandState& st, const IrregularityReport& r
   if (r.card_count > 7) {
     Kill(st, r.seat, kRule);
     AfterSeatRemoved(st, r.seat);
-    o.en = absl::StrCat(Seat(r.seat), " holds ", r.card_count,
-                        " cards: a hand with more than seven "
-                        "cards is dead.");
-    o.es = absl::StrCat("El ", Asiento(r.seat), " tiene ", r.card_count,
-                        " cartas: una mano con más "
-                        "de siete cartas está muerta.");
     return o;
   }
   if (!(st.phase == Phase::kShowdown ||
@@ -231,29 +165,14 @@ absl::StatusOr<Outcome> RuleCardCount(HandState& st, const IrregularityReport& r
                               : r.card_count == 6 && !MissesEarlierCard(st, r.seat);
   if (any_short) {
     o.params.option = RulingOption::kShortHandAnyShort;
-    o.alternative = "short_hand = PLAYER_OPTION_ANY_SHORT";
   }
   if (live) {
     SetAside(st, r.seat, r.card_count, kRule);
     o.decision = Decision::kHandLive;
-    o.en = absl::StrCat(Seat(r.seat), " has ", r.card_count, " cards at the showdown; ",
-                        any_short ? "the player declares the hand live"
-                                  : "a hand missing only its seventh card is live",
-                        ": it plays the best five of its ", r.card_count, ".");
-    o.es = absl::StrCat("El ", Asiento(r.seat), " tiene ", r.card_count, " cartas en el showdown; ",
-                        any_short ? "el jugador declara la mano viva"
-                                  : "una mano a la que solo le falta la séptima carta está viva",
-                        ": juega las mejores cinco de sus ", r.card_count, ".");
     return o;
   }
   Kill(st, r.seat, kRule);
   AfterSeatRemoved(st, r.seat);
-  o.en = absl::StrCat(Seat(r.seat), " has only ", r.card_count,
-                      " cards at the showdown: the hand is "
-                      "dead.");
-  o.es = absl::StrCat("El ", Asiento(r.seat), " solo tiene ", r.card_count,
-                      " cartas en el showdown: "
-                      "la mano está muerta.");
   return o;
 }
 
@@ -267,8 +186,6 @@ absl::StatusOr<Outcome> RuleTimeout(HandState& st, const IrregularityReport& r) 
                   absl::StrCat("a time-out is ruled for the player to act; ",
                                st.actor != 0 ? Seat(st.actor) : "nobody", " is to act"));
   }
-  const char* what_en = r.disconnect ? "disconnected" : "ran out of time";
-  const char* what_es = r.disconnect ? "se desconectó" : "agotó su tiempo";
   if (r.allowance_remaining > 0) {
     ::stud::Seat& s = st.seats[r.seat];
     s.all_in = true;
@@ -287,16 +204,6 @@ absl::StatusOr<Outcome> RuleTimeout(HandState& st, const IrregularityReport& r) 
         .rule_id = RuleId::kAllin4,
         .decision = Decision::kTimeoutAllIn,
         .params = {.seat = r.seat, .count = left, .chips = s.committed, .disconnect = r.disconnect},
-        .en = absl::StrCat(Seat(r.seat), " ", what_en, ": it is all-in for the ", s.committed,
-                           " already in the pot and can win up to that; further bets go to a side "
-                           "pot. Disconnect all-ins left this period: ",
-                           left, "."),
-        .es = absl::StrCat("El ", Asiento(r.seat), " ", what_es, ": queda all-in por las ",
-                           s.committed,
-                           " fichas que ya tiene en el bote y puede ganar hasta ahí; "
-                           "las apuestas siguientes van a un bote lateral. All-ins por desconexión "
-                           "que le quedan en el periodo: ",
-                           left, "."),
         .allowance_remaining = left};
   }
   const LegalActionList legal = BettingOptions(st, r.seat);
@@ -307,16 +214,9 @@ absl::StatusOr<Outcome> RuleTimeout(HandState& st, const IrregularityReport& r) 
   const LegalAction* check = FindLegal(legal, ActionKind::kCheck, 0);
   if (st.config.options.exhausted_timeout_action == ExhaustedTimeout::kCheckIfFree) {
     o.params.option = RulingOption::kExhaustedTimeoutCheckIfFree;
-    o.alternative = "exhausted_timeout_action = CHECK_IF_FREE";
     if (check != nullptr) {
       ApplyAndAdvance(st, r.seat, *check);
       o.decision = Decision::kTimeoutCheck;
-      o.en = absl::StrCat(Seat(r.seat), " ", what_en,
-                          " with its disconnect all-ins used up for the "
-                          "period; with no bet to face it checks.");
-      o.es = absl::StrCat("El ", Asiento(r.seat), " ", what_es,
-                          " sin all-ins por desconexión en el "
-                          "periodo; sin apuesta que igualar, pasa.");
       return o;
     }
   }
@@ -326,39 +226,19 @@ absl::StatusOr<Outcome> RuleTimeout(HandState& st, const IrregularityReport& r) 
     Kill(st, r.seat, RuleId::kAllin5);
     AfterSeatRemoved(st, r.seat);
   }
-  o.en = absl::StrCat(Seat(r.seat), " ", what_en,
-                      " with its disconnect all-ins used up for the "
-                      "period: the hand is folded.");
-  o.es = absl::StrCat("El ", Asiento(r.seat), " ", what_es,
-                      " sin all-ins por desconexión en el "
-                      "periodo: la mano se retira.");
   return o;
 }
 
 // [STUD-IRR-CALL-1]
 absl::StatusOr<Outcome> RuleCalledWhenBeaten(HandState&, const IrregularityReport& r) {
-  return Outcome{.rule_id = RuleId::kIrrCall1,
-                 .decision = Decision::kNoRefund,
-                 .params = {.seat = r.seat},
-                 .en = absl::StrCat(Seat(r.seat),
-                                    " called while beaten on board: no refund; "
-                                    "the call bought information the board did not give."),
-                 .es = absl::StrCat("El ", Asiento(r.seat),
-                                    " igualó ya ganado por las cartas "
-                                    "descubiertas: no hay devolución; pagó por información.")};
+  return Outcome{
+      .rule_id = RuleId::kIrrCall1, .decision = Decision::kNoRefund, .params = {.seat = r.seat}};
 }
 
 // [STUD-GAME-5]
 absl::StatusOr<Outcome> RuleUpcardsReordered(HandState&, const IrregularityReport& r) {
-  return Outcome{.rule_id = RuleId::kGame5,
-                 .decision = Decision::kWarning,
-                 .params = {.seat = r.seat},
-                 .en = absl::StrCat(Seat(r.seat),
-                                    ": changing the order of your upcards is "
-                                    "improper; put them back in the order dealt."),
-                 .es = absl::StrCat("El ", Asiento(r.seat),
-                                    ": cambiar el orden de las cartas "
-                                    "descubiertas es incorrecto; vuelva a ponerlas en orden.")};
+  return Outcome{
+      .rule_id = RuleId::kGame5, .decision = Decision::kWarning, .params = {.seat = r.seat}};
 }
 
 absl::Status LiveOnly(const HandState& st, RuleId rule) {
@@ -399,14 +279,7 @@ absl::StatusOr<Ruling> RuleOn(HandState& work, const IrregularityReport& report,
   const size_t first = work.log.size();
   absl::StatusOr<Outcome> o = RuleOnCopy(work, report);
   if (!o.ok()) return o.status();
-  Ruling r{.rule_id = o->rule_id,
-           .decision = o->decision,
-           .params = std::move(o->params),
-           .explanation_en = std::move(o->en),
-           .explanation_es = std::move(o->es),
-           .alternative = std::move(o->alternative),
-           .redeal_en = std::move(o->redeal_en),
-           .redeal_es = std::move(o->redeal_es)};
+  Ruling r{.rule_id = o->rule_id, .decision = o->decision, .params = o->params};
   r.params.kind = report.kind;
   r.allowance_remaining = o->allowance_remaining;
   r.first_op = first;

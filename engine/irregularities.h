@@ -3,9 +3,9 @@
 // (STUD-ALLIN-4, STUD-ALLIN-5).
 //
 // RuleIrregularity takes a typed report (engine/irregularity_report.h),
-// applies the ruling to the hand and says what it did: the rule, a decision
-// code, an explanation in English and Spanish, the alternative the hand's
-// options chose where the rule books disagree, and the exact change (cards
+// applies the ruling to the hand and says what it did, as data (engine/ruling.h):
+// the rule, a decision code, the facts it speaks of (seats, cards, amounts) and
+// the option value that chose where the rule books disagree, and the exact change (cards
 // exposed or taken out, hands killed, chips returned, who acts now and with
 // which options). The report is kept in HandState::reports and the ruling's
 // operations follow a kRuling operation in the log, so Replay() re-applies it.

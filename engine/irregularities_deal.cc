@@ -76,21 +76,7 @@ Outcome BothExposed(HandState& st, int seat, RuleId rule) {
       st.config.options.dead_hand_low_opener == DeadHandLowOpener::kLeftPlayerForced;
   if (forced) {
     o.params.option = RulingOption::kDeadHandLowOpenerForced;
-    o.alternative = "dead_hand_low_opener = LEFT_PLAYER_FORCED";
   }
-  o.en =
-      absl::StrCat("Both hole cards of ", Seat(seat),
-                   " were dealt face up: the hand is dead and "
-                   "the ante is returned. If its first exposed card would have been the low card, "
-                   "the bring-in is not passed on: the player to its left opens and ",
-                   forced ? "must bring in or complete." : "may fold, bring in or complete.");
-  o.es =
-      absl::StrCat("Las dos cartas tapadas del ", Asiento(seat),
-                   " se repartieron descubiertas: "
-                   "la mano está muerta y se le devuelve el ante. Si su primera carta descubierta "
-                   "hubiera sido la más baja, la apuesta forzada no pasa a otro: abre el jugador "
-                   "de su izquierda, que ",
-                   forced ? "debe abrir o completar." : "puede retirarse, abrir o completar.");
   return o;
 }
 
@@ -116,13 +102,6 @@ absl::StatusOr<Outcome> HoleExposed(HandState& st, int seat, int index, RuleId r
                        .has_card = true,
                        .card = s.cards[index].card,
                        .option = RulingOption::kExposedHolecardDealThirdDown}};
-  o.alternative = "exposed_holecard = DEAL_THIRD_DOWN (cash)";
-  o.en = absl::StrCat("A hole card of ", Seat(seat), " (", s.cards[index].card.ToString(),
-                      ") was dealt face up: it stays face up as the player's upcard, and the third "
-                      "card is dealt face down.");
-  o.es = absl::StrCat("Una carta tapada del ", Asiento(seat), " (", s.cards[index].card.ToString(),
-                      ") se repartió descubierta: queda descubierta como su carta abierta, y la "
-                      "tercera carta se reparte tapada.");
   return o;
 }
 
@@ -133,13 +112,7 @@ Outcome FinalUp(HandState& st, int seat, RuleId rule) {
   if (s.all_in) {
     o = {.rule_id = rule == RuleId::kIrrExp3 ? rule : RuleId::kIrrExp4,
          .decision = Decision::kKeepFaceUp,
-         .params = {.seat = seat},
-         .en = absl::StrCat(Seat(seat),
-                            " is all-in: it keeps its final card face up; everyone else "
-                            "gets the final card face down as usual."),
-         .es = absl::StrCat("El ", Asiento(seat),
-                            " está all-in: se queda su última carta "
-                            "descubierta; los demás reciben la suya tapada como siempre.")};
+         .params = {.seat = seat}};
     Resume(st);
     return o;
   }
@@ -161,16 +134,7 @@ Outcome FinalUp(HandState& st, int seat, RuleId rule) {
     Resume(st);
     return {.rule_id = applied,
             .decision = Decision::kBothFinalCardsUp,
-            .params = {.seat = seat, .other_seat = other},
-            .en = absl::StrCat(
-                "Heads-up, the first player's final card was dealt face up: ", Seat(other),
-                "'s final card is dealt face up too and the betting "
-                "proceeds normally; the high hand on board acts first."),
-            .es = absl::StrCat("Mano a mano, la última carta del primer jugador salió descubierta: "
-                               "la del ",
-                               Asiento(other),
-                               " también se reparte descubierta y las "
-                               "apuestas siguen normalmente; habla primero la mano alta.")};
+            .params = {.seat = seat, .other_seat = other}};
   }
   st.allin_option_seat = seat;
   Resume(st);
@@ -180,26 +144,6 @@ Outcome FinalUp(HandState& st, int seat, RuleId rule) {
   o.params = {.seat = seat,
               .option = act_first ? RulingOption::kFaceupFinalActFirst : RulingOption::kNone,
               .others_down = LiveSeatCount(st) > 2};
-  if (act_first) o.alternative = "faceup_final_option = ACT_FIRST";
-  const std::string others =
-      LiveSeatCount(st) > 2 ? "Everyone else gets the final card face down. " : "";
-  const std::string otros =
-      LiveSeatCount(st) > 2 ? "Los demás reciben la última carta tapada. " : "";
-  o.en =
-      absl::StrCat("The final card of ", Seat(seat), " was dealt face up. ", others,
-                   act_first ? absl::StrCat(SeatCap(seat), " may act before the betting starts.")
-                             : absl::StrCat(SeatCap(seat),
-                                            " may declare all-in before the betting: "
-                                            "no more chips from it, later bets go to a side pot. "
-                                            "Then the high hand on board acts first."));
-  o.es = absl::StrCat("La última carta del ", Asiento(seat), " se repartió descubierta. ", otros,
-                      act_first ? absl::StrCat("El ", Asiento(seat),
-                                               " puede actuar antes de que empiecen las apuestas.")
-                                : absl::StrCat("El ", Asiento(seat),
-                                               " puede declararse all-in antes "
-                                               "de las apuestas: no pone más fichas y las apuestas "
-                                               "siguientes van a un bote lateral. Luego habla "
-                                               "primero la mano alta."));
   return o;
 }
 
@@ -244,11 +188,7 @@ absl::StatusOr<Outcome> RuleExposed(HandState& st, const IrregularityReport& r) 
   if (c.face_up) {
     return Outcome{.rule_id = rule,
                    .decision = Decision::kNoEffect,
-                   .params = {.seat = r.seat, .has_card = true, .card = c.card},
-                   .en = absl::StrCat(c.card.ToString(), " is an upcard of ", Seat(r.seat),
-                                      ": exposing it changes nothing."),
-                   .es = absl::StrCat(c.card.ToString(), " es una carta descubierta del ",
-                                      Asiento(r.seat), ": que se vea no cambia nada.")};
+                   .params = {.seat = r.seat, .has_card = true, .card = c.card}};
   }
   if (c.street == Street::kThird && r.kind != IrregularityKind::kFinalCardFaceUp) {
     if (!BeforeThirdStreetBetting(st)) {
@@ -355,35 +295,6 @@ absl::StatusOr<Outcome> RuleBurnError(HandState& st, const IrregularityReport& r
                        .option = all_stand ? RulingOption::kFinalBurnAllStand : RulingOption::kNone,
                        .burned_two = r.burn_delta > 0}};
   for (int seat : r.seats) o.params.kept[static_cast<size_t>(o.params.num_kept++)] = seat;
-  const char* what_en = r.burn_delta > 0 ? "burned two cards" : "did not burn a card";
-  const char* what_es = r.burn_delta > 0 ? "quemó dos cartas" : "no quemó carta";
-  if (all_stand) {
-    o.alternative = "final_burn_error = ALL_STAND";
-    o.en = absl::StrCat("The dealer ", what_en,
-                        " before the final downcard: every player accepts "
-                        "the card dealt and play continues.");
-    o.es = absl::StrCat("El dealer ", what_es,
-                        " antes de la última carta tapada: todos aceptan la "
-                        "carta recibida y el juego sigue.");
-  } else {
-    std::string kept_en, kept_es;
-    for (int seat : r.seats) {
-      absl::StrAppend(&kept_en, kept_en.empty() ? " Seats " : ", ", seat);
-      absl::StrAppend(&kept_es, kept_es.empty() ? " Los asientos " : ", ", seat);
-    }
-    if (!kept_en.empty()) {
-      absl::StrAppend(&kept_en, " mixed in or looked at the card and keep it.");
-      absl::StrAppend(&kept_es, " mezclaron o miraron la carta y se la quedan.");
-    }
-    o.en = absl::StrCat("The dealer ", what_en,
-                        ": the cards are put back in their proper order and "
-                        "the misplaced card becomes the burn, known to everyone.",
-                        kept_en);
-    o.es = absl::StrCat("El dealer ", what_es,
-                        ": las cartas vuelven a su orden correcto y la carta "
-                        "fuera de lugar pasa a ser la quemada, a la vista de todos.",
-                        kept_es);
-  }
   return o;
 }
 
@@ -442,40 +353,11 @@ absl::StatusOr<Outcome> RulePremature(HandState& st, const IrregularityReport& r
                    .street = r.street,
                    .option = all ? RulingOption::kPrematureSeventhAllPlayers : RulingOption::kNone,
                    .more_cards = !r.cards.empty()}};
-    if (all) o.alternative = "premature_seventh = ALL_PLAYERS";
-    o.en = absl::StrCat(Seat(r.seat),
-                        " looked at its final downcard dealt too early: it keeps it and "
-                        "gets no other card. ",
-                        all ? "Nobody" : absl::StrCat("That player"),
-                        " may bet or raise on 6th street, because ", Seat(r.seat),
-                        " already holds seven cards.",
-                        r.cards.empty() ? "" : " The other early cards are taken out of play.");
-    o.es = absl::StrCat(
-        "El ", Asiento(r.seat),
-        " miró su última carta tapada repartida antes de "
-        "tiempo: se la queda y no recibe otra. ",
-        all ? "Nadie" : "Ese jugador no", " puede apostar ni subir en 6a calle, porque el ",
-        Asiento(r.seat), " ya tiene siete cartas.",
-        r.cards.empty() ? "" : " Las demás cartas adelantadas se retiran del juego.");
     return o;
   }
-  return Outcome{
-      .rule_id = rule,
-      .decision = Decision::kCardsTakenOut,
-      .params = {.street = st.street, .count = static_cast<int>(r.cards.size())},
-      .en = absl::StrCat(
-          r.cards.size(), " card(s) were dealt before the betting on ", StreetName(st.street),
-          " was over: they are taken out of play. When the "
-          "betting is complete, one more card for each player still in is taken "
-          "out, then the dealer burns and deals. The removed cards are kept aside in "
-          "case the deck runs out."),
-      .es = absl::StrCat(
-          r.cards.size(), " carta(s) se repartieron antes de terminar las apuestas de ",
-          static_cast<int>(st.street),
-          "a calle: se retiran del juego. Al terminar "
-          "las apuestas se retira una carta más por cada jugador que siga en la mano; "
-          "luego el dealer quema y reparte. Las cartas retiradas se guardan aparte por "
-          "si se acaba la baraja.")};
+  return Outcome{.rule_id = rule,
+                 .decision = Decision::kCardsTakenOut,
+                 .params = {.street = st.street, .count = static_cast<int>(r.cards.size())}};
 }
 
 }  // namespace internal

@@ -14,21 +14,14 @@
 
 namespace stud::internal {
 
-// "seat 3" / "asiento 3" inside a ruling's explanation; SeatCap starts a sentence.
+// "seat 3" inside an error message (a refused report; rulings carry no words).
 inline std::string Seat(int seat) { return absl::StrCat("seat ", seat); }
-inline std::string SeatCap(int seat) { return absl::StrCat("Seat ", seat); }
-inline std::string Asiento(int seat) { return absl::StrCat("asiento ", seat); }
 
 // What a ruling decided, before the state change is measured.
 struct Outcome {
   RuleId rule_id = RuleId::kNone;
   Decision decision = Decision::kNoEffect;
   RulingParams params;
-  std::string en;
-  std::string es;
-  std::string alternative;
-  std::string redeal_en;
-  std::string redeal_es;
   int allowance_remaining = -1;
 };
 

@@ -172,25 +172,10 @@ absl::StatusOr<Outcome> RuleOutOfTurn(HandState& st, const IrregularityReport& r
   if (!st.config.options.out_of_turn_binding) {
     TakeBack(st, {.seat = r.seat, .chips = chips});
     o.decision = Decision::kActionCorrected;
-    o.en = absl::StrCat(Seat(r.seat), " acted out of turn (", ActionText(r), "): ", Seat(r.seat),
-                        " takes back its ", chips, " chips and ", Seat(right), " must act; ",
-                        Seat(r.seat), " acts anew when its turn comes.");
-    o.es = absl::StrCat("El ", Asiento(r.seat), " actuó fuera de turno (", ActionText(r),
-                        "): recupera sus ", chips, " fichas y debe actuar el ", Asiento(right),
-                        "; el ", Asiento(r.seat), " actuará de nuevo en su turno.");
     return o;
   }
   o.decision = Decision::kActionBinding;
   o.params.option = RulingOption::kOutOfTurnBinding;
-  o.alternative = "out_of_turn_binding = true";
-  o.en = absl::StrCat(Seat(r.seat), " acted out of turn (", ActionText(r), "): ", Seat(right),
-                      " must act. The ", chips, " chips stay in the pot; if nobody bets or raises ",
-                      "before ", Seat(r.seat), "'s turn, the action stands, otherwise the chips ",
-                      "come back and ", Seat(r.seat), " acts anew.");
-  o.es = absl::StrCat("El ", Asiento(r.seat), " actuó fuera de turno (", ActionText(r),
-                      "): debe actuar el ", Asiento(right), ". Las ", chips, " fichas quedan en ",
-                      "el bote; si nadie apuesta ni sube antes del turno del ", Asiento(r.seat),
-                      ", la acción vale; si no, recupera las fichas y actúa de nuevo.");
   return o;
 }
 

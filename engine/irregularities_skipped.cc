@@ -66,9 +66,6 @@ int Missing(const HandState& st, int seat, Street last) {
   return n;
 }
 
-std::string Ordinal(Street s) { return std::string(StreetName(s)); }
-std::string Calle(Street s) { return absl::StrCat(static_cast<int>(s), "a calle"); }
-
 // The card of the street was given after the board was read: decide again
 // who opens (the round has not started) [STUD-IRR-BURN-1].
 void Reopen(HandState& st) {
@@ -174,23 +171,9 @@ absl::StatusOr<Outcome> RuleSkippedSeat(HandState& st, const IrregularityReport&
       Kill(st, seat, kCards);
       AfterSeatRemoved(st, seat);
       o.decision = Decision::kHandKilled;
-      o.en = absl::StrCat(SeatCap(seat), " was skipped on ", Ordinal(street),
-                          " and now misses three cards: it can no longer hold five cards at the "
-                          "showdown, so the hand is dead.");
-      o.es = absl::StrCat("El ", Asiento(seat), " se quedó sin carta en ", Calle(street),
-                          " y ya le faltan tres: no puede llegar a cinco cartas en el showdown, "
-                          "así que la mano está muerta.");
       return o;
     }
     ContinueDeal(st);
-    o.en = absl::StrCat(SeatCap(seat), " was skipped on ", Ordinal(street),
-                        ": the deal and the betting go on with the hand short a card. Found "
-                        "before anyone acts on the street, the missed card is given; at the "
-                        "showdown a short hand is dead unless it misses only its seventh card.");
-    o.es = absl::StrCat("El ", Asiento(seat), " se quedó sin carta en ", Calle(street),
-                        ": el reparto y las apuestas siguen con la mano corta. Si se descubre "
-                        "antes de que nadie actúe en la calle, se le da la carta; en el showdown "
-                        "una mano corta está muerta salvo que solo le falte la séptima carta.");
     return o;
   }
   const bool correctable =
@@ -215,26 +198,10 @@ absl::StatusOr<Outcome> RuleSkippedSeat(HandState& st, const IrregularityReport&
     o.params.has_card = up;
     if (up) o.params.card = r.card;
     o.params.face_down = !up;
-    o.en = absl::StrCat(SeatCap(seat), " was skipped on ", Ordinal(street),
-                        " and it is found "
-                        "before anyone has acted: the dealer gives it the missed card (",
-                        up ? r.card.ToString() : "face down", ") and the hand plays normally.");
-    o.es = absl::StrCat("Al ", Asiento(seat), " le faltó la carta de ", Calle(street),
-                        " y se "
-                        "descubre antes de que nadie actúe: el dealer le da la carta (",
-                        up ? r.card.ToString() : "tapada", ") y la mano sigue con normalidad.");
     return o;
   }
   const bool showdown = st.street == Street::kSeventh && st.phase != Phase::kAwaitingDeal;
   if (!showdown) {
-    o.en = absl::StrCat(SeatCap(seat), " missed its ", Ordinal(street),
-                        " card and players have "
-                        "acted since: it keeps playing short. At the showdown the hand is dead "
-                        "unless it misses only its seventh card.");
-    o.es = absl::StrCat("Al ", Asiento(seat), " le faltó la carta de ", Calle(street),
-                        " y ya se "
-                        "ha actuado: sigue jugando con la mano corta. En el showdown la mano "
-                        "está muerta salvo que solo le falte la séptima carta.");
     return o;
   }
   // [STUD-IRR-CARDS-1] fewer than seven cards at the showdown.
@@ -245,29 +212,14 @@ absl::StatusOr<Outcome> RuleSkippedSeat(HandState& st, const IrregularityReport&
   o.params.count = held;
   if (any_short) {
     o.params.option = RulingOption::kShortHandAnyShort;
-    o.alternative = "short_hand = PLAYER_OPTION_ANY_SHORT";
   }
   if (live) {
     o.decision = Decision::kHandLive;
-    o.en = absl::StrCat(SeatCap(seat), " has ", held, " cards at the showdown; ",
-                        any_short ? "the player declares the hand live"
-                                  : "a hand missing only its seventh card is live",
-                        ": it plays the best five of its ", held, ".");
-    o.es = absl::StrCat("El ", Asiento(seat), " tiene ", held, " cartas en el showdown; ",
-                        any_short ? "el jugador declara la mano viva"
-                                  : "una mano a la que solo le falta la séptima carta está viva",
-                        ": juega las mejores cinco de sus ", held, ".");
     return o;
   }
   Kill(st, seat, kCards);
   AfterSeatRemoved(st, seat);
   o.decision = Decision::kHandKilled;
-  o.en = absl::StrCat(SeatCap(seat), " has only ", held, " cards at the showdown (its ",
-                      Ordinal(street), " card was never dealt): the hand is dead.");
-  o.es = absl::StrCat("El ", Asiento(seat), " solo tiene ", held,
-                      " cartas en el showdown (nunca "
-                      "recibió la carta de ",
-                      Calle(street), "): la mano está muerta.");
   return o;
 }
 

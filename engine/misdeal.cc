@@ -42,35 +42,6 @@ Outcome Misdeal(HandState& st, int seat, RuleId rule) {
             .params = {.seat = seat,
                        .option = keep ? RulingOption::kExposedHolecardMisdealAntesKept
                                       : RulingOption::kExposedHolecardMisdeal}};
-  o.alternative = keep ? "exposed_holecard = MISDEAL (tournament), misdeal_antes = STAY_IN_POT"
-                       : "exposed_holecard = MISDEAL (tournament)";
-  const std::string en = absl::StrCat("A hole card of ", Seat(seat),
-                                      " was dealt face up: in "
-                                      "tournament play that is a misdeal. The hand is void ");
-  const std::string es = absl::StrCat("Una carta tapada del ", Asiento(seat),
-                                      " se repartió "
-                                      "descubierta: en torneo es un misdeal. La mano se anula ");
-  if (keep) {
-    o.en = en + "and the antes stay in the pot for the redeal.";
-    o.es = es + "y los antes se quedan en el bote para la nueva mano.";
-    o.redeal_en =
-        "Collect every card, shuffle and cut, keep the button where it is and deal the "
-        "hand again to the same players: the antes stay in the pot, nobody posts a new "
-        "ante (start the new hand with redeal_of).";
-    o.redeal_es =
-        "Recoja todas las cartas, baraje y corte, deje el botón donde está y reparta de "
-        "nuevo la mano a los mismos jugadores: los antes se quedan en el bote y nadie "
-        "pone un ante nuevo (empiece la nueva mano con redeal_of).";
-  } else {
-    o.en = en + "and every ante is returned.";
-    o.es = es + "y se devuelven todos los antes.";
-    o.redeal_en =
-        "Collect every card, shuffle and cut, keep the button where it is, post the antes "
-        "again and deal the hand again to the same players.";
-    o.redeal_es =
-        "Recoja todas las cartas, baraje y corte, deje el botón donde está, vuelva a "
-        "poner los antes y reparta de nuevo la mano a los mismos jugadores.";
-  }
   return o;
 }
 

@@ -1,5 +1,7 @@
-// A ruling as data: the rule applied, the decision it took and the exact
-// change to the hand. The answer of a step that was ruled (engine/step.h,
+// A ruling as data: the rule applied, the decision it took, the facts it
+// speaks of and the exact change to the hand. The engine builds no sentence:
+// the service words a ruling in English and Spanish
+// (service/api/ruling_text.h). The answer of a step that was ruled (engine/step.h,
 // engine/irregularities.h).
 #ifndef STUD_ENGINE_RULING_H_
 #define STUD_ENGINE_RULING_H_
@@ -113,15 +115,10 @@ struct StackChange {
 struct Ruling {
   RuleId rule_id = RuleId::kNone;  // the rule applied (STUD-IRR-EXP-2)
   Decision decision = Decision::kNoEffect;
+  // What it speaks of, and the option value that decided where the rule
+  // books disagree (params.option). No words: the service renders them
+  // (service/api/ruling_text.h).
   RulingParams params;
-  std::string explanation_en;  // as a floor person would say it
-  std::string explanation_es;
-  // Where the rule books disagree: the option and value that decided it, e.g.
-  // "exposed_holecard = MISDEAL (tournament profile)"; empty when they agree.
-  std::string alternative;
-  // Misdeal: how to redeal, in both languages.
-  std::string redeal_en;
-  std::string redeal_es;
   // The exact change.
   std::vector<SeatCardRef> exposed;  // cards now face up for everyone
   std::vector<SeatCardRef> removed;  // cards taken out of a hand or out of play

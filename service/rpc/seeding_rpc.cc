@@ -16,6 +16,7 @@
 #include "engine/engine.h"
 #include "engine/view.h"
 #include "service/api/convert.h"
+#include "service/api/ruling_text.h"
 #include "service/fairness/shuffle.h"
 #include "service/observability/tracing.h"
 #include "service/rpc/dealing.h"
@@ -80,12 +81,9 @@ absl::Status HandService::ApplySeed(const v1::ApplyActionRequest& req, SealedHan
     v1::Ruling* ruling = resp->mutable_ruling();
     ruling->set_rule_id(std::string(RuleIdName(RuleId::kDeal6)));
     ruling->set_decision("SEEDING_CLOSED");
-    ruling->set_explanation_en(
-        "Seeding is closed: every seat that sent no seed is dealt without one, and the hand is "
-        "dealt now.");
-    ruling->set_explanation_es(
-        "Se cierra la siembra: los asientos que no enviaron semilla juegan sin ella y la mano se "
-        "reparte ahora.");
+    RulingText text = SeedingClosedText();
+    ruling->set_explanation_en(std::move(text.en));
+    ruling->set_explanation_es(std::move(text.es));
   } else {
     if (action.seed().empty() || action.seed().size() > fairness::kMaxPlayerSeedBytes) {
       return absl::InvalidArgumentError(absl::StrCat("action.seed: 1 to ",

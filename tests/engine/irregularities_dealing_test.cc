@@ -71,7 +71,7 @@ TEST(Dealing, STUD_IRR_BURN_2_AllStandAlternative) {
       t.Rule({.kind = IrregularityKind::kBurnError, .street = Street::kSeventh, .burn_delta = 1});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->decision, Decision::kCardsStand);
-  EXPECT_NE(r->alternative.find("ALL_STAND"), std::string::npos);
+  EXPECT_EQ(r->params.option, RulingOption::kFinalBurnAllStand);
   EXPECT_EQ(t.st.seats[2].cards[6].card, C("5s"));
 }
 

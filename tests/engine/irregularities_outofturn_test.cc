@@ -101,7 +101,7 @@ TEST(OutOfTurn, STUD_IRR_WRONG_1_BindingActionStandsWhenTurnComesUnchanged) {
   absl::StatusOr<Ruling> r = t.Rule(kCompleteBySeat1);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->decision, Decision::kActionBinding);
-  EXPECT_EQ(r->alternative, "out_of_turn_binding = true");
+  EXPECT_EQ(r->params.option, RulingOption::kOutOfTurnBinding);
   EXPECT_EQ(OpsOf(t.st, r->first_op, r->end_op),
             (std::vector<OpType>{OpType::kRuling, OpType::kOutOfTurn}));
   ASSERT_EQ(r->chips.size(), 1u);

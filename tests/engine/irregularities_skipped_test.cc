@@ -54,7 +54,8 @@ TEST(Skipped, STUD_IRR_CARDS_1_SkippedSeatPlaysShortAndIsDeadAtShowdown) {
   EXPECT_EQ(r->decision, Decision::kHandKilled);
   EXPECT_EQ(r->killed, std::vector<int>{1});
   EXPECT_FALSE(t.st.seats[1].live());
-  EXPECT_FALSE(r->explanation_es.empty());
+  EXPECT_EQ(r->params.count, 6);  // the cards it holds, for the explanation
+  EXPECT_EQ(r->params.street, Street::kFourth);
   EXPECT_EQ(TotalChips(t.st), total);
   EXPECT_TRUE(CardsUnique(t.st));
   ExpectReplays(t.st);
@@ -126,7 +127,7 @@ TEST(Skipped, STUD_IRR_CARDS_1_AnyShortOptionPlayerDeclaresLive) {
   absl::StatusOr<Ruling> r = t.Rule(found);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->decision, Decision::kHandLive);
-  EXPECT_EQ(r->alternative, "short_hand = PLAYER_OPTION_ANY_SHORT");
+  EXPECT_EQ(r->params.option, RulingOption::kShortHandAnyShort);
   EXPECT_TRUE(t.st.seats[1].live());
   ExpectReplays(t.st);
 }

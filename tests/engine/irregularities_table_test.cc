@@ -80,7 +80,7 @@ TEST(Table, STUD_IRR_ABS_1_TournamentKilledOnceStartingHandsAreOut) {
   absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kAbsentPlayer, .seat = 3});
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->decision, Decision::kHandKilled);
-  EXPECT_NE(r->alternative.find("AFTER_STARTING_HANDS"), std::string::npos);
+  EXPECT_EQ(r->params.option, RulingOption::kAbsentKillAfterStartingHands);
   EXPECT_TRUE(t.st.seats[3].folded);
   EXPECT_EQ(t.st.seats[3].stack, 9900);
   EXPECT_EQ(ToAct(t.st), 2);
