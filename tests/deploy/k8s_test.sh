@@ -73,7 +73,7 @@ resources: ["$rel/overlays/dev"]
 components: ["$rel/components/ledger"]
 YAML
 kubectl kustomize "$tmp/dev-ledger" > "$tmp/dev-ledger.yaml"
-grep -q -- '--ledger=redis://' "$tmp/dev-ledger.yaml" || { echo "FAIL: dev + ledger Component has no --ledger"; exit 1; }
+grep -q -- '--ledger=redis-sentinel://' "$tmp/dev-ledger.yaml" || { echo "FAIL: dev + ledger Component has no --ledger"; exit 1; }
 echo "ok: kubectl kustomize dev + k8s/components/ledger ($(grep -c '^kind:' "$tmp/dev-ledger.yaml") objects)"
 node "$here/k8s_validate.js" --env dev --dockerfile "$root/deploy/Dockerfile" "$tmp/dev-ledger.yaml"
 echo "k8s_test: all overlays pass"
