@@ -249,7 +249,9 @@ TEST(LedgerOps, WaitForAReplicaFailsClosedUntilOneAcknowledges) {
   ASSERT_TRUE(master.Start());
   RedisLedgerOptions o = *ParseLedgerUrl(master.url());
   o.wait_replicas = 1;
-  o.wait_timeout = absl::Milliseconds(50);
+  // Long enough for a loaded machine's replica to acknowledge every write of
+  // the hand below; with no replica the first write waits it out once.
+  o.wait_timeout = absl::Seconds(2);
   Replica r(o);
   const std::string key = LedgerKey("", "0a");
   const LedgerCommit c{{1, "d"}, "t"};
