@@ -4,17 +4,20 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "engine/engine.h"
+#include "service/api/vocabulary.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
 namespace {
 
-// English rank names are the engine's (RankPlural); the Spanish ones are here.
-constexpr const char* kRanksEs[kNumRanks] = {"doses",  "treses", "cuatros", "cincos", "seises",
-                                             "sietes", "ochos",  "nueves",  "dieces", "jotas",
-                                             "reinas", "reyes",  "ases"};
+using words::CardText;
+using words::MoneyEn;
+using words::MoneyEs;
+using words::SeatCapEn;
+using words::SeatCapEs;
+using words::SeatEn;
+using words::SeatEs;
 
 // The seat's up-cards as they stand after `upto` operations are not tracked,
 // so boards are described from the current state; announcements are computed
@@ -26,12 +29,10 @@ std::string Board(const HandState& state, int seat) {
     const SeatCard& c = s.cards[static_cast<size_t>(k)];
     if (!c.face_up) continue;
     if (!out.empty()) out += ' ';
-    out += c.card.ToString();
+    out += CardText(c.card);
   }
   return out;
 }
-
-std::string SpanishStreet(Street s) { return absl::StrCat(static_cast<int>(s), "a calle"); }
 
 void Add(google::protobuf::RepeatedPtrField<v1::Announcement>* out, v1::Locale locale,
          const char* kind, int seat, RuleId rule, std::string en, std::string es) {
@@ -53,34 +54,35 @@ void AnnounceOpener(const HandState& state, const Operation& op, v1::Locale loca
   const bool razz = state.config.variant == Variant::kRazz;
   const int seat = op.seat;
   const RuleId rule = op.rule_id;
-  const std::string low = std::to_string(state.bring_in_seat);
-  const std::string door = op.card.ToString();
+  const int low = state.bring_in_seat;
+  const std::string door = CardText(op.card);
   if (rule == RuleId::kBring1 || rule == RuleId::kBring8 || rule == RuleId::kIrrExp2) {
     const char* en = razz ? "High card" : "Low card";
     const char* es = razz ? "Carta alta" : "Carta baja";
     if (rule == RuleId::kBring1) {
       Add(out, locale, "LOW_CARD", seat, RuleId::kBring11,
-          absl::StrCat(en, ": seat ", seat, " (", door, ") must bring in"),
-          absl::StrCat(es, ": asiento ", seat, " (", door, "), debe abrir"));
+          absl::StrCat(en, ": ", SeatEn(seat), " (", door, ") must bring in"),
+          absl::StrCat(es, ": ", SeatEs(seat), " (", door, "), debe abrir"));
     } else if (rule == RuleId::kBring8) {
       Add(out, locale, "LOW_CARD", seat, rule,
-          absl::StrCat(en, ": seat ", low, " (", door, ") is all-in; seat ", seat,
+          absl::StrCat(en, ": ", SeatEn(low), " (", door, ") is all-in; ", SeatEn(seat),
                        " opens and may fold, bring in or complete"),
-          absl::StrCat(es, ": asiento ", low, " (", door, ") está all-in; abre el asiento ", seat,
+          absl::StrCat(es, ": ", SeatEs(low), " (", door, ") está all-in; abre el ", SeatEs(seat),
                        ", que puede tirarse, abrir o completar"));
     } else {
       Add(out, locale, "LOW_CARD", seat, rule,
-          absl::StrCat(en, ": seat ", low, " (", door, ") is a dead hand; seat ", seat, " opens"),
-          absl::StrCat(es, ": la mano del asiento ", low, " (", door,
-                       ") está muerta; abre el asiento ", seat));
+          absl::StrCat(en, ": ", SeatEn(low), " (", door, ") is a dead hand; ", SeatEn(seat),
+                       " opens"),
+          absl::StrCat(es, ": la mano del ", SeatEs(low), " (", door, ") está muerta; abre el ",
+                       SeatEs(seat)));
     }
     return;
   }
   if (rule == RuleId::kIrrExp5) {
     Add(out, locale, "ALL_IN_OPTION", seat, rule,
-        absl::StrCat("Seat ", seat, "'s last card was dealt face up: seat ", seat,
+        absl::StrCat(SeatCapEn(seat), "'s last card was dealt face up: ", SeatEn(seat),
                      " first declares all-in or plays on"),
-        absl::StrCat("La última carta del asiento ", seat, " salió boca arriba: el asiento ", seat,
+        absl::StrCat("La última carta del ", SeatEs(seat), " salió boca arriba: el ", SeatEs(seat),
                      " decide primero si va all-in o sigue jugando"));
     return;
   }
@@ -90,29 +92,22 @@ void AnnounceOpener(const HandState& state, const Operation& op, v1::Locale loca
   const int high = order.empty() ? seat : order.front().seat;
   if (rule == RuleId::kOrder4 && high != seat) {
     Add(out, locale, "HIGH_HAND", seat, rule,
-        absl::StrCat(hand_en, " on ", StreetName(op.street), ": seat ", high, " (",
-                     Board(state, high), ") is all-in; seat ", seat, " (", Board(state, seat),
+        absl::StrCat(hand_en, " on ", words::StreetEn(op.street), ": ", SeatEn(high), " (",
+                     Board(state, high), ") is all-in; ", SeatEn(seat), " (", Board(state, seat),
                      ") acts first"),
-        absl::StrCat(hand_es, " en ", SpanishStreet(op.street), ": el asiento ", high, " (",
-                     Board(state, high), ") está all-in; habla primero el asiento ", seat, " (",
+        absl::StrCat(hand_es, " en ", words::StreetEs(op.street), ": el ", SeatEs(high), " (",
+                     Board(state, high), ") está all-in; habla primero el ", SeatEs(seat), " (",
                      Board(state, seat), ")"));
     return;
   }
   Add(out, locale, "HIGH_HAND", seat, rule == RuleId::kOrder6 ? rule : RuleId::kOrder5,
-      absl::StrCat(hand_en, " on ", StreetName(op.street), ": seat ", seat, " (",
+      absl::StrCat(hand_en, " on ", words::StreetEn(op.street), ": ", SeatEn(seat), " (",
                    Board(state, seat), ") acts first"),
-      absl::StrCat(hand_es, " en ", SpanishStreet(op.street), ": asiento ", seat, " (",
+      absl::StrCat(hand_es, " en ", words::StreetEs(op.street), ": ", SeatEs(seat), " (",
                    Board(state, seat), ") habla primero"));
 }
 
 }  // namespace
-
-std::string FormatMoneyEn(Chips cents) {
-  return absl::StrFormat("$%d.%02d", cents / 100, (cents < 0 ? -cents : cents) % 100);
-}
-std::string FormatMoneyEs(Chips cents) {
-  return absl::StrFormat("%d,%02d $", cents / 100, (cents < 0 ? -cents : cents) % 100);
-}
 
 void Announce(const HandState& state, size_t first_op, v1::Locale locale,
               google::protobuf::RepeatedPtrField<v1::Announcement>* out) {
@@ -129,9 +124,10 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
         const uint32_t bit = 1u << op.card.rank_value();
         if (fresh && (up_ranks[static_cast<size_t>(seat)] & bit) != 0) {
           Add(out, locale, "PAIR", seat, RuleId::kIrrAnn1,
-              absl::StrCat("Pair of ", RankPlural(op.card.rank_value()), " showing, seat ", seat),
-              absl::StrCat("Pareja de ", kRanksEs[op.card.rank_value()], " a la vista, asiento ",
-                           seat));
+              absl::StrCat("Pair of ", words::RankPluralEn(op.card.rank_value()), " showing, ",
+                           SeatEn(seat)),
+              absl::StrCat("Pareja de ", words::RankPluralEs(op.card.rank_value()), " a la vista, ",
+                           SeatEs(seat)));
         }
         up_ranks[static_cast<size_t>(seat)] |= bit;
         break;
@@ -139,8 +135,8 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
       case OpType::kBringIn:
         if (!fresh) break;
         Add(out, locale, "BRING_IN", seat, op.rule_id,
-            absl::StrCat("Seat ", seat, " brings in for ", FormatMoneyEn(op.amount_to)),
-            absl::StrCat("Asiento ", seat, " abre con ", FormatMoneyEs(op.amount_to)));
+            absl::StrCat(SeatCapEn(seat), " brings in for ", MoneyEn(op.amount_to)),
+            absl::StrCat(SeatCapEs(seat), " abre con ", MoneyEs(op.amount_to)));
         break;
       case OpType::kFirstToAct:
         if (fresh) AnnounceOpener(state, op, locale, out);
@@ -148,25 +144,25 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
       case OpType::kComplete:
         if (!fresh) break;
         Add(out, locale, "COMPLETE", seat, op.rule_id,
-            absl::StrCat("Seat ", seat, " completes to ", FormatMoneyEn(op.amount_to)),
-            absl::StrCat("Asiento ", seat, " completa a ", FormatMoneyEs(op.amount_to)));
+            absl::StrCat(SeatCapEn(seat), " completes to ", MoneyEn(op.amount_to)),
+            absl::StrCat(SeatCapEs(seat), " completa a ", MoneyEs(op.amount_to)));
         break;
       case OpType::kRaise:
         if (!fresh) break;
         Add(out, locale, "RAISE", seat, op.rule_id,
-            absl::StrCat("Raise: seat ", seat, " raises to ", FormatMoneyEn(op.amount_to)),
-            absl::StrCat("Resubida: asiento ", seat, " sube a ", FormatMoneyEs(op.amount_to)));
+            absl::StrCat("Raise: ", SeatEn(seat), " raises to ", MoneyEn(op.amount_to)),
+            absl::StrCat("Resubida: ", SeatEs(seat), " sube a ", MoneyEs(op.amount_to)));
         break;
       case OpType::kAward:
         if (!fresh) break;
         Add(out, locale, "WIN", seat, op.rule_id,
             absl::StrCat(
-                "Seat ", seat, " wins ", FormatMoneyEn(op.amount),
+                SeatCapEn(seat), " wins ", MoneyEn(op.amount),
                 op.pot == 0 ? " from the main pot" : absl::StrCat(" from side pot ", int{op.pot}),
                 op.half == PotHalf::kHigh  ? " (high)"
                 : op.half == PotHalf::kLow ? " (low)"
                                            : ""),
-            absl::StrCat("Asiento ", seat, " gana ", FormatMoneyEs(op.amount),
+            absl::StrCat(SeatCapEs(seat), " gana ", MoneyEs(op.amount),
                          op.pot == 0 ? " del bote principal"
                                      : absl::StrCat(" del bote lateral ", int{op.pot}),
                          op.half == PotHalf::kHigh  ? " (alta)"

@@ -1,6 +1,7 @@
 // Dealer announcements [STUD-IRR-ANN-1]: the low card bringing in, the high
 // hand acting first, open pairs, completions, raises and pot awards, each with
-// ready-made English and Spanish text. Derived from the operations a call
+// ready-made English and Spanish text worded from the service's one
+// vocabulary (service/api/vocabulary.h). Derived from the operations a call
 // appended; presentation only, so it lives in the service, not the engine.
 // Possible straights and flushes are never announced (announce_draws is off by
 // default and not yet supported here).
@@ -18,10 +19,6 @@ namespace stud::service {
 // the `text` field (LOCALE_ES: Spanish, otherwise English).
 void Announce(const HandState& state, size_t first_op, stud::v1::Locale locale,
               google::protobuf::RepeatedPtrField<stud::v1::Announcement>* out);
-
-// "$15.00" / "15,00 $".
-std::string FormatMoneyEn(Chips cents);
-std::string FormatMoneyEs(Chips cents);
 
 }  // namespace stud::service
 

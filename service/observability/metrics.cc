@@ -172,7 +172,7 @@ Metrics::Metrics(const BuildInfo& build) : registry_(std::make_shared<prometheus
   for (const char* reason : {"queue_full", "export_failed"})
     spans_dropped_->Add({{"reason", reason}});
   // Present (as a family) before any action is refused; one common rule at zero.
-  actions_rejected_->Add({{"rule_id", "STUD-BET-1"}});
+  actions_rejected_->Add({{"rule_id", std::string(RuleIdName(RuleId::kBet1))}});
 }
 
 Metrics::~Metrics() = default;
