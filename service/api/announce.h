@@ -5,8 +5,8 @@
 // appended; presentation only, so it lives in the service, not the engine.
 // Possible straights and flushes are never announced (announce_draws is off by
 // default and not yet supported here).
-#ifndef STUD_SERVICE_ANNOUNCE_H_
-#define STUD_SERVICE_ANNOUNCE_H_
+#ifndef STUD_SERVICE_API_ANNOUNCE_H_
+#define STUD_SERVICE_API_ANNOUNCE_H_
 
 #include <cstddef>
 
@@ -22,4 +22,4 @@ void Announce(const HandState& state, size_t first_op, stud::v1::Locale locale,
 
 }  // namespace stud::service
 
-#endif  // STUD_SERVICE_ANNOUNCE_H_
+#endif  // STUD_SERVICE_API_ANNOUNCE_H_

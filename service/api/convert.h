@@ -9,8 +9,8 @@
 // face-up card is public; a face-down card is seen by its owner, and by
 // everyone once the seat has shown; burns, recycled piles and the undealt deck
 // are never sent. `viewer` is a seat number, or stud::kPublicViewer.
-#ifndef STUD_SERVICE_CONVERT_H_
-#define STUD_SERVICE_CONVERT_H_
+#ifndef STUD_SERVICE_API_CONVERT_H_
+#define STUD_SERVICE_API_CONVERT_H_
 
 #include <string>
 #include <string_view>
@@ -65,4 +65,4 @@ void EncodeSettlement(const Settlement& settlement, stud::v1::ResolveShowdownRes
 
 }  // namespace stud::service
 
-#endif  // STUD_SERVICE_CONVERT_H_
+#endif  // STUD_SERVICE_API_CONVERT_H_

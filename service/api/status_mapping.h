@@ -25,8 +25,8 @@
 // grpc-status-details-bin = google.rpc.Status{code, message, details = [ErrorInfo
 // {reason, domain "stud.v1", metadata}, LocalizedMessage}]}: {"en-US", message}, or
 // Spanish when the call asked for it (localized.h).
-#ifndef STUD_SERVICE_STATUS_MAPPING_H_
-#define STUD_SERVICE_STATUS_MAPPING_H_
+#ifndef STUD_SERVICE_API_STATUS_MAPPING_H_
+#define STUD_SERVICE_API_STATUS_MAPPING_H_
 
 #include <cstdint>
 #include <string>
@@ -103,4 +103,4 @@ std::string ErrorReason(const absl::Status& status);
 
 }  // namespace stud::service
 
-#endif  // STUD_SERVICE_STATUS_MAPPING_H_
+#endif  // STUD_SERVICE_API_STATUS_MAPPING_H_

@@ -10,8 +10,8 @@
 //
 // The line is written when the LogLine is destroyed, and only if its level is
 // at least the configured one (--log_level). Never put key bytes in a log.
-#ifndef STUD_SERVICE_LOGGING_H_
-#define STUD_SERVICE_LOGGING_H_
+#ifndef STUD_SERVICE_OBSERVABILITY_LOGGING_H_
+#define STUD_SERVICE_OBSERVABILITY_LOGGING_H_
 
 #include <cstdint>
 #include <functional>
@@ -54,4 +54,4 @@ class LogLine {
 
 }  // namespace stud::service
 
-#endif  // STUD_SERVICE_LOGGING_H_
+#endif  // STUD_SERVICE_OBSERVABILITY_LOGGING_H_

@@ -8,8 +8,8 @@
 // a zero value (every method x the codes this service returns, each token
 // rejection reason, each variant x dealing mode, each irregularity rule ID,
 // both span-drop reasons).
-#ifndef STUD_SERVICE_METRICS_H_
-#define STUD_SERVICE_METRICS_H_
+#ifndef STUD_SERVICE_OBSERVABILITY_METRICS_H_
+#define STUD_SERVICE_OBSERVABILITY_METRICS_H_
 
 #include <array>
 #include <atomic>
@@ -113,4 +113,4 @@ class Metrics {
 
 }  // namespace stud::service
 
-#endif  // STUD_SERVICE_METRICS_H_
+#endif  // STUD_SERVICE_OBSERVABILITY_METRICS_H_

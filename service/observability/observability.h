@@ -5,8 +5,8 @@
 // response and absl::Status (variant, street, rule IDs, token error reason),
 // which an interceptor only sees as bytes or void pointers. The engine never
 // counts anything.
-#ifndef STUD_SERVICE_OBSERVABILITY_H_
-#define STUD_SERVICE_OBSERVABILITY_H_
+#ifndef STUD_SERVICE_OBSERVABILITY_OBSERVABILITY_H_
+#define STUD_SERVICE_OBSERVABILITY_OBSERVABILITY_H_
 
 #include <chrono>
 #include <optional>
@@ -98,4 +98,4 @@ void ServeUnary(const Observability* obs, grpc::CallbackServerContext* ctx, RpcM
 
 }  // namespace stud::service
 
-#endif  // STUD_SERVICE_OBSERVABILITY_H_
+#endif  // STUD_SERVICE_OBSERVABILITY_OBSERVABILITY_H_

@@ -14,8 +14,8 @@
 //   RPC's server span "current" on this thread; ChildSpan (used around unseal,
 //   engine and seal in service_impl.cc) records a child of it. With tracing
 //   off or the call unsampled, ChildSpan costs one thread-local read.
-#ifndef STUD_SERVICE_TRACING_H_
-#define STUD_SERVICE_TRACING_H_
+#ifndef STUD_SERVICE_OBSERVABILITY_TRACING_H_
+#define STUD_SERVICE_OBSERVABILITY_TRACING_H_
 
 #include <array>
 #include <condition_variable>
@@ -199,4 +199,4 @@ bool CurrentTraceIds(std::string* trace_id, std::string* span_id);
 
 }  // namespace stud::service
 
-#endif  // STUD_SERVICE_TRACING_H_
+#endif  // STUD_SERVICE_OBSERVABILITY_TRACING_H_

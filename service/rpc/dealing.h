@@ -21,8 +21,8 @@
 //   LIVE     DealSource::kReported: each card arrives as an ACTION_KIND_DEAL
 //            action and the engine checks seat, street, orientation, duplicates.
 // This is the only randomness in the service, and it is used only by NewHand.
-#ifndef STUD_SERVICE_DEALING_H_
-#define STUD_SERVICE_DEALING_H_
+#ifndef STUD_SERVICE_RPC_DEALING_H_
+#define STUD_SERVICE_RPC_DEALING_H_
 
 #include <string>
 #include <vector>
@@ -110,4 +110,4 @@ absl::Status CheckDeckReveal(const DeckRevealCaller& caller, const HandState& st
 
 }  // namespace stud::service
 
-#endif  // STUD_SERVICE_DEALING_H_
+#endif  // STUD_SERVICE_RPC_DEALING_H_

@@ -132,8 +132,8 @@
 //   TOKEN_TENANT_MISMATCH      PERMISSION_DENIED: an authentic token sealed for
 //                              another tenant (or for none / for one, when the
 //                              call has none / another)
-#ifndef STUD_SERVICE_SEALER_H_
-#define STUD_SERVICE_SEALER_H_
+#ifndef STUD_SERVICE_TOKEN_SEALER_H_
+#define STUD_SERVICE_TOKEN_SEALER_H_
 
 #include <array>
 #include <cstdint>
@@ -266,4 +266,4 @@ absl::Status InitCrypto();
 
 }  // namespace stud::service
 
-#endif  // STUD_SERVICE_SEALER_H_
+#endif  // STUD_SERVICE_TOKEN_SEALER_H_
