@@ -5,7 +5,7 @@
 // The transcript is UTF-8 JSON with no whitespace, keys in the fixed order of
 // ReceiptData's members, integers as JSON numbers, byte strings as lowercase
 // hex; optional fields are left out when absent. Pure: the caller fills
-// ReceiptData from the hand (service/rpc/receipt.h).
+// ReceiptData from the hand (service/rpc/fairness_view.cc).
 #ifndef STUD_SERVICE_FAIRNESS_RECEIPT_H_
 #define STUD_SERVICE_FAIRNESS_RECEIPT_H_
 

@@ -1,5 +1,5 @@
 // The one place where calls are observed: ServeUnary wraps every
-// stud.v1.StudService handler (service_impl.cc) and, per call, updates the
+// stud.v1.StudService handler (service/server/stud_service.cc) and, per call, updates the
 // metrics (metrics.h), the server span (tracing.h) and the logs (logging.h).
 // A wrapper rather than a gRPC interceptor because it sees the typed request,
 // response and absl::Status (variant, street, rule IDs, token error reason),

@@ -12,7 +12,7 @@
 //   counted as drops too.
 // - RpcTraceScope (one per RPC, made by the observability wrapper) makes the
 //   RPC's server span "current" on this thread; ChildSpan (used around unseal,
-//   engine and seal in service_impl.cc) records a child of it. With tracing
+//   engine and seal in the handlers of service/rpc/) records a child of it. With tracing
 //   off or the call unsampled, ChildSpan costs one thread-local read.
 #ifndef STUD_SERVICE_OBSERVABILITY_TRACING_H_
 #define STUD_SERVICE_OBSERVABILITY_TRACING_H_

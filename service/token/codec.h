@@ -39,7 +39,7 @@ struct ServiceData {
   std::string hand_id;        // 16 random bytes from NewHand; empty in older tokens
   // The hand's policy (stud.v1.HandPolicy), fixed at NewHand from the server's
   // flags and the tenant's marks; every replica enforces it whatever its own
-  // flags (rpc/hand_policy.h).
+  // flags (HandService::SetHandPolicy, service/rpc/hand_service.h).
   bool requires_seat_tickets = false;
   bool requires_ledger = false;
   // Verifiable dealing (docs/fairness.md; service/fairness/). SERVICE dealing:
