@@ -292,15 +292,20 @@ void WatchHub::Deliver(const std::string& key, const std::vector<WatchEntryPtr>&
   const uint64_t newest = hand->second.newest;
   const std::vector<WatchSink*> sinks = hand->second.sinks;  // EndLocked edits the hand's list
   const absl::Time now = absl::Now();
+  // A full watcher ends once it is max_lag_versions behind the newest
+  // version read, whether it filled up in an earlier read or in this one
+  // (all of a burst can arrive in one read, and no later read may come).
+  const auto end_if_too_slow = [&](WatchSink* sink, const Watcher& w) {
+    if (newest < w.next + options_.max_lag_versions) return;
+    EndLocked(sink, WithReason(absl::StatusCode::kResourceExhausted, "WATCHER_TOO_SLOW",
+                               absl::StrCat("this stream fell ", newest + 1 - w.next,
+                                            " versions behind the hand; resume with "
+                                            "after_version = the last version received")));
+  };
   for (WatchSink* sink : sinks) {
     Watcher& w = watchers_.at(sink);
     if (!w.ready) {
-      if (newest >= w.next + options_.max_lag_versions) {
-        EndLocked(sink, WithReason(absl::StatusCode::kResourceExhausted, "WATCHER_TOO_SLOW",
-                                   absl::StrCat("this stream fell ", newest + 1 - w.next,
-                                                " versions behind the hand; resume with "
-                                                "after_version = the last version received")));
-      }
+      end_if_too_slow(sink, w);
       continue;
     }
     // A watcher added or resumed after this read was asked for may need
@@ -320,6 +325,7 @@ void WatchHub::Deliver(const std::string& key, const std::vector<WatchEntryPtr>&
       }
       if (!sink->Offer(e)) {
         w.ready = false;  // full: read again for it once it has room
+        end_if_too_slow(sink, w);
         break;
       }
       ++w.next;
