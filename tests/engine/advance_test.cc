@@ -5,6 +5,7 @@
 
 #include "engine/internal.h"
 #include "tests/testing/live.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -30,11 +31,11 @@ TEST(Advance, STUD_DEAL_3_FinalCardFaceUpWhereTheBurnIsDueIsBurnedFirst) {
   ASSERT_FALSE(e.face_up);
   const Action a{.kind = K::kDeal, .seat = e.seat, .card = t.NextCardOf(e.seat), .face_up = true};
   HandState x = t.st, y = t.st, z = t.st;
-  ASSERT_TRUE(Apply(x, a).ok());
+  ASSERT_THAT(Apply(x, a), IsOk());
   absl::StatusOr<Step> sy = ApplyStep(y, a);
-  ASSERT_TRUE(sy.ok()) << sy.status();
+  ASSERT_THAT(sy, IsOk());
   absl::StatusOr<Step> sz = Advance(z, a);
-  ASSERT_TRUE(sz.ok()) << sz.status();
+  ASSERT_THAT(sz, IsOk());
   EXPECT_TRUE(x == y);
   EXPECT_TRUE(x == z);
   EXPECT_EQ(x.log.size(), 47u);
@@ -73,9 +74,9 @@ TEST(Advance, STUD_DECK_1_AReshuffleDueIsCheckedBeforeADealerErrorIsRuled) {
   while (st.street != Street::kSeventh || st.phase != Phase::kAwaitingDeal) {
     if (st.phase == Phase::kAwaitingDeal) {
       const ExpectedDeal e = NextDeal(st);
-      ASSERT_TRUE(
-          Apply(st, {.kind = K::kDeal, .seat = e.seat, .card = next_card(), .face_up = e.face_up})
-              .ok());
+      ASSERT_THAT(
+          Apply(st, {.kind = K::kDeal, .seat = e.seat, .card = next_card(), .face_up = e.face_up}),
+          IsOk());
     } else {
       // The bring-in, then everyone calls or checks.
       const int seat = ToAct(st);
@@ -105,7 +106,7 @@ TEST(Advance, STUD_IRR_PREM_1_TheBurnBeforePrematureCardsIsLogged) {
   const int burns = t.st.burn_count;
   const int stub = internal::LiveStub(t.st);
   absl::StatusOr<Step> s = Advance(t.st, Action{.kind = K::kDeal, .seat = 3, .card = C("Ks")});
-  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_THAT(s, IsOk());
   ASSERT_TRUE(s->ruling.has_value());
   EXPECT_EQ(s->ruling->rule_id, RuleId::kIrrPrem1);
   EXPECT_EQ(t.st.burn_count, burns + 1);

@@ -17,11 +17,13 @@
 #include "engine/hand_key.h"
 #include "gtest/gtest.h"
 #include "tests/testing/sanitized.h"
+#include "tests/testing/status_matchers.h"
 
 constexpr int kFirstCard = stud::testing::kSanitized ? 20 : 0;
 
 namespace stud {
 namespace {
+using ::stud::testing::IsOk;
 
 // Counts the hands where a key evaluation differs from the CardSet one.
 struct Mismatches {
@@ -174,7 +176,7 @@ TEST(HandKeyEval, STUD_GAME_4_STUD_HILO_2_WorkedExamples) {
   const auto key = [](const char* text) {
     HandKey k;
     const absl::StatusOr<std::vector<Card>> cards = ParseCards(text);
-    EXPECT_TRUE(cards.ok()) << text;
+    EXPECT_THAT(cards, IsOk()) << text;
     if (cards.ok()) {
       for (Card c : *cards) k.Add(c);
     }

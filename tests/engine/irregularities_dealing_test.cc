@@ -2,6 +2,7 @@
 // deal reports the engine cannot rule (wrong seat) in LIVE dealing.
 #include "engine/irregularities.h"
 #include "tests/testing/live.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -21,7 +22,7 @@ TEST(Dealing, STUD_IRR_BURN_1_MissedBurnCardsPutBackInSequence) {
                                      .card = C("9s"),
                                      .burn_delta = -1,
                                      .moves = {{1, C("Jh")}, {2, C("Td")}, {3, C("Ks")}}});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->rule_id, "STUD-IRR-BURN-1");
   EXPECT_EQ(r->decision, Decision::kCardsCorrected);
   EXPECT_EQ(t.st.seats[1].cards[3].card, C("Jh"));
@@ -45,7 +46,7 @@ TEST(Dealing, STUD_IRR_BURN_2_FinalCardSeenIsKeptOthersCorrected) {
                                      .burn_delta = 1,
                                      .moves = {{2, C("Ks")}},
                                      .seats = {1}});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->rule_id, "STUD-IRR-BURN-2");
   EXPECT_EQ(t.st.seats[1].cards[6].card, C("2h"));
   EXPECT_EQ(t.st.seats[2].cards[6].card, C("Ks"));
@@ -69,7 +70,7 @@ TEST(Dealing, STUD_IRR_BURN_2_AllStandAlternative) {
   PlayToBettingOn(t, Street::kSeventh);
   absl::StatusOr<Ruling> r =
       t.Rule({.kind = IrregularityKind::kBurnError, .street = Street::kSeventh, .burn_delta = 1});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kCardsStand);
   EXPECT_EQ(r->params.option, RulingOption::kFinalBurnAllStand);
   EXPECT_EQ(t.st.seats[2].cards[6].card, C("5s"));
@@ -82,7 +83,7 @@ TEST(Dealing, STUD_IRR_PREM_1_EarlyCardsOutThenOneMorePerPlayer) {
   Act(t.st, 2, K::kBringIn, 100);
   // The dealer burns and deals seat 1's 4th-street card before seat 3 and 1 act.
   absl::Status s = Apply(t.st, {.kind = K::kDeal, .seat = 1, .card = C("9s"), .face_up = true});
-  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_THAT(s, IsOk());
   t.Skip(1);
   EXPECT_EQ(t.st.reports.back().kind, IrregularityKind::kPrematureDeal);
   EXPECT_EQ(t.st.aside, std::vector<Card>{C("9s")});
@@ -114,7 +115,7 @@ TEST(Dealing, STUD_IRR_PREM_2_PlayerKeepsEarlyFinalCardNoBetOnSixth) {
                                      .street = Street::kSeventh,
                                      .has_card = true,
                                      .card = C("2h")});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->rule_id, "STUD-IRR-PREM-2");
   EXPECT_EQ(r->decision, Decision::kPlayerKeepsCard);
   EXPECT_EQ(t.st.seats[1].num_cards, 7);
@@ -142,12 +143,12 @@ TEST(Dealing, STUD_IRR_PREM_2_AllPlayersAlternative) {
   o.premature_seventh = PrematureSeventh::kAllPlayers;
   LiveTable t = Table(o);
   PlayToBettingOn(t, Street::kSixth);
-  ASSERT_TRUE(t.Rule({.kind = IrregularityKind::kPrematureDeal,
+  ASSERT_THAT(t.Rule({.kind = IrregularityKind::kPrematureDeal,
                       .seat = 1,
                       .street = Street::kSeventh,
                       .has_card = true,
-                      .card = C("2h")})
-                  .ok());
+                      .card = C("2h")}),
+              IsOk());
   Act(t.st, 1, K::kCheck);
   EXPECT_EQ(KindsOf(LegalActions(t.st, 2)), (std::vector<K>{K::kCheck, K::kFold}));
   Refused(t.st, 2, K::kBet, 800, "STUD-IRR-PREM-2");

@@ -3,6 +3,7 @@
 #include "engine/irregularities.h"
 #include "engine/view.h"
 #include "tests/testing/live.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -16,7 +17,7 @@ using K = ActionKind;
 // STUD-IRR-EXP-1
 TEST(Exposed, STUD_IRR_EXP_1_CashHoleCardUpThirdCardDown) {
   LiveTable t = Table();
-  ASSERT_TRUE(t.DealAs(true).ok());  // seat 1's first hole card 2d comes face up: ruled
+  ASSERT_THAT(t.DealAs(true), IsOk());  // seat 1's first hole card 2d comes face up: ruled
   ASSERT_EQ(t.st.reports.size(), 1u);
   EXPECT_EQ(t.st.reports[0].kind, IrregularityKind::kHolecardExposed);
   EXPECT_TRUE(t.st.seats[1].door_down);
@@ -47,7 +48,7 @@ TEST(Exposed, STUD_IRR_EXP_1_ReportedAfterTheDealRulesTheSame) {
   t.DealOne();
   absl::StatusOr<Ruling> r = t.Rule(
       {.kind = IrregularityKind::kHolecardExposed, .seat = 1, .has_card = true, .card = C("2d")});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->rule_id, "STUD-IRR-EXP-1");
   EXPECT_EQ(r->decision, Decision::kThirdCardDown);
   EXPECT_EQ(r->exposed, (std::vector<SeatCardRef>{{1, C("2d"), true}}));
@@ -69,7 +70,7 @@ TEST(Exposed, STUD_IRR_EXP_1_TournamentMisdealReturnsEverything) {
   t.DealOne();
   absl::StatusOr<Ruling> r = t.Rule(
       {.kind = IrregularityKind::kHolecardExposed, .seat = 2, .has_card = true, .card = C("4c")});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kMisdeal);
   EXPECT_EQ(r->params.option, RulingOption::kExposedHolecardMisdeal);
   EXPECT_EQ(r->params.seat, 2);
@@ -88,10 +89,10 @@ TEST(Exposed, STUD_IRR_EXP_1_TournamentMisdealReturnsEverything) {
 // STUD-IRR-EXP-2, STUD-BRING-10 (a dead low card: the player to its left opens)
 TEST(Exposed, STUD_IRR_EXP_2_DeadLowCardLeftPlayerMayFoldBringInOrComplete) {
   LiveTable t = Table();
-  ASSERT_TRUE(t.DealAs(true).ok());  // 2d up: EXP-1
+  ASSERT_THAT(t.DealAs(true), IsOk());  // 2d up: EXP-1
   t.DealOne();
   t.DealOne();
-  ASSERT_TRUE(t.DealAs(true).ok());  // Ah up too: both hole cards exposed
+  ASSERT_THAT(t.DealAs(true), IsOk());  // Ah up too: both hole cards exposed
   EXPECT_EQ(t.st.reports.back().kind, IrregularityKind::kBothHolecardsExposed);
   t.DealStreet();
   const Seat& s = t.st.seats[1];
@@ -123,7 +124,7 @@ TEST(Exposed, STUD_IRR_EXP_2_DeadLowCardLeftPlayerForcedAlternative) {
   t.DealOne();
   t.DealOne();
   absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kBothHolecardsExposed, .seat = 1});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kHandDeadAnteReturned);
   EXPECT_EQ(r->killed, std::vector<int>{1});
   EXPECT_EQ(r->chips, (std::vector<StackChange>{{1, 100, -100}}));
@@ -140,7 +141,7 @@ TEST(Exposed, STUD_IRR_EXP_2_DeadHandNotLowBringInStaysWithTheLowCard) {
   LiveTable t = Table();
   for (int i = 0; i < 6; ++i) t.DealOne();
   absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kBothHolecardsExposed, .seat = 3});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   t.DealStreet();
   EXPECT_TRUE(t.st.seats[3].folded);
   EXPECT_EQ(t.st.seats[3].stack, 10000);
@@ -155,7 +156,7 @@ TEST(Exposed, STUD_IRR_EXP_2_TournamentMisdeal) {
   LiveTable t = Table(ProfileDefaults(Profile::kTournament));
   for (int i = 0; i < 6; ++i) t.DealOne();
   absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kBothHolecardsExposed, .seat = 3});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kMisdeal);
   EXPECT_EQ(t.st.seats[3].stack, 10000);
   EXPECT_EQ(t.st.phase, Phase::kComplete);
@@ -167,7 +168,7 @@ TEST(Exposed, STUD_IRR_EXP_3_CardOffTableIsAnExposedCard) {
   t.DealOne();
   absl::StatusOr<Ruling> r = t.Rule(
       {.kind = IrregularityKind::kCardOffTable, .seat = 1, .has_card = true, .card = C("2d")});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->rule_id, "STUD-IRR-EXP-3");
   EXPECT_EQ(r->decision, Decision::kThirdCardDown);
   t.DealStreet();
@@ -175,7 +176,7 @@ TEST(Exposed, STUD_IRR_EXP_3_CardOffTableIsAnExposedCard) {
   // An upcard off the table changes nothing.
   r = t.Rule(
       {.kind = IrregularityKind::kCardOffTable, .seat = 3, .has_card = true, .card = C("Kh")});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kNoEffect);
   ExpectReplays(t.st);
 }
@@ -185,7 +186,7 @@ TEST(Exposed, STUD_IRR_EXP_4_AllInPlayerKeepsFaceUpFinalCard) {
   LiveTable t = Table(Options(), {200, 10000, 10000});
   PlayToSeventhDeal(t);
   ASSERT_TRUE(t.st.seats[1].all_in);
-  ASSERT_TRUE(t.DealAs(true).ok());
+  ASSERT_THAT(t.DealAs(true), IsOk());
   EXPECT_EQ(t.st.reports.back().kind, IrregularityKind::kFinalCardFaceUp);
   t.DealStreet();
   EXPECT_TRUE(t.st.seats[1].cards[6].face_up);
@@ -203,7 +204,7 @@ TEST(Exposed, STUD_IRR_EXP_4_AllInPlayerKeepsFaceUpFinalCard) {
 TEST(Exposed, STUD_IRR_EXP_5_MultiwayFaceUpPlayerMayDeclareAllIn) {
   LiveTable t = Table();
   PlayToSeventhDeal(t);
-  ASSERT_TRUE(t.DealAs(true).ok());  // seat 1's 2h face up
+  ASSERT_THAT(t.DealAs(true), IsOk());  // seat 1's 2h face up
   t.DealStreet();
   EXPECT_FALSE(t.st.seats[2].cards[6].face_up);
   EXPECT_FALSE(t.st.seats[3].cards[6].face_up);
@@ -241,7 +242,7 @@ TEST(Exposed, STUD_IRR_EXP_5_MultiwayFaceUpPlayerMayDeclareAllIn) {
 TEST(Exposed, STUD_IRR_EXP_5_DeclinedOptionHighBoardOpens) {
   LiveTable t = Table();
   PlayToSeventhDeal(t);
-  ASSERT_TRUE(t.DealAs(true).ok());
+  ASSERT_THAT(t.DealAs(true), IsOk());
   t.DealStreet();
   Act(t.st, 1, K::kDeclineOption);
   EXPECT_FALSE(t.st.seats[1].all_in);
@@ -257,7 +258,7 @@ TEST(Exposed, STUD_IRR_EXP_5_ActFirstAlternative) {
   LiveTable t = Table(o);
   PlayToSeventhDeal(t);
   t.DealOne();
-  ASSERT_TRUE(t.DealAs(true).ok());  // seat 2's final card face up
+  ASSERT_THAT(t.DealAs(true), IsOk());  // seat 2's final card face up
   t.DealStreet();
   EXPECT_EQ(ToAct(t.st), 2) << "the face-up player acts before the betting starts";
   EXPECT_EQ(KindsOf(LegalActions(t.st, 2)), (std::vector<K>{K::kCheck, K::kFold, K::kBet}));
@@ -270,7 +271,7 @@ TEST(Exposed, STUD_IRR_EXP_5_ActFirstAlternative) {
 TEST(Exposed, STUD_IRR_EXP_5_HeadsUpFirstPlayerUpSecondComesUpToo) {
   LiveTable t = Table(Options(), {10000, 10000});
   PlayToSeventhDeal(t);
-  ASSERT_TRUE(t.DealAs(true).ok());
+  ASSERT_THAT(t.DealAs(true), IsOk());
   EXPECT_TRUE(NextDeal(t.st).face_up) << "the second player's final card is dealt face up";
   t.DealStreet();
   EXPECT_TRUE(t.st.seats[2].cards[6].face_up);
@@ -285,7 +286,7 @@ TEST(Exposed, STUD_IRR_EXP_5_HeadsUpSecondPlayerUpHasTheOption) {
   LiveTable t = Table(Options(), {10000, 10000});
   PlayToSeventhDeal(t);
   t.DealOne();
-  ASSERT_TRUE(t.DealAs(true).ok());
+  ASSERT_THAT(t.DealAs(true), IsOk());
   EXPECT_FALSE(t.st.seats[1].cards[6].face_up);
   EXPECT_EQ(ToAct(t.st), 2);
   EXPECT_EQ(KindsOf(LegalActions(t.st, 2)), (std::vector<K>{K::kDeclareAllIn, K::kDeclineOption}));

@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "engine/irregularities.h"
 #include "tests/testing/live.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -47,7 +48,7 @@ TEST(OutOfTurn, STUD_IRR_WRONG_1_BetOutOfTurnChipsTakenBack) {
   const Chips stack1 = t.st.seats[1].stack;
   const Chips total = Total(t.st);
   absl::StatusOr<Ruling> r = t.Rule(kCompleteBySeat1);
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->rule_id, "STUD-IRR-WRONG-1");
   EXPECT_EQ(r->decision, Decision::kActionCorrected);
   EXPECT_EQ(OpsOf(t.st, r->first_op, r->end_op),
@@ -80,7 +81,7 @@ TEST(OutOfTurn, STUD_BRING_1_WrongSeatBringsInChipsTakenBackLowCardBringsIn) {
                                      .seat = 3,
                                      .action = K::kBringIn,
                                      .amount_to = 100});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kActionCorrected);
   EXPECT_EQ(t.st.log[r->first_op + 1].amount, 100);
   EXPECT_EQ(t.st.seats[3].stack, t.st.config.starting_stacks[3] - t.st.seats[3].committed);
@@ -99,7 +100,7 @@ TEST(OutOfTurn, STUD_IRR_WRONG_1_BindingActionStandsWhenTurnComesUnchanged) {
   const Chips stack1 = t.st.seats[1].stack;
   const Chips total = Total(t.st);
   absl::StatusOr<Ruling> r = t.Rule(kCompleteBySeat1);
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kActionBinding);
   EXPECT_EQ(r->params.option, RulingOption::kOutOfTurnBinding);
   EXPECT_EQ(OpsOf(t.st, r->first_op, r->end_op),
@@ -128,7 +129,7 @@ TEST(OutOfTurn, STUD_IRR_WRONG_1_BindingTakenBackWhenActionChanged) {
   LiveTable t = Live(/*binding=*/true);
   Act(t.st, 2, K::kBringIn, 100);
   const Chips stack1 = t.st.seats[1].stack;
-  ASSERT_TRUE(t.Rule(kCompleteBySeat1).ok());
+  ASSERT_THAT(t.Rule(kCompleteBySeat1), IsOk());
   const size_t at = t.st.log.size();
   Act(t.st, 3, K::kComplete, 400);
   EXPECT_EQ(OpsOf(t.st, at, at + 2), (std::vector<OpType>{OpType::kComplete, OpType::kReturnAnte}));
@@ -145,13 +146,13 @@ TEST(OutOfTurn, STUD_IRR_WRONG_1_BindingStandsWhenTurnComesThroughARuling) {
   LiveTable t = Live(/*binding=*/true);
   Act(t.st, 2, K::kBringIn, 100);
   const Chips total = Total(t.st);
-  ASSERT_TRUE(t.Rule({.kind = IrregularityKind::kActionOutOfTurn,
+  ASSERT_THAT(t.Rule({.kind = IrregularityKind::kActionOutOfTurn,
                       .seat = 1,
                       .action = K::kCall,
-                      .amount_to = 100})
-                  .ok());
+                      .amount_to = 100}),
+              IsOk());
   absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kAbsentPlayer, .seat = 3});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   // Seat 3 was killed and the turn came to seat 1: its call stands and the
   // round is over.
   EXPECT_EQ(
@@ -209,7 +210,7 @@ TEST(OutOfTurn, STUD_IRR_WRONG_1_MalformedReportRefusedStateUnchanged) {
                                        .seat = 3,
                                        .action = K::kCall,
                                        .amount_to = 100});
-  EXPECT_EQ(got.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(got, StatusIs(absl::StatusCode::kFailedPrecondition));
   EXPECT_TRUE(t.st == folded);
 }
 

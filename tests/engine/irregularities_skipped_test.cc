@@ -5,6 +5,7 @@
 #include "absl/strings/match.h"
 #include "engine/irregularities.h"
 #include "tests/testing/live.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -24,7 +25,7 @@ void SkipSeatOneOnFourth(LiveTable& t) {
   PlayThird(t);
   ASSERT_EQ(NextDeal(t.st).seat, 1);
   absl::StatusOr<Ruling> r = t.Rule(Skipped(1, Street::kFourth));
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->rule_id, "STUD-IRR-CARDS-1");
   EXPECT_EQ(r->decision, Decision::kPlaysShort);
   t.Skip(1);
@@ -49,7 +50,7 @@ TEST(Skipped, STUD_IRR_CARDS_1_SkippedSeatPlaysShortAndIsDeadAtShowdown) {
   EXPECT_EQ(t.st.seats[1].num_cards, 6);
   // Found at the showdown: short a 4th-street card, not only the 7th: dead.
   absl::StatusOr<Ruling> r = t.Rule(Skipped(1, Street::kFourth));
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->rule_id, "STUD-IRR-CARDS-1");
   EXPECT_EQ(r->decision, Decision::kHandKilled);
   EXPECT_EQ(r->killed, std::vector<int>{1});
@@ -75,7 +76,7 @@ TEST(Skipped, STUD_IRR_CARDS_1_WrongCardCountOfSkippedSeatIsDead) {
   }
   absl::StatusOr<Ruling> r =
       t.Rule({.kind = IrregularityKind::kWrongCardCount, .seat = 1, .card_count = 6});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kHandKilled);
   EXPECT_FALSE(t.st.seats[1].live());
 }
@@ -125,7 +126,7 @@ TEST(Skipped, STUD_IRR_CARDS_1_AnyShortOptionPlayerDeclaresLive) {
   IrregularityReport found = Skipped(1, Street::kFourth);
   found.declare_live = true;
   absl::StatusOr<Ruling> r = t.Rule(found);
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kHandLive);
   EXPECT_EQ(r->params.option, RulingOption::kShortHandAnyShort);
   EXPECT_TRUE(t.st.seats[1].live());
@@ -141,13 +142,13 @@ TEST(Skipped, STUD_IRR_CARDS_1_SkippedOnSeventhIsLiveAtShowdown) {
     CheckRound(t.st);
   }
   ASSERT_EQ(NextDeal(t.st).seat, 1);
-  ASSERT_TRUE(t.Rule(Skipped(1, Street::kSeventh)).ok());
+  ASSERT_THAT(t.Rule(Skipped(1, Street::kSeventh)), IsOk());
   t.Skip(1);
   t.DealStreet();
   CheckRound(t.st);
   ASSERT_EQ(t.st.phase, Phase::kShowdown);
   absl::StatusOr<Ruling> r = t.Rule(Skipped(1, Street::kSeventh));
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kHandLive);
   EXPECT_TRUE(t.st.seats[1].live());
   ExpectReplays(t.st);
@@ -163,7 +164,7 @@ TEST(Skipped, STUD_IRR_BURN_1_FoundBeforeBettingMissedCardGiven) {
   found.has_card = true;
   found.card = C("As");
   absl::StatusOr<Ruling> r = t.Rule(found);
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->rule_id, "STUD-IRR-BURN-1");
   EXPECT_EQ(r->decision, Decision::kCardsCorrected);
   ASSERT_EQ(t.st.seats[1].num_cards, 4);
@@ -189,7 +190,7 @@ TEST(Skipped, STUD_IRR_CARDS_1_FoundAfterActionSeatKeepsPlayingShort) {
   EXPECT_EQ(RuleIdOf(r.status()), "STUD-IRR-BURN-1");
   EXPECT_TRUE(t.st == before);
   r = t.Rule(Skipped(1, Street::kFourth));
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kPlaysShort);
   EXPECT_EQ(t.st.seats[1].num_cards, 3);
   EXPECT_EQ(ToAct(t.st), 1);
@@ -237,7 +238,7 @@ TEST(Skipped, STUD_IRR_CARDS_1_ThirdMissingCardKillsTheHand) {
   for (Street s : {Street::kFourth, Street::kFifth, Street::kSixth}) {
     ASSERT_EQ(NextDeal(t.st).seat, 1);
     absl::StatusOr<Ruling> r = t.Rule(Skipped(1, s));
-    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_THAT(r, IsOk());
     if (s == Street::kSixth) {
       EXPECT_EQ(r->decision, Decision::kHandKilled);
       EXPECT_EQ(r->killed, std::vector<int>{1});

@@ -4,6 +4,7 @@
 // (STUD-ALLIN-4, STUD-ALLIN-5), under each profile where they differ.
 #include "engine/irregularities.h"
 #include "tests/testing/live.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -26,7 +27,7 @@ TEST(Table, STUD_IRR_WRONG_1_NextPlayerNotActedActionCorrected) {
   const HandState before = t.st;
   absl::StatusOr<Ruling> r = t.Rule(
       {.kind = IrregularityKind::kWrongOpener, .seat = 1, .action = K::kBringIn, .amount_to = 100});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kActionCorrected);
   EXPECT_EQ(r->to_act, 2);
   EXPECT_EQ(KindsOf(r->options), (std::vector<K>{K::kBringIn, K::kComplete}));
@@ -42,7 +43,7 @@ TEST(Table, STUD_IRR_WRONG_1_NextPlayerActedActionStandsNoObligation) {
                                      .action = K::kBringIn,
                                      .amount_to = 100,
                                      .next_acted = true});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kActionStands);
   EXPECT_EQ(t.st.seats[1].street_bet, 100);
   EXPECT_EQ(ToAct(t.st), 2);
@@ -62,7 +63,7 @@ TEST(Table, STUD_IRR_ABS_1_CashAbsentLowCardPostsBringInThenKilled) {
   absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kAbsentPlayer, .seat = 3});
   EXPECT_EQ(RuleIdOf(r.status()), "STUD-IRR-ABS-1");
   r = t.Rule({.kind = IrregularityKind::kAbsentPlayer, .seat = 2});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kBringInPostedHandKilled);
   EXPECT_EQ(r->killed, std::vector<int>{2});
   EXPECT_EQ(r->chips, (std::vector<StackChange>{{2, -100, 100}}));
@@ -78,7 +79,7 @@ TEST(Table, STUD_IRR_ABS_1_CashAbsentLowCardPostsBringInThenKilled) {
 TEST(Table, STUD_IRR_ABS_1_TournamentKilledOnceStartingHandsAreOut) {
   LiveTable t = Live(Profile::kTournament);
   absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kAbsentPlayer, .seat = 3});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kHandKilled);
   EXPECT_EQ(r->params.option, RulingOption::kAbsentKillAfterStartingHands);
   EXPECT_TRUE(t.st.seats[3].folded);
@@ -108,7 +109,7 @@ TEST(Table, STUD_IRR_FOLD_1_CheckedOutSeatKeepsGettingCards) {
   ASSERT_EQ(ToAct(t.st), 3);
   Act(t.st, 3, K::kCheck);
   absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kCheckedOut, .seat = 1});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kCheckedOut);
   EXPECT_TRUE(t.st.seats[1].folded);
   EXPECT_TRUE(t.st.seats[1].checked_out);
@@ -122,7 +123,7 @@ TEST(Table, STUD_IRR_FOLD_2_UpcardsPickedUpFacingABetIsAFold) {
   LiveTable t = Live();
   Act(t.st, 2, K::kBringIn, 100);
   absl::StatusOr<Ruling> r = t.Rule({.kind = IrregularityKind::kUpcardsPickedUp, .seat = 3});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kHandKilled);
   EXPECT_TRUE(t.st.seats[3].folded);
   EXPECT_EQ(ToAct(t.st), 1);
@@ -139,7 +140,7 @@ TEST(Table, STUD_IRR_FOLD_2_UpcardsPickedUpFacingABetIsAFold) {
 TEST(Table, STUD_IRR_FOLD_2_KilledHandActingCitesTheKill) {
   LiveTable t = Live();
   Act(t.st, 2, K::kBringIn, 100);
-  ASSERT_TRUE(t.Rule({.kind = IrregularityKind::kUpcardsPickedUp, .seat = 3}).ok());
+  ASSERT_THAT(t.Rule({.kind = IrregularityKind::kUpcardsPickedUp, .seat = 3}), IsOk());
   const HandState before = t.st;
   const absl::Status s = Apply(t.st, {.kind = K::kCall, .seat = 3, .amount_to = 100});
   EXPECT_EQ(RuleIdOf(s), "STUD-IRR-FOLD-2") << s;
@@ -159,7 +160,7 @@ TEST(Table, STUD_SHOW_3_UpcardsPickedUpAtShowdownMeanNothing) {
   ASSERT_EQ(st.phase, Phase::kShowdown);
   absl::StatusOr<Ruling> r =
       RuleIrregularity(st, {.kind = IrregularityKind::kUpcardsPickedUp, .seat = 1});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kNoEffect);
   EXPECT_EQ(r->rule_id, RuleId::kShow3);
   EXPECT_TRUE(st.seats[1].live());
@@ -183,16 +184,16 @@ TEST(Table, STUD_IRR_CARDS_1_MissingSeventhLiveShorterDeadMoreDead) {
   HandState st = AtShowdown(ShortHand::kMissingSeventhLive);
   absl::StatusOr<Ruling> r =
       RuleIrregularity(st, {.kind = IrregularityKind::kWrongCardCount, .seat = 1, .card_count = 6});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kHandLive);
   EXPECT_EQ(st.seats[1].num_cards, 6);
   EXPECT_EQ(st.aside, std::vector<Card>{C("2h")});
   r = RuleIrregularity(st, {.kind = IrregularityKind::kWrongCardCount, .seat = 2, .card_count = 8});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kHandKilled);
   EXPECT_TRUE(st.seats[2].folded);
   r = RuleIrregularity(st, {.kind = IrregularityKind::kWrongCardCount, .seat = 3, .card_count = 5});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kHandKilled);
   EXPECT_EQ(st.phase, Phase::kComplete) << "seat 1 is the only live hand and wins";
   EXPECT_EQ(st.seats[1].stack, 10000 - 200 + 600);
@@ -207,7 +208,7 @@ TEST(Table, STUD_IRR_CARDS_1_PlayerOptionAnyShortAlternative) {
                                                    .seat = 3,
                                                    .card_count = 5,
                                                    .declare_live = true});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kHandLive);
   EXPECT_EQ(st.seats[3].num_cards, 5);
   ExpectReplays(st);
@@ -221,7 +222,7 @@ TEST(Table, STUD_IRR_CALL_1_NoRefund) {
   const Chips stack = st.seats[3].stack;
   absl::StatusOr<Ruling> r =
       RuleIrregularity(st, {.kind = IrregularityKind::kCalledWhenBeaten, .seat = 3});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kNoRefund);
   EXPECT_TRUE(r->chips.empty());
   EXPECT_EQ(st.seats[3].stack, stack);
@@ -237,7 +238,7 @@ TEST(Table, STUD_ALLIN_4_TimeoutIsAllInForWhatIsIn) {
                                                    .seat = 1,
                                                    .allowance_remaining = 2,
                                                    .disconnect = true});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->rule_id, "STUD-ALLIN-4");
   EXPECT_EQ(r->decision, Decision::kTimeoutAllIn);
   EXPECT_EQ(r->allowance_remaining, 1);
@@ -264,7 +265,7 @@ TEST(Table, STUD_ALLIN_5_AllowanceUsedUpFolds) {
   Act(st, 2, K::kBringIn, 100);
   absl::StatusOr<Ruling> r = RuleIrregularity(
       st, {.kind = IrregularityKind::kTimeout, .seat = 3, .allowance_remaining = 0});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->rule_id, "STUD-ALLIN-5");
   EXPECT_EQ(r->decision, Decision::kTimeoutFold);
   EXPECT_TRUE(st.seats[3].folded);
@@ -283,7 +284,7 @@ TEST(Table, STUD_ALLIN_5_CheckIfFreeAlternative) {
   const int opener = ToAct(st);
   absl::StatusOr<Ruling> r = RuleIrregularity(
       st, {.kind = IrregularityKind::kTimeout, .seat = opener, .allowance_remaining = 0});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kTimeoutCheck);
   EXPECT_FALSE(st.seats[opener].folded);
   ExpectReplays(st);
@@ -294,7 +295,7 @@ TEST(Table, STUD_GAME_5_UpcardsReorderedWarning) {
   HandState st = Dealt(Profile::kCash);
   absl::StatusOr<Ruling> r =
       RuleIrregularity(st, {.kind = IrregularityKind::kUpcardsReordered, .seat = 1});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kWarning);
   ExpectReplays(st);
 }

@@ -6,6 +6,7 @@
 
 #include "engine/irregularities.h"
 #include "tests/testing/live.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -80,7 +81,7 @@ TEST(Validate, STUD_IRR_EXP_2_BothHolecardsReportAcceptsTheSeatsHoleCards) {
   LiveTable t = HoleCardsDealt();
   absl::StatusOr<Ruling> r =
       t.Rule({.kind = IK::kBothHolecardsExposed, .seat = 3, .cards = Cards("3h 3d")});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kHandDeadAnteReturned);
   ExpectReplays(t.st);
 }

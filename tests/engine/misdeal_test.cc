@@ -4,6 +4,7 @@
 #include "absl/strings/match.h"
 #include "engine/irregularities.h"
 #include "tests/testing/live.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -24,7 +25,7 @@ Ruling MisdealAtTable(LiveTable& t) {
   t.DealOne();
   absl::StatusOr<Ruling> r = t.Rule(
       {.kind = IrregularityKind::kHolecardExposed, .seat = 2, .has_card = true, .card = C("4c")});
-  EXPECT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(r, IsOk());
   EXPECT_EQ(r->decision, Decision::kMisdeal);
   return *r;
 }
@@ -72,7 +73,7 @@ TEST(Misdeal, STUD_IRR_EXP_1_AntesStayInThePotForTheRedeal) {
   }
   LiveTable redeal = Table(c.options, {1, 1, 1});
   absl::StatusOr<HandState> st = NewHand(c);
-  ASSERT_TRUE(st.ok()) << st.status();
+  ASSERT_THAT(st, IsOk());
   redeal.st = *st;
   EXPECT_EQ(CountOps(redeal.st, OpType::kAnte), 3);  // logged, not taken from the stacks
   for (const Operation& op : redeal.st.log) {
@@ -94,7 +95,7 @@ TEST(Misdeal, STUD_IRR_EXP_1_AntesStayInThePotForTheRedeal) {
     } else if (redeal.st.phase == Phase::kBetting) {
       CheckRound(redeal.st);
     } else {
-      ASSERT_TRUE(Apply(redeal.st, {.kind = K::kShow, .seat = ToAct(redeal.st)}).ok());
+      ASSERT_THAT(Apply(redeal.st, {.kind = K::kShow, .seat = ToAct(redeal.st)}), IsOk());
     }
     ASSERT_FALSE(::testing::Test::HasFatalFailure());
   }
@@ -114,7 +115,7 @@ TEST(Misdeal, STUD_IRR_EXP_1_CarriedAntesAreValidated) {
   c.starting_stacks[2] = 0;
   c.carried_antes[1] = 100;
   c.carried_antes[2] = 60;  // all-in for a short ante: a zero stack is allowed
-  ASSERT_TRUE(NewHand(c).ok()) << NewHand(c).status();
+  ASSERT_THAT(NewHand(c), IsOk());
   HandConfig bad = c;
   bad.carried_antes[2] = 0;  // a zero stack without an ante in
   EXPECT_EQ(NewHand(bad).status().code(), absl::StatusCode::kInvalidArgument);

@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 #include "engine/pot.h"
 #include "tests/testing/hands.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -82,7 +83,7 @@ TEST(AllIn, STUD_ALLIN_1_UncalledChipsLeaveThePotsAndAreReturned) {
     seats.push_back(ss);
   }
   absl::StatusOr<Settlement> again = Settle(Variant::kStud, st.config.options, seats);
-  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_THAT(again, IsOk());
   ASSERT_EQ(again->pots.size(), 1u);
   EXPECT_EQ(again->pots[0].amount, 1400);
   EXPECT_EQ(again->pots[0].eligible, (std::vector<int>{1, 2}));
@@ -95,7 +96,7 @@ TEST(AllIn, STUD_ALLIN_1_UncalledChipsLeaveThePotsAndAreReturned) {
   // in (1000 and 700): the 300 nobody called is returned, not a second pot.
   seats[0].committed = 1000;
   absl::StatusOr<Settlement> stateless = Settle(Variant::kStud, st.config.options, seats);
-  ASSERT_TRUE(stateless.ok()) << stateless.status();
+  ASSERT_THAT(stateless, IsOk());
   ASSERT_EQ(stateless->pots.size(), 1u);
   EXPECT_EQ(stateless->pots[0].amount, 1400);
   EXPECT_EQ(stateless->returned[1], 300);
@@ -145,7 +146,7 @@ TEST(AllIn, STUD_ALLIN_2_ThreeAllInsAtDifferentLevels) {
   EXPECT_EQ(pots[1], (Pot{6000, {2, 3, 4}}));
   EXPECT_EQ(pots[2], (Pot{6000, {3, 4}}));
   absl::StatusOr<Settlement> s = Settle(Variant::kStud, Options(), seats);
-  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_THAT(s, IsOk());
   ASSERT_EQ(s->pots.size(), 3u);
   EXPECT_EQ(s->pots[0].high_winners, std::vector<int>{1});
   EXPECT_EQ(s->pots[1].high_winners, std::vector<int>{2});
@@ -158,7 +159,7 @@ TEST(AllIn, STUD_ALLIN_2_ThreeAllInsAtDifferentLevels) {
   // A player better than both all-ins takes every pot it is eligible for.
   seats[3].cards = Cards("Ks Qs Js Ts 9s 8c 7c");  // seat 4: king-high straight flush
   absl::StatusOr<Settlement> top = Settle(Variant::kStud, Options(), seats);
-  ASSERT_TRUE(top.ok()) << top.status();
+  ASSERT_THAT(top, IsOk());
   EXPECT_EQ(top->won[4], 16500);
   EXPECT_EQ(top->won[1] + top->won[2] + top->won[3], 0);
 }
@@ -211,7 +212,7 @@ TEST(AllIn, SettleRejectsMalformedInput) {
   auto invalid = [](std::vector<ShowdownSeat> seats) {
     absl::StatusOr<Settlement> s = Settle(Variant::kStud, Options(), seats);
     EXPECT_FALSE(s.ok());
-    EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument) << s.status();
+    EXPECT_THAT(s, StatusIs(absl::StatusCode::kInvalidArgument)) << s.status();
   };
   invalid({{.seat = 1, .cards = Cards("Ac Ad Ah As 2c"), .committed = 100},
            {.seat = 2, .cards = Cards("Ac Kd Kh Ks 2d"), .committed = 100}});  // Ac twice

@@ -6,6 +6,7 @@
 #include "engine/engine.h"
 #include "engine/view.h"
 #include "tests/testing/hands.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -271,7 +272,7 @@ TEST(BringIn, STUD_BRING_9_PartialBringInOthersEnterForTheNormalAmount) {
   EXPECT_EQ(AmountsOf(st, 3, ActionKind::kCall), std::vector<Chips>{500});
   EXPECT_EQ(AmountsOf(st, 3, ActionKind::kComplete), std::vector<Chips>{1500});
   absl::Status short_call = Apply(st, {.kind = ActionKind::kCall, .seat = 3, .amount_to = 200});
-  EXPECT_EQ(short_call.code(), absl::StatusCode::kFailedPrecondition) << short_call;
+  EXPECT_THAT(short_call, StatusIs(absl::StatusCode::kFailedPrecondition)) << short_call;
   EXPECT_EQ(RuleIdOf(short_call), "STUD-BRING-9");
   Act(st, 3, ActionKind::kCall, 500);
   Act(st, 1, ActionKind::kCall, 500);

@@ -8,6 +8,7 @@
 #include "engine/pot.h"
 #include "engine/view.h"
 #include "tests/testing/hands.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -224,7 +225,7 @@ TEST(Deck, STUD_DECK_5_CommonCardPlaysInEveryHand) {
       {.seat = 2, .cards = Cards("Ah Ac 4c 5d 8s Th"), .committed = 1000},
   };
   absl::StatusOr<Settlement> s = Settle(Variant::kStud, Options(), seats, C("Kd"));
-  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_THAT(s, IsOk());
   EXPECT_EQ(s->won[1], 2000);
   EXPECT_EQ(s->won[2], 0);
   // In the eight-handed hand the common 2d is part of each board and each hand.

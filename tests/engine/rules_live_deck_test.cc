@@ -8,6 +8,7 @@
 #include "engine/internal.h"
 #include "engine/view.h"
 #include "tests/testing/live.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -50,7 +51,7 @@ struct Dealer {
       absl::Status s = step == DealStep::kBurn        ? Burn()
                        : step == DealStep::kReshuffle ? Reshuffle()
                                                       : Deal();
-      ASSERT_TRUE(s.ok()) << s;
+      ASSERT_THAT(s, IsOk());
     }
   }
   // One betting round: the bring-in, `folder` folds (after a bet if needed),
@@ -106,7 +107,7 @@ TEST(LiveDeck, STUD_DEAL_3_BurnsAreReportedCheckedAndLogged) {
   EXPECT_EQ(e.seat, 1) << "the card after the burn goes to seat 1";
   EXPECT_EQ(KindsOf(LegalActions(d.st, kBoardSeat)), std::vector<K>{K::kBurn});
   const Card burned = d.NextCard();
-  ASSERT_TRUE(d.Burn(burned).ok());
+  ASSERT_THAT(d.Burn(burned), IsOk());
   EXPECT_EQ(NextDeal(d.st).step, DealStep::kCard);
   ASSERT_EQ(Ops(d.st, OpType::kBurn).size(), 1u);
   const Operation burn = *Ops(d.st, OpType::kBurn)[0];
@@ -128,21 +129,21 @@ TEST(LiveDeck, STUD_DEAL_3_BurnsAreReportedCheckedAndLogged) {
   ASSERT_NO_FATAL_FAILURE(d.Bet());
   // 5th street: not reported; the first card's report means a face-down burn.
   const int unseen = d.st.burn_count;
-  ASSERT_TRUE(d.Deal().ok());
+  ASSERT_THAT(d.Deal(), IsOk());
   EXPECT_EQ(d.st.burn_count, unseen + 1);
   EXPECT_EQ(Ops(d.st, OpType::kBurn).back()->amount, 2);
   ASSERT_NO_FATAL_FAILURE(d.DealStreet());
   ASSERT_NO_FATAL_FAILURE(d.Bet());
   // 6th street: burned face down and reported without its card.
-  ASSERT_TRUE(Apply(d.st, {.kind = K::kBurn, .seat = kBoardSeat, .unseen = true}).ok());
+  ASSERT_THAT(Apply(d.st, {.kind = K::kBurn, .seat = kBoardSeat, .unseen = true}), IsOk());
   EXPECT_EQ(Ops(d.st, OpType::kBurn).back()->amount, 1);
   EXPECT_EQ(d.st.burn_count, unseen + 2);
   ASSERT_NO_FATAL_FAILURE(d.DealStreet());
   ASSERT_NO_FATAL_FAILURE(d.Bet());
   // 7th street: a burn the dealer showed is public; an extra one is BURN-2.
-  ASSERT_TRUE(
-      Apply(d.st, {.kind = K::kBurn, .seat = kBoardSeat, .card = d.NextCard(), .face_up = true})
-          .ok());
+  ASSERT_THAT(
+      Apply(d.st, {.kind = K::kBurn, .seat = kBoardSeat, .card = d.NextCard(), .face_up = true}),
+      IsOk());
   bool hidden = true;
   RedactFor(d.st, *Ops(d.st, OpType::kBurn).back(), 2, &hidden);
   EXPECT_FALSE(hidden);
@@ -164,7 +165,7 @@ TEST(LiveDeck, STUD_DEAL_3_BurnBeforeThirdOptionAndMalformedBurns) {
   EXPECT_EQ(Apply(d.st, {.kind = K::kBurn, .seat = 0, .face_up = true, .unseen = true}).code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(RuleIdOf(d.Reshuffle()), "STUD-DECK-1");
-  ASSERT_TRUE(d.Burn().ok());
+  ASSERT_THAT(d.Burn(), IsOk());
   ASSERT_NO_FATAL_FAILURE(d.DealStreet());
   EXPECT_EQ(Ops(d.st, OpType::kBurn).size(), 1u);
   EXPECT_EQ(Ops(d.st, OpType::kBurn)[0]->street, Street::kThird);
@@ -180,7 +181,7 @@ TEST(LiveDeck, STUD_DEAL_4_BurnedCardIsNeverDealt) {
   const Card dealt = d.st.seats[1].cards[0].card;
   EXPECT_EQ(RuleIdOf(d.Burn(dealt)), "STUD-DEAL-4");
   const Card burned = d.NextCard();
-  ASSERT_TRUE(d.Burn(burned).ok());
+  ASSERT_THAT(d.Burn(burned), IsOk());
   const HandState before = d.st;
   const absl::Status s = d.Deal(burned);
   EXPECT_EQ(RuleIdOf(s), "STUD-DEAL-4");
@@ -205,7 +206,7 @@ TEST(LiveDeck, STUD_IRR_BURN_1_MissedBurnIsTheBurnErrorReport) {
   Dealer m(3);
   ASSERT_NO_FATAL_FAILURE(m.DealStreet());
   ASSERT_NO_FATAL_FAILURE(m.Bet());
-  while (m.st.phase == Phase::kAwaitingDeal) ASSERT_TRUE(m.Deal().ok());
+  while (m.st.phase == Phase::kAwaitingDeal) ASSERT_THAT(m.Deal(), IsOk());
   EXPECT_EQ(m.st.burn_count, 1);
   const Card c4 = m.st.seats[1].cards[3].card;
   absl::StatusOr<Ruling> r = RuleIrregularity(m.st, {.kind = IrregularityKind::kBurnError,
@@ -216,7 +217,7 @@ TEST(LiveDeck, STUD_IRR_BURN_1_MissedBurnIsTheBurnErrorReport) {
                                                      .moves = {{1, m.st.seats[2].cards[3].card},
                                                                {2, m.st.seats[3].cards[3].card},
                                                                {3, m.NextCard()}}});
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->rule_id, "STUD-IRR-BURN-1");
   EXPECT_EQ(m.st.burn_count, 0);
   EXPECT_EQ(m.st.burns, std::vector<Card>{c4});
@@ -243,8 +244,8 @@ TEST(LiveDeck, STUD_DECK_1_EightSeatsReshuffleReportedThenDealtFrom) {
   EXPECT_EQ(RuleIdOf(d.Reshuffle()), "STUD-DECK-1") << "not yet: the stub has 5 cards";
   const std::vector<Card> old_burns = d.st.burns;
   ASSERT_EQ(old_burns.size(), 3u);
-  ASSERT_TRUE(d.Burn().ok());
-  for (int k = 0; k < 3; ++k) ASSERT_TRUE(d.Deal().ok());
+  ASSERT_THAT(d.Burn(), IsOk());
+  for (int k = 0; k < 3; ++k) ASSERT_THAT(d.Deal(), IsOk());
   EXPECT_EQ(internal::LiveStub(d.st), 1);
   const ExpectedDeal e = NextDeal(d.st);
   EXPECT_EQ(e.step, DealStep::kReshuffle);
@@ -257,16 +258,16 @@ TEST(LiveDeck, STUD_DECK_1_EightSeatsReshuffleReportedThenDealtFrom) {
   EXPECT_EQ(RuleIdOf(d.Deal()), "STUD-DECK-1");
   EXPECT_EQ(RuleIdOf(d.Burn()), "STUD-DECK-1");
   EXPECT_TRUE(d.st == before);
-  ASSERT_TRUE(d.Reshuffle().ok());
+  ASSERT_THAT(d.Reshuffle(), IsOk());
   const Operation recycle = *Ops(d.st, OpType::kRecycle).back();
   EXPECT_EQ(recycle.amount, 5) << "the last stub card and the 4 burns";
   EXPECT_EQ(recycle.rule_id, "STUD-DECK-1");
   EXPECT_TRUE(d.st.burns.empty());
   // The default burns again, then deals from the pile: burned cards are back.
   EXPECT_EQ(NextDeal(d.st).step, DealStep::kBurn);
-  ASSERT_TRUE(d.Burn(old_burns[0]).ok());
-  ASSERT_TRUE(d.Deal(old_burns[1]).ok());
-  ASSERT_TRUE(d.Deal(old_burns[2]).ok());
+  ASSERT_THAT(d.Burn(old_burns[0]), IsOk());
+  ASSERT_THAT(d.Deal(old_burns[1]), IsOk());
+  ASSERT_THAT(d.Deal(old_burns[2]), IsOk());
   ASSERT_NO_FATAL_FAILURE(d.DealStreet());
   EXPECT_EQ(d.st.phase, Phase::kBetting);
   for (int seat : {1, 3, 4, 5, 6, 7}) EXPECT_EQ(d.st.seats[seat].num_cards, 7) << seat;
@@ -290,9 +291,9 @@ TEST(LiveDeck, STUD_DECK_2_SkipTheBurnWhenShortThenReshuffle) {
   ASSERT_EQ(d.st.street, Street::kSeventh);
   EXPECT_EQ(NextDeal(d.st).step, DealStep::kCard) << "5 cards for 6 players: no burn";
   EXPECT_EQ(RuleIdOf(d.Burn()), "STUD-DECK-2");
-  for (int k = 0; k < 4; ++k) ASSERT_TRUE(d.Deal().ok());
+  for (int k = 0; k < 4; ++k) ASSERT_THAT(d.Deal(), IsOk());
   EXPECT_EQ(NextDeal(d.st).step, DealStep::kReshuffle);
-  ASSERT_TRUE(d.Reshuffle().ok());
+  ASSERT_THAT(d.Reshuffle(), IsOk());
   EXPECT_EQ(NextDeal(d.st).step, DealStep::kCard) << "no burn after the reshuffle either";
   ASSERT_NO_FATAL_FAILURE(d.DealStreet());
   EXPECT_EQ(d.st.phase, Phase::kBetting);
@@ -314,17 +315,17 @@ TEST(LiveDeck, STUD_DECK_5_EightSeatsToSeventhGetTheReportedCommonCard) {
   EXPECT_EQ(e.step, DealStep::kReshuffle);
   EXPECT_EQ(e.seat, kBoardSeat);
   EXPECT_EQ(RuleIdOf(d.Deal()), "STUD-DECK-1");
-  ASSERT_TRUE(d.Reshuffle().ok());
+  ASSERT_THAT(d.Reshuffle(), IsOk());
   EXPECT_EQ(Ops(d.st, OpType::kRecycle).back()->amount, 4);
   EXPECT_EQ(NextDeal(d.st).step, DealStep::kBurn);
-  ASSERT_TRUE(d.Burn().ok());
+  ASSERT_THAT(d.Burn(), IsOk());
   e = NextDeal(d.st);
   EXPECT_EQ(e.step, DealStep::kCommonCard);
   EXPECT_EQ(e.seat, kBoardSeat);
   EXPECT_TRUE(e.face_up);
   EXPECT_EQ(RuleIdOf(d.Burn()), "STUD-IRR-BURN-2");
   const Card common = d.NextCard();
-  ASSERT_TRUE(d.Deal(common).ok());
+  ASSERT_THAT(d.Deal(common), IsOk());
   ASSERT_EQ(Ops(d.st, OpType::kCommonCard).size(), 1u);
   EXPECT_EQ(Ops(d.st, OpType::kCommonCard)[0]->rule_id, "STUD-DECK-5");
   EXPECT_TRUE(d.st.has_common);
@@ -343,8 +344,8 @@ TEST(LiveDeck, STUD_DECK_1_APrivateCardAfterTheReshuffleIsRefused) {
     ASSERT_NO_FATAL_FAILURE(d.DealStreet());
     ASSERT_NO_FATAL_FAILURE(d.Bet());
   }
-  ASSERT_TRUE(d.Reshuffle().ok());
-  ASSERT_TRUE(d.Burn().ok());
+  ASSERT_THAT(d.Reshuffle(), IsOk());
+  ASSERT_THAT(d.Burn(), IsOk());
   ASSERT_EQ(NextDeal(d.st).step, DealStep::kCommonCard);
   const HandState before = d.st;
   for (const bool up : {false, true}) {
@@ -367,8 +368,8 @@ TEST(LiveDeck, STUD_DECK_1_APrivateCardAfterTheReshuffleIsRefused) {
   ASSERT_FALSE(seven.st.street_uses_common);
   while (NextDeal(seven.st).step != DealStep::kReshuffle)
     ASSERT_TRUE(seven.Deal().ok() || seven.Burn().ok());
-  ASSERT_TRUE(seven.Reshuffle().ok());
-  ASSERT_TRUE(seven.Burn().ok());
+  ASSERT_THAT(seven.Reshuffle(), IsOk());
+  ASSERT_THAT(seven.Burn(), IsOk());
   const HandState mid = seven.st;
   const absl::Status common = Apply(
       seven.st, {.kind = K::kDeal, .seat = kBoardSeat, .card = seven.NextCard(), .face_up = true});

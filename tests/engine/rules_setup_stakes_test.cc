@@ -8,6 +8,7 @@
 #include "engine/hand_eval.h"
 #include "engine/pot.h"
 #include "tests/testing/hands.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -73,7 +74,7 @@ TEST(Game, STUD_GAME_3_BestFiveOfSevenWins) {
       {.seat = 2, .cards = Cards("As Ad Ac Ks 2d 5c 8c"), .committed = 500},
   };
   absl::StatusOr<Settlement> s = Settle(Variant::kStud, Options(), seats);
-  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_THAT(s, IsOk());
   ASSERT_EQ(s->pots.size(), 1u);
   EXPECT_EQ(s->pots[0].high_winners, std::vector<int>{1});
   EXPECT_EQ(s->won[1], 1000);
@@ -106,7 +107,7 @@ TEST(Game, STUD_GAME_4_RankingKickersAndSuitsNeverBreakTies) {
       {.seat = 2, .cards = Cards("Kh Ks 5c 5d Qc 2c 3s"), .committed = 400},
   };
   absl::StatusOr<Settlement> k = Settle(Variant::kStud, Options(), kicker);
-  ASSERT_TRUE(k.ok()) << k.status();
+  ASSERT_THAT(k, IsOk());
   EXPECT_EQ(k->won[1], 800);
   EXPECT_EQ(k->won[2], 0);
   // Identical straights in different suits: suits never break the tie; 800 splits 400/400.
@@ -115,7 +116,7 @@ TEST(Game, STUD_GAME_4_RankingKickersAndSuitsNeverBreakTies) {
       {.seat = 2, .cards = Cards("9c 8c 7c 6d 5c 2d 3d"), .committed = 400},
   };
   absl::StatusOr<Settlement> t = Settle(Variant::kStud, Options(), tie);
-  ASSERT_TRUE(t.ok()) << t.status();
+  ASSERT_THAT(t, IsOk());
   EXPECT_EQ(t->pots[0].high_winners, (std::vector<int>{1, 2}));
   EXPECT_EQ(t->won[1], 400);
   EXPECT_EQ(t->won[2], 400);
@@ -239,7 +240,7 @@ TEST(Stakes, STUD_STAKES_2_TheThirteenPresetsInCents) {
     ASSERT_TRUE(found.has_value()) << table[i].label;
     EXPECT_EQ(*found, table[i].stakes) << table[i].label;
     EXPECT_EQ(StakesPresets()[i].stakes, table[i].stakes) << table[i].label;
-    EXPECT_TRUE(ValidateStakes(table[i].stakes).ok()) << table[i].label;
+    EXPECT_THAT(ValidateStakes(table[i].stakes), IsOk()) << table[i].label;
   }
 }
 
@@ -275,7 +276,7 @@ TEST(Stakes, STUD_STAKES_4_TwentyThirtyRowShipsAsTwentyForty) {
   EXPECT_EQ(FindStakesPreset("$20-$40"), expected);
   // A literal $20-$30 (big bet 3000) is accepted only when configured explicitly.
   const Stakes literal{.ante = 500, .bring_in = 500, .small_bet = 2000, .big_bet = 3000};
-  EXPECT_TRUE(ValidateStakes(literal).ok());
+  EXPECT_THAT(ValidateStakes(literal), IsOk());
   HandConfig c =
       Config(Variant::kStud, literal, {50000, 50000}, {"Ah Kd 7c 9s Jd", "4c 5d 2c Jh 8d"});
   HandState st = Start(c);
@@ -315,13 +316,13 @@ HandConfig GoodConfig() {
 void ExpectInvalid(const HandConfig& c, const std::string& field) {
   absl::StatusOr<HandState> st = NewHand(c);
   ASSERT_FALSE(st.ok());
-  EXPECT_EQ(st.status().code(), absl::StatusCode::kInvalidArgument) << st.status();
+  EXPECT_THAT(st, StatusIs(absl::StatusCode::kInvalidArgument)) << st.status();
   EXPECT_EQ(RuleIdOf(st.status()), "");
   EXPECT_NE(std::string(st.status().message()).find(field), std::string::npos) << st.status();
 }
 
 TEST(Config, MalformedConfigsAreInvalidArgument) {
-  ASSERT_TRUE(NewHand(GoodConfig()).ok());
+  ASSERT_THAT(NewHand(GoodConfig()), IsOk());
   HandConfig one = GoodConfig();
   one.num_seats = 1;
   ExpectInvalid(one, "seats");

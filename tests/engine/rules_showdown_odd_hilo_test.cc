@@ -8,6 +8,7 @@
 #include "engine/hand_eval.h"
 #include "engine/pot.h"
 #include "tests/testing/hands.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -15,7 +16,7 @@ using namespace stud::testing;
 
 Settlement MustSettle(Variant v, const std::vector<ShowdownSeat>& seats, Options o = Options()) {
   absl::StatusOr<Settlement> s = Settle(v, o, seats);
-  EXPECT_TRUE(s.ok()) << s.status();
+  EXPECT_THAT(s, IsOk());
   return s.ok() ? *s : Settlement{};
 }
 

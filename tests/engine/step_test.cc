@@ -5,9 +5,11 @@
 #include <random>
 
 #include "tests/testing/hands.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
+using ::stud::testing::IsOk;
 
 TEST(Step, ApplyStepAgreesWithApplyAndNextWithLegalActions) {
   std::mt19937_64 rng(77);
@@ -40,10 +42,10 @@ TEST(Step, ApplyStepAgreesWithApplyAndNextWithLegalActions) {
       Action a;
       ASSERT_NO_FATAL_FAILURE(testing::RandomLegalStep(st, deck, &next_card, rng, &a));
       HandState piecewise = st;
-      ASSERT_TRUE(Apply(piecewise, a).ok());
+      ASSERT_THAT(Apply(piecewise, a), IsOk());
       const size_t before = st.log.size();
       absl::StatusOr<Step> step = ApplyStep(st, a);
-      ASSERT_TRUE(step.ok()) << step.status();
+      ASSERT_THAT(step, IsOk());
       ASSERT_EQ(step->first_op, before);
       ASSERT_FALSE(step->ruling.has_value());
       ASSERT_TRUE(st == piecewise);
@@ -67,7 +69,7 @@ TEST(Step, ACardDealtBeforeTheBettingIsOverComesBackAsARuling) {
   while (st.phase == Phase::kAwaitingDeal) {
     Action a;
     ASSERT_NO_FATAL_FAILURE(testing::RandomLegalStep(st, deck, &next_card, rng, &a));
-    ASSERT_TRUE(Apply(st, a).ok());
+    ASSERT_THAT(Apply(st, a), IsOk());
   }
   ASSERT_EQ(st.phase, Phase::kBetting);
   Card unseen;
@@ -80,7 +82,7 @@ TEST(Step, ACardDealtBeforeTheBettingIsOverComesBackAsARuling) {
   const size_t before = st.log.size();
   absl::StatusOr<Step> step =
       ApplyStep(st, Action{.kind = ActionKind::kDeal, .seat = 1, .card = unseen, .face_up = true});
-  ASSERT_TRUE(step.ok()) << step.status();
+  ASSERT_THAT(step, IsOk());
   ASSERT_TRUE(step->ruling.has_value());
   EXPECT_EQ(step->ruling->rule_id, RuleId::kIrrPrem1);
   EXPECT_EQ(step->first_op, before);
