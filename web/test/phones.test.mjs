@@ -227,11 +227,15 @@ test("three phones, each holding only its seat ticket, play a hand to showdown t
       }
       assert.doesNotMatch(text, /revealedDeck|revealed_deck/, `phone ${seat}: a deck reveal in ${where}`);
     };
+    // A seat that showed stays shown: a later compact version lists only the
+    // seats it touched, while its card proofs cover every shown hand.
+    const shownSoFar = new Set();
     for (const { kind, json } of phone.received) {
       const message = JSON.parse(json);
       const seats = message.update?.publicView?.seats ?? [];
+      for (const s of seats) if (s.shown) shownSoFar.add(s.seat);
       // ResolveShowdown answers only for the complete hand: the final shown seats.
-      const shownHere = kind === "ResolveShowdown" ? shown : seats.filter((s) => s.shown).map((s) => s.seat);
+      const shownHere = kind === "ResolveShowdown" ? shown : [...shownSoFar];
       check(kind, json, shownHere);
     }
     // The raw bodies: before showdown no other seat's down card at all; the
