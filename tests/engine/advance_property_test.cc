@@ -18,6 +18,7 @@
 #include "engine/internal.h"
 #include "tests/testing/live.h"
 #include "tests/testing/random_report.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -189,7 +190,7 @@ TEST(AdvanceProperty, EveryEntryPointGivesTheSameHandAndTheDeckAgreesWithTheLog)
       if (::testing::Test::HasFailure()) return;
     }
     absl::StatusOr<HandState> back = Replay(z.config, z.log, z.reports);
-    ASSERT_TRUE(back.ok()) << "hand " << hand << ": " << back.status();
+    ASSERT_THAT(back, IsOk()) << "hand " << hand << ": " << back.status();
     ASSERT_TRUE(*back == z) << "hand " << hand << ": the replay differs";
   }
   // The sweep reached what it is for.

@@ -15,16 +15,18 @@
 #include "engine/card.h"
 #include "gtest/gtest.h"
 #include "tests/testing/sanitized.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
+using ::stud::testing::IsOk;
 
 // Random hands per reference comparison; the sanitizer builds run a tenth.
 constexpr int kRandomHands = stud::testing::kSanitized ? 200'000 : 2'000'000;
 
 CardSet Cards(const std::string& text) {
   absl::StatusOr<std::vector<Card>> cards = ParseCards(text);
-  EXPECT_TRUE(cards.ok()) << text;
+  EXPECT_THAT(cards, IsOk()) << text;
   return cards.ok() ? CardSet::Of(*cards) : CardSet();
 }
 Card C(const std::string& text) { return *ParseCard(text); }

@@ -7,6 +7,7 @@
 #include "engine/irregularities.h"
 #include "tests/testing/live.h"
 #include "tests/testing/random_report.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -68,7 +69,7 @@ void RunHands(uint32_t seed, int num_hands, int skip_every, Counts& counts) {
         }
       } else if (st.phase == Phase::kAwaitingDeal && NextDeal(st).step == DealStep::kReshuffle) {
         // [STUD-DECK-1] the stub ran out: the table reports the reshuffle.
-        ASSERT_TRUE(Apply(st, {.kind = ActionKind::kReshuffle, .seat = kBoardSeat}).ok());
+        ASSERT_THAT(Apply(st, {.kind = ActionKind::kReshuffle, .seat = kBoardSeat}), IsOk());
       } else if (st.phase == Phase::kAwaitingDeal) {
         const ExpectedDeal e = NextDeal(st);
         Card card = deck[0];
@@ -88,10 +89,10 @@ void RunHands(uint32_t seed, int num_hands, int skip_every, Counts& counts) {
               st, {.kind = ActionKind::kDeal, .seat = e.seat, .card = card, .face_up = e.face_up});
           if (!again.ok() && e.step == DealStep::kBurn) {
             // [STUD-DECK-1] a burn that leaves the stub short must be reported.
-            ASSERT_TRUE(
-                Apply(st, {.kind = ActionKind::kBurn, .seat = kBoardSeat, .unseen = true}).ok());
+            ASSERT_THAT(Apply(st, {.kind = ActionKind::kBurn, .seat = kBoardSeat, .unseen = true}),
+                        IsOk());
           } else {
-            ASSERT_TRUE(again.ok()) << again;
+            ASSERT_THAT(again, IsOk());
           }
         }
       } else {
@@ -109,7 +110,7 @@ void RunHands(uint32_t seed, int num_hands, int skip_every, Counts& counts) {
         const std::vector<LegalAction> legal = LegalActions(st, seat);
         ASSERT_FALSE(legal.empty());
         const LegalAction& a = legal[rng() % legal.size()];
-        ASSERT_TRUE(Apply(st, {.kind = a.kind, .seat = seat, .amount_to = a.amount_to}).ok());
+        ASSERT_THAT(Apply(st, {.kind = a.kind, .seat = seat, .amount_to = a.amount_to}), IsOk());
       }
       ASSERT_EQ(TotalChips(st), total) << "chips not conserved at step " << step;
       ASSERT_TRUE(CardsUnique(st)) << "a card twice at step " << step;
@@ -214,7 +215,7 @@ TEST(IrregularityProperty, STUD_IRR_WRONG_1_RandomOutOfTurnReportsConserveChips)
       } else {
         Action a;
         ASSERT_NO_FATAL_FAILURE(RandomLegalStep(st, deck, &next_card, rng, &a));
-        ASSERT_TRUE(Apply(st, a).ok());
+        ASSERT_THAT(Apply(st, a), IsOk());
       }
       ASSERT_EQ(TotalChips(st), total) << "chips not conserved at step " << step;
       for (int i = 1; i <= st.config.num_seats; ++i) ASSERT_GE(st.seats[i].stack, 0);

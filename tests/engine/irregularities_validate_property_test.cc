@@ -13,6 +13,7 @@
 #include "engine/irregularities.h"
 #include "tests/testing/live.h"
 #include "tests/testing/sanitized.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -269,7 +270,7 @@ TEST_P(ValidateProperty, RandomReportContentsRefusedUnchangedOrAcceptedConsisten
           break;
         }
         ASSERT_NO_FATAL_FAILURE(RandomLegalStep(st, cards, &next_card, rng, &a));
-        ASSERT_TRUE(Apply(st, a).ok());
+        ASSERT_THAT(Apply(st, a), IsOk());
       }
       ASSERT_EQ(TotalChips(st), total) << "chips not conserved at step " << step;
       ASSERT_TRUE(CardsUnique(st)) << "a card twice at step " << step;

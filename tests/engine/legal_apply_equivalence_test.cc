@@ -11,9 +11,11 @@
 #include "engine/engine.h"
 #include "tests/testing/hands.h"
 #include "tests/testing/sanitized.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
+using ::stud::testing::IsOk;
 
 // The sanitizer builds run a tenth.
 constexpr int kHandsPerVariant = stud::testing::kSanitized ? 150 : 1500;
@@ -60,7 +62,7 @@ void CheckEveryKind(const HandState& st, const std::vector<Card>& deck, std::mt1
                                           << amount << " phase " << static_cast<int>(st.phase)
                                           << " street " << static_cast<int>(st.street));
         if (listed) {
-          ASSERT_TRUE(s.ok()) << "listed but refused: " << s;
+          ASSERT_THAT(s, IsOk()) << "listed but refused: " << s;
           ++tried.listed;
           ++tried.accepted_by_kind[static_cast<size_t>(k)];
           continue;
@@ -106,7 +108,7 @@ void PlayHand(Variant variant, bool reported, std::mt19937_64& rng, Tried& tried
     Action a;
     ASSERT_NO_FATAL_FAILURE(testing::RandomLegalStep(st, deck, &next_card, rng, &a));
     const absl::Status s = Apply(st, a);
-    ASSERT_TRUE(s.ok()) << s;
+    ASSERT_THAT(s, IsOk());
   }
   ASSERT_NO_FATAL_FAILURE(CheckEveryKind(st, deck, rng, tried));  // nothing after the end
 }

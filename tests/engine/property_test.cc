@@ -16,9 +16,11 @@
 #include "engine/view.h"
 #include "tests/testing/hands.h"
 #include "tests/testing/sanitized.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
+using ::stud::testing::IsOk;
 
 // A fifth under the sanitizers (about 17 s a variant there instead of 85;
 // the hands are the same first ones, the rng being seeded).
@@ -166,7 +168,7 @@ void CheckPots(const HandState& st) {
         st.has_common ? std::optional<Card>(st.common_card) : std::nullopt;
     absl::StatusOr<Settlement> settled =
         Settle(st.config.variant, st.config.options, seats, common);
-    ASSERT_TRUE(settled.ok()) << settled.status();
+    ASSERT_THAT(settled, IsOk());
     for (int i = 1; i <= kMaxSeats; ++i) ASSERT_EQ(settled->returned[i], 0) << "seat " << i;
     for (size_t p = 0; p < settled->pots.size(); ++p) {
       const SettledPot& pot = settled->pots[p];
@@ -238,7 +240,7 @@ void PlayRandomHand(Variant variant, std::mt19937_64& rng, bool reported, Reache
     config.options.deck_exhaustion = DeckExhaustion::kRecycleBurnThenCommon;
   }
   absl::StatusOr<HandState> started = NewHand(config);
-  ASSERT_TRUE(started.ok()) << started.status();
+  ASSERT_THAT(started, IsOk());
   HandState st = *started;
   const Chips total = StartingTotal(config);
   for (int step = 0; st.phase != Phase::kComplete; ++step) {
@@ -253,7 +255,7 @@ void PlayRandomHand(Variant variant, std::mt19937_64& rng, bool reported, Reache
       if (a.kind == ActionKind::kBurn) ++reached.reported_burns;
       if (a.kind == ActionKind::kReshuffle) ++reached.reported_reshuffles;
       const absl::Status s = Apply(st, a);
-      ASSERT_TRUE(s.ok()) << s;
+      ASSERT_THAT(s, IsOk());
       continue;
     }
     const int seat = ToAct(st);
@@ -264,7 +266,7 @@ void PlayRandomHand(Variant variant, std::mt19937_64& rng, bool reported, Reache
     if (step % 4 == 0) {
       for (const LegalAction& l : legal) {
         HandState copy = st;
-        ASSERT_TRUE(Apply(copy, {.kind = l.kind, .seat = seat, .amount_to = l.amount_to}).ok());
+        ASSERT_THAT(Apply(copy, {.kind = l.kind, .seat = seat, .amount_to = l.amount_to}), IsOk());
       }
       const Action bad = RandomIllegal(st, legal, seat, rng);
       const uint64_t version = st.version;
@@ -279,7 +281,7 @@ void PlayRandomHand(Variant variant, std::mt19937_64& rng, bool reported, Reache
       ASSERT_EQ(st.version, version);
       ASSERT_EQ(st.log.size(), log_size);
     }
-    ASSERT_TRUE(Apply(st, RandomLegal(legal, seat, rng)).ok());
+    ASSERT_THAT(Apply(st, RandomLegal(legal, seat, rng)), IsOk());
     if (st.raises >= st.config.options.max_raises_per_round) ++reached.caps;
   }
   Tally(st, reached, reported);
@@ -289,7 +291,7 @@ void PlayRandomHand(Variant variant, std::mt19937_64& rng, bool reported, Reache
   CheckPots(st);
   CheckViews(st);
   absl::StatusOr<HandState> replayed = Replay(config, st.log);
-  ASSERT_TRUE(replayed.ok()) << replayed.status();
+  ASSERT_THAT(replayed, IsOk());
   ASSERT_TRUE(*replayed == st) << "replay differs";
 }
 

@@ -4,9 +4,12 @@
 // starts with them in and posts none, the chips of the two hands add up, and
 // a token that cannot be redealt is refused with the rule.
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 namespace v1 = stud::v1;
 
 class MisdealRedealTest : public ::testing::Test {
@@ -31,7 +34,7 @@ class MisdealRedealTest : public ::testing::Test {
     if (antes != v1::MISDEAL_ANTES_UNSPECIFIED)
       req.mutable_option_overrides()->set_misdeal_antes(antes);
     v1::HandUpdate u;
-    EXPECT_TRUE(NewHand(req, &u).ok());
+    EXPECT_THAT(NewHand(req, &u), IsOk());
     v1::Action deal;
     deal.set_kind(v1::ACTION_KIND_DEAL);
     deal.set_seat(1);
@@ -46,7 +49,7 @@ class MisdealRedealTest : public ::testing::Test {
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
     grpc::Status st = server_.stub().RuleIrregularity(&ctx, rr, &resp);
-    EXPECT_TRUE(st.ok()) << st.error_message();
+    EXPECT_THAT(st, IsOk()) << st.error_message();
     EXPECT_EQ(resp.ruling().decision(), "MISDEAL");
     return resp;
   }
@@ -86,7 +89,7 @@ TEST_F(MisdealRedealTest, STUD_IRR_EXP_1_AntesStayInThePotAndTheRedealPlaysForTh
   for (const std::string& c : NaturalDeck()) req.add_preset_deck(c);
   v1::HandUpdate u;
   grpc::Status st = NewHand(req, &u);
-  ASSERT_TRUE(st.ok()) << st.error_message();
+  ASSERT_THAT(st, IsOk()) << st.error_message();
   EXPECT_EQ(u.public_view().pot_total(), 800);
   EXPECT_EQ(u.public_view().options().misdeal_antes(), v1::MISDEAL_ANTES_STAY_IN_POT);
   EXPECT_EQ(u.public_view().profile(), v1::PROFILE_TOURNAMENT);
@@ -128,28 +131,28 @@ TEST_F(MisdealRedealTest, STUD_IRR_EXP_1_RedealSeatsMayBeRepeatedButMustAgree) {
   }
   v1::HandUpdate u;
   grpc::Status st = NewHand(req, &u);
-  ASSERT_TRUE(st.ok()) << st.error_message();
+  ASSERT_THAT(st, IsOk()) << st.error_message();
   EXPECT_EQ(u.public_view().dealing_mode(), v1::DEALING_MODE_LIVE) << "the misdealt hand's mode";
   EXPECT_EQ(u.public_view().pot_total(), 800);
 
   v1::NewHandRequest bad = req;
   bad.mutable_seats(0)->set_stack(100000);  // the ante counted twice
   st = NewHand(bad, &u);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::INVALID_ARGUMENT));
   EXPECT_EQ(st.error_message().rfind("seats[0].stack:", 0), 0u) << st.error_message();
   bad = req;
   bad.mutable_stakes()->set_preset("$4-$8");
   st = NewHand(bad, &u);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::INVALID_ARGUMENT));
   EXPECT_EQ(st.error_message().rfind("stakes:", 0), 0u) << st.error_message();
   bad = req;
   bad.mutable_option_overrides()->set_misdeal_antes(v1::MISDEAL_ANTES_RETURNED);
   st = NewHand(bad, &u);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::INVALID_ARGUMENT));
   bad = req;
   bad.mutable_seats()->RemoveLast();
   st = NewHand(bad, &u);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::INVALID_ARGUMENT));
   EXPECT_EQ(st.error_message().rfind("seats:", 0), 0u) << st.error_message();
 }
 
@@ -161,17 +164,17 @@ TEST_F(MisdealRedealTest, STUD_IRR_EXP_1_RedealOfAMisdealThatReturnedTheAntesIsR
   EXPECT_EQ(Stacks(m.update()), 200200);
   v1::HandUpdate u;
   grpc::Status st = NewHand(Redeal(m.update().token()), &u);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::FAILED_PRECONDITION));
   EXPECT_EQ(ErrorInfoOf(st).reason(), "STUD-IRR-EXP-1");
 }
 
 // STUD-IRR-EXP-1
 TEST_F(MisdealRedealTest, STUD_IRR_EXP_1_RedealOfAHandNotMisdealtIsRefused) {
   v1::HandUpdate live;
-  ASSERT_TRUE(NewHand(BasicHand(3, v1::DEALING_MODE_SERVICE), &live).ok());
+  ASSERT_THAT(NewHand(BasicHand(3, v1::DEALING_MODE_SERVICE), &live), IsOk());
   v1::HandUpdate u;
   grpc::Status st = NewHand(Redeal(live.token()), &u);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::FAILED_PRECONDITION));
   EXPECT_EQ(ErrorInfoOf(st).reason(), "STUD-IRR-EXP-1");
   EXPECT_NE(st.error_message().find("not misdealt"), std::string::npos);
   st = NewHand(Redeal("not a token"), &u);

@@ -4,9 +4,12 @@
 #include <string>
 
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 namespace v1 = stud::v1;
 
 class ErrorsTest : public ::testing::Test {
@@ -15,7 +18,7 @@ class ErrorsTest : public ::testing::Test {
     v1::NewHandResponse resp;
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
-    EXPECT_TRUE(server_.stub().NewHand(&ctx, req, &resp).ok());
+    EXPECT_THAT(server_.stub().NewHand(&ctx, req, &resp), IsOk());
     return resp.update();
   }
   grpc::Status NewHand(const v1::NewHandRequest& req) {
@@ -55,7 +58,7 @@ class ErrorsTest : public ::testing::Test {
 };
 
 void ExpectInvalid(const grpc::Status& st, const std::string& field) {
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << st.error_message();
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::INVALID_ARGUMENT));
   EXPECT_EQ(st.error_message().rfind(field, 0), 0u)
       << "message should start with " << field << ": " << st.error_message();
   const google::rpc::ErrorInfo info = ErrorInfoOf(st);
@@ -120,7 +123,7 @@ TEST_F(ErrorsTest, PresetIsRefusedUnlessTheServerAllowsIt) {
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   grpc::Status st = strict.stub().NewHand(&ctx, BasicHand(3, v1::DEALING_MODE_PRESET), &resp);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::FAILED_PRECONDITION));
   EXPECT_NE(st.error_message().find("--allow_preset"), std::string::npos) << st.error_message();
   EXPECT_EQ(ErrorInfoOf(st).reason(), "FAILED_PRECONDITION");
 }
@@ -135,7 +138,7 @@ TEST_F(ErrorsTest, IllegalActionCarriesTheRuleId) {
   req.mutable_action()->set_seat(1);
   req.mutable_action()->set_amount_to(777);
   grpc::Status st = Apply(req);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << st.error_message();
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::FAILED_PRECONDITION));
   const google::rpc::ErrorInfo info = ErrorInfoOf(st);
   EXPECT_EQ(info.reason().rfind("STUD-", 0), 0u) << info.reason();
   EXPECT_EQ(info.domain(), "stud.v1");
@@ -146,7 +149,7 @@ TEST_F(ErrorsTest, IllegalActionCarriesTheRuleId) {
   req.mutable_action()->set_seat(2);
   req.mutable_action()->set_amount_to(0);
   st = Apply(req);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << st.error_message();
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::FAILED_PRECONDITION));
   EXPECT_EQ(ErrorInfoOf(st).reason().rfind("STUD-", 0), 0u) << ErrorInfoOf(st).reason();
 }
 
@@ -175,12 +178,12 @@ TEST_F(ErrorsTest, StaleExpectedVersionIsAborted) {
   *req.mutable_action() = ChooseAction(u, false);
   req.set_expected_version(u.version() + 1);
   grpc::Status st = Apply(req);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::ABORTED);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::ABORTED));
   const google::rpc::ErrorInfo info = ErrorInfoOf(st);
   EXPECT_EQ(info.reason(), "VERSION_MISMATCH");
   EXPECT_EQ(info.metadata().at("actual_version"), std::to_string(u.version()));
   req.set_expected_version(u.version());
-  EXPECT_TRUE(Apply(req).ok());
+  EXPECT_THAT(Apply(req), IsOk());
 }
 
 TEST_F(ErrorsTest, EachTokenProblemHasItsOwnReason) {
@@ -190,7 +193,7 @@ TEST_F(ErrorsTest, EachTokenProblemHasItsOwnReason) {
 
   auto expect = [&](const std::string& bad, const std::string& reason) {
     grpc::Status st = View(bad);
-    EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAUTHENTICATED) << reason;
+    EXPECT_THAT(st, StatusIs(grpc::StatusCode::UNAUTHENTICATED)) << reason;
     EXPECT_EQ(ErrorInfoOf(st).reason(), reason) << st.error_message();
   };
   std::string flipped = token;
@@ -208,20 +211,20 @@ TEST_F(ErrorsTest, EachTokenProblemHasItsOwnReason) {
   v1::NewHandResponse resp;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
-  ASSERT_TRUE(other.stub().NewHand(&ctx, BasicHand(2, v1::DEALING_MODE_PRESET), &resp).ok());
+  ASSERT_THAT(other.stub().NewHand(&ctx, BasicHand(2, v1::DEALING_MODE_PRESET), &resp), IsOk());
   expect(resp.update().token(), "TOKEN_UNKNOWN_KEY");
 }
 
 TEST_F(ErrorsTest, ServersSharingAKeyRingContinueEachOthersHands) {
   Server twin;  // same TestKey(1, 7) as server_
   v1::HandUpdate u = Start(BasicHand(3, v1::DEALING_MODE_PRESET));
-  EXPECT_TRUE(View(u.token()).ok());
+  EXPECT_THAT(View(u.token()), IsOk());
   v1::GetViewRequest req;
   req.set_token(u.token());
   v1::GetViewResponse resp;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
-  EXPECT_TRUE(twin.stub().GetView(&ctx, req, &resp).ok());
+  EXPECT_THAT(twin.stub().GetView(&ctx, req, &resp), IsOk());
 }
 
 TEST_F(ErrorsTest, LegalActionsSeatOutOfRange) {
@@ -252,13 +255,13 @@ TEST_F(ErrorsTest, LiveDealingRejectsWrongReports) {
   req.mutable_action()->set_seat(1);
   req.mutable_action()->set_face_up(true);  // the first card goes down: a dealer error,
   st = Apply(req);                          // ruled at once (STUD-IRR-EXP-1)
-  EXPECT_TRUE(st.ok()) << st.error_message();
+  EXPECT_THAT(st, IsOk()) << st.error_message();
 
   req.mutable_action()->set_face_up(false);
   v1::ApplyActionResponse resp;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
-  ASSERT_TRUE(server_.stub().ApplyAction(&ctx, req, &resp).ok());
+  ASSERT_THAT(server_.stub().ApplyAction(&ctx, req, &resp), IsOk());
   req.set_token(resp.update().token());
   req.mutable_action()->set_seat(2);  // the same card again
   st = Apply(req);
@@ -290,7 +293,7 @@ TEST_F(ErrorsTest, ShowdownRequestsAreValidated) {
   v1::ResolveShowdownRequest early;
   early.set_token(u.token());
   grpc::Status st = Showdown(early);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::FAILED_PRECONDITION));
   EXPECT_EQ(ErrorInfoOf(st).reason(), "STUD-SHOW-1");
 }
 
@@ -317,7 +320,7 @@ TEST_F(ErrorsTest, IrregularityReportsAreValidatedThenAnsweredWithTheirRule) {
   ExpectInvalid(Irregularity(req), "report.note:");
   r->set_note("dealer flashed the card");
   grpc::Status st = Irregularity(req);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::FAILED_PRECONDITION));
   EXPECT_EQ(ErrorInfoOf(st).reason(), "STUD-IRR-EXP-1");
 
   v1::RuleIrregularityRequest burn;

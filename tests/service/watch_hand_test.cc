@@ -29,9 +29,12 @@
 #include "service/trust/seat_rate_limit.h"
 #include "service/trust/watch_hub.h"
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 namespace v1 = stud::v1;
 
 // Waits (bounded) until `done`.
@@ -46,7 +49,7 @@ bool Eventually(F done) {
 struct Replica {
   Replica(const RedisServer& redis, WatchHubOptions watch = {}, bool with_ledger = true,
           SeatRateLimiter* seat_rate_limit = nullptr) {
-    EXPECT_TRUE(InitCrypto().ok());
+    EXPECT_THAT(InitCrypto(), IsOk());
     sealer = std::make_unique<Sealer>(*Sealer::Create({TestKey(1, 7)}, kTokenFormat));
     ServiceOptions options{.allow_preset = true, .seat_rate_limit = seat_rate_limit};
     if (with_ledger) {
@@ -124,7 +127,7 @@ Hand Deal(Replica& a, int seats) {
   v1::NewHandResponse resp;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
-  EXPECT_TRUE(a.stub->NewHand(&ctx, req, &resp).ok());
+  EXPECT_THAT(a.stub->NewHand(&ctx, req, &resp), IsOk());
   Hand h;
   h.id = resp.update().public_view().hand_id();
   h.tickets.push_back(resp.table_ticket());
@@ -155,7 +158,7 @@ bool Step(Replica& a, Hand& h, bool fold_out) {
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   const grpc::Status st = a.stub->ApplyAction(&ctx, req, &resp);
-  EXPECT_TRUE(st.ok()) << st.error_message();
+  EXPECT_THAT(st, IsOk()) << st.error_message();
   if (!st.ok()) return false;
   h.versions.push_back(resp.update());
   return true;
@@ -193,8 +196,8 @@ TEST(WatchHandTest, WatcherOnReplicaBSeesEveryVersionMadeOnReplicaA) {
   PlayToEnd(a, h);
   w1.join();
   w2.join();
-  EXPECT_TRUE(seat1.status.ok()) << seat1.status.error_message();  // ends OK at hand end
-  EXPECT_TRUE(table.status.ok()) << table.status.error_message();
+  EXPECT_THAT(seat1.status, IsOk()) << seat1.status.error_message();  // ends OK at hand end
+  EXPECT_THAT(table.status, IsOk()) << table.status.error_message();
   ExpectVersions(h, seat1, 0);
   ExpectVersions(h, table, 0);
   for (const auto& u : seat1.updates) {
@@ -214,7 +217,7 @@ TEST(WatchHandTest, ResumeGetsExactlyTheMissedVersions) {
   for (int i = 0; i < 4; ++i) ASSERT_TRUE(Step(a, h, false));
   // The device reads two versions and goes away.
   Watched first = Watch(b, h.id, h.tickets[2], 0, 2);
-  EXPECT_EQ(first.status.error_code(), grpc::StatusCode::CANCELLED);
+  EXPECT_THAT(first.status, StatusIs(grpc::StatusCode::CANCELLED));
   ASSERT_EQ(first.versions(), (std::vector<uint64_t>{0, 1}));
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(Step(a, h, false));
   // Resumed on A after version 1: 2..7 committed meanwhile, then live to the end.
@@ -222,12 +225,12 @@ TEST(WatchHandTest, ResumeGetsExactlyTheMissedVersions) {
   std::thread w([&] { rest = Watch(a, h.id, h.tickets[2], 1); });
   PlayToEnd(a, h);
   w.join();
-  EXPECT_TRUE(rest.status.ok()) << rest.status.error_message();
+  EXPECT_THAT(rest.status, IsOk()) << rest.status.error_message();
   ASSERT_FALSE(rest.updates.empty());
   ExpectVersions(h, rest, 2);
   // Once the hand is over, a resume after its last version ends at once, OK.
   Watched done = Watch(b, h.id, h.tickets[2], h.versions.back().version());
-  EXPECT_TRUE(done.status.ok()) << done.status.error_message();
+  EXPECT_THAT(done.status, IsOk()) << done.status.error_message();
   EXPECT_TRUE(done.updates.empty());
 }
 
@@ -273,7 +276,7 @@ TEST(WatchHandTest, ASeatsWatcherNeverReceivesAnotherSeatsDownCards) {
   ASSERT_EQ(down.size(), static_cast<size_t>(kSeats));
   for (int seat = 0; seat <= kSeats; ++seat) {
     const Watched w = Watch(b, h.id, h.tickets[static_cast<size_t>(seat)], 0);
-    EXPECT_TRUE(w.status.ok()) << w.status.error_message();
+    EXPECT_THAT(w.status, IsOk()) << w.status.error_message();
     ASSERT_EQ(w.updates.size(), h.versions.size());
     size_t own_seen = 0;
     for (const auto& u : w.updates) {
@@ -324,16 +327,16 @@ TEST(WatchHandTest, Refusals) {
   const auto reason = [](const Watched& w) { return ErrorInfoOf(w.status).reason(); };
 
   Watched bad = Watch(b, "not-a-hand-id", h.tickets[1], 0);
-  EXPECT_EQ(bad.status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(bad.status, StatusIs(grpc::StatusCode::INVALID_ARGUMENT));
   EXPECT_NE(bad.status.error_message().find("hand_id"), std::string::npos);
 
   // An unknown hand: a ticket of another hand is refused before the lookup
   // (it cannot tell whether a hand id exists); without one, the ledger says.
   Watched unknown = Watch(b, std::string(32, 'a'), h.tickets[1], 0);
-  EXPECT_EQ(unknown.status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_THAT(unknown.status, StatusIs(grpc::StatusCode::PERMISSION_DENIED));
   EXPECT_EQ(reason(unknown), "SEAT_TICKET_WRONG_HAND");
   Watched unknown_untold = Watch(b, std::string(32, 'a'), "", 0);
-  EXPECT_EQ(unknown_untold.status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(unknown_untold.status, StatusIs(grpc::StatusCode::FAILED_PRECONDITION));
   EXPECT_EQ(reason(unknown_untold), "HAND_NOT_IN_LEDGER");
 
   // In the caller's language, as the unary calls' errors.
@@ -347,12 +350,12 @@ TEST(WatchHandTest, Refusals) {
   EXPECT_EQ(localized.locale(), "es");
 
   Watched future = Watch(b, h.id, h.tickets[1], 5);
-  EXPECT_EQ(future.status.error_code(), grpc::StatusCode::OUT_OF_RANGE);
+  EXPECT_THAT(future.status, StatusIs(grpc::StatusCode::OUT_OF_RANGE));
   EXPECT_NE(future.status.error_message().find("latest version 0"), std::string::npos)
       << future.status.error_message();
 
   Watched wrong_hand = Watch(b, h.id, other.tickets[1], 0);
-  EXPECT_EQ(wrong_hand.status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_THAT(wrong_hand.status, StatusIs(grpc::StatusCode::PERMISSION_DENIED));
   EXPECT_EQ(reason(wrong_hand), "SEAT_TICKET_WRONG_HAND");
 
   std::string forged = h.tickets[1];
@@ -361,7 +364,7 @@ TEST(WatchHandTest, Refusals) {
 
   Replica no_ledger(redis, {}, /*with_ledger=*/false);
   Watched off = Watch(no_ledger, h.id, h.tickets[1], 0);
-  EXPECT_EQ(off.status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(off.status, StatusIs(grpc::StatusCode::FAILED_PRECONDITION));
   EXPECT_EQ(reason(off), "LEDGER_NOT_CONFIGURED");
   for (const Watched* w : {&bad, &unknown, &future, &wrong_hand, &off})
     EXPECT_TRUE(w->updates.empty());
@@ -399,7 +402,7 @@ TEST(WatchHandTest, LimitsPerReplicaAndPerTenant) {
   OpenWatch one(b, h, 1), two(b, h, 2);
   ASSERT_TRUE(one.first && two.first);
   Watched third = Watch(b, h.id, h.tickets[0], 0);
-  EXPECT_EQ(third.status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(third.status, StatusIs(grpc::StatusCode::RESOURCE_EXHAUSTED));
   EXPECT_EQ(ErrorInfoOf(third.status).reason(), "WATCHERS_EXHAUSTED");
   OpenWatch mine(c, h, 1);
   ASSERT_TRUE(mine.first);
@@ -423,7 +426,7 @@ TEST(WatchHandTest, DrainEndsOpenStreamsUnavailableServerDraining) {
   b.service->StartDraining();
   b.service->EndWatches();
   const grpc::Status ended = open.End();
-  EXPECT_EQ(ended.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_THAT(ended, StatusIs(grpc::StatusCode::UNAVAILABLE));
   EXPECT_EQ(ErrorInfoOf(ended).reason(), "SERVER_DRAINING");
   Watched late = Watch(b, h.id, h.tickets[1], 0);
   EXPECT_EQ(ErrorInfoOf(late.status).reason(), "SERVER_DRAINING");
@@ -442,7 +445,7 @@ TEST(WatchHandTest, IdleStreamEndsUnavailableWatchIdle) {
   Hand h = Deal(a, 2);
   const Watched w = Watch(b, h.id, h.tickets[1], 0);
   EXPECT_EQ(w.versions(), (std::vector<uint64_t>{0}));
-  EXPECT_EQ(w.status.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_THAT(w.status, StatusIs(grpc::StatusCode::UNAVAILABLE));
   EXPECT_EQ(ErrorInfoOf(w.status).reason(), "WATCH_IDLE");
 }
 
@@ -455,7 +458,7 @@ TEST(WatchHandTest, RedisOutageEndsStreamsUnavailableAndWatchingResumesAfter) {
   ASSERT_TRUE(open.first);
   redis.Stop();
   const grpc::Status ended = open.End();
-  EXPECT_EQ(ended.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_THAT(ended, StatusIs(grpc::StatusCode::UNAVAILABLE));
   EXPECT_EQ(ErrorInfoOf(ended).reason(), "LEDGER_UNAVAILABLE");
   EXPECT_EQ(Watch(b, h.id, h.tickets[1], 0).status.error_code(), grpc::StatusCode::UNAVAILABLE);
   ASSERT_TRUE(redis.Start());  // append-only file: the hand is still there
