@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Reproduces every figure of docs/benchmarks.md: builds in Release and runs the
-# Google Benchmark binaries. Output goes to stdout and to build/bench-*.json.
+# The engine's figures of docs/benchmarks.md: builds in Release and runs the
+# engine's Google Benchmark binaries (eval_bench, engine_bench); every other
+# figure comes from tools/bench/run_all.sh and the scripts it names. Output goes
+# to stdout and to build/bench-*.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build}"
