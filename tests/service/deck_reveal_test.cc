@@ -14,9 +14,12 @@
 #include "service/rpc/hand_service.h"
 #include "service/token/codec.h"
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 namespace v1 = stud::v1;
 
 class DeckReveal {
@@ -27,7 +30,7 @@ class DeckReveal {
   v1::NewHandResponse Deal(v1::DealingMode mode = v1::DEALING_MODE_SERVICE) {
     v1::NewHandResponse start;
     const absl::Status st = service_.NewHand(BasicHand(3, mode), &start);
-    EXPECT_TRUE(st.ok()) << st;
+    EXPECT_THAT(st, IsOk());
     return start;
   }
 
@@ -39,7 +42,7 @@ class DeckReveal {
       *req.mutable_action() = ChooseAction(u, false);
       v1::ApplyActionResponse resp;
       const absl::Status st = service_.ApplyAction(req, &resp);
-      EXPECT_TRUE(st.ok()) << st;
+      EXPECT_THAT(st, IsOk());
       if (!st.ok()) break;
       u = resp.update();
     }
@@ -84,7 +87,7 @@ void ExpectRefused(const absl::Status& st, absl::StatusCode code, const std::str
 }
 
 TEST(DeckRevealTest, OnlyOnRequestToATrustedCallerOnceTheHandIsComplete) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   DeckReveal t(ServiceOptions{.allow_deck_reveal = true});
   const v1::NewHandResponse start = t.Deal();
   ExpectNoReveal(start.update().public_view().deck_commitment());
@@ -98,7 +101,7 @@ TEST(DeckRevealTest, OnlyOnRequestToATrustedCallerOnceTheHandIsComplete) {
 
   const v1::HandUpdate end = t.PlayOut(start.update());
   ExpectNoReveal(end.public_view().deck_commitment());  // the final update: commitment alone
-  ASSERT_TRUE(t.View(end.token(), false, "", &resp).ok());
+  ASSERT_THAT(t.View(end.token(), false, "", &resp), IsOk());
   ExpectNoReveal(resp.update().public_view().deck_commitment());
   // Every seat's ticket and the table's: refused, the hand complete or not.
   std::vector<std::string> tickets = {start.table_ticket()};
@@ -106,13 +109,13 @@ TEST(DeckRevealTest, OnlyOnRequestToATrustedCallerOnceTheHandIsComplete) {
   for (const std::string& ticket : tickets) {
     ExpectRefused(t.View(end.token(), true, ticket, &resp), absl::StatusCode::kPermissionDenied,
                   "DECK_REVEAL_NOT_PERMITTED", "seat ticket");
-    ASSERT_TRUE(t.View(end.token(), false, ticket, &resp).ok());
+    ASSERT_THAT(t.View(end.token(), false, ticket, &resp), IsOk());
     ExpectNoReveal(resp.update().public_view().deck_commitment());
   }
   // The trusted caller, asking: the deck, recycle order and salt that hash
   // to the commitment published at the deal.
   const absl::Status st = t.View(end.token(), true, "", &resp);
-  ASSERT_TRUE(st.ok()) << st;
+  ASSERT_THAT(st, IsOk());
   const v1::DeckCommitment& dc = resp.update().public_view().deck_commitment();
   ASSERT_EQ(dc.revealed_deck_size(), 52);
   ASSERT_EQ(dc.revealed_recycle_order_size(), 52);
@@ -124,7 +127,7 @@ TEST(DeckRevealTest, OnlyOnRequestToATrustedCallerOnceTheHandIsComplete) {
 }
 
 TEST(DeckRevealTest, RefusedWithoutTheFlagAndForAHandThatRequiresTickets) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   DeckReveal plain(ServiceOptions{});
   const v1::HandUpdate end = plain.PlayOut(plain.Deal().update());
   v1::GetViewResponse resp;
@@ -139,7 +142,7 @@ TEST(DeckRevealTest, RefusedWithoutTheFlagAndForAHandThatRequiresTickets) {
   const std::string sealed =
       flagged.RequiringTickets(flagged.PlayOut(flagged.Deal().update()).token());
   const absl::Status st = flagged.View(sealed, true, "", &resp);
-  EXPECT_EQ(st.code(), absl::StatusCode::kPermissionDenied) << st;
+  EXPECT_THAT(st, StatusIs(absl::StatusCode::kPermissionDenied)) << st;
   // Refused by the hand's policy: before the deck check (no ticket at all)
   // or by it.
   EXPECT_TRUE(ErrorReason(st) == "DECK_REVEAL_NOT_PERMITTED" ||
@@ -154,12 +157,12 @@ TEST(DeckRevealTest, RefusedWithoutTheFlagAndForAHandThatRequiresTickets) {
 }
 
 TEST(DeckRevealTest, AHandTheServiceDidNotShuffleHasNothingToReveal) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   DeckReveal t(ServiceOptions{.allow_preset = true, .allow_deck_reveal = true});
   const v1::HandUpdate end = t.PlayOut(t.Deal(v1::DEALING_MODE_PRESET).update());
   v1::GetViewResponse resp;
   const absl::Status st = t.View(end.token(), true, "", &resp);
-  ASSERT_TRUE(st.ok()) << st;
+  ASSERT_THAT(st, IsOk());
   EXPECT_TRUE(resp.update().public_view().deck_commitment().commitment().empty());
   ExpectNoReveal(resp.update().public_view().deck_commitment());
 }
@@ -168,12 +171,12 @@ TEST(DeckRevealTest, AHandTheServiceDidNotShuffleHasNothingToReveal) {
 // hand with nobody shown: its settlement awards nothing and shows no hand
 // (it was INVALID_ARGUMENT, the short hands settled as if at a showdown).
 TEST(DeckRevealTest, TheSettlementOfAMisdealShowsNoHand) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   DeckReveal t(ServiceOptions{});
   v1::NewHandRequest req = BasicHand(3, v1::DEALING_MODE_LIVE);
   req.set_profile(v1::PROFILE_TOURNAMENT);
   v1::NewHandResponse start;
-  ASSERT_TRUE(t.service().NewHand(req, &start).ok());
+  ASSERT_THAT(t.service().NewHand(req, &start), IsOk());
   v1::HandUpdate u = start.update();
   for (auto [seat, card, up] : {std::tuple{1, "Ah", false}, std::tuple{2, "2c", true}}) {
     v1::ApplyActionRequest deal;
@@ -184,7 +187,7 @@ TEST(DeckRevealTest, TheSettlementOfAMisdealShowsNoHand) {
     deal.mutable_action()->set_face_up(up);
     v1::ApplyActionResponse resp;
     const absl::Status st = t.service().ApplyAction(deal, &resp);
-    ASSERT_TRUE(st.ok()) << st;
+    ASSERT_THAT(st, IsOk());
     u = resp.update();
   }
   ASSERT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
@@ -192,7 +195,7 @@ TEST(DeckRevealTest, TheSettlementOfAMisdealShowsNoHand) {
   rs.set_token(u.token());
   v1::ResolveShowdownResponse settled;
   const absl::Status st = t.service().ResolveShowdown(rs, &settled);
-  ASSERT_TRUE(st.ok()) << st;
+  ASSERT_THAT(st, IsOk());
   EXPECT_EQ(settled.hands_size(), 0);
   EXPECT_EQ(settled.pots_size(), 0);
   EXPECT_TRUE(settled.won().empty());

@@ -8,15 +8,18 @@
 
 #include "gtest/gtest.h"
 #include "service_fixture.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud::service {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 
 using testing::TestKey;
 
 class SealerTest : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_TRUE(InitCrypto().ok()); }
+  void SetUp() override { ASSERT_THAT(InitCrypto(), IsOk()); }
   const std::string plain_ = "the hand state: seat 1 holds As Kd";
 };
 
@@ -26,7 +29,7 @@ TEST_F(SealerTest, RoundTripsAndHidesThePlaintext) {
   EXPECT_EQ(token.size(), plain_.size() + kTokenOverhead);
   EXPECT_EQ(token.find("As Kd"), std::string::npos);
   absl::StatusOr<std::string> opened = s.Open(token);
-  ASSERT_TRUE(opened.ok()) << opened.status();
+  ASSERT_THAT(opened, IsOk());
   EXPECT_EQ(*opened, plain_);
 }
 
@@ -46,7 +49,7 @@ TEST_F(SealerTest, EveryFlippedBitOutsideTheHeaderFailsAuthentication) {
       std::string bad = token;
       bad[byte] = static_cast<char>(bad[byte] ^ (1 << bit));
       absl::Status st = s.Open(bad).status();
-      ASSERT_EQ(st.code(), absl::StatusCode::kUnauthenticated) << byte << ":" << bit;
+      ASSERT_THAT(st, StatusIs(absl::StatusCode::kUnauthenticated)) << byte << ":" << bit;
       ASSERT_EQ(TokenErrorReasonOf(st), "TOKEN_AUTHENTICATION_FAILED") << byte << ":" << bit;
     }
   }
@@ -73,7 +76,7 @@ TEST_F(SealerTest, TruncationIsMalformedOrUnauthenticated) {
   const std::string token = s.Seal(plain_);
   for (size_t len = 0; len < token.size(); ++len) {
     absl::Status st = s.Open(token.substr(0, len)).status();
-    ASSERT_EQ(st.code(), absl::StatusCode::kUnauthenticated) << len;
+    ASSERT_THAT(st, StatusIs(absl::StatusCode::kUnauthenticated)) << len;
     ASSERT_EQ(TokenErrorReasonOf(st),
               len < kTokenOverhead ? "TOKEN_MALFORMED" : "TOKEN_AUTHENTICATION_FAILED")
         << len;
@@ -97,7 +100,7 @@ TEST_F(SealerTest, RotationOldKeysOpenNewestSeals) {
       *Sealer::Create({TestKey(2, 2), TestKey(1, 1)});  // any order; newest = largest id
   EXPECT_EQ(rotated.sealing_key_id(), 2u);
   const std::string old_token = old_ring.Seal(plain_);
-  ASSERT_TRUE(rotated.Open(old_token).ok());
+  ASSERT_THAT(rotated.Open(old_token), IsOk());
   const std::string new_token = rotated.Seal(plain_);
   EXPECT_EQ(static_cast<uint8_t>(new_token[6]), 2);
   EXPECT_EQ(TokenErrorReasonOf(old_ring.Open(new_token).status()), "TOKEN_UNKNOWN_KEY");
@@ -119,9 +122,9 @@ TEST_F(SealerTest, OpenOnlyKeyOpensButNeverSeals) {
   const std::string new_token = promoted.Seal(plain_);
   EXPECT_EQ(static_cast<uint8_t>(new_token[6]), 2);
   absl::StatusOr<std::string> opened = added.Open(new_token);
-  ASSERT_TRUE(opened.ok()) << opened.status();
+  ASSERT_THAT(opened, IsOk());
   EXPECT_EQ(*opened, plain_);
-  ASSERT_TRUE(promoted.Open(added.Seal(plain_)).ok());
+  ASSERT_THAT(promoted.Open(added.Seal(plain_)), IsOk());
   EXPECT_FALSE(Sealer::Create({incoming}).ok()) << "a ring must hold a key that seals";
 }
 
@@ -134,7 +137,7 @@ TEST_F(SealerTest, ParsesKeyTextAndNamesBadEntries) {
   const std::string text =
       "# ring\n" + FormatKey(TestKey(1, 0xab)) + "\n" + FormatKey(TestKey(7, 0x01)) + ", # next\n";
   absl::StatusOr<std::vector<Key>> keys = ParseKeys(text);
-  ASSERT_TRUE(keys.ok()) << keys.status();
+  ASSERT_THAT(keys, IsOk());
   ASSERT_EQ(keys->size(), 2u);
   EXPECT_EQ((*keys)[1].id, 7u);
   EXPECT_EQ((*keys)[0].bytes[31], 0xab);
@@ -144,7 +147,7 @@ TEST_F(SealerTest, ParsesKeyTextAndNamesBadEntries) {
   EXPECT_FALSE(ParseKeys("x:" + std::string(64, 'a')).ok());
   EXPECT_FALSE(ParseKeys("1:" + std::string(64, 'g')).ok());
   absl::StatusOr<std::vector<Key>> marked = ParseKeys("3:" + std::string(64, 'a') + ":open");
-  ASSERT_TRUE(marked.ok()) << marked.status();
+  ASSERT_THAT(marked, IsOk());
   EXPECT_FALSE((*marked)[0].seals);
   EXPECT_EQ(FormatKey((*marked)[0]), "3:" + std::string(64, 'a') + ":open");
   EXPECT_TRUE((*ParseKeys(FormatKey(TestKey(4, 4))))[0].seals);
@@ -159,14 +162,14 @@ TEST_F(SealerTest, LoadsKeysFromFileThenEnvironment) {
     f << FormatKey(TestKey(4, 4)) << "\n";
   }
   absl::StatusOr<std::vector<Key>> from_file = LoadKeys(path);
-  ASSERT_TRUE(from_file.ok()) << from_file.status();
+  ASSERT_THAT(from_file, IsOk());
   EXPECT_EQ(from_file->at(0).id, 4u);
   EXPECT_EQ(LoadKeys(path + ".missing").status().code(), absl::StatusCode::kNotFound);
 
   ::setenv("STUD_KEYS", FormatKey(TestKey(9, 9)).c_str(), 1);
   absl::StatusOr<std::vector<Key>> from_env = LoadKeys("");
   ::unsetenv("STUD_KEYS");
-  ASSERT_TRUE(from_env.ok()) << from_env.status();
+  ASSERT_THAT(from_env, IsOk());
   EXPECT_EQ(from_env->at(0).id, 9u);
   EXPECT_TRUE(LoadKeys("")->empty());
 }

@@ -11,14 +11,17 @@
 #include "service/token/sealer.h"
 #include "stud/internal/v1/state.pb.h"
 #include "tests/testing/hands.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud::service {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 
 void ExpectRoundTrip(const HandState& state, const ServiceData& service) {
   SealedHand hand{state, service};
   absl::StatusOr<SealedHand> back = ParseSealedHand(SerializeSealedHand(hand));
-  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_THAT(back, IsOk());
   ASSERT_TRUE(back->state == state)
       << "state differs after the round trip at version " << state.version;
   ASSERT_TRUE(back->service == service);
@@ -56,7 +59,7 @@ HandConfig Config(Variant variant, DealSource source, int seats, std::mt19937& r
 }
 
 TEST(StateCodecTest, EveryStateOfManyHandsRoundTrips) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   std::mt19937 rng(12345);
   ServiceData service{1, 2, std::string(32, 'c'), std::string(32, 's')};
   int hands = 0;
@@ -65,7 +68,7 @@ TEST(StateCodecTest, EveryStateOfManyHandsRoundTrips) {
       for (int round = 0; round < 15; ++round) {
         const int seats = 2 + static_cast<int>(rng() % 7);
         absl::StatusOr<HandState> state = NewHand(Config(variant, source, seats, rng));
-        ASSERT_TRUE(state.ok()) << state.status();
+        ASSERT_THAT(state, IsOk());
         std::vector<Card> live_deck = ShuffledDeck();
         size_t next_card = 0;
         ExpectRoundTrip(*state, service);
@@ -73,7 +76,7 @@ TEST(StateCodecTest, EveryStateOfManyHandsRoundTrips) {
           Action a;
           ASSERT_NO_FATAL_FAILURE(
               stud::testing::RandomLegalStep(*state, live_deck, &next_card, rng, &a));
-          ASSERT_TRUE(Apply(*state, a).ok());
+          ASSERT_THAT(Apply(*state, a), IsOk());
           ExpectRoundTrip(*state, service);
         }
         EXPECT_EQ(state->phase, Phase::kComplete);
@@ -96,7 +99,7 @@ TEST(StateCodecTest, StatesWithIrregularityRulingsRoundTrip) {
     c.options = ProfileDefaults(static_cast<Profile>(1 + rng() % 3));
     c.options.out_of_turn_binding = rng() % 2;  // held out-of-turn chips [STUD-IRR-WRONG-1]
     absl::StatusOr<HandState> state = NewHand(c);
-    ASSERT_TRUE(state.ok());
+    ASSERT_THAT(state, IsOk());
     std::vector<Card> deck = ShuffledDeck();
     for (int step = 0; step < 300 && state->phase != Phase::kComplete; ++step) {
       const int n = state->config.num_seats;
@@ -153,15 +156,15 @@ TEST(StateCodecTest, StatesWithIrregularityRulingsRoundTrip) {
         }
         const bool up = rng() % 8 == 0 ? !next.face_up : next.face_up;
         if (!Apply(*state, Action{ActionKind::kDeal, next.seat, 0, card, up}).ok()) {
-          ASSERT_TRUE(
-              Apply(*state, Action{ActionKind::kDeal, next.seat, 0, card, next.face_up}).ok());
+          ASSERT_THAT(Apply(*state, Action{ActionKind::kDeal, next.seat, 0, card, next.face_up}),
+                      IsOk());
         }
       } else {
         const std::vector<LegalAction> legal = LegalActions(*state, ToAct(*state));
         ASSERT_FALSE(legal.empty());
         const LegalAction& pick = legal[rng() % legal.size()];
-        ASSERT_TRUE(
-            Apply(*state, Action{pick.kind, ToAct(*state), pick.amount_to, Card(), false}).ok());
+        ASSERT_THAT(Apply(*state, Action{pick.kind, ToAct(*state), pick.amount_to, Card(), false}),
+                    IsOk());
       }
       ExpectRoundTrip(*state, service);
       if (::testing::Test::HasFatalFailure()) return;
@@ -175,9 +178,9 @@ TEST(StateCodecTest, StatesWithIrregularityRulingsRoundTrip) {
 TEST(StateCodecTest, OutOfRangeValuesAreRefused) {
   std::mt19937 rng(1);
   absl::StatusOr<HandState> state = NewHand(Config(Variant::kStud, DealSource::kDeck, 3, rng));
-  ASSERT_TRUE(state.ok());
+  ASSERT_THAT(state, IsOk());
   const stud::internal::v1::HandState msg = AsProto(*state);
-  ASSERT_TRUE(FromProto(msg).ok());
+  ASSERT_THAT(FromProto(msg), IsOk());
 
   auto refused = [&](auto mutate) {
     stud::internal::v1::HandState bad = msg;
@@ -210,7 +213,7 @@ TEST(StateCodecTest, Schema1MessagesStillDecode) {
   HandState state = *NewHand(Config(Variant::kStudHiLo, DealSource::kDeck, 8, rng));
   while (state.street == Street::kThird) {
     const LegalAction l = LegalActions(state, ToAct(state)).back();
-    ASSERT_TRUE(Apply(state, Action{l.kind, ToAct(state), l.amount_to, Card(), false}).ok());
+    ASSERT_THAT(Apply(state, Action{l.kind, ToAct(state), l.amount_to, Card(), false}), IsOk());
   }
   stud::internal::v1::HandState msg = AsProto(state);
   msg.clear_packed_log();
@@ -240,7 +243,7 @@ TEST(StateCodecTest, Schema1MessagesStillDecode) {
     po->set_rule_id(std::string(RuleIdName(op.rule_id)));
   }
   absl::StatusOr<HandState> back = FromProto(msg, 1);
-  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_THAT(back, IsOk());
   EXPECT_TRUE(*back == state);
   // The same messages labelled schema 2 are refused, not read without their
   // cards and log; an unknown schema is refused.
@@ -256,7 +259,7 @@ TEST(StateCodecTest, Schema2AndSchema3ReadBackTheSameHand) {
   HandState state = *NewHand(Config(Variant::kStud, DealSource::kDeck, 6, rng));
   for (int i = 0; i < 12 && state.phase == Phase::kBetting; ++i) {
     const LegalAction l = LegalActions(state, ToAct(state)).front();
-    ASSERT_TRUE(Apply(state, Action{l.kind, ToAct(state), l.amount_to, Card(), false}).ok());
+    ASSERT_THAT(Apply(state, Action{l.kind, ToAct(state), l.amount_to, Card(), false}), IsOk());
   }
   const SealedHand hand{state, {}};
   const std::string v2 = SerializeSealedHand(hand, kRollingUpgradeSchema);
@@ -266,7 +269,7 @@ TEST(StateCodecTest, Schema2AndSchema3ReadBackTheSameHand) {
   EXPECT_LT(v3.size(), v2.size());
   for (const std::string& plain : {v2, v3}) {
     absl::StatusOr<SealedHand> back = ParseSealedHand(plain);
-    ASSERT_TRUE(back.ok()) << back.status();
+    ASSERT_THAT(back, IsOk());
     EXPECT_TRUE(back->state == state);
   }
 }
@@ -278,7 +281,7 @@ TEST(StateCodecTest, UnknownRulesAreRefusedWithTheReason) {
   HandState state = *NewHand(Config(Variant::kStud, DealSource::kDeck, 3, rng));
   state.log.back().rule_id = LastRuleId();
   std::string v3 = SerializeSealedHand(SealedHand{state, {}});
-  ASSERT_TRUE(ParseSealedHand(v3).ok());
+  ASSERT_THAT(ParseSealedHand(v3), IsOk());
   // The last operation's rule number is the packed log's last byte, just
   // before the empty ServiceData (field 3, length 0).
   const auto last = static_cast<uint8_t>(LastRuleId());
@@ -287,7 +290,7 @@ TEST(StateCodecTest, UnknownRulesAreRefusedWithTheReason) {
   ASSERT_EQ(static_cast<uint8_t>(rule), last);
   rule = static_cast<char>(last + 1);
   absl::StatusOr<SealedHand> newer = ParseSealedHand(v3);
-  EXPECT_EQ(newer.status().code(), absl::StatusCode::kInternal);
+  EXPECT_THAT(newer, StatusIs(absl::StatusCode::kInternal));
   EXPECT_NE(newer.status().message().find("unknown to this release"), absl::string_view::npos)
       << newer.status();
 
