@@ -125,8 +125,6 @@ std::string SpanishFor(const absl::Status& status, absl::string_view reason) {
   return absl::StrCat("Error ", reason, ".");
 }
 
-thread_local HandLanguageScope* current_scope = nullptr;
-
 }  // namespace
 
 std::optional<MessageLanguage> FromAcceptLanguage(absl::string_view header) {
@@ -169,13 +167,6 @@ Localized LocalizeError(const absl::Status& status, absl::string_view reason) {
   return {"en-US", std::string(status.message())};
 }
 
-HandLanguageScope::HandLanguageScope() : previous_(current_scope) { current_scope = this; }
-HandLanguageScope::~HandLanguageScope() { current_scope = previous_; }
-
-void HandLanguageScope::Note(uint32_t locale) {
-  if (current_scope == nullptr) return;
-  current_scope->noted_ =
-      locale == stud::v1::LOCALE_ES ? MessageLanguage::kSpanish : MessageLanguage::kEnglish;
-}
+static_assert(stud::v1::LOCALE_ES == 2, "HandLanguage::kSpanishLocale (localized.h)");
 
 }  // namespace stud::service

@@ -39,21 +39,20 @@ struct Localized {
 };
 Localized LocalizeError(const absl::Status& status, absl::string_view reason);
 
-// The language of the hand a call opened, noted where a hand is opened
-// (HandService::Unseal) and read by the call's scope (server/stud_service.cc).
-// A scope per call on its thread; Note without a scope does nothing.
-class HandLanguageScope {
+// The language of the hand a call opened: one per call, made by the gRPC
+// adapter (server/stud_service.cc), passed to the handler in its context
+// (rpc/call_context.h), noted where a hand is opened (HandService::Unseal) and
+// read when the call's error is localized.
+class HandLanguage {
  public:
-  HandLanguageScope();
-  ~HandLanguageScope();
-  HandLanguageScope(const HandLanguageScope&) = delete;
-  HandLanguageScope& operator=(const HandLanguageScope&) = delete;
   // `locale`: a stud.v1.Locale value.
-  static void Note(uint32_t locale);
+  void Note(uint32_t locale) {
+    noted_ = locale == kSpanishLocale ? MessageLanguage::kSpanish : MessageLanguage::kEnglish;
+  }
   std::optional<MessageLanguage> noted() const { return noted_; }
 
  private:
-  HandLanguageScope* previous_;
+  static constexpr uint32_t kSpanishLocale = 2;  // stud.v1.LOCALE_ES (localized.cc checks it)
   std::optional<MessageLanguage> noted_;
 };
 

@@ -23,7 +23,6 @@
 #include "service/rpc/hand_service.h"
 #include "service/token/codec.h"
 #include "service/trust/ledger.h"
-#include "service/trust/tenants.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -33,16 +32,17 @@ absl::Status CheckVersion(bool has_expected, uint64_t expected, const HandState&
   return absl::OkStatus();
 }
 
-absl::StatusOr<SealedHand> HandService::Unseal(const std::string& token,
+absl::StatusOr<SealedHand> HandService::Unseal(const CallContext& call, const std::string& token,
                                                const std::string& expected_hand_id) const {
   if (token.empty()) return absl::InvalidArgumentError("token: required");
   ChildSpan span("unseal");
   // A per-thread plaintext buffer: its capacity is kept from call to call.
   thread_local std::string plain;
-  if (absl::Status st = sealer_->OpenInto(token, CurrentTenant(), &plain); !st.ok()) return st;
+  if (absl::Status st = sealer_->OpenInto(token, call.tenant, &plain); !st.ok()) return st;
   absl::StatusOr<SealedHand> hand = ParseSealedHand(plain);
   if (hand.ok()) {
-    HandLanguageScope::Note(hand->service.locale);          // its errors' language
+    if (call.language != nullptr)
+      call.language->Note(hand->service.locale);            // its errors' language
     HandFactsScope::NoteHandId(HandIdText(hand->service));  // its logs and span
   }
   if (hand.ok() && !expected_hand_id.empty() && HandIdText(hand->service) != expected_hand_id) {
@@ -89,7 +89,7 @@ absl::Status CheckSeatNumbers(const google::protobuf::RepeatedPtrField<v1::SeatC
   return absl::OkStatus();
 }
 
-void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
+void HandService::FillUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
                              const std::vector<int>& view_seats, UpdateParts parts,
                              std::string token, v1::HandUpdate* out,
                              const NextStep* given_next) const {
@@ -98,7 +98,7 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
     ChildSpan span("seal");
     thread_local std::string plain;  // per-thread, its capacity kept from call to call
     SerializeSealedHandTo(hand, &plain, options_.sealed_schema);
-    out->set_token(sealer_->Seal(plain, CurrentTenant(), hand.service.hand_id));
+    out->set_token(sealer_->Seal(plain, call.tenant, hand.service.hand_id));
     LedgerScope::NoteSealed(hand.service.hand_id, state.version, first_op,
                             state.phase == Phase::kComplete, out->token());
   } else {
@@ -149,8 +149,9 @@ void HandService::FillUpdate(const SealedHand& hand, size_t first_op,
   if (state.phase == Phase::kComplete) FillReceipt(hand, SigningKeys(), out->mutable_receipt());
 }
 
-absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResponse* resp) const {
-  if (!req.redeal_of().empty()) return NewRedeal(req, resp);  // redeal.cc [STUD-IRR-EXP-1]
+absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResponse* resp,
+                                  const CallContext& call) const {
+  if (!req.redeal_of().empty()) return NewRedeal(call, req, resp);  // redeal.cc [STUD-IRR-EXP-1]
   HandConfig config;
   absl::StatusOr<Variant> variant = DecodeVariant(req.variant(), "variant");
   if (!variant.ok()) return variant.status();
@@ -184,23 +185,24 @@ absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResp
       DecodeViewSeats(req.private_view_seats(), n, "private_view_seats");
   if (!views.ok()) return views.status();
 
-  return DealNewHand(req, std::move(config), *locale, *views, resp);
+  return DealNewHand(call, req, std::move(config), *locale, *views, resp);
 }
 
-void HandService::SetHandPolicy(ServiceData* service) const {
+void HandService::SetHandPolicy(const CallContext& call, ServiceData* service) const {
   service->requires_seat_tickets =
-      options_.seat_tickets != nullptr && options_.seat_tickets->RequiredFor(CurrentTenant());
+      options_.seat_tickets != nullptr && options_.seat_tickets->RequiredFor(call.tenant);
   service->requires_ledger = options_.ledger != nullptr;
 }
 
-absl::Status HandService::DealNewHand(const v1::NewHandRequest& request, HandConfig config,
-                                      v1::Locale locale, const std::vector<int>& view_seats,
+absl::Status HandService::DealNewHand(const CallContext& call, const v1::NewHandRequest& request,
+                                      HandConfig config, v1::Locale locale,
+                                      const std::vector<int>& view_seats,
                                       v1::NewHandResponse* resp) const {
   absl::StatusOr<UpdateParts> parts = DecodeDetail(request.detail());
   if (!parts.ok()) return parts.status();
   SealedHand hand;
   hand.service.locale = static_cast<uint32_t>(locale);
-  SetHandPolicy(&hand.service);
+  SetHandPolicy(call, &hand.service);
   if (absl::Status st = PrepareDeal(request, options_.allow_preset, &config, &hand.service);
       !st.ok()) {
     return st;
@@ -219,19 +221,21 @@ absl::Status HandService::DealNewHand(const v1::NewHandRequest& request, HandCon
   }();
   if (!state.ok()) return state.status();
   hand.state = *std::move(state);
-  FillUpdate(hand, 0, view_seats, *parts, "", resp->mutable_update());
-  AddSeatTickets(*sealer_, hand.service, config.num_seats, resp);  // a new hand: new tickets
+  FillUpdate(call, hand, 0, view_seats, *parts, "", resp->mutable_update());
+  AddSeatTickets(*sealer_, call.tenant, hand.service, config.num_seats,
+                 resp);  // a new hand: new tickets
   return absl::OkStatus();
 }
 
 absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
-                                      v1::ApplyActionResponse* resp) const {
-  absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
+                                      v1::ApplyActionResponse* resp,
+                                      const CallContext& call) const {
+  absl::StatusOr<SealedHand> hand = Unseal(call, req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
-  if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
+  if (absl::Status st = Permit(call, req, *hand); !st.ok()) return st;
   if (!req.has_action()) return absl::InvalidArgumentError("action: required");
   if (req.action().kind() == v1::ACTION_KIND_SEED || hand->service.seeding) {
-    return ApplySeed(req, *std::move(hand), resp);  // seeding_rpc.cc [STUD-DEAL-6]
+    return ApplySeed(call, req, *std::move(hand), resp);  // seeding_rpc.cc [STUD-DEAL-6]
   }
   absl::StatusOr<Action> action = DecodeAction(req.action(), "action");
   if (!action.ok()) return action.status();
@@ -256,15 +260,16 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
   }();
   if (!step.ok()) return step.status();
   if (step->ruling) EncodeRuling(hand->state, *step->ruling, resp->mutable_ruling());
-  FillUpdate(*hand, step->first_op, *views, *parts, "", resp->mutable_update(), &step->next);
+  FillUpdate(call, *hand, step->first_op, *views, *parts, "", resp->mutable_update(), &step->next);
   return absl::OkStatus();
 }
 
 absl::Status HandService::LegalActions(const v1::LegalActionsRequest& req,
-                                       v1::LegalActionsResponse* resp) const {
-  absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
+                                       v1::LegalActionsResponse* resp,
+                                       const CallContext& call) const {
+  absl::StatusOr<SealedHand> hand = Unseal(call, req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
-  if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
+  if (absl::Status st = Permit(call, req, *hand); !st.ok()) return st;
   if (hand->service.seeding) return SeedingPending();  // only seeds now [STUD-DEAL-6]
   const HandState& state = hand->state;
   if (req.seat() < 0 || req.seat() > state.config.num_seats) {
@@ -283,7 +288,8 @@ absl::Status HandService::LegalActions(const v1::LegalActionsRequest& req,
   return absl::OkStatus();
 }
 
-absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResponse* resp) const {
+absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResponse* resp,
+                                  const CallContext& call) const {
   // By hand id: the ledger's latest token of the hand, then exactly as GetView
   // on that token (seat ticket, ledger check), which the answer returns.
   std::string latest_token;
@@ -296,16 +302,16 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
       return st;
     }
     absl::StatusOr<LedgerLatest> latest =
-        LatestOfHand(options_.ledger, CurrentTenant(), req.hand_id(), "hand_id");
+        LatestOfHand(options_.ledger, call.tenant, req.hand_id(), "hand_id");
     if (!latest.ok()) return latest.status();
     latest_token = std::move(latest->token);
   } else if (req.token().empty()) {
     return absl::InvalidArgumentError("token: required (or hand_id, on a server with the ledger)");
   }
   const std::string& token = req.hand_id().empty() ? req.token() : latest_token;
-  absl::StatusOr<SealedHand> hand = Unseal(token, req.expected_hand_id());
+  absl::StatusOr<SealedHand> hand = Unseal(call, token, req.expected_hand_id());
   if (!hand.ok()) return hand.status();
-  if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
+  if (absl::Status st = Permit(call, req, *hand); !st.ok()) return st;
   absl::StatusOr<std::vector<int>> views =
       DecodeViewSeats(req.private_view_seats(), hand->state.config.num_seats, "private_view_seats");
   if (!views.ok()) return views.status();
@@ -313,12 +319,13 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
     const DeckRevealCaller caller{
         .server_allows = options_.allow_deck_reveal,
         .has_ticket = !req.seat_ticket().empty(),
-        .tickets_required = hand->service.requires_seat_tickets ||
-                            (options_.seat_tickets != nullptr &&
-                             options_.seat_tickets->RequiredFor(CurrentTenant()))};
+        .tickets_required =
+            hand->service.requires_seat_tickets ||
+            (options_.seat_tickets != nullptr && options_.seat_tickets->RequiredFor(call.tenant))};
     if (absl::Status st = CheckDeckReveal(caller, hand->state); !st.ok()) return st;
   }
-  FillUpdate(*hand, 0, *views, UpdateParts::kAllButAnnouncements, token, resp->mutable_update());
+  FillUpdate(call, *hand, 0, *views, UpdateParts::kAllButAnnouncements, token,
+             resp->mutable_update());
   if (req.reveal_deck()) {  // a LIVE or PRESET hand has no deck of the service's to reveal
     EncodeDeckReveal(hand->state, hand->service,
                      resp->mutable_update()->mutable_public_view()->mutable_deck_commitment());
@@ -327,9 +334,10 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
   return absl::OkStatus();
 }
 
-absl::Status HandService::WatchUpdate(const v1::WatchHandRequest& req, const std::string& token,
-                                      size_t first_op, v1::HandUpdate* out, bool* complete) const {
-  absl::StatusOr<SealedHand> hand = Unseal(token, req.hand_id());
+absl::Status HandService::WatchUpdate(const CallContext& call, const v1::WatchHandRequest& req,
+                                      const std::string& token, size_t first_op,
+                                      v1::HandUpdate* out, bool* complete) const {
+  absl::StatusOr<SealedHand> hand = Unseal(call, token, req.hand_id());
   if (!hand.ok()) return hand.status();
   // The ticket's seat is its byte 23 (seat_tickets.h); Permit refuses a
   // ticket that is not authentic, so the byte is trusted only once it passes.
@@ -338,12 +346,12 @@ absl::Status HandService::WatchUpdate(const v1::WatchHandRequest& req, const std
   v1::GetViewRequest as_view;
   as_view.set_seat_ticket(ticket);
   if (seat != kTableTicketSeat) as_view.add_private_view_seats(seat);
-  if (absl::Status st = Permit(as_view, *hand); !st.ok()) return st;
+  if (absl::Status st = Permit(call, as_view, *hand); !st.ok()) return st;
   absl::StatusOr<UpdateParts> parts = DecodeDetail(req.detail());
   if (!parts.ok()) return parts.status();
   std::vector<int> views;
   if (seat != kTableTicketSeat) views.push_back(seat);
-  FillUpdate(*hand, first_op, views, *parts, token, out);
+  FillUpdate(call, *hand, first_op, views, *parts, token, out);
   if (complete != nullptr) *complete = hand->state.phase == Phase::kComplete;
   return absl::OkStatus();
 }

@@ -18,6 +18,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/step.h"
+#include "service/rpc/call_context.h"
 #include "service/token/codec.h"
 #include "service/token/sealer.h"
 #include "service/trust/seat_tickets.h"
@@ -95,29 +96,39 @@ class HandService {
   // `sealer` must outlive the service.
   HandService(const Sealer* sealer, ServiceOptions options) : sealer_(sealer), options_(options) {}
 
-  absl::Status NewHand(const stud::v1::NewHandRequest& req, stud::v1::NewHandResponse* resp) const;
+  // Every handler takes the call's context (call_context.h: the caller's
+  // tenant, whether it is a device, where the hand's language is noted); the
+  // default is a trusted backend call of tenant "" (tests and tools).
+  absl::Status NewHand(const stud::v1::NewHandRequest& req, stud::v1::NewHandResponse* resp,
+                       const CallContext& call = {}) const;
   absl::Status ApplyAction(const stud::v1::ApplyActionRequest& req,
-                           stud::v1::ApplyActionResponse* resp) const;
+                           stud::v1::ApplyActionResponse* resp, const CallContext& call = {}) const;
   absl::Status LegalActions(const stud::v1::LegalActionsRequest& req,
-                            stud::v1::LegalActionsResponse* resp) const;
+                            stud::v1::LegalActionsResponse* resp,
+                            const CallContext& call = {}) const;
   absl::Status ResolveShowdown(const stud::v1::ResolveShowdownRequest& req,
-                               stud::v1::ResolveShowdownResponse* resp) const;
+                               stud::v1::ResolveShowdownResponse* resp,
+                               const CallContext& call = {}) const;
   absl::Status RuleIrregularity(const stud::v1::RuleIrregularityRequest& req,
-                                stud::v1::RuleIrregularityResponse* resp) const;
-  absl::Status GetView(const stud::v1::GetViewRequest& req, stud::v1::GetViewResponse* resp) const;
+                                stud::v1::RuleIrregularityResponse* resp,
+                                const CallContext& call = {}) const;
+  absl::Status GetView(const stud::v1::GetViewRequest& req, stud::v1::GetViewResponse* resp,
+                       const CallContext& call = {}) const;
   // One WatchHand message (server/watch_hand.h): `out` = version `token` of
   // hand `req.hand_id()` as `req.seat_ticket()` sees it, checked as GetView
   // checks a ticket (a seat's own private view; the table, or no ticket where
   // none is required: the public view only), with the operations from
   // `first_op` on and `req.detail()`'s parts. `complete`: the hand is over.
-  absl::Status WatchUpdate(const stud::v1::WatchHandRequest& req, const std::string& token,
-                           size_t first_op, stud::v1::HandUpdate* out,
+  absl::Status WatchUpdate(const CallContext& call, const stud::v1::WatchHandRequest& req,
+                           const std::string& token, size_t first_op, stud::v1::HandUpdate* out,
                            bool* complete = nullptr) const;
   // Hand histories (history_service.cc).
   absl::Status ExportHandHistory(const stud::v1::ExportHandHistoryRequest& req,
-                                 stud::v1::ExportHandHistoryResponse* resp) const;
+                                 stud::v1::ExportHandHistoryResponse* resp,
+                                 const CallContext& call = {}) const;
   absl::Status ReplayHandHistory(const stud::v1::ReplayHandHistoryRequest& req,
-                                 stud::v1::ReplayHandHistoryResponse* resp) const;
+                                 stud::v1::ReplayHandHistoryResponse* resp,
+                                 const CallContext& call = {}) const;
   // The receipt signing keys, public (seeding_rpc.cc).
   absl::Status GetSigningKeys(const stud::v1::GetSigningKeysRequest& req,
                               stud::v1::GetSigningKeysResponse* resp) const;
@@ -126,16 +137,17 @@ class HandService {
 
  private:
   // Opens a token; when `expected_hand_id` is set, the token must be that hand's.
-  absl::StatusOr<SealedHand> Unseal(const std::string& token,
+  absl::StatusOr<SealedHand> Unseal(const CallContext& call, const std::string& token,
                                     const std::string& expected_hand_id) const;
   // NewHand with redeal_of: the redeal of a misdeal that kept its antes (redeal.cc).
-  absl::Status NewRedeal(const stud::v1::NewHandRequest& req,
+  absl::Status NewRedeal(const CallContext& call, const stud::v1::NewHandRequest& req,
                          stud::v1::NewHandResponse* resp) const;
   // The end of NewHand and of a redeal: prepares the deal of `request`
   // (dealing mode, deck, commitment, hand id), starts the hand in the engine
   // and answers with the update and the seat tickets.
-  absl::Status DealNewHand(const stud::v1::NewHandRequest& request, HandConfig config,
-                           stud::v1::Locale locale, const std::vector<int>& view_seats,
+  absl::Status DealNewHand(const CallContext& call, const stud::v1::NewHandRequest& request,
+                           HandConfig config, stud::v1::Locale locale,
+                           const std::vector<int>& view_seats,
                            stud::v1::NewHandResponse* resp) const;
   // Which HandUpdate fields FillUpdate writes: all (NewHand, ApplyAction and
   // RuleIrregularity by default), all but announcements (GetView: nothing was
@@ -150,25 +162,25 @@ class HandService {
   // Fills `out` for the state after a call whose operations start at
   // `first_op`. `token` is the token to return; empty means seal a new one.
   // `next`: what the engine's step answered (engine/step.h); null: asked here.
-  void FillUpdate(const SealedHand& hand, size_t first_op, const std::vector<int>& view_seats,
-                  UpdateParts parts, std::string token, stud::v1::HandUpdate* out,
-                  const NextStep* next = nullptr) const;
+  void FillUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
+                  const std::vector<int>& view_seats, UpdateParts parts, std::string token,
+                  stud::v1::HandUpdate* out, const NextStep* next = nullptr) const;
   // ACTION_KIND_SEED, or any action on a hand in its seeding phase
   // (seeding_rpc.cc) [STUD-DEAL-6].
-  absl::Status ApplySeed(const stud::v1::ApplyActionRequest& req, SealedHand hand,
-                         stud::v1::ApplyActionResponse* resp) const;
+  absl::Status ApplySeed(const CallContext& call, const stud::v1::ApplyActionRequest& req,
+                         SealedHand hand, stud::v1::ApplyActionResponse* resp) const;
   // FillUpdate's views of a hand in its seeding phase: no card, no turn.
   void FillSeeding(const SealedHand& hand, const std::vector<int>& view_seats, UpdateParts parts,
                    stud::v1::HandUpdate* out) const;
   // The policy a new hand is sealed with (HandPolicy): tickets when this
   // server or the calling tenant requires them, the ledger when this server
   // keeps one. Every replica then enforces it whatever its own flags.
-  void SetHandPolicy(ServiceData* service) const;
+  void SetHandPolicy(const CallContext& call, ServiceData* service) const;
   // Seat-scoped access (seat_tickets.h): OK, or why the call's ticket (or its
   // absence) does not allow this request on this hand.
   template <typename Req>
-  absl::Status Permit(const Req& req, const SealedHand& hand) const {
-    return CheckSeatTicket(*sealer_, options_.seat_tickets, req, hand);
+  absl::Status Permit(const CallContext& call, const Req& req, const SealedHand& hand) const {
+    return CheckSeatTicket(*sealer_, options_.seat_tickets, call.tenant, call.device, req, hand);
   }
 
   const Sealer* sealer_;

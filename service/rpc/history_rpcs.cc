@@ -15,7 +15,6 @@
 #include "service/rpc/hand_service.h"
 #include "service/token/codec.h"
 #include "service/trust/ledger.h"
-#include "service/trust/tenants.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -27,10 +26,11 @@ constexpr size_t kMaxPhhBytes = 64 * 1024;
 }  // namespace
 
 absl::Status HandService::ExportHandHistory(const v1::ExportHandHistoryRequest& req,
-                                            v1::ExportHandHistoryResponse* resp) const {
-  absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
+                                            v1::ExportHandHistoryResponse* resp,
+                                            const CallContext& call) const {
+  absl::StatusOr<SealedHand> hand = Unseal(call, req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
-  if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
+  if (absl::Status st = Permit(call, req, *hand); !st.ok()) return st;
   if (hand->service.seeding) return SeedingPending();  // nothing dealt yet [STUD-DEAL-6]
   const HandState& state = hand->state;
   if (req.viewer_seat() < 0 || req.viewer_seat() > state.config.num_seats) {
@@ -71,7 +71,8 @@ absl::Status HandService::ExportHandHistory(const v1::ExportHandHistoryRequest& 
 }
 
 absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& req,
-                                            v1::ReplayHandHistoryResponse* resp) const {
+                                            v1::ReplayHandHistoryResponse* resp,
+                                            const CallContext& call) const {
   if (req.phh().empty())
     return absl::InvalidArgumentError("phh: required (the text of a PHH hand history)");
   if (req.phh().size() > kMaxPhhBytes) {
@@ -128,12 +129,12 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
     sealed.service.dealing_mode = v1::DEALING_MODE_LIVE;
     sealed.service.locale = v1::LOCALE_EN;
     sealed.service.hand_id = NewHandId();
-    SetHandPolicy(&sealed.service);
+    SetHandPolicy(call, &sealed.service);
     resp->set_hand_id(HandIdText(sealed.service));
     HandFactsScope::NoteHandId(resp->hand_id());  // the new hand's id, for logs and span
     ChildSpan span("seal");
-    resp->set_token(sealer_->Seal(SerializeSealedHand(sealed, options_.sealed_schema),
-                                  CurrentTenant(), sealed.service.hand_id));
+    resp->set_token(sealer_->Seal(SerializeSealedHand(sealed, options_.sealed_schema), call.tenant,
+                                  sealed.service.hand_id));
     LedgerScope::NoteSealed(sealed.service.hand_id, sealed.state.version, /*first_op=*/0,
                             sealed.state.phase == Phase::kComplete, resp->token());
   }

@@ -18,7 +18,6 @@
 #include "service/rpc/hand_service.h"
 #include "service/token/codec.h"
 #include "service/trust/ledger.h"
-#include "service/trust/tenants.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -142,10 +141,11 @@ absl::Status WithRequestFieldPath(absl::Status s, IrregularityKind kind) {
 }  // namespace
 
 absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& req,
-                                           v1::RuleIrregularityResponse* resp) const {
-  absl::StatusOr<SealedHand> hand = Unseal(req.token(), req.expected_hand_id());
+                                           v1::RuleIrregularityResponse* resp,
+                                           const CallContext& call) const {
+  absl::StatusOr<SealedHand> hand = Unseal(call, req.token(), req.expected_hand_id());
   if (!hand.ok()) return hand.status();
-  if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
+  if (absl::Status st = Permit(call, req, *hand); !st.ok()) return st;
   if (hand->service.seeding) return SeedingPending();  // nothing dealt yet [STUD-DEAL-6]
   if (!req.has_report()) return absl::InvalidArgumentError("report: required");
   const v1::IrregularityReport& r = req.report();
@@ -205,7 +205,7 @@ absl::Status HandService::RuleIrregularity(const v1::RuleIrregularityRequest& re
   absl::StatusOr<Step> step = Advance(hand->state, *report, NextSteps::kSkip);
   if (!step.ok()) return WithRequestFieldPath(step.status(), report->kind);
   EncodeRuling(hand->state, *step->ruling, resp->mutable_ruling());
-  FillUpdate(*hand, first_op, *views, *parts, "", resp->mutable_update());
+  FillUpdate(call, *hand, first_op, *views, *parts, "", resp->mutable_update());
   return absl::OkStatus();
 }
 

@@ -71,9 +71,9 @@ absl::Status CheckSeats(const v1::NewHandRequest& req, const HandState& misdealt
 
 }  // namespace
 
-absl::Status HandService::NewRedeal(const v1::NewHandRequest& req,
+absl::Status HandService::NewRedeal(const CallContext& call, const v1::NewHandRequest& req,
                                     v1::NewHandResponse* resp) const {
-  absl::StatusOr<SealedHand> misdealt = Unseal(req.redeal_of(), /*expected_hand_id=*/"");
+  absl::StatusOr<SealedHand> misdealt = Unseal(call, req.redeal_of(), /*expected_hand_id=*/"");
   if (!misdealt.ok()) {
     const absl::Status& s = misdealt.status();
     if (!absl::StartsWith(s.message(), "token")) return s;
@@ -118,7 +118,8 @@ absl::Status HandService::NewRedeal(const v1::NewHandRequest& req,
     deal.set_dealing_mode(static_cast<v1::DealingMode>(misdealt->service.dealing_mode));
   }
   const int num_seats = config.num_seats;
-  if (absl::Status st = DealNewHand(deal, std::move(config), *locale, *views, resp); !st.ok()) {
+  if (absl::Status st = DealNewHand(call, deal, std::move(config), *locale, *views, resp);
+      !st.ok()) {
     return st;
   }
   LogLine(LogLevel::kInfo, "misdeal_redeal")  // hand_id: the new hand's

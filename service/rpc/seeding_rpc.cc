@@ -42,8 +42,8 @@ HandState SeedingState(const HandConfig& config) {
   return state;
 }
 
-absl::Status HandService::ApplySeed(const v1::ApplyActionRequest& req, SealedHand hand,
-                                    v1::ApplyActionResponse* resp) const {
+absl::Status HandService::ApplySeed(const CallContext& call, const v1::ApplyActionRequest& req,
+                                    SealedHand hand, v1::ApplyActionResponse* resp) const {
   const int n = hand.state.config.num_seats;
   absl::StatusOr<std::vector<int>> views =
       DecodeViewSeats(req.private_view_seats(), n, "private_view_seats");
@@ -115,7 +115,7 @@ absl::Status HandService::ApplySeed(const v1::ApplyActionRequest& req, SealedHan
     hand.state = *std::move(state);
   }
   hand.state.version = version;
-  FillUpdate(hand, 0, *views, *parts, "", resp->mutable_update());
+  FillUpdate(call, hand, 0, *views, *parts, "", resp->mutable_update());
   return absl::OkStatus();
 }
 

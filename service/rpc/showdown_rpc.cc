@@ -15,7 +15,6 @@
 #include "service/rpc/hand_service.h"
 #include "service/token/codec.h"
 #include "service/trust/ledger.h"
-#include "service/trust/tenants.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -31,7 +30,8 @@ static void AddReturnedFromLog(const HandState& state, v1::ResolveShowdownRespon
 }  // namespace
 
 absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
-                                          v1::ResolveShowdownResponse* resp) const {
+                                          v1::ResolveShowdownResponse* resp,
+                                          const CallContext& call) const {
   if (absl::StatusOr<v1::Locale> l = DecodeLocale(req.locale()); !l.ok()) return l.status();
   std::vector<ShowdownSeat> seats;
   Variant variant = Variant::kStud;
@@ -39,9 +39,9 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
   std::optional<Card> common;
   absl::StatusOr<SealedHand> hand;
   if (req.hand_case() == v1::ResolveShowdownRequest::kToken) {
-    hand = Unseal(req.token(), req.expected_hand_id());
+    hand = Unseal(call, req.token(), req.expected_hand_id());
     if (!hand.ok()) return hand.status();
-    if (absl::Status st = Permit(req, *hand); !st.ok()) return st;
+    if (absl::Status st = Permit(call, req, *hand); !st.ok()) return st;
     const HandState& state = hand->state;
     resp->set_hand_id(HandIdText(hand->service));
     if (state.phase != Phase::kComplete) {

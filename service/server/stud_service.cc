@@ -13,7 +13,6 @@
 #include "service/trust/ledger.h"
 #include "service/trust/seat_rate_limit.h"
 #include "service/trust/tenant_limits.h"
-#include "service/trust/tenants.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -51,29 +50,28 @@ bool PlatformOnly(const Req& req) {
 
 }  // namespace
 
-absl::Status StudServiceImpl::Authorized(grpc::CallbackServerContext* ctx,
-                                         absl::string_view seat_ticket, bool platform_only,
-                                         absl::FunctionRef<absl::Status()> handler) const {
+absl::Status StudServiceImpl::Authorized(
+    grpc::CallbackServerContext* ctx, const absl::StatusOr<Caller>& caller,
+    absl::string_view seat_ticket,
+    absl::FunctionRef<absl::Status(const CallContext&)> handler) const {
   // Errors in the caller's language, else the hand's (api/localized.h).
-  HandLanguageScope hand_language;
+  HandLanguage hand_language;
   const std::optional<MessageLanguage> asked = AskedLanguage(*ctx);
-  absl::Status status = AuthorizedIn(ctx, seat_ticket, platform_only, handler);
+  absl::Status status = AuthorizedIn(caller, seat_ticket, &hand_language, handler);
   if (std::optional<MessageLanguage> lang = asked ? asked : hand_language.noted()) {
     SetMessageLanguage(&status, *lang);
   }
   return status;
 }
 
-absl::Status StudServiceImpl::AuthorizedIn(grpc::CallbackServerContext* ctx,
-                                           absl::string_view seat_ticket, bool platform_only,
-                                           absl::FunctionRef<absl::Status()> handler) const {
+absl::Status StudServiceImpl::AuthorizedIn(
+    const absl::StatusOr<Caller>& caller, absl::string_view seat_ticket, HandLanguage* language,
+    absl::FunctionRef<absl::Status(const CallContext&)> handler) const {
   LedgerScope ledger(ledger_);  // commits what the call changed, or refuses it (ledger.h)
-  absl::StatusOr<Caller> caller =
-      callers_.Authenticate(ctx->client_metadata(), seat_ticket, platform_only);
   if (!caller.ok()) return caller.status();
   if (absl::Status st = AdmitSeat(caller->tenant, seat_ticket); !st.ok()) return st;
-  TenantScope scope(caller->tenant, caller->device);
-  return ledger.Finish(handler(), caller->tenant);
+  const CallContext call{.tenant = caller->tenant, .device = caller->device, .language = language};
+  return ledger.Finish(handler(call), caller->tenant);
 }
 
 StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
@@ -100,36 +98,31 @@ absl::Status StudServiceImpl::AdmitSeat(absl::string_view tenant,
   return seat_rate_limit_->Admit(tenant, seat_ticket.substr(7, 16), seat, absl::Now());
 }
 
-void StudServiceImpl::Dispatch(grpc::CallbackServerContext* ctx, absl::string_view seat_ticket,
-                               absl::AnyInvocable<void() &&> serve,
+void StudServiceImpl::Dispatch(absl::StatusOr<Caller> caller,
+                               absl::AnyInvocable<void(const absl::StatusOr<Caller>&) &&> serve,
                                absl::FunctionRef<void(const absl::Status&)> refuse) {
   if (draining_.load(std::memory_order_relaxed)) {
     last_arrival_nanos_.store(absl::ToUnixNanos(absl::Now()), std::memory_order_relaxed);
     refuse(ServerDraining());
     return;
   }
-  // Counted from here until the call is answered (serve finishes it).
-  ++in_flight_;
-  auto counted = [this, serve = std::move(serve)]() mutable {
-    std::move(serve)();
-    --in_flight_;
-  };
   // Per-tenant fairness: the slot is taken before the shared queue and held
   // until the call is answered. A caller that fails authentication gets no
   // slot; the handler refuses it.
   std::optional<TenantLimiter::Slot> slot;
-  if (tenant_limits_ != nullptr) {
-    if (absl::StatusOr<Caller> caller =
-            callers_.Authenticate(ctx->client_metadata(), seat_ticket, false);
-        caller.ok()) {
-      slot = tenant_limits_->TryAcquire(caller->tenant);
-      if (!slot.has_value()) {
-        --in_flight_;
-        refuse(TenantOverloaded(caller->tenant, tenant_limits_->limit()));
-        return;
-      }
+  if (tenant_limits_ != nullptr && caller.ok()) {
+    slot = tenant_limits_->TryAcquire(caller->tenant);
+    if (!slot.has_value()) {
+      refuse(TenantOverloaded(caller->tenant, tenant_limits_->limit()));
+      return;
     }
   }
+  // Counted from here until the call is answered (serve finishes it).
+  ++in_flight_;
+  auto counted = [this, serve = std::move(serve), caller = std::move(caller)]() mutable {
+    std::move(serve)(caller);
+    --in_flight_;
+  };
   if (admission_ == nullptr) {
     counted();
   } else if (!admission_->TrySubmit(
@@ -144,7 +137,8 @@ void StudServiceImpl::Dispatch(grpc::CallbackServerContext* ctx, absl::string_vi
 template <typename Req, typename Resp>
 grpc::ServerUnaryReactor* StudServiceImpl::Serve(
     grpc::CallbackServerContext* ctx, RpcMethod method, const grpc::ByteBuffer& request,
-    grpc::ByteBuffer* response, absl::Status (HandService::*handle)(const Req&, Resp*) const) {
+    grpc::ByteBuffer* response,
+    absl::Status (HandService::*handle)(const Req&, Resp*, const CallContext&) const) {
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();  // once per call
   // Deleted as soon as the call is finished (its response is serialized by then).
   auto* call = new UnaryCall<Req, Resp>();
@@ -165,13 +159,17 @@ grpc::ServerUnaryReactor* StudServiceImpl::Serve(
         [call, response] { return call->SerializeResponse(response); }, reactor);
     delete call;
   };
+  // The call's one authentication (callers.h): Dispatch takes the tenant's
+  // slot with it, and the handler's context is made from it.
   Dispatch(
-      ctx, SeatTicketOf(call->request()),
-      [this, ctx, call, handle, finish] {
+      callers_.Authenticate(ctx->client_metadata(), SeatTicketOf(call->request()),
+                            PlatformOnly(call->request())),
+      [this, ctx, call, handle, finish](const absl::StatusOr<Caller>& caller) {
         finish([&] {
           const Req& req = call->request();
-          return Authorized(ctx, SeatTicketOf(req), PlatformOnly(req),
-                            [&] { return (hands_.*handle)(req, call->response()); });
+          return Authorized(ctx, caller, SeatTicketOf(req), [&](const CallContext& context) {
+            return (hands_.*handle)(req, call->response(), context);
+          });
         });
       },
       [&](const absl::Status& why) { finish([&] { return why; }); });

@@ -93,20 +93,20 @@ class StudServiceImpl final : public RawStudService {
                                            stud::v1::GetSigningKeysResponse* response) override;
 
  private:
-  // Authenticates the caller (when tenants_ is set) and runs `handler` with
-  // its tenant as CurrentTenant() (and CurrentCallIsDevice() for a device);
-  // an unauthenticated or rate-limited call never reaches it. `seat_ticket`:
-  // the request's seat ticket ("" when it has none); `platform_only`: the
-  // request is one only the platform's API key may make (NewHand, stateless
-  // calls), never a device.
-  absl::Status Authorized(grpc::CallbackServerContext* ctx, absl::string_view seat_ticket,
-                          bool platform_only, absl::FunctionRef<absl::Status()> handler) const;
+  // Runs `handler` with the call's context (rpc/call_context.h) made from
+  // `caller`, the call's one authentication (Serve makes it, Dispatch reads
+  // its tenant): an unauthenticated or rate-limited call never reaches it.
+  // `seat_ticket`: the request's seat ticket ("" when it has none).
+  absl::Status Authorized(grpc::CallbackServerContext* ctx, const absl::StatusOr<Caller>& caller,
+                          absl::string_view seat_ticket,
+                          absl::FunctionRef<absl::Status(const CallContext&)> handler) const;
   // OK, or SEAT_RATE_LIMITED when the seat of `seat_ticket` (a ticket's
   // bytes; "" = none) is over --seat_rate_limit.
   absl::Status AdmitSeat(absl::string_view tenant, absl::string_view seat_ticket) const;
-  // Authorized without the error's language.
-  absl::Status AuthorizedIn(grpc::CallbackServerContext* ctx, absl::string_view seat_ticket,
-                            bool platform_only, absl::FunctionRef<absl::Status()> handler) const;
+  // Authorized without the error's language; the handler notes the hand's in `language`.
+  absl::Status AuthorizedIn(const absl::StatusOr<Caller>& caller, absl::string_view seat_ticket,
+                            HandLanguage* language,
+                            absl::FunctionRef<absl::Status(const CallContext&)> handler) const;
 
   // Parses the request's bytes into a new UnaryCall (its messages on one
   // arena), then dispatches it to `handle`, which fills the response; the
@@ -115,13 +115,14 @@ class StudServiceImpl final : public RawStudService {
   template <typename Req, typename Resp>
   grpc::ServerUnaryReactor* Serve(grpc::CallbackServerContext* ctx, RpcMethod method,
                                   const grpc::ByteBuffer& request, grpc::ByteBuffer* response,
-                                  absl::Status (HandService::*handle)(const Req&, Resp*) const);
-  // Runs `serve` (which finishes the call) now, or on a worker when load
-  // shedding is on; `refuse` answers with the reason instead when the queue
-  // is full or the caller's tenant has its limit in flight. Exactly one of
-  // them runs.
-  void Dispatch(grpc::CallbackServerContext* ctx, absl::string_view seat_ticket,
-                absl::AnyInvocable<void() &&> serve,
+                                  absl::Status (HandService::*handle)(const Req&, Resp*,
+                                                                      const CallContext&) const);
+  // Runs `serve(caller)` (which finishes the call) now, or on a worker when
+  // load shedding is on; `refuse` answers with the reason instead when the
+  // queue is full or the caller's tenant has its limit in flight. Exactly one
+  // of them runs. `caller`: the call's authentication, made once by Serve.
+  void Dispatch(absl::StatusOr<Caller> caller,
+                absl::AnyInvocable<void(const absl::StatusOr<Caller>&) &&> serve,
                 absl::FunctionRef<void(const absl::Status&)> refuse);
 
   HandService hands_;

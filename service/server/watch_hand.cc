@@ -8,7 +8,6 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "service/api/status_mapping.h"
-#include "service/trust/tenants.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -59,9 +58,8 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
     bool complete = false;
     {
       v1::HandUpdate scratch;
-      TenantScope scope(caller_.tenant, caller_.device);
       if (absl::Status st =
-              deps_.hands->WatchUpdate(request_, latest->token, 0, &scratch, &complete);
+              deps_.hands->WatchUpdate(Context(), request_, latest->token, 0, &scratch, &complete);
           !st.ok()) {
         return Refuse(st);
       }
@@ -125,6 +123,9 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
   }
 
  private:
+  // Each message's context: the stream's caller, authenticated once when it opened.
+  CallContext Context() const { return {.tenant = caller_.tenant, .device = caller_.device}; }
+
   grpc::Status Grpc(absl::Status status) const {
     if (language_.has_value() && !status.ok()) SetMessageLanguage(&status, *language_);
     return ToGrpcStatus(status);
@@ -164,8 +165,7 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
     response_.Clear();
     absl::Status built;
     {
-      TenantScope scope(caller_.tenant, caller_.device);
-      built = deps_.hands->WatchUpdate(request_, entry->token, entry->first_op,
+      built = deps_.hands->WatchUpdate(Context(), request_, entry->token, entry->first_op,
                                        response_.mutable_update());
     }
     lock.lock();

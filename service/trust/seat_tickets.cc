@@ -72,9 +72,9 @@ absl::StatusOr<int> VerifiedSeat(const Sealer& sealer, absl::string_view ticket,
 // the hand was dealt requiring them (its sealed policy, whatever this
 // server's flags) or this server or tenant requires them now.
 absl::StatusOr<std::optional<int>> Scope(const Sealer& sealer, const SeatTicketPolicy* policy,
+                                         absl::string_view tenant, bool device,
                                          const std::string& ticket, const SealedHand& hand) {
-  const absl::string_view tenant = CurrentTenant();
-  if (CurrentCallIsDevice() && !hand.service.requires_seat_tickets) {
+  if (device && !hand.service.requires_seat_tickets) {
     return Refuse("SEAT_TICKET_NOT_PERMITTED",
                   "seat_ticket: this hand was dealt without seat tickets, so a ticket alone does "
                   "not open it; the platform calls for it with its API key");
@@ -118,9 +118,9 @@ absl::Status CheckViews(int seat, const google::protobuf::RepeatedField<int32_t>
 
 // Runs `check(seat)` when the call is scoped.
 template <typename Check>
-absl::Status Scoped(const Sealer& sealer, const SeatTicketPolicy* policy, const std::string& ticket,
-                    const SealedHand& hand, Check check) {
-  absl::StatusOr<std::optional<int>> seat = Scope(sealer, policy, ticket, hand);
+absl::Status Scoped(const Sealer& sealer, const SeatTicketPolicy* policy, absl::string_view tenant,
+                    bool device, const std::string& ticket, const SealedHand& hand, Check check) {
+  absl::StatusOr<std::optional<int>> seat = Scope(sealer, policy, tenant, device, ticket, hand);
   if (!seat.ok()) return seat.status();
   if (!seat->has_value()) return absl::OkStatus();
   return check(**seat);
@@ -138,109 +138,121 @@ std::string IssueSeatTicket(const Sealer& sealer, absl::string_view tenant,
   return ticket;
 }
 
-void AddSeatTickets(const Sealer& sealer, const ServiceData& service, int num_seats,
-                    v1::NewHandResponse* resp) {
+void AddSeatTickets(const Sealer& sealer, absl::string_view tenant, const ServiceData& service,
+                    int num_seats, v1::NewHandResponse* resp) {
   if (service.hand_id.size() != 16) return;  // every new hand has an id; never happens
   for (int seat = 1; seat <= num_seats; ++seat) {
     v1::SeatTicket* t = resp->add_seat_tickets();
     t->set_seat(seat);
-    t->set_ticket(IssueSeatTicket(sealer, CurrentTenant(), service.hand_id, seat));
+    t->set_ticket(IssueSeatTicket(sealer, tenant, service.hand_id, seat));
   }
-  resp->set_table_ticket(
-      IssueSeatTicket(sealer, CurrentTenant(), service.hand_id, kTableTicketSeat));
+  resp->set_table_ticket(IssueSeatTicket(sealer, tenant, service.hand_id, kTableTicketSeat));
 }
 
 absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* policy,
+                             absl::string_view tenant, bool device,
                              const v1::ApplyActionRequest& req, const SealedHand& hand) {
-  return Scoped(sealer, policy, req.seat_ticket(), hand, [&](int seat) -> absl::Status {
-    if (absl::Status st = CheckViews(seat, req.private_view_seats()); !st.ok()) return st;
-    if (!req.has_action()) return absl::OkStatus();  // the handler refuses it
-    // Every dealer step of a LIVE hand is the table's: a card dealt (a
-    // common card included), a burn [STUD-DEAL-3], the reshuffle [STUD-DECK-1].
-    const v1::ActionKind kind = req.action().kind();
-    const bool dealer_step = kind == v1::ACTION_KIND_DEAL || kind == v1::ACTION_KIND_BURN ||
-                             kind == v1::ACTION_KIND_RESHUFFLE;
-    // Closing seeding for the silent seats is the table's too [STUD-DEAL-6].
-    const bool closes_seeding = kind == v1::ACTION_KIND_SEED && req.action().seat() == 0;
-    if (seat == kTableTicketSeat && !dealer_step && !closes_seeding) {
-      return Refuse("SEAT_TICKET_NOT_PERMITTED",
-                    "action.kind: the table's ticket reports the dealer's steps (DEAL, BURN, "
-                    "RESHUFFLE), closes seeding and reports irregularities; a seat's action "
-                    "(its seed included) needs that seat's ticket");
-    }
-    if (seat != kTableTicketSeat && dealer_step) {
-      return Refuse("SEAT_TICKET_NOT_PERMITTED",
-                    absl::StrCat("action.kind: seat ", seat,
-                                 "'s ticket cannot report a dealer's step; LIVE deals, burns and "
-                                 "the reshuffle come with the table's ticket "
-                                 "(NewHandResponse.table_ticket)"));
-    }
-    if (seat != kTableTicketSeat && req.action().seat() != seat) {
-      return Refuse("SEAT_TICKET_WRONG_SEAT",
-                    absl::StrCat("action.seat: seat ", seat, "'s ticket acts only for seat ", seat,
-                                 ", not seat ", req.action().seat()));
-    }
-    return absl::OkStatus();
-  });
+  return Scoped(
+      sealer, policy, tenant, device, req.seat_ticket(), hand, [&](int seat) -> absl::Status {
+        if (absl::Status st = CheckViews(seat, req.private_view_seats()); !st.ok()) return st;
+        if (!req.has_action()) return absl::OkStatus();  // the handler refuses it
+        // Every dealer step of a LIVE hand is the table's: a card dealt (a
+        // common card included), a burn [STUD-DEAL-3], the reshuffle [STUD-DECK-1].
+        const v1::ActionKind kind = req.action().kind();
+        const bool dealer_step = kind == v1::ACTION_KIND_DEAL || kind == v1::ACTION_KIND_BURN ||
+                                 kind == v1::ACTION_KIND_RESHUFFLE;
+        // Closing seeding for the silent seats is the table's too [STUD-DEAL-6].
+        const bool closes_seeding = kind == v1::ACTION_KIND_SEED && req.action().seat() == 0;
+        if (seat == kTableTicketSeat && !dealer_step && !closes_seeding) {
+          return Refuse("SEAT_TICKET_NOT_PERMITTED",
+                        "action.kind: the table's ticket reports the dealer's steps (DEAL, BURN, "
+                        "RESHUFFLE), closes seeding and reports irregularities; a seat's action "
+                        "(its seed included) needs that seat's ticket");
+        }
+        if (seat != kTableTicketSeat && dealer_step) {
+          return Refuse(
+              "SEAT_TICKET_NOT_PERMITTED",
+              absl::StrCat("action.kind: seat ", seat,
+                           "'s ticket cannot report a dealer's step; LIVE deals, burns and "
+                           "the reshuffle come with the table's ticket "
+                           "(NewHandResponse.table_ticket)"));
+        }
+        if (seat != kTableTicketSeat && req.action().seat() != seat) {
+          return Refuse("SEAT_TICKET_WRONG_SEAT",
+                        absl::StrCat("action.seat: seat ", seat, "'s ticket acts only for seat ",
+                                     seat, ", not seat ", req.action().seat()));
+        }
+        return absl::OkStatus();
+      });
 }
 
 absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* policy,
+                             absl::string_view tenant, bool device,
                              const v1::LegalActionsRequest& req, const SealedHand& hand) {
-  return Scoped(sealer, policy, req.seat_ticket(), hand, [&](int seat) -> absl::Status {
-    if (req.seat() == seat) return absl::OkStatus();
-    return Refuse("SEAT_TICKET_WRONG_SEAT",
-                  absl::StrCat("seat: ", SeatName(seat), "'s ticket asks only for seat ", seat,
-                               seat == kTableTicketSeat ? " (the board's deal)" : "", ", not seat ",
-                               req.seat()));
-  });
+  return Scoped(
+      sealer, policy, tenant, device, req.seat_ticket(), hand, [&](int seat) -> absl::Status {
+        if (req.seat() == seat) return absl::OkStatus();
+        return Refuse("SEAT_TICKET_WRONG_SEAT",
+                      absl::StrCat("seat: ", SeatName(seat), "'s ticket asks only for seat ", seat,
+                                   seat == kTableTicketSeat ? " (the board's deal)" : "",
+                                   ", not seat ", req.seat()));
+      });
 }
 
 absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* policy,
+                             absl::string_view tenant, bool device,
                              const v1::ResolveShowdownRequest& req, const SealedHand& hand) {
   // Any ticket of the hand: the handler answers only once the hand is
   // complete, and then shows only what the showdown showed.
-  return Scoped(sealer, policy, req.seat_ticket(), hand, [](int) { return absl::OkStatus(); });
+  return Scoped(sealer, policy, tenant, device, req.seat_ticket(), hand,
+                [](int) { return absl::OkStatus(); });
 }
 
 absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* policy,
+                             absl::string_view tenant, bool device,
                              const v1::RuleIrregularityRequest& req, const SealedHand& hand) {
-  return Scoped(sealer, policy, req.seat_ticket(), hand, [&](int seat) -> absl::Status {
-    if (seat != kTableTicketSeat) {
-      return Refuse(
-          "SEAT_TICKET_NOT_PERMITTED",
-          absl::StrCat("seat_ticket: seat ", seat,
-                       "'s ticket cannot report irregularities; the floor "
-                       "reports them with the table's ticket (NewHandResponse.table_ticket)"));
-    }
-    return CheckViews(seat, req.private_view_seats());
-  });
+  return Scoped(
+      sealer, policy, tenant, device, req.seat_ticket(), hand, [&](int seat) -> absl::Status {
+        if (seat != kTableTicketSeat) {
+          return Refuse(
+              "SEAT_TICKET_NOT_PERMITTED",
+              absl::StrCat("seat_ticket: seat ", seat,
+                           "'s ticket cannot report irregularities; the floor "
+                           "reports them with the table's ticket (NewHandResponse.table_ticket)"));
+        }
+        return CheckViews(seat, req.private_view_seats());
+      });
 }
 
 absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* policy,
-                             const v1::GetViewRequest& req, const SealedHand& hand) {
-  return Scoped(sealer, policy, req.seat_ticket(), hand,
+                             absl::string_view tenant, bool device, const v1::GetViewRequest& req,
+                             const SealedHand& hand) {
+  return Scoped(sealer, policy, tenant, device, req.seat_ticket(), hand,
                 [&](int seat) { return CheckViews(seat, req.private_view_seats()); });
 }
 
 absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* policy,
+                             absl::string_view tenant, bool device,
                              const v1::ExportHandHistoryRequest& req, const SealedHand& hand) {
-  return Scoped(sealer, policy, req.seat_ticket(), hand, [&](int seat) -> absl::Status {
-    if (req.reveal_hidden_cards()) {
-      return Refuse("SEAT_TICKET_NOT_PERMITTED",
-                    "reveal_hidden_cards: a ticket never reveals other seats' down cards; export "
-                    "your own seat's view");
-    }
-    if (req.viewer_seat() != seat && req.viewer_seat() != kPublicViewer) {
-      return Refuse(
-          "SEAT_TICKET_WRONG_SEAT",
-          absl::StrCat("viewer_seat: ", SeatName(seat), "'s ticket exports ",
-                       seat == kTableTicketSeat
-                           ? std::string("the public record (0)")
-                           : absl::StrCat("seat ", seat, "'s view or the public record (0)"),
-                       ", not seat ", req.viewer_seat(), "'s"));
-    }
-    return absl::OkStatus();
-  });
+  return Scoped(
+      sealer, policy, tenant, device, req.seat_ticket(), hand, [&](int seat) -> absl::Status {
+        if (req.reveal_hidden_cards()) {
+          return Refuse(
+              "SEAT_TICKET_NOT_PERMITTED",
+              "reveal_hidden_cards: a ticket never reveals other seats' down cards; export "
+              "your own seat's view");
+        }
+        if (req.viewer_seat() != seat && req.viewer_seat() != kPublicViewer) {
+          return Refuse(
+              "SEAT_TICKET_WRONG_SEAT",
+              absl::StrCat("viewer_seat: ", SeatName(seat), "'s ticket exports ",
+                           seat == kTableTicketSeat
+                               ? std::string("the public record (0)")
+                               : absl::StrCat("seat ", seat, "'s view or the public record (0)"),
+                           ", not seat ", req.viewer_seat(), "'s"));
+        }
+        return absl::OkStatus();
+      });
 }
 
 absl::StatusOr<TicketHolder> AuthenticateSeatTicket(const Sealer& sealer, absl::string_view ticket,

@@ -83,24 +83,32 @@ struct SeatTicketPolicy {
 // The ticket of `seat` (0 = table) of the hand `hand_id` for `tenant`.
 std::string IssueSeatTicket(const Sealer& sealer, absl::string_view tenant,
                             absl::string_view hand_id, int seat);
-// NewHand: one ticket per seat and the table ticket, for the current tenant.
-void AddSeatTickets(const Sealer& sealer, const ServiceData& service, int num_seats,
-                    stud::v1::NewHandResponse* resp);
+// NewHand: one ticket per seat and the table ticket, for the calling `tenant`.
+void AddSeatTickets(const Sealer& sealer, absl::string_view tenant, const ServiceData& service,
+                    int num_seats, stud::v1::NewHandResponse* resp);
 
 // One check per handler, after the token is opened: OK when the call needs no
 // ticket or its ticket allows it; else PERMISSION_DENIED with a reason above.
-// `policy` null = tickets required nowhere.
+// `policy` null = tickets required nowhere. `tenant`: the caller's; `device`:
+// the caller was authenticated by its seat ticket alone (server/callers.h), so
+// it may act and read only as that ticket allows, on a hand that requires tickets.
 absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* policy,
+                             absl::string_view tenant, bool device,
                              const stud::v1::ApplyActionRequest& req, const SealedHand& hand);
 absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* policy,
+                             absl::string_view tenant, bool device,
                              const stud::v1::LegalActionsRequest& req, const SealedHand& hand);
 absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* policy,
+                             absl::string_view tenant, bool device,
                              const stud::v1::ResolveShowdownRequest& req, const SealedHand& hand);
 absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* policy,
+                             absl::string_view tenant, bool device,
                              const stud::v1::RuleIrregularityRequest& req, const SealedHand& hand);
 absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* policy,
+                             absl::string_view tenant, bool device,
                              const stud::v1::GetViewRequest& req, const SealedHand& hand);
 absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* policy,
+                             absl::string_view tenant, bool device,
                              const stud::v1::ExportHandHistoryRequest& req, const SealedHand& hand);
 
 // A seat ticket as a device's whole credential (no API key): the tenant it

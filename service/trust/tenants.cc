@@ -142,21 +142,4 @@ std::vector<std::string> TenantAuth::tenants() const {
   return out;
 }
 
-namespace {
-thread_local absl::string_view current_tenant;
-thread_local bool current_device = false;
-}  // namespace
-
-absl::string_view CurrentTenant() { return current_tenant; }
-bool CurrentCallIsDevice() { return current_device; }
-TenantScope::TenantScope(absl::string_view tenant, bool device)
-    : previous_(current_tenant), previous_device_(current_device) {
-  current_tenant = tenant;
-  current_device = device;
-}
-TenantScope::~TenantScope() {
-  current_tenant = previous_;
-  current_device = previous_device_;
-}
-
 }  // namespace stud::service

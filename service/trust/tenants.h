@@ -71,27 +71,6 @@ class TenantAuth {
   std::map<std::string, std::array<uint8_t, 32>> keys_;
 };
 
-// The tenant of the call being handled on this thread ("" when caller
-// authentication is off). Handlers run synchronously in the gRPC adapter,
-// which sets it for the duration of the call; every token the call seals is
-// bound to it and every token it opens must be.
-absl::string_view CurrentTenant();
-// True while the call being handled on this thread was authenticated by its
-// seat ticket alone (a player's device, no API key): it may act and read only
-// as that ticket allows, on a hand that requires tickets (seat_tickets.h).
-bool CurrentCallIsDevice();
-class TenantScope {
- public:
-  explicit TenantScope(absl::string_view tenant, bool device = false);
-  ~TenantScope();
-  TenantScope(const TenantScope&) = delete;
-  TenantScope& operator=(const TenantScope&) = delete;
-
- private:
-  absl::string_view previous_;
-  bool previous_device_;
-};
-
 }  // namespace stud::service
 
 #endif  // STUD_SERVICE_TENANTS_H_

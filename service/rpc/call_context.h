@@ -1,0 +1,30 @@
+// CallContext: what one call depends on besides its request, passed to every
+// HandService handler as a parameter (no thread-local). The gRPC adapter
+// (server/stud_service.cc) makes one per call from the call's one
+// authentication (server/callers.h); a test or tool calling HandService
+// directly gets the default: a trusted backend call of tenant "", whose
+// errors are in the request's language.
+#ifndef STUD_SERVICE_RPC_CALL_CONTEXT_H_
+#define STUD_SERVICE_RPC_CALL_CONTEXT_H_
+
+#include "absl/strings/string_view.h"
+
+namespace stud::service {
+
+class HandLanguage;  // api/localized.h
+
+struct CallContext {
+  // The authenticated tenant ("" when caller authentication is off): every
+  // token the call seals is bound to it, and every token it opens must be.
+  absl::string_view tenant;
+  // Authenticated by its seat ticket alone (a player's device, no API key):
+  // it may act and read only as that ticket allows (trust/seat_tickets.h).
+  bool device = false;
+  // Where opening a hand notes its language, for the call's errors
+  // (api/localized.h). Null: nowhere.
+  HandLanguage* language = nullptr;
+};
+
+}  // namespace stud::service
+
+#endif  // STUD_SERVICE_RPC_CALL_CONTEXT_H_
