@@ -13,9 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "absl/flags/flag.h"
@@ -39,6 +37,7 @@
 #include "service/observability/tracing.h"
 #include "service/server/connection_policy.h"
 #include "service/server/drain.h"
+#include "service/server/options.h"
 #include "service/server/stud_service.h"
 #include "service/token/sealer.h"
 #include "service/trust/redis_ledger.h"
@@ -55,126 +54,11 @@
 #define STUD_GIT_COMMIT "unknown"
 #endif
 
-ABSL_FLAG(std::string, listen, "127.0.0.1:50051",
-          "gRPC listen address (host:port; port 0 = any free port)");
-ABSL_FLAG(
-    std::string, metrics_listen, "127.0.0.1:9464",
-    "Prometheus /metrics address (host:port; port 0 = any free port, logged as metrics_listening); "
-    "empty disables metrics");
-ABSL_FLAG(std::string, otlp_endpoint, "",
-          "OTLP/gRPC trace collector (host:port, plaintext); empty disables trace export");
-ABSL_FLAG(double, trace_sampling_ratio, 1.0,
-          "Share of calls without a sampled caller traceparent that are traced (0..1); a caller's "
-          "sampled flag is always followed");
-ABSL_FLAG(int, otlp_queue_spans, 2048,
-          "Spans the trace export queue holds; more are dropped and counted");
-ABSL_FLAG(int, otlp_batch_spans, 512, "Most spans sent in one OTLP Export call");
-ABSL_FLAG(int, otlp_flush_ms, 1000,
-          "Longest time a span waits in the queue before a batch is sent");
-ABSL_FLAG(int, otlp_timeout_ms, 3000, "Deadline of one OTLP Export call");
-ABSL_FLAG(std::string, log_level, "info", "Lowest log level written: debug, info, warn or error");
-ABSL_FLAG(std::string, key_file, "",
-          "Sealing key ring file (\"<id>:<64 hex>\" entries; the largest id seals). "
-          "Without it, env STUD_KEYS is read; without both, an ephemeral key is made.");
-ABSL_FLAG(std::string, signing_keys_file, "",
-          "Hand receipt signing keys (\"<name>:<base64 of a 32-byte Ed25519 seed>\" per line; "
-          "the first signs, all are published by GetSigningKeys). Without it, a random key "
-          "per process (receipts then verify only against this process's key).");
-ABSL_FLAG(int, token_format, stud::service::kDerivedTokenFormat,
-          "Format of the tokens this server seals (service/token/sealer.h): 5 (AES-256-GCM-SIV "
-          "under a subkey of the ring key, the tenant as a keyed tag); 4 (AES-256-GCM-SIV under "
-          "the ring key, the tenant by name) during a rolling upgrade from a release that cannot "
-          "open format 5; 1 (formats 1 and 2: keyed-BLAKE2b nonce, XChaCha20-Poly1305) from a "
-          "release that cannot open format 4. 3 (SipHash-derived nonce) is deprecated. "
-          "Every format is opened whatever this flag says");
-ABSL_FLAG(int, sealed_schema, 3,
-          "Schema of the token plaintext this server writes: 3 (rule IDs as numbers), or 2 (rule "
-          "IDs as names), which releases before 3 also read: use 2 during a rolling upgrade from "
-          "one of them (CHANGELOG.md). Both are always read");
-ABSL_FLAG(bool, allow_preset, false, "Accept DEALING_MODE_PRESET (caller-chosen deck order)");
-ABSL_FLAG(
-    bool, allow_history_reveal, false,
-    "ExportHandHistory honours reveal_hidden_cards (every seat's down cards in the PHH record); "
-    "without it such a request is PERMISSION_DENIED");
-ABSL_FLAG(bool, allow_deck_reveal, false,
-          "GetView honours reveal_deck: a complete hand's deck, recycle order and salt, for a "
-          "call without a seat ticket on a hand that requires none; without it (and for every "
-          "seat ticket) such a request is PERMISSION_DENIED DECK_REVEAL_NOT_PERMITTED");
-ABSL_FLAG(std::string, tls_cert, "", "PEM certificate chain; with --tls_key enables TLS");
-ABSL_FLAG(std::string, tls_key, "", "PEM private key; with --tls_cert enables TLS");
-ABSL_FLAG(std::string, tls_client_ca, "",
-          "PEM CA bundle: with TLS, require a client certificate signed by it (mutual TLS)");
-ABSL_FLAG(
-    std::string, tenant_keys_file, "",
-    "Caller authentication: \"<tenant>:<64 hex>\" entries; calls must send x-stud-tenant and "
-    "x-stud-api-key, and tokens are bound to their tenant. Without it, env STUD_TENANT_KEYS is "
-    "read; without both, callers are not authenticated.");
-ABSL_FLAG(
-    std::string, seat_tickets, "off",
-    "Seat-scoped access: \"off\" (a token sees and acts for every seat: a trusted backend) or "
-    "\"required\" (every call on a hand must carry a seat ticket from NewHand and is limited "
-    "to that seat). Per tenant: mark its entry \"<tenant>:<hex>:tickets\" in the tenant key file.");
-ABSL_FLAG(double, seat_rate_limit, 20,
-          "Calls per second one seat's ticket may make on this replica (bursts of twice that); "
-          "more are RESOURCE_EXHAUSTED SEAT_RATE_LIMITED. 0 = no limit");
-ABSL_FLAG(int, max_message_bytes, 1 << 20, "Largest request or response message, in bytes");
-ABSL_FLAG(int, drain_seconds, 10, "Grace period for in-flight calls on SIGTERM/SIGINT");
-ABSL_FLAG(int, max_in_flight, 0,
-          "Load shedding: 0 = off (1024 with --ledger); N = calls are queued for --workers threads "
-          "and a call arriving while N are queued or running is refused with RESOURCE_EXHAUSTED");
-ABSL_FLAG(std::string, ledger, "",
-          "Hand ledger, redis://HOST:PORT or redis-sentinel://HOST:PORT,HOST:PORT/MASTER_NAME "
-          "(the master found through Redis Sentinel and followed across failovers): only each "
-          "hand's latest token is accepted (no rewinds or forks); empty = off (trusted mode). "
-          "No password here: --ledger_password_file or STUD_LEDGER_PASSWORD");
-ABSL_FLAG(std::string, ledger_password_file, "",
-          "File holding the ledger Redis password (AUTH; one line). Without it the environment "
-          "variable STUD_LEDGER_PASSWORD is used when set. Never on the command line");
-ABSL_FLAG(std::string, ledger_sentinel_password_file, "",
-          "File holding the password of the Redis Sentinels themselves (requirepass on the "
-          "Sentinels; one line), for redis-sentinel://. Without it the environment variable "
-          "STUD_LEDGER_SENTINEL_PASSWORD is used when set. Never on the command line");
-ABSL_FLAG(int, ledger_wait_replicas, 0,
-          "After each ledger write, wait until this many Redis replicas have it (WAIT) before "
-          "answering, so a failover cannot lose a write whose answer left; 0 = do not wait");
-ABSL_FLAG(int, ledger_wait_timeout_ms, 100,
-          "How long a write waits for --ledger_wait_replicas; fewer acknowledgements is "
-          "UNAVAILABLE (the exact retry completes the call)");
-ABSL_FLAG(int64_t, ledger_max_hands_per_tenant, 0,
-          "Hands in play a tenant may hold in the ledger (across replicas); a NewHand beyond it "
-          "is RESOURCE_EXHAUSTED TENANT_HANDS_EXHAUSTED. 0 = no limit");
-ABSL_FLAG(int64_t, ledger_ttl_seconds, 86400,
-          "How long a hand's ledger entry is kept after the hand ends");
-ABSL_FLAG(int64_t, ledger_in_play_ttl_seconds, 7 * 86400,
-          "How long a hand's ledger entry is kept after its last change while the hand is in play");
-ABSL_FLAG(int, ledger_timeout_ms, 500, "Connect and reply timeout of each ledger (Redis) call");
-ABSL_FLAG(int, max_watchers, 10000,
-          "With --ledger: open WatchHand streams on this replica; more are RESOURCE_EXHAUSTED");
-ABSL_FLAG(int, max_watchers_per_tenant, 0,
-          "Open WatchHand streams one tenant may have on this replica (0 = no per-tenant limit)");
-ABSL_FLAG(int, watch_idle_timeout_seconds, 300,
-          "A WatchHand stream whose hand has not changed for this long ends UNAVAILABLE WATCH_IDLE "
-          "(the client resumes with after_version); 0 = never");
-ABSL_FLAG(int, max_in_flight_per_tenant, 0,
-          "With --tenant_keys_file: calls one tenant may have queued or running; more are refused "
-          "RESOURCE_EXHAUSTED TENANT_OVERLOADED (0 = no per-tenant limit)");
-ABSL_FLAG(int, workers, 0,
-          "Threads serving calls when --max_in_flight is set (0 = one per core; 32 with --ledger)");
-
 namespace {
 
 // The defaults of --max_in_flight and --workers when a ledger is on.
 constexpr int kLedgerMaxInFlight = 1024;
 constexpr int kLedgerWorkers = 32;
-
-bool ReadFile(const std::string& path, std::string* out) {
-  std::ifstream in(path);
-  if (!in) return false;
-  std::stringstream s;
-  s << in.rdbuf();
-  *out = s.str();
-  return true;
-}
 
 int Fail(const std::string& message) {
   stud::service::LogLine(stud::service::LogLevel::kError, "startup_failed").Str("msg", message);
@@ -227,67 +111,17 @@ int main(int argc, char** argv) {
   // before the server reports ready, not inside the first showdown's call.
   const stud::KeyEvaluator evaluator_tables;
   (void)evaluator_tables;
-  absl::StatusOr<std::vector<stud::service::Key>> keys =
-      stud::service::LoadKeys(absl::GetFlag(FLAGS_key_file));
-  if (!keys.ok()) return Fail(std::string(keys.status().message()));
-  if (keys->empty()) {
-    keys->push_back(stud::service::Sealer::EphemeralKey());
-    stud::service::LogLine(stud::service::LogLevel::kWarn, "ephemeral_key")
-        .Int("key_id", keys->back().id)
-        .Str("msg",
-             absl::StrCat(
-                 "no --key_file and no STUD_KEYS: sealing with an EPHEMERAL key (id ",
-                 keys->back().id,
-                 "). Tokens will NOT survive a restart and other replicas cannot open them."));
-  }
   std::string key_ids;
-  for (const stud::service::Key& k : *keys)
-    absl::StrAppend(&key_ids, key_ids.empty() ? "" : ",", k.id);
-  absl::StatusOr<stud::service::Sealer> sealer = stud::service::Sealer::Create(
-      *std::move(keys),
-      static_cast<uint8_t>(std::clamp(absl::GetFlag(FLAGS_token_format), 0, 255)));
+  absl::StatusOr<stud::service::Sealer> sealer = stud::service::SealerFromFlags(&key_ids);
   if (!sealer.ok()) return Fail(std::string(sealer.status().message()));
-
-  std::shared_ptr<grpc::ServerCredentials> creds = grpc::InsecureServerCredentials();
-  const std::string cert_file = absl::GetFlag(FLAGS_tls_cert);
-  const std::string key_file = absl::GetFlag(FLAGS_tls_key);
-  if (cert_file.empty() != key_file.empty()) return Fail("--tls_cert and --tls_key go together");
-  if (!cert_file.empty()) {
-    grpc::SslServerCredentialsOptions ssl;
-    grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
-    if (!ReadFile(cert_file, &pair.cert_chain)) return Fail("--tls_cert: cannot read " + cert_file);
-    if (!ReadFile(key_file, &pair.private_key)) return Fail("--tls_key: cannot read " + key_file);
-    ssl.pem_key_cert_pairs.push_back(std::move(pair));
-    if (const std::string ca = absl::GetFlag(FLAGS_tls_client_ca); !ca.empty()) {
-      if (!ReadFile(ca, &ssl.pem_root_certs)) return Fail("--tls_client_ca: cannot read " + ca);
-      ssl.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
-    }
-    creds = grpc::SslServerCredentials(ssl);
-  } else if (!absl::GetFlag(FLAGS_tls_client_ca).empty()) {
-    return Fail("--tls_client_ca needs --tls_cert and --tls_key");
-  }
-
-  // Seat tickets (seat_tickets.h): the server-wide mode, then each tenant's mark.
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> creds =
+      stud::service::ServerCredentialsFromFlags();
+  if (!creds.ok()) return Fail(std::string(creds.status().message()));
   stud::service::SeatTicketPolicy seat_tickets;
-  if (const std::string mode = absl::GetFlag(FLAGS_seat_tickets); mode == "required") {
-    seat_tickets.required = true;
-  } else if (mode != "off") {
-    return Fail("--seat_tickets: \"off\" or \"required\", not \"" + mode + "\"");
-  }
-  // Caller authentication (tenants.h). Key bytes are never logged.
-  std::unique_ptr<stud::service::TenantAuth> tenants;
-  absl::StatusOr<std::vector<stud::service::TenantKey>> tenant_keys =
-      stud::service::LoadTenantKeys(absl::GetFlag(FLAGS_tenant_keys_file));
-  if (!tenant_keys.ok()) return Fail(std::string(tenant_keys.status().message()));
-  for (const stud::service::TenantKey& k : *tenant_keys) {
-    if (k.seat_tickets) seat_tickets.tenants.insert(k.tenant);
-  }
-  if (!tenant_keys->empty()) {
-    absl::StatusOr<stud::service::TenantAuth> auth =
-        stud::service::TenantAuth::Create(*std::move(tenant_keys));
-    if (!auth.ok()) return Fail(std::string(auth.status().message()));
-    tenants = std::make_unique<stud::service::TenantAuth>(*std::move(auth));
-  }
+  absl::StatusOr<std::unique_ptr<stud::service::TenantAuth>> tenant_auth =
+      stud::service::TenantsFromFlags(&seat_tickets);
+  if (!tenant_auth.ok()) return Fail(std::string(tenant_auth.status().message()));
+  std::unique_ptr<stud::service::TenantAuth> tenants = *std::move(tenant_auth);
 
   // Metrics: on by default on loopback. A port taken at the default address
   // is a warning (several servers on one host); an address given explicitly
@@ -354,21 +188,10 @@ int main(int argc, char** argv) {
   options.allow_history_reveal = absl::GetFlag(FLAGS_allow_history_reveal);
   options.allow_deck_reveal = absl::GetFlag(FLAGS_allow_deck_reveal);
   // Receipt signing keys (fairness/receipt.h): apart from the sealing keys.
-  stud::fairness::SigningKeys signing_keys = stud::fairness::SigningKeys::Ephemeral();
-  if (const std::string path = absl::GetFlag(FLAGS_signing_keys_file); !path.empty()) {
-    std::string text;
-    if (!ReadFile(path, &text)) return Fail("--signing_keys_file: cannot read " + path);
-    absl::StatusOr<stud::fairness::SigningKeys> loaded =
-        stud::fairness::SigningKeys::FromText(text);
-    if (!loaded.ok()) return Fail("--signing_keys_file: " + std::string(loaded.status().message()));
-    signing_keys = *std::move(loaded);
-  } else {
-    stud::service::LogLine(stud::service::LogLevel::kWarn, "signing_key_ephemeral")
-        .Str("msg",
-             "no --signing_keys_file: hand receipts are signed with a random key made for this "
-             "process alone; replicas sign differently and no receipt verifies after a restart")
-        .Str("key_id", signing_keys.signer().key_id);
-  }
+  absl::StatusOr<stud::fairness::SigningKeys> loaded_signing_keys =
+      stud::service::SigningKeysFromFlags();
+  if (!loaded_signing_keys.ok()) return Fail(std::string(loaded_signing_keys.status().message()));
+  stud::fairness::SigningKeys signing_keys = *std::move(loaded_signing_keys);
   options.signing_keys = &signing_keys;
   options.observability = &observability;
   options.tenants = tenants.get();
@@ -378,52 +201,12 @@ int main(int argc, char** argv) {
   std::unique_ptr<stud::service::RedisLedger> ledger;
   std::unique_ptr<stud::service::WatchHub> watch_hub;
   if (const std::string url = absl::GetFlag(FLAGS_ledger); !url.empty()) {
-    absl::StatusOr<stud::service::RedisLedgerOptions> lo = stud::service::ParseLedgerUrl(url);
+    absl::StatusOr<stud::service::RedisLedgerOptions> lo =
+        stud::service::LedgerOptionsFromFlags(url);
     if (!lo.ok()) return Fail(std::string(lo.status().message()));
-    // The password never on the command line (readable in /proc/PID/cmdline).
-    if (!lo->password.empty()) {
-      return Fail(
-          "--ledger: a password in the URL is readable by anyone who can list processes; put it "
-          "in a file (--ledger_password_file) or STUD_LEDGER_PASSWORD");
-    }
-    // A secret from its file (one line), else from the environment; "" when neither.
-    auto secret = [](const char* flag, const std::string& path, const char* env,
-                     std::string* out) -> std::string {
-      if (path.empty()) {
-        if (const char* value = std::getenv(env); value != nullptr) *out = value;
-        return "";
-      }
-      if (!ReadFile(path, out)) return absl::StrCat(flag, ": cannot read ", path);
-      while (!out->empty() && (out->back() == '\n' || out->back() == '\r')) out->pop_back();
-      return out->empty() ? absl::StrCat(flag, ": ", path, " is empty") : "";
-    };
-    if (std::string e = secret("--ledger_password_file", absl::GetFlag(FLAGS_ledger_password_file),
-                               "STUD_LEDGER_PASSWORD", &lo->password);
-        !e.empty()) {
-      return Fail(e);
-    }
-    if (std::string e = secret("--ledger_sentinel_password_file",
-                               absl::GetFlag(FLAGS_ledger_sentinel_password_file),
-                               "STUD_LEDGER_SENTINEL_PASSWORD", &lo->sentinel_password);
-        !e.empty()) {
-      return Fail(e);
-    }
-    lo->wait_replicas = std::max(0, absl::GetFlag(FLAGS_ledger_wait_replicas));
-    lo->wait_timeout = absl::Milliseconds(std::max(1, absl::GetFlag(FLAGS_ledger_wait_timeout_ms)));
-    lo->max_hands_per_tenant =
-        std::max<int64_t>(0, absl::GetFlag(FLAGS_ledger_max_hands_per_tenant));
-    lo->ttl_ended_seconds = std::max<int64_t>(1, absl::GetFlag(FLAGS_ledger_ttl_seconds));
-    lo->ttl_in_play_seconds = std::max<int64_t>(1, absl::GetFlag(FLAGS_ledger_in_play_ttl_seconds));
-    lo->connect_timeout = lo->io_timeout =
-        absl::Milliseconds(std::max(1, absl::GetFlag(FLAGS_ledger_timeout_ms)));
     const std::string where = stud::service::DescribeLedgerAddress(*lo);
     watch_hub = std::make_unique<stud::service::WatchHub>(
-        stud::service::WatchHubOptions{
-            .redis = *lo,
-            .max_watchers = std::max(0, absl::GetFlag(FLAGS_max_watchers)),
-            .max_watchers_per_tenant = std::max(0, absl::GetFlag(FLAGS_max_watchers_per_tenant)),
-            .idle_timeout =
-                absl::Seconds(std::max(0, absl::GetFlag(FLAGS_watch_idle_timeout_seconds)))},
+        stud::service::WatchHubOptionsFromFlags(*lo),
         metrics != nullptr ? metrics->registry().get() : nullptr);
     options.watch_hub = watch_hub.get();
     ledger = std::make_unique<stud::service::RedisLedger>(
@@ -464,7 +247,7 @@ int main(int argc, char** argv) {
   grpc::ServerBuilder builder;
   const std::string listen = absl::GetFlag(FLAGS_listen);
   int bound_port = 0;
-  builder.AddListeningPort(listen, creds, &bound_port);
+  builder.AddListeningPort(listen, *creds, &bound_port);
   builder.SetMaxReceiveMessageSize(absl::GetFlag(FLAGS_max_message_bytes));
   builder.SetMaxSendMessageSize(absl::GetFlag(FLAGS_max_message_bytes));
   stud::service::ApplyConnectionPolicy(*connections, builder);
@@ -480,7 +263,7 @@ int main(int argc, char** argv) {
       .Str("version", STUD_VERSION)
       .Str("commit", STUD_GIT_COMMIT)
       .Str("listen", absl::StrCat(host, ":", bound_port))
-      .Bool("tls", !cert_file.empty())
+      .Bool("tls", !absl::GetFlag(FLAGS_tls_cert).empty())
       .Bool("mutual_tls", !absl::GetFlag(FLAGS_tls_client_ca).empty())
       .Int("tenants", tenants != nullptr ? static_cast<int64_t>(tenants->tenants().size()) : 0)
       .Str("metrics_listen", metrics != nullptr ? metrics_listen : "")
