@@ -14,9 +14,12 @@
 #include "service/trust/seat_rate_limit.h"
 #include "service/trust/seat_tickets.h"
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 namespace v1 = stud::v1;
 
 TenantKey Tenant(const std::string& name, uint8_t fill, bool tickets) {
@@ -47,7 +50,7 @@ class DeviceAccessTest : public ::testing::Test {
     v1::NewHandResponse resp;
     const grpc::Status st =
         server_.stub().NewHand(&ctx, BasicHand(3, v1::DEALING_MODE_PRESET), &resp);
-    EXPECT_TRUE(st.ok()) << st.error_message();
+    EXPECT_THAT(st, IsOk()) << st.error_message();
     return resp;
   }
   // GetView as a phone: the ticket and nothing else.
@@ -70,7 +73,7 @@ TEST_F(DeviceAccessTest, ASeatTicketAloneOpensItsSeatAndNothingElse) {
   const std::string& ticket = hand.seat_tickets(to_act - 1).ticket();
   v1::GetViewResponse view;
   grpc::Status st = PhoneView(token, ticket, {to_act}, &view);
-  ASSERT_TRUE(st.ok()) << st.error_message();
+  ASSERT_THAT(st, IsOk()) << st.error_message();
   ASSERT_EQ(view.update().private_views_size(), 1);
   EXPECT_TRUE(view.update().public_view().policy().seat_tickets());
   // Its own seat's view only, as for any ticket.
@@ -86,7 +89,7 @@ TEST_F(DeviceAccessTest, ASeatTicketAloneOpensItsSeatAndNothingElse) {
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   st = server_.stub().ApplyAction(&ctx, act, &acted);
-  EXPECT_TRUE(st.ok()) << st.error_message();
+  EXPECT_THAT(st, IsOk()) << st.error_message();
   // Naming its tenant (x-stud-tenant alone) works too; naming another does not.
   for (const auto& [tenant, ok] : {std::pair{"acme", true}, std::pair{"bet", false}}) {
     grpc::ClientContext named;
@@ -108,7 +111,7 @@ TEST_F(DeviceAccessTest, NewHandStatelessCallsAndForgedTicketsNeedThePlatformKey
     v1::NewHandResponse resp;
     const grpc::Status st =
         server_.stub().NewHand(&ctx, BasicHand(3, v1::DEALING_MODE_PRESET), &resp);
-    EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    EXPECT_THAT(st, StatusIs(grpc::StatusCode::UNAUTHENTICATED));
     EXPECT_EQ(ErrorInfoOf(st).reason(), "CALLER_UNAUTHENTICATED");
   }
   {  // A stateless showdown carrying a (valid) ticket is still the platform's.
@@ -126,7 +129,7 @@ TEST_F(DeviceAccessTest, NewHandStatelessCallsAndForgedTicketsNeedThePlatformKey
   forged[30] = static_cast<char>(forged[30] ^ 1);
   for (const std::string& bad : {forged, std::string("not a ticket"), std::string()}) {
     const grpc::Status st = PhoneView(hand.update().token(), bad, {}, &view);
-    EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAUTHENTICATED) << st.error_message();
+    EXPECT_THAT(st, StatusIs(grpc::StatusCode::UNAUTHENTICATED));
     EXPECT_EQ(ErrorInfoOf(st).reason(), "CALLER_UNAUTHENTICATED");
   }
   // A trusted-backend tenant's tickets never authenticate a device.
@@ -140,9 +143,9 @@ TEST(SeatTicketHandTest, ATicketOfAnotherHandIsRefusedBeforeTheHandIsLookedUp) {
   const std::string ticket = std::string("ST\x01\0\0\0\x01", 7) + std::string(16, '\xab') +
                              std::string(1, '\x02') + std::string(16, '\0');
   ASSERT_EQ(ticket.size(), kSeatTicketBytes);
-  EXPECT_TRUE(CheckTicketNamesHand(ticket, "ABABABABABABABABABABABABABABABAB").ok());
-  EXPECT_TRUE(CheckTicketNamesHand(ticket, "abababababababababababababababab").ok());
-  EXPECT_TRUE(CheckTicketNamesHand("", "abababababababababababababababab").ok());
+  EXPECT_THAT(CheckTicketNamesHand(ticket, "ABABABABABABABABABABABABABABABAB"), IsOk());
+  EXPECT_THAT(CheckTicketNamesHand(ticket, "abababababababababababababababab"), IsOk());
+  EXPECT_THAT(CheckTicketNamesHand("", "abababababababababababababababab"), IsOk());
   const absl::Status other = CheckTicketNamesHand(ticket, "abababababababababababababababac");
   EXPECT_EQ(SeatTicketReasonOf(other), "SEAT_TICKET_WRONG_HAND");
   EXPECT_EQ(SeatTicketReasonOf(CheckTicketNamesHand("short", "ab")), "SEAT_TICKET_WRONG_HAND");
@@ -151,18 +154,18 @@ TEST(SeatTicketHandTest, ATicketOfAnotherHandIsRefusedBeforeTheHandIsLookedUp) {
 TEST(SeatRateLimitTest, BurstThenTheRateAndEachSeatItsOwnBucket) {
   SeatRateLimiter limit(/*rate=*/2, /*burst=*/3);
   const absl::Time t0 = absl::FromUnixSeconds(1000);
-  for (int i = 0; i < 3; ++i) EXPECT_TRUE(limit.Admit("acme", "hand", 1, t0).ok());
+  for (int i = 0; i < 3; ++i) EXPECT_THAT(limit.Admit("acme", "hand", 1, t0), IsOk());
   const absl::Status refused = limit.Admit("acme", "hand", 1, t0);
-  EXPECT_EQ(refused.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(refused, StatusIs(absl::StatusCode::kResourceExhausted));
   EXPECT_NE(refused.message().find("retry in 500 ms"), absl::string_view::npos)
       << refused.message();
-  EXPECT_TRUE(limit.Admit("acme", "hand", 2, t0).ok());  // another seat
-  EXPECT_TRUE(limit.Admit("bet", "hand", 1, t0).ok());   // another tenant
-  EXPECT_TRUE(limit.Admit("acme", "hand", 1, t0 + absl::Milliseconds(500)).ok());
+  EXPECT_THAT(limit.Admit("acme", "hand", 2, t0), IsOk());  // another seat
+  EXPECT_THAT(limit.Admit("bet", "hand", 1, t0), IsOk());   // another tenant
+  EXPECT_THAT(limit.Admit("acme", "hand", 1, t0 + absl::Milliseconds(500)), IsOk());
   EXPECT_FALSE(limit.Admit("acme", "hand", 1, t0 + absl::Milliseconds(500)).ok());
   // Memory stays bounded: a full table of seats makes room.
   SeatRateLimiter small(1, 1, /*max_seats=*/2);
-  for (int seat = 1; seat <= 10; ++seat) EXPECT_TRUE(small.Admit("t", "h", seat, t0).ok());
+  for (int seat = 1; seat <= 10; ++seat) EXPECT_THAT(small.Admit("t", "h", seat, t0), IsOk());
 }
 
 TEST(SeatRateLimitTest, APhoneThatFloodsIsRefusedWithItsReason) {
@@ -174,7 +177,7 @@ TEST(SeatRateLimitTest, APhoneThatFloodsIsRefusedWithItsReason) {
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   v1::NewHandResponse hand;
-  ASSERT_TRUE(server.stub().NewHand(&ctx, BasicHand(2, v1::DEALING_MODE_PRESET), &hand).ok());
+  ASSERT_THAT(server.stub().NewHand(&ctx, BasicHand(2, v1::DEALING_MODE_PRESET), &hand), IsOk());
   std::vector<grpc::StatusCode> codes;
   for (int i = 0; i < 3; ++i) {
     grpc::ClientContext c;
@@ -206,7 +209,7 @@ TEST(HandPolicyTest, AReplicaWithoutTheFlagsStillEnforcesTheHandsPolicy) {
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   v1::NewHandResponse hand;
-  ASSERT_TRUE(dealer.stub().NewHand(&ctx, BasicHand(2, v1::DEALING_MODE_PRESET), &hand).ok());
+  ASSERT_THAT(dealer.stub().NewHand(&ctx, BasicHand(2, v1::DEALING_MODE_PRESET), &hand), IsOk());
   EXPECT_TRUE(hand.update().public_view().policy().seat_tickets());
   EXPECT_TRUE(hand.update().public_view().policy().ledger());
   grpc::ClientContext c;
@@ -217,7 +220,7 @@ TEST(HandPolicyTest, AReplicaWithoutTheFlagsStillEnforcesTheHandsPolicy) {
   r.add_private_view_seats(2);
   v1::GetViewResponse resp;
   const grpc::Status st = plain.stub().GetView(&c, r, &resp);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << st.error_message();
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::FAILED_PRECONDITION));
   EXPECT_EQ(ErrorInfoOf(st).reason(), "LEDGER_REQUIRED");
   EXPECT_EQ(resp.update().private_views_size(), 0);
 
@@ -227,7 +230,8 @@ TEST(HandPolicyTest, AReplicaWithoutTheFlagsStillEnforcesTheHandsPolicy) {
   grpc::ClientContext c2;
   SetDeadline(&c2);
   v1::NewHandResponse hand2;
-  ASSERT_TRUE(tickets_only.stub().NewHand(&c2, BasicHand(2, v1::DEALING_MODE_PRESET), &hand2).ok());
+  ASSERT_THAT(tickets_only.stub().NewHand(&c2, BasicHand(2, v1::DEALING_MODE_PRESET), &hand2),
+              IsOk());
   EXPECT_FALSE(hand2.update().public_view().policy().ledger());
   grpc::ClientContext c3;
   SetDeadline(&c3);
@@ -251,7 +255,7 @@ TEST(HandPolicyTest, CompactAnswersLeaveOutTheHandsFixedFacts) {
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
     act.set_detail(detail);
-    ASSERT_TRUE(server.stub().ApplyAction(&ctx, act, out).ok());
+    ASSERT_THAT(server.stub().ApplyAction(&ctx, act, out), IsOk());
   }
   EXPECT_FALSE(compact.update().public_view().has_options());
   EXPECT_FALSE(compact.update().public_view().has_stakes());
@@ -288,7 +292,7 @@ TEST(HandPolicyTest, ACompactApplyActionAnswerIsUnderTwoKilobytesOfJson) {
     v1::ApplyActionResponse resp;
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
-    ASSERT_TRUE(server.stub().ApplyAction(&ctx, act, &resp).ok());
+    ASSERT_THAT(server.stub().ApplyAction(&ctx, act, &resp), IsOk());
     ASSERT_TRUE(google::protobuf::util::MessageToJsonString(resp, &json[i]).ok());
   }
   if (getenv("STUD_DUMP_JSON")) std::printf("%s\n", json[1].c_str());
@@ -306,7 +310,7 @@ TEST(TableTicketTest, STUD_DECK_1_AnEightSeatLiveHandPlaysToTheEndInTicketMode) 
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   v1::NewHandResponse hand;
-  ASSERT_TRUE(server.stub().NewHand(&ctx, BasicHand(8, v1::DEALING_MODE_LIVE), &hand).ok());
+  ASSERT_THAT(server.stub().NewHand(&ctx, BasicHand(8, v1::DEALING_MODE_LIVE), &hand), IsOk());
   v1::HandUpdate u = hand.update();
   std::set<std::string> dealt, burned;
   bool reshuffled = false;
@@ -349,7 +353,7 @@ TEST(TableTicketTest, STUD_DECK_1_AnEightSeatLiveHandPlaysToTheEndInTicketMode) 
     grpc::ClientContext c;
     SetDeadline(&c);
     const grpc::Status st = server.stub().ApplyAction(&c, r, &resp);
-    ASSERT_TRUE(st.ok()) << a->ShortDebugString() << ": " << st.error_message();
+    ASSERT_THAT(st, IsOk()) << a->ShortDebugString() << ": " << st.error_message();
     u = resp.update();
   }
   EXPECT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);

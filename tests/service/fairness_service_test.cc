@@ -19,9 +19,12 @@
 #include "service/rpc/hand_service.h"
 #include "service/token/codec.h"
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 namespace v1 = stud::v1;
 
 // A hand service in process, with the sealer to open its tokens.
@@ -34,7 +37,7 @@ class Table {
     for (int s = 1; s <= req.seats_size(); ++s) req.add_private_view_seats(s);
     v1::NewHandResponse start;
     const absl::Status st = service_.NewHand(req, &start);
-    EXPECT_TRUE(st.ok()) << st;
+    EXPECT_THAT(st, IsOk());
     return start.update();
   }
 
@@ -55,7 +58,7 @@ class Table {
   v1::HandUpdate PlayOut(v1::HandUpdate u, Each each) {
     for (int step = 0; step < 300 && u.public_view().phase() != v1::PHASE_COMPLETE; ++step) {
       const absl::Status st = Apply(u, ChooseAction(u, false), &u);
-      EXPECT_TRUE(st.ok()) << st;
+      EXPECT_THAT(st, IsOk());
       if (!st.ok()) break;
       each(u);
     }
@@ -119,7 +122,7 @@ google::protobuf::Struct Json(const std::string& text) {
 
 std::string PublicKeyOf(HandService& service, const std::string& key_id) {
   v1::GetSigningKeysResponse keys;
-  EXPECT_TRUE(service.GetSigningKeys({}, &keys).ok());
+  EXPECT_THAT(service.GetSigningKeys({}, &keys), IsOk());
   for (const v1::SigningKey& k : keys.keys()) {
     if (k.key_id() == key_id) return k.public_key();
   }
@@ -128,7 +131,7 @@ std::string PublicKeyOf(HandService& service, const std::string& key_id) {
 }
 
 TEST(FairnessServiceTest, EveryVariantDealsByTheShuffleWithProofsAndASignedReceipt) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   for (v1::Variant variant : {v1::VARIANT_STUD, v1::VARIANT_STUD_HI_LO, v1::VARIANT_RAZZ}) {
     SCOPED_TRACE(v1::Variant_Name(variant));
     Table table;
@@ -198,13 +201,13 @@ TEST(FairnessServiceTest, EveryVariantDealsByTheShuffleWithProofsAndASignedRecei
     v1::GetViewRequest view;
     view.set_token(u.token());
     v1::GetViewResponse again;
-    ASSERT_TRUE(table.service().GetView(view, &again).ok());
+    ASSERT_THAT(table.service().GetView(view, &again), IsOk());
     EXPECT_EQ(again.update().receipt().SerializeAsString(), receipt.SerializeAsString());
   }
 }
 
 TEST(FairnessServiceTest, RevealAtEndPublishesTheServerSeedOnlyOnceTheHandIsComplete) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   Table table;
   v1::NewHandRequest req = BasicHand(4, v1::DEALING_MODE_SERVICE);
   req.mutable_fairness()->set_reveal(v1::REVEAL_POLICY_AT_END);
@@ -228,7 +231,7 @@ TEST(FairnessServiceTest, RevealAtEndPublishesTheServerSeedOnlyOnceTheHandIsComp
 }
 
 TEST(FairnessServiceTest, ATrustedRevealDeckGetsTheServerSeedOfASealedHand) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   Table table({.allow_preset = true, .allow_deck_reveal = true});
   v1::HandUpdate u = table.PlayOut(table.Deal(BasicHand(3, v1::DEALING_MODE_SERVICE)),
                                    [](const v1::HandUpdate&) {});
@@ -237,20 +240,20 @@ TEST(FairnessServiceTest, ATrustedRevealDeckGetsTheServerSeedOfASealedHand) {
   req.set_token(u.token());
   req.set_reveal_deck(true);
   v1::GetViewResponse resp;
-  ASSERT_TRUE(table.service().GetView(req, &resp).ok());
+  ASSERT_THAT(table.service().GetView(req, &resp), IsOk());
   EXPECT_EQ(resp.update().public_view().fairness().server_seed(),
             table.Open(u.token()).service.server_seed);
 }
 
 TEST(FairnessServiceTest, FairnessOptionsOnlyWithServiceDealing) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   Table table;
   for (v1::DealingMode mode : {v1::DEALING_MODE_PRESET, v1::DEALING_MODE_LIVE}) {
     v1::NewHandRequest req = BasicHand(3, mode);
     req.mutable_fairness()->set_player_seeds(true);
     v1::NewHandResponse resp;
     const absl::Status st = table.service().NewHand(req, &resp);
-    EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+    EXPECT_THAT(st, StatusIs(absl::StatusCode::kInvalidArgument)) << st;
     EXPECT_NE(st.message().find("fairness"), absl::string_view::npos) << st;
   }
   v1::NewHandRequest bad = BasicHand(3, v1::DEALING_MODE_SERVICE);
@@ -260,7 +263,7 @@ TEST(FairnessServiceTest, FairnessOptionsOnlyWithServiceDealing) {
 }
 
 TEST(FairnessServiceTest, APresetHandHasASignedReceiptWithoutDeckProofs) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   Table table;
   v1::HandUpdate u = table.Deal(BasicHand(3, v1::DEALING_MODE_PRESET));
   EXPECT_FALSE(u.public_view().has_fairness());
@@ -274,7 +277,7 @@ TEST(FairnessServiceTest, APresetHandHasASignedReceiptWithoutDeckProofs) {
 }
 
 TEST(FairnessServiceTest, ReplicasWithTheSameKeysFileSignAlike) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   const std::string text = "# receipts\nk2026:" + absl::Base64Escape(std::string(32, '\x11')) +
                            "\n\nold:" + absl::Base64Escape(std::string(32, '\x22')) + "\n";
   const fairness::SigningKeys keys = *fairness::SigningKeys::FromText(text);
@@ -287,11 +290,11 @@ TEST(FairnessServiceTest, ReplicasWithTheSameKeysFileSignAlike) {
   req.set_token(u.token());
   v1::GetViewResponse on_b;
   // Replica b opens a's token only with a's sealing key: both use TestKey(1, 5).
-  ASSERT_TRUE(b.service().GetView(req, &on_b).ok());
+  ASSERT_THAT(b.service().GetView(req, &on_b), IsOk());
   EXPECT_EQ(on_b.update().receipt().SerializeAsString(), u.receipt().SerializeAsString());
   EXPECT_EQ(u.receipt().key_id(), keys.keys()[0].key_id);
   v1::GetSigningKeysResponse listed;
-  ASSERT_TRUE(b.service().GetSigningKeys({}, &listed).ok());
+  ASSERT_THAT(b.service().GetSigningKeys({}, &listed), IsOk());
   ASSERT_EQ(listed.keys_size(), 2);
   EXPECT_EQ(listed.keys(1).key_id(), keys.keys()[1].key_id);
   // Verified with the other key: refused.

@@ -18,9 +18,11 @@
 
 #include "service/trust/seat_tickets.h"
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
 namespace v1 = stud::v1;
 
 class HiddenInfo {
@@ -53,7 +55,7 @@ class HiddenInfo {
     req.add_private_view_seats(viewer0);
     v1::NewHandResponse start;
     absl::Status st = service_.NewHand(req, &start);
-    ASSERT_TRUE(st.ok()) << st;
+    ASSERT_THAT(st, IsOk());
     checker_.Check("NewHand", viewer0, nullptr, st, start, {});
     v1::HandUpdate u = start.update();
     for (int step = 0; step < 200 && u.public_view().phase() != v1::PHASE_COMPLETE; ++step) {
@@ -198,14 +200,14 @@ class HiddenInfo {
     rs.set_token(u.token());
     v1::ResolveShowdownResponse settled;
     st = service_.ResolveShowdown(rs, &settled);
-    EXPECT_TRUE(st.ok()) << st;
+    EXPECT_THAT(st, IsOk());
     checker_.Check("ResolveShowdown", kPublicViewer, &end, st, settled, {});
     v1::GetViewRequest gv;
     gv.set_token(u.token());
     gv.add_private_view_seats(viewer0);
     v1::GetViewResponse view;
     st = service_.GetView(gv, &view);
-    EXPECT_TRUE(st.ok()) << st;
+    EXPECT_THAT(st, IsOk());
     checker_.Check("GetView", viewer0, &end, st, view, {});
   }
 
@@ -223,7 +225,7 @@ class HiddenInfo {
 };
 
 TEST(HiddenInfoTest, NoAnswerOrErrorShowsAnotherSeatsDownCardOrTheDeck) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   HiddenInfo h;
   std::mt19937 rng(77);
   for (int hand = 0; hand < 400 && h.checker_.leaks_ == 0; ++hand) {
@@ -248,7 +250,7 @@ TEST(HiddenInfoTest, NoAnswerOrErrorShowsAnotherSeatsDownCardOrTheDeck) {
 // every card to a trusted caller: answers to seat S's ticket (or the table's)
 // show no other seat's down card and no deck card, whatever the call asks.
 TEST(HiddenInfoTest, SeatTicketModeShowsEachTicketOnlyItsOwnSeat) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   HiddenInfo h(/*tickets=*/true);
   std::mt19937 rng(78);
   for (int hand = 0; hand < 300 && h.checker_.leaks_ == 0; ++hand) {
@@ -266,13 +268,13 @@ TEST(HiddenInfoTest, SeatTicketModeShowsEachTicketOnlyItsOwnSeat) {
 
 // The detector itself: a response carrying another seat's down card is caught.
 TEST(HiddenInfoTest, TheCheckCatchesALeak) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   Sealer sealer = *Sealer::Create({TestKey(1, 3)});
   HandService service(&sealer, ServiceOptions{});
   v1::NewHandResponse start;
   v1::NewHandRequest req = BasicHand(3, v1::DEALING_MODE_SERVICE);
   req.add_private_view_seats(1);
-  ASSERT_TRUE(service.NewHand(req, &start).ok());
+  ASSERT_THAT(service.NewHand(req, &start), IsOk());
   const HandState state = ParseSealedHand(*sealer.Open(start.update().token()))->state;
   const std::set<int> visible = KnownTo(state, 1);
   const Card hidden = state.seats[2].cards[0].card;  // seat 2's first down card
@@ -300,7 +302,7 @@ TEST(HiddenInfoTest, TheCheckCatchesALeak) {
   v1::ExportHandHistoryRequest er;
   er.set_token(start.update().token());
   v1::ExportHandHistoryResponse exported;
-  ASSERT_TRUE(service.ExportHandHistory(er, &exported).ok());
+  ASSERT_THAT(service.ExportHandHistory(er, &exported), IsOk());
   EXPECT_EQ(CardsInPhh(exported.phh()).count(hidden.index()), 0u);
   const std::string other = hidden.ToString() == "2c" ? "3c" : "2c";
   const std::string planted =

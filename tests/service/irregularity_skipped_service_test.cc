@@ -3,9 +3,12 @@
 // missed card is given (STUD-IRR-BURN-1); a short hand that misses more than
 // its 7th card cannot win at the showdown. The report rides in the token.
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 namespace v1 = stud::v1;
 
 class SkippedSeatServiceTest : public ::testing::Test {
@@ -16,7 +19,7 @@ class SkippedSeatServiceTest : public ::testing::Test {
     v1::NewHandResponse resp;
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
-    EXPECT_TRUE(server_.stub().NewHand(&ctx, req, &resp).ok());
+    EXPECT_THAT(server_.stub().NewHand(&ctx, req, &resp), IsOk());
     return resp.update();
   }
   // Reports the next fresh card to the seat the hand expects.
@@ -31,7 +34,7 @@ class SkippedSeatServiceTest : public ::testing::Test {
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
     grpc::Status st = server_.stub().ApplyAction(&ctx, req, &resp);
-    EXPECT_TRUE(st.ok()) << st.error_message();
+    EXPECT_THAT(st, IsOk()) << st.error_message();
     return resp.update();
   }
   v1::HandUpdate Step(const v1::HandUpdate& u) {
@@ -56,7 +59,7 @@ class SkippedSeatServiceTest : public ::testing::Test {
     EXPECT_EQ(u.expected_deal().seat(), 1);
     v1::RuleIrregularityResponse resp;
     grpc::Status st = Rule(u, Skipped(1), &resp);
-    EXPECT_TRUE(st.ok()) << st.error_message();
+    EXPECT_THAT(st, IsOk()) << st.error_message();
     EXPECT_EQ(resp.ruling().rule_id(), "STUD-IRR-CARDS-1");
     EXPECT_EQ(resp.ruling().decision(), "PLAYS_SHORT");
     EXPECT_FALSE(resp.ruling().explanation_en().empty());
@@ -82,7 +85,7 @@ TEST_F(SkippedSeatServiceTest, STUD_IRR_BURN_1_SkippedSeatGetsTheMissedCardBefor
   found.add_cards(card);
   v1::RuleIrregularityResponse resp;
   grpc::Status st = Rule(u, found, &resp);
-  ASSERT_TRUE(st.ok()) << st.error_message();
+  ASSERT_THAT(st, IsOk()) << st.error_message();
   EXPECT_EQ(resp.ruling().rule_id(), "STUD-IRR-BURN-1");
   EXPECT_EQ(resp.ruling().decision(), "CARDS_CORRECTED");
   ASSERT_EQ(resp.ruling().given_cards_size(), 1);
@@ -118,21 +121,21 @@ TEST_F(SkippedSeatServiceTest, STUD_IRR_CARDS_1_ReportsAreValidated) {
   v1::IrregularityReport r = Skipped(1);
   r.clear_street();
   grpc::Status st = Rule(u, r, &resp);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::INVALID_ARGUMENT));
   EXPECT_EQ(st.error_message().rfind("report.street", 0), 0u) << st.error_message();
   r = Skipped(1);
   r.add_cards(deck_[40]);
   r.add_cards(deck_[41]);
   st = Rule(u, r, &resp);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::INVALID_ARGUMENT));
   EXPECT_EQ(st.error_message().rfind("report.cards", 0), 0u) << st.error_message();
   st = Rule(u, Skipped(2), &resp);  // the deal is at seat 1
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::FAILED_PRECONDITION));
   EXPECT_EQ(st.error_message().rfind("STUD-IRR-CARDS-1", 0), 0u) << st.error_message();
   r = Skipped(1);
   r.set_card_count(6);
   st = Rule(u, r, &resp);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::INVALID_ARGUMENT));
   EXPECT_EQ(st.error_message().rfind("report.card_count", 0), 0u) << st.error_message();
 }
 

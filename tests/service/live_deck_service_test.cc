@@ -5,9 +5,12 @@
 #include <string>
 
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 namespace v1 = stud::v1;
 
 class LiveDeckServiceTest : public ::testing::Test {
@@ -20,7 +23,7 @@ class LiveDeckServiceTest : public ::testing::Test {
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
     grpc::Status st = server_.stub().NewHand(&ctx, req, &resp);
-    EXPECT_TRUE(st.ok()) << st.error_message();
+    EXPECT_THAT(st, IsOk()) << st.error_message();
     return resp.update();
   }
   grpc::Status Apply(v1::HandUpdate& u, const v1::Action& a) {
@@ -67,11 +70,11 @@ class LiveDeckServiceTest : public ::testing::Test {
            u.expected_deal().step() != v1::DEAL_STEP_RESHUFFLE) {
       const bool burn = u.expected_deal().step() == v1::DEAL_STEP_BURN;
       grpc::Status st = burn ? Burn(u, NextCard()) : Deal(u, NextCard());
-      ASSERT_TRUE(st.ok()) << st.error_message();
+      ASSERT_THAT(st, IsOk()) << st.error_message();
     }
     while (u.public_view().phase() == v1::PHASE_BETTING) {
       grpc::Status st = Apply(u, ChooseAction(u, false));
-      ASSERT_TRUE(st.ok()) << st.error_message();
+      ASSERT_THAT(st, IsOk()) << st.error_message();
     }
   }
 };
@@ -105,10 +108,10 @@ TEST_F(LiveDeckServiceTest, STUD_DECK_1_BurnsReshuffleAndCommonCardReportedAndCh
   v1::Action wrong_seat = Dealer(v1::ACTION_KIND_BURN, NextCard());
   wrong_seat.set_seat(1);
   grpc::Status st = Apply(u, wrong_seat);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::INVALID_ARGUMENT));
   EXPECT_EQ(st.error_message().rfind("action.seat", 0), 0u) << st.error_message();
   const std::string burned = NextCard();
-  ASSERT_TRUE(Burn(u, burned).ok());
+  ASSERT_THAT(Burn(u, burned), IsOk());
   const v1::Operation* burn = LastOp(u, v1::OPERATION_TYPE_BURN);
   ASSERT_NE(burn, nullptr);
   EXPECT_EQ(burn->rule_id(), "STUD-DEAL-3");
@@ -116,7 +119,7 @@ TEST_F(LiveDeckServiceTest, STUD_DECK_1_BurnsReshuffleAndCommonCardReportedAndCh
   EXPECT_EQ(u.expected_deal().step(), v1::DEAL_STEP_CARD);
   // A second burn, and the burned card dealt, are refused with their rules.
   st = Burn(u, NextCard());
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::FAILED_PRECONDITION));
   EXPECT_EQ(ErrorInfoOf(st).reason(), "STUD-IRR-BURN-1");
   st = Deal(u, burned);
   EXPECT_EQ(ErrorInfoOf(st).reason(), "STUD-DEAL-4") << st.error_message();
@@ -131,7 +134,7 @@ TEST_F(LiveDeckServiceTest, STUD_DECK_1_BurnsReshuffleAndCommonCardReportedAndCh
   EXPECT_EQ(u.legal_actions(0).kind(), v1::ACTION_KIND_RESHUFFLE);
   st = Deal(u, NextCard());
   EXPECT_EQ(ErrorInfoOf(st).reason(), "STUD-DECK-1") << st.error_message();
-  ASSERT_TRUE(Apply(u, Dealer(v1::ACTION_KIND_RESHUFFLE)).ok());
+  ASSERT_THAT(Apply(u, Dealer(v1::ACTION_KIND_RESHUFFLE)), IsOk());
   const v1::Operation* recycle = LastOp(u, v1::OPERATION_TYPE_RECYCLE);
   ASSERT_NE(recycle, nullptr);
   EXPECT_EQ(recycle->amount(), 4);
@@ -140,10 +143,10 @@ TEST_F(LiveDeckServiceTest, STUD_DECK_1_BurnsReshuffleAndCommonCardReportedAndCh
   EXPECT_EQ(ErrorInfoOf(st).reason(), "STUD-DECK-1");
   EXPECT_EQ(u.expected_deal().step(), v1::DEAL_STEP_BURN);
   // Burned face down, unseen: no card.
-  ASSERT_TRUE(Apply(u, Dealer(v1::ACTION_KIND_BURN)).ok());
+  ASSERT_THAT(Apply(u, Dealer(v1::ACTION_KIND_BURN)), IsOk());
   EXPECT_EQ(u.expected_deal().step(), v1::DEAL_STEP_COMMON_CARD);
   // The reshuffled burns are back in play: the 4th-street burn turns up.
-  ASSERT_TRUE(Deal(u, burned).ok());
+  ASSERT_THAT(Deal(u, burned), IsOk());
   const v1::Operation* common = LastOp(u, v1::OPERATION_TYPE_COMMON_CARD);
   ASSERT_NE(common, nullptr);
   EXPECT_EQ(common->card(), burned);

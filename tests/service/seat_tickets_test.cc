@@ -14,9 +14,12 @@
 #include "service/token/codec.h"
 #include "service/trust/tenants.h"
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 namespace v1 = stud::v1;
 
 const SeatTicketPolicy kRequired{.required = true};
@@ -34,7 +37,7 @@ Hand Start(Server& server, int seats = 3, v1::DealingMode mode = v1::DEALING_MOD
   SetDeadline(&ctx);
   Hand h;
   const grpc::Status st = server.stub().NewHand(&ctx, BasicHand(seats, mode), &h.start);
-  EXPECT_TRUE(st.ok()) << st.error_message();
+  EXPECT_THAT(st, IsOk()) << st.error_message();
   return h;
 }
 
@@ -165,7 +168,7 @@ TEST(SeatTicketsTest, RequiredModeRefusesEachWayWithItsReason) {
     r.set_seat_ticket(h.ticket(1));
     v1::GetViewResponse out;
     const grpc::Status st = server.stub().GetView(&ctx, r, &out);
-    EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    EXPECT_THAT(st, StatusIs(grpc::StatusCode::UNAUTHENTICATED));
     EXPECT_EQ(ErrorInfoOf(st).reason(), "TOKEN_MALFORMED");
   }
   // Another hand's ticket; a ticket under a key this server lacks.
@@ -233,7 +236,7 @@ TEST(SeatTicketsTest, EachSeatPlaysItsOwnHand) {
     r.set_seat_ticket(h.ticket(seat));
     v1::ResolveShowdownResponse resp;
     const grpc::Status st = server.stub().ResolveShowdown(&ctx, r, &resp);
-    EXPECT_TRUE(st.ok()) << st.error_message();
+    EXPECT_THAT(st, IsOk()) << st.error_message();
     EXPECT_GT(resp.pots_size(), 0);
   }
   grpc::ClientContext ctx;
@@ -274,7 +277,7 @@ TEST(SeatTicketsTest, TheTableReportsDealsAndIrregularities) {
     r.set_seat_ticket(h.ticket(seat));
     v1::RuleIrregularityResponse out;
     const grpc::Status st = server.stub().RuleIrregularity(&ctx, r, &out);
-    EXPECT_EQ(st.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+    EXPECT_THAT(st, StatusIs(grpc::StatusCode::PERMISSION_DENIED));
     EXPECT_EQ(ErrorInfoOf(st).reason(), "SEAT_TICKET_NOT_PERMITTED");
   }
   grpc::ClientContext ctx;
@@ -305,7 +308,7 @@ TEST(SeatTicketsTest, PerTenantRequirementAndTenantBinding) {
   // The key file mark round-trips, and old files read as before.
   absl::StatusOr<std::vector<TenantKey>> parsed = ParseTenantKeys(
       FormatTenantKey(tk("acme", 1, true)) + "\n" + FormatTenantKey(tk("bet", 2, false)));
-  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_TRUE((*parsed)[0].seat_tickets);
   EXPECT_FALSE((*parsed)[1].seat_tickets);
   EXPECT_EQ((*parsed)[0].tenant, "acme");
@@ -336,7 +339,8 @@ TEST(SeatTicketsTest, PerTenantRequirementAndTenantBinding) {
         kApiKeyHeader,
         FormatTenantKey(tk(tenant, tenant == "acme" ? 1 : 2, false)).substr(tenant.size() + 1));
     Hand h;
-    EXPECT_TRUE(server.stub().NewHand(&ctx, BasicHand(3, v1::DEALING_MODE_PRESET), &h.start).ok());
+    EXPECT_THAT(server.stub().NewHand(&ctx, BasicHand(3, v1::DEALING_MODE_PRESET), &h.start),
+                IsOk());
     return h;
   };
   const Hand acme = start("acme"), bet = start("bet");

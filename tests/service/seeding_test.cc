@@ -19,9 +19,12 @@
 #include "service/rpc/hand_service.h"
 #include "service/token/codec.h"
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 namespace v1 = stud::v1;
 
 v1::NewHandRequest SeededHand(int seats, v1::Variant variant = v1::VARIANT_STUD) {
@@ -45,7 +48,7 @@ class Seeding {
   v1::NewHandResponse Deal(const v1::NewHandRequest& req) {
     v1::NewHandResponse resp;
     const absl::Status st = service_.NewHand(req, &resp);
-    EXPECT_TRUE(st.ok()) << st;
+    EXPECT_THAT(st, IsOk());
     return resp;
   }
   absl::Status Apply(const v1::HandUpdate& u, const v1::Action& a, v1::ApplyActionResponse* out,
@@ -60,7 +63,7 @@ class Seeding {
   v1::HandUpdate ApplyOk(const v1::HandUpdate& u, const v1::Action& a) {
     v1::ApplyActionResponse resp;
     const absl::Status st = Apply(u, a, &resp);
-    EXPECT_TRUE(st.ok()) << st;
+    EXPECT_THAT(st, IsOk());
     return resp.update();
   }
   SealedHand Open(const std::string& token) const { return OpenSealedHand(sealer_, token); }
@@ -72,13 +75,13 @@ class Seeding {
 };
 
 void ExpectRuled(const absl::Status& st, const std::string& says) {
-  EXPECT_EQ(st.code(), absl::StatusCode::kFailedPrecondition) << st;
+  EXPECT_THAT(st, StatusIs(absl::StatusCode::kFailedPrecondition)) << st;
   EXPECT_EQ(ErrorReason(st), "STUD-DEAL-6") << st;
   EXPECT_NE(st.message().find(says), absl::string_view::npos) << st;
 }
 
 TEST(SeedingTest, STUD_DEAL_6_NoOtherActionWhileSeeding) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   Seeding table;
   v1::HandUpdate u = table.Deal(SeededHand(3)).update();
   const v1::PublicView pub = u.public_view();  // a copy: u is reassigned
@@ -134,7 +137,7 @@ TEST(SeedingTest, STUD_DEAL_6_NoOtherActionWhileSeeding) {
   ExpectRuled(table.Apply(u, Seed(1, "again"), &resp), "already given its seed");
   // A compact answer during seeding is whole and sane too.
   v1::ApplyActionResponse compact;
-  ASSERT_TRUE(table.Apply(u, Seed(2, "b"), &compact, v1::UPDATE_DETAIL_COMPACT).ok());
+  ASSERT_THAT(table.Apply(u, Seed(2, "b"), &compact, v1::UPDATE_DETAIL_COMPACT), IsOk());
   EXPECT_EQ(compact.update().public_view().phase(), v1::PHASE_SEEDING);
 
   u = table.ApplyOk(u, Seed(2, "b"));
@@ -166,7 +169,7 @@ TEST(SeedingTest, STUD_DEAL_6_TheTableClosesSeedingForASilentSeat) {
   {
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
-    ASSERT_TRUE(server.stub().NewHand(&ctx, SeededHand(3), &start).ok());
+    ASSERT_THAT(server.stub().NewHand(&ctx, SeededHand(3), &start), IsOk());
   }
   auto apply = [&](const v1::HandUpdate& u, const v1::Action& a, const std::string& ticket,
                    v1::ApplyActionResponse* resp) {
@@ -185,13 +188,13 @@ TEST(SeedingTest, STUD_DEAL_6_TheTableClosesSeedingForASilentSeat) {
   grpc::Status st = apply(u, Seed(3, "x"), seat2, &resp);
   EXPECT_EQ(ErrorInfoOf(st).reason(), "SEAT_TICKET_WRONG_SEAT") << st.error_message();
   st = apply(u, Seed(0, ""), seat2, &resp);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::PERMISSION_DENIED) << st.error_message();
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::PERMISSION_DENIED));
   // The table's ticket gives no seat's seed.
   st = apply(u, Seed(2, "x"), start.table_ticket(), &resp);
   EXPECT_EQ(ErrorInfoOf(st).reason(), "SEAT_TICKET_NOT_PERMITTED") << st.error_message();
-  ASSERT_TRUE(apply(u, Seed(1, "alice"), seat1, &resp).ok());
+  ASSERT_THAT(apply(u, Seed(1, "alice"), seat1, &resp), IsOk());
   u = resp.update();
-  ASSERT_TRUE(apply(u, Seed(0, ""), start.table_ticket(), &resp).ok());
+  ASSERT_THAT(apply(u, Seed(0, ""), start.table_ticket(), &resp), IsOk());
   EXPECT_EQ(resp.ruling().rule_id(), "STUD-DEAL-6");
   EXPECT_EQ(resp.ruling().decision(), "SEEDING_CLOSED");
   u = resp.update();
@@ -207,7 +210,7 @@ TEST(SeedingTest, STUD_DEAL_6_TheTableClosesSeedingForASilentSeat) {
   const std::string* ticket_of[] = {nullptr, &seat1, &seat2, &start.seat_tickets(2).ticket()};
   for (int step = 0; step < 300 && u.public_view().phase() != v1::PHASE_COMPLETE; ++step) {
     const v1::Action a = ChooseAction(u, false);
-    ASSERT_TRUE(apply(u, a, *ticket_of[a.seat()], &resp).ok());
+    ASSERT_THAT(apply(u, a, *ticket_of[a.seat()], &resp), IsOk());
     u = resp.update();
   }
   ASSERT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
@@ -222,7 +225,7 @@ TEST(SeedingTest, STUD_DEAL_6_TheTableClosesSeedingForASilentSeat) {
   {
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
-    ASSERT_TRUE(server.stub().GetSigningKeys(&ctx, {}, &keys).ok());
+    ASSERT_THAT(server.stub().GetSigningKeys(&ctx, {}, &keys), IsOk());
   }
   ASSERT_EQ(keys.keys_size(), 1);
   EXPECT_EQ(keys.keys(0).key_id(), u.receipt().key_id());
@@ -231,7 +234,7 @@ TEST(SeedingTest, STUD_DEAL_6_TheTableClosesSeedingForASilentSeat) {
 
 // Every variant: seeded by every seat, played out, the receipt verifies.
 TEST(SeedingTest, EveryVariantPlaysOutAfterSeeding) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   for (v1::Variant variant : {v1::VARIANT_STUD, v1::VARIANT_STUD_HI_LO, v1::VARIANT_RAZZ}) {
     SCOPED_TRACE(v1::Variant_Name(variant));
     Seeding table;
@@ -245,7 +248,7 @@ TEST(SeedingTest, EveryVariantPlaysOutAfterSeeding) {
     }
     ASSERT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
     v1::GetSigningKeysResponse keys;
-    ASSERT_TRUE(table.service().GetSigningKeys({}, &keys).ok());
+    ASSERT_THAT(table.service().GetSigningKeys({}, &keys), IsOk());
     EXPECT_TRUE(fairness::VerifySignature(u.receipt().transcript(), u.receipt().signature(),
                                           keys.keys(0).public_key()));
   }
@@ -259,11 +262,11 @@ TEST(SeedingTest, SeedsAreLedgerEntriesWithNoFork) {
   ASSERT_TRUE(redis.Start());
   Replica a(redis), b(redis);
   v1::NewHandResponse started;
-  ASSERT_TRUE(Call(a.stub(), &v1::StudService::Stub::NewHand, SeededHand(2), &started).ok());
+  ASSERT_THAT(Call(a.stub(), &v1::StudService::Stub::NewHand, SeededHand(2), &started), IsOk());
   const v1::HandUpdate start = started.update();
   ASSERT_EQ(start.public_view().phase(), v1::PHASE_SEEDING);
   v1::ApplyActionResponse first;
-  ASSERT_TRUE(Apply(a.stub(), start.token(), Seed(1, "one"), &first).ok());
+  ASSERT_THAT(Apply(a.stub(), start.token(), Seed(1, "one"), &first), IsOk());
   EXPECT_EQ(first.update().version(), 1u);
   // Another seed on the old token, on the other replica: superseded.
   v1::ApplyActionResponse fork;
@@ -271,16 +274,16 @@ TEST(SeedingTest, SeedsAreLedgerEntriesWithNoFork) {
   EXPECT_EQ(ErrorInfoOf(st).reason(), "TOKEN_SUPERSEDED") << st.error_message();
   // The exact retry: the identical answer.
   v1::ApplyActionResponse retry;
-  ASSERT_TRUE(Apply(b.stub(), start.token(), Seed(1, "one"), &retry).ok());
+  ASSERT_THAT(Apply(b.stub(), start.token(), Seed(1, "one"), &retry), IsOk());
   EXPECT_EQ(retry.update().token(), first.update().token());
   v1::ApplyActionResponse dealt;
-  ASSERT_TRUE(Apply(b.stub(), first.update().token(), Seed(2, "two"), &dealt).ok());
+  ASSERT_THAT(Apply(b.stub(), first.update().token(), Seed(2, "two"), &dealt), IsOk());
   EXPECT_EQ(dealt.update().version(), 2u);
   EXPECT_EQ(dealt.update().public_view().phase(), v1::PHASE_BETTING);
   v1::GetViewRequest view;
   view.set_hand_id(start.public_view().hand_id());
   v1::GetViewResponse latest;
-  ASSERT_TRUE(Call(a.stub(), &v1::StudService::Stub::GetView, view, &latest).ok());
+  ASSERT_THAT(Call(a.stub(), &v1::StudService::Stub::GetView, view, &latest), IsOk());
   EXPECT_EQ(latest.update().version(), 2u);
   EXPECT_EQ(latest.update().public_view().fairness().seeds(1).seed(), "two");
 }

@@ -9,9 +9,12 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 namespace v1 = stud::v1;
 
 int64_t StackSum(const v1::PublicView& v) {
@@ -31,7 +34,7 @@ v1::HandUpdate PlayOut(Server& server, v1::HandUpdate u, bool aggressive_seat_on
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
     grpc::Status st = server.stub().ApplyAction(&ctx, req, &resp);
-    EXPECT_TRUE(st.ok()) << st.error_message() << " at step " << step;
+    EXPECT_THAT(st, IsOk()) << st.error_message() << " at step " << step;
     if (!st.ok()) break;
     EXPECT_EQ(resp.update().version(), u.version() + 1);
     u = resp.update();
@@ -106,7 +109,7 @@ TEST(ServiceTest, NewHandShowsOnlyWhatEachViewerMaySee) {
   v1::ApplyActionResponse after;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
-  ASSERT_TRUE(server.stub().ApplyAction(&ctx, bring, &after).ok());
+  ASSERT_THAT(server.stub().ApplyAction(&ctx, bring, &after), IsOk());
   ASSERT_GE(after.update().announcements_size(), 1);
   EXPECT_EQ(after.update().announcements(0).kind(), "BRING_IN");
   EXPECT_NE(after.update().announcements(0).text_en().find("brings in for $5.00"),
@@ -136,7 +139,7 @@ TEST(ServiceTest, ServiceHandPlaysToTheEndAndTheCommitmentVerifies) {
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
     const grpc::Status st = server.stub().GetView(&ctx, reveal, &revealed);
-    ASSERT_TRUE(st.ok()) << st.error_message();
+    ASSERT_THAT(st, IsOk()) << st.error_message();
   }
   const v1::DeckCommitment& dc = revealed.update().public_view().deck_commitment();
   EXPECT_EQ(dc.commitment(), u.public_view().deck_commitment().commitment());
@@ -168,7 +171,7 @@ TEST(ServiceTest, ServiceHandPlaysToTheEndAndTheCommitmentVerifies) {
   v1::ResolveShowdownResponse settled;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
-  ASSERT_TRUE(server.stub().ResolveShowdown(&ctx, rs, &settled).ok());
+  ASSERT_THAT(server.stub().ResolveShowdown(&ctx, rs, &settled), IsOk());
   ASSERT_GE(settled.pots_size(), 1);
   int64_t won = 0;
   for (const auto& [seat, amount] : settled.won()) won += amount;
@@ -202,7 +205,7 @@ void ExpectSameAnswers(Server& server) {
     v1::ApplyActionResponse resp;
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
-    ASSERT_TRUE(server.stub().ApplyAction(&ctx, req, &resp).ok());
+    ASSERT_THAT(server.stub().ApplyAction(&ctx, req, &resp), IsOk());
     std::string bytes;
     google::protobuf::io::StringOutputStream sos(&bytes);
     {
@@ -269,7 +272,7 @@ TEST(ServiceTest, LiveDealingTakesReportedCardsInOrder) {
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
     grpc::Status st = server.stub().ApplyAction(&ctx, req, &resp);
-    ASSERT_TRUE(st.ok()) << card << ": " << st.error_message();
+    ASSERT_THAT(st, IsOk()) << card << ": " << st.error_message();
     u = resp.update();
   }
   // 3rd street is out: door cards 9h (seat 1) and 8d (seat 2); 8d brings in.
@@ -288,7 +291,7 @@ TEST(ServiceTest, LegalActionsAndGetViewReadWithoutChanging) {
     v1::LegalActionsResponse resp;
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
-    ASSERT_TRUE(server.stub().LegalActions(&ctx, req, &resp).ok());
+    ASSERT_THAT(server.stub().LegalActions(&ctx, req, &resp), IsOk());
     EXPECT_EQ(resp.to_act(), u.to_act());
     EXPECT_EQ(resp.version(), u.version());
     if (seat == u.to_act()) {
@@ -303,7 +306,7 @@ TEST(ServiceTest, LegalActionsAndGetViewReadWithoutChanging) {
   v1::GetViewResponse view;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
-  ASSERT_TRUE(server.stub().GetView(&ctx, gv, &view).ok());
+  ASSERT_THAT(server.stub().GetView(&ctx, gv, &view), IsOk());
   EXPECT_EQ(view.update().token(), u.token());
   EXPECT_EQ(view.update().version(), u.version());
   EXPECT_EQ(view.update().operations_size(), u.operations_size());  // whole log == NewHand's ops
@@ -339,7 +342,7 @@ TEST(ServiceTest, StatelessShowdownSplitsAndGivesTheOddChipByRule) {
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   grpc::Status st = server.stub().ResolveShowdown(&ctx, req, &resp);
-  ASSERT_TRUE(st.ok()) << st.error_message();
+  ASSERT_THAT(st, IsOk()) << st.error_message();
   ASSERT_EQ(resp.pots_size(), 1);
   EXPECT_EQ(resp.pots(0).amount(), 2101);
   EXPECT_EQ(resp.won().at(1), 1051);  // As is the highest card by suit
@@ -376,11 +379,11 @@ TEST(ServiceTest, ChangesOnlyAnswerCarriesTheSameStepWithoutTheBoard) {
     v1::ApplyActionResponse changes;
     grpc::ClientContext full_ctx;
     SetDeadline(&full_ctx);
-    ASSERT_TRUE(server.stub().ApplyAction(&full_ctx, req, &full).ok());
+    ASSERT_THAT(server.stub().ApplyAction(&full_ctx, req, &full), IsOk());
     req.set_detail(v1::UPDATE_DETAIL_CHANGES);
     grpc::ClientContext changes_ctx;
     SetDeadline(&changes_ctx);
-    ASSERT_TRUE(server.stub().ApplyAction(&changes_ctx, req, &changes).ok());
+    ASSERT_THAT(server.stub().ApplyAction(&changes_ctx, req, &changes), IsOk());
 
     EXPECT_FALSE(changes.update().has_public_view());
     EXPECT_EQ(changes.update().announcements_size(), 0);
@@ -418,7 +421,7 @@ TEST(ServiceTest, ChangesOnlyAnswerCarriesTheSameStepWithoutTheBoard) {
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   const grpc::Status st = server.stub().ApplyAction(&ctx, bad, &resp);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::INVALID_ARGUMENT));
   EXPECT_NE(st.error_message().find("detail: 9"), std::string::npos) << st.error_message();
 }
 

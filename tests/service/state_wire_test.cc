@@ -14,10 +14,12 @@
 #include "service/token/codec.h"
 #include "service/token/sealer.h"
 #include "stud/internal/v1/state.pb.h"
+#include "tests/testing/grpc_status_matchers.h"
 #include "tests/testing/hands.h"
 
 namespace stud::service {
 namespace {
+using ::stud::testing::IsOk;
 
 // Our bytes through protobuf's parser and deterministic serializer.
 std::string ViaProtobuf(const std::string& bytes) {
@@ -53,16 +55,16 @@ void ExpectSame(const SealedHand& hand) {
     ASSERT_EQ(fast, proto) << "version " << hand.state.version;
   }
   absl::StatusOr<SealedHand> via = ParseSealedHand(proto);
-  ASSERT_TRUE(via.ok()) << via.status();
+  ASSERT_THAT(via, IsOk());
   ASSERT_EQ(SerializeSealedHand(*via), fast) << "version " << hand.state.version;
   absl::StatusOr<SealedHand> back = ParseSealedHand(fast);
-  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_THAT(back, IsOk());
   ASSERT_TRUE(back->state == hand.state);
   ASSERT_TRUE(back->service == hand.service);
 }
 
 TEST(StateWireTest, CanonicalProtobufOnEveryStateOfManyHands) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   std::mt19937 rng(777);
   int states = 0;
   for (int hand = 0; hand < 60; ++hand) {
@@ -82,7 +84,7 @@ TEST(StateWireTest, CanonicalProtobufOnEveryStateOfManyHands) {
       c.recycle_order = ShuffledDeck();
     }
     absl::StatusOr<HandState> state = NewHand(c);
-    ASSERT_TRUE(state.ok()) << state.status();
+    ASSERT_THAT(state, IsOk());
     const ServiceData service = hand % 2 == 0
                                     ? ServiceData{1, 1, std::string(32, 'c'), std::string(32, 's')}
                                     : ServiceData{3, 2, "", ""};
@@ -95,7 +97,7 @@ TEST(StateWireTest, CanonicalProtobufOnEveryStateOfManyHands) {
       Action a;
       ASSERT_NO_FATAL_FAILURE(
           stud::testing::RandomLegalStep(*state, live_deck, &next_card, rng, &a));
-      ASSERT_TRUE(Apply(*state, a).ok());
+      ASSERT_THAT(Apply(*state, a), IsOk());
     }
   }
   EXPECT_GT(states, 800);
@@ -104,7 +106,7 @@ TEST(StateWireTest, CanonicalProtobufOnEveryStateOfManyHands) {
 // Fields the plain betting path leaves at zero: irregularity reports (cards,
 // moves, negative values), negative and large amounts, every flag.
 TEST(StateWireTest, SameBytesForUnusualValues) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   HandConfig c;
   c.variant = Variant::kStud;
   c.stakes = *FindStakesPreset("$15-$30");
@@ -148,7 +150,7 @@ TEST(StateWireTest, SameBytesForUnusualValues) {
 // and the carried antes (a zero stack behind included) survive both paths.
 // (A hand without them writes neither field: the golden digests are unchanged.)
 TEST(StateWireTest, MisdealAntesAndCarriedAntesRoundTrip) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   HandConfig c;
   c.stakes = *FindStakesPreset("$15-$30");
   c.options = ProfileDefaults(Profile::kTournament);
@@ -158,7 +160,7 @@ TEST(StateWireTest, MisdealAntesAndCarriedAntesRoundTrip) {
   c.carried_antes = {0, 300, 120, 300};
   c.deck = ShuffledDeck();
   absl::StatusOr<HandState> redeal = NewHand(c);
-  ASSERT_TRUE(redeal.ok()) << redeal.status();
+  ASSERT_THAT(redeal, IsOk());
   ExpectSame(SealedHand{*redeal, {1, 1, "", ""}});
 }
 

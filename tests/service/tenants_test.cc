@@ -7,20 +7,23 @@
 #include <functional>
 
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 namespace v1 = stud::v1;
 
 std::string Hex(const TenantKey& k) { return FormatTenantKey(k).substr(k.tenant.size() + 1); }
 
 TEST(TenantKeysTest, ParsesAndRefusesBadEntriesWithoutEchoingKeys) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   const std::string a = FormatTenantKey(TestTenantKey("acme", 1)),
                     b = FormatTenantKey(TestTenantKey("bet.co_2-x", 2));
   absl::StatusOr<std::vector<TenantKey>> keys =
       ParseTenantKeys("# tenants\n" + a + "\n" + b + " # second\n");
-  ASSERT_TRUE(keys.ok()) << keys.status();
+  ASSERT_THAT(keys, IsOk());
   ASSERT_EQ(keys->size(), 2u);
   EXPECT_EQ((*keys)[1].tenant, "bet.co_2-x");
   EXPECT_FALSE(ParseTenantKeys("").ok());
@@ -34,7 +37,7 @@ TEST(TenantKeysTest, ParsesAndRefusesBadEntriesWithoutEchoingKeys) {
 }
 
 TEST(TenantTokensTest, FormatTwoBindsTheTenant) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   Sealer sealer = *Sealer::Create({TestKey(1, 7)});
   const std::string plain = "hand state";
   const std::string v1_token = sealer.Seal(plain);
@@ -164,8 +167,9 @@ TEST(TenantServiceTest, CallersMustAuthenticateAndTokensStayWithTheirTenant) {
   TenantServer s;
   // NewHand as acme: the token is bound to acme.
   v1::NewHandResponse started;
-  ASSERT_TRUE(
-      s.stub().NewHand(s.As("acme").get(), BasicHand(3, v1::DEALING_MODE_SERVICE), &started).ok());
+  ASSERT_THAT(
+      s.stub().NewHand(s.As("acme").get(), BasicHand(3, v1::DEALING_MODE_SERVICE), &started),
+      IsOk());
   const v1::HandUpdate hand = started.update();
   EXPECT_EQ(hand.token()[2], 2);
   EXPECT_EQ(hand.token().substr(8, 4), "acme");
@@ -182,12 +186,12 @@ TEST(TenantServiceTest, CallersMustAuthenticateAndTokensStayWithTheirTenant) {
     v1::NewHandResponse resp;
     const grpc::Status st = s.stub().NewHand(s.As(c.tenant, c.fill).get(),
                                              BasicHand(3, v1::DEALING_MODE_SERVICE), &resp);
-    EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    EXPECT_THAT(st, StatusIs(grpc::StatusCode::UNAUTHENTICATED));
     EXPECT_EQ(ErrorInfoOf(st).reason(), "CALLER_UNAUTHENTICATED");
     EXPECT_EQ(st.error_message().rfind("caller:", 0), 0u) << st.error_message();
     for (const auto& [rpc, call] : TokenCalls(hand)) {
       const grpc::Status t = call(s, s.As(c.tenant, c.fill).get(), hand.token());
-      EXPECT_EQ(t.error_code(), grpc::StatusCode::UNAUTHENTICATED) << rpc;
+      EXPECT_THAT(t, StatusIs(grpc::StatusCode::UNAUTHENTICATED)) << rpc;
       EXPECT_EQ(ErrorInfoOf(t).reason(), "CALLER_UNAUTHENTICATED") << rpc;
     }
   }
@@ -204,7 +208,7 @@ TEST(TenantServiceTest, CallersMustAuthenticateAndTokensStayWithTheirTenant) {
   for (const auto& [rpc, call] : TokenCalls(hand)) {
     SCOPED_TRACE(rpc);
     const grpc::Status other = call(s, s.As("bet").get(), hand.token());
-    EXPECT_EQ(other.error_code(), grpc::StatusCode::PERMISSION_DENIED) << other.error_message();
+    EXPECT_THAT(other, StatusIs(grpc::StatusCode::PERMISSION_DENIED));
     EXPECT_EQ(ErrorInfoOf(other).reason(), "TOKEN_TENANT_MISMATCH");
     EXPECT_EQ(other.error_message().find("acme"), std::string::npos);
     const grpc::Status own = call(s, s.As("acme").get(), hand.token());
@@ -216,7 +220,7 @@ TEST(TenantServiceTest, CallersMustAuthenticateAndTokensStayWithTheirTenant) {
   a.set_token(hand.token());
   *a.mutable_action() = ChooseAction(hand, false);
   v1::ApplyActionResponse next;
-  ASSERT_TRUE(s.stub().ApplyAction(s.As("acme").get(), a, &next).ok());
+  ASSERT_THAT(s.stub().ApplyAction(s.As("acme").get(), a, &next), IsOk());
   EXPECT_EQ(next.update().token().substr(8, 4), "acme");
   // A token sealed with no tenant (e.g. before authentication was turned on) is nobody's.
   const std::string untenanted = s.sealer().Seal(*s.sealer().Open(hand.token(), "acme"));
@@ -224,7 +228,7 @@ TEST(TenantServiceTest, CallersMustAuthenticateAndTokensStayWithTheirTenant) {
   g.set_token(untenanted);
   v1::GetViewResponse gr;
   const grpc::Status none = s.stub().GetView(s.As("acme").get(), g, &gr);
-  EXPECT_EQ(none.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_THAT(none, StatusIs(grpc::StatusCode::PERMISSION_DENIED));
   // The stateless showdown needs no token but still an authenticated caller.
   v1::ResolveShowdownRequest sd;
   sd.mutable_stateless()->set_variant(v1::VARIANT_STUD);

@@ -14,9 +14,12 @@
 #include "service/token/schema.h"
 #include "service/token/sealer.h"
 #include "stud/internal/v1/state.pb.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 
 using google::protobuf::Descriptor;
 using google::protobuf::DescriptorPool;
@@ -75,15 +78,15 @@ std::vector<std::string> Plaintexts() {
     c.deck = ShuffledDeck();
     c.recycle_order = ShuffledDeck();
     absl::StatusOr<HandState> state = NewHand(c);
-    EXPECT_TRUE(state.ok());
+    EXPECT_THAT(state, IsOk());
     const ServiceData service{1, 2, std::string(32, 'c'), std::string(32, 's'),
                               std::string(16, 'h')};
     for (int step = 0; step < 400 && state->phase != Phase::kComplete; ++step) {
       out.push_back(SerializeSealedHand(SealedHand{*state, service}));
       const std::vector<LegalAction> legal = LegalActions(*state, ToAct(*state));
       const LegalAction& pick = legal[rng() % legal.size()];
-      EXPECT_TRUE(
-          Apply(*state, Action{pick.kind, ToAct(*state), pick.amount_to, Card(), false}).ok());
+      EXPECT_THAT(Apply(*state, Action{pick.kind, ToAct(*state), pick.amount_to, Card(), false}),
+                  IsOk());
     }
   }
   return out;
@@ -94,20 +97,20 @@ std::vector<std::string> Plaintexts() {
 void ExpectNoMoreLenientThanProtobuf(absl::string_view plain) {
   absl::StatusOr<SealedHand> ours = ParseSealedHand(plain);
   if (!ours.ok()) {
-    ASSERT_EQ(ours.status().code(), absl::StatusCode::kInternal) << ours.status();
+    ASSERT_THAT(ours, StatusIs(absl::StatusCode::kInternal)) << ours.status();
     return;
   }
   stud::internal::v1::SealedHand msg;
   ASSERT_TRUE(msg.ParseFromArray(plain.data(), static_cast<int>(plain.size())))
       << "accepted bytes protobuf refuses, size " << plain.size();
   absl::StatusOr<SealedHand> again = ParseSealedHand(SerializeSealedHand(*ours));
-  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_THAT(again, IsOk());
   ASSERT_TRUE(again->state == ours->state);
   ASSERT_TRUE(again->service == ours->service);
 }
 
 TEST(TokenReader, AlteredAndTruncatedPlaintextsAreReadNoMoreLenientlyThanProtobuf) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   const std::vector<std::string> plains = Plaintexts();
   ASSERT_GT(plains.size(), 150u);
   size_t refused = 0, checked = 0;
@@ -131,11 +134,11 @@ TEST(TokenReader, AlteredAndTruncatedPlaintextsAreReadNoMoreLenientlyThanProtobu
 TEST(TokenReader, UnknownFieldsAreSkipped) {
   const std::string plain = Plaintexts()[5];
   const absl::StatusOr<SealedHand> hand = ParseSealedHand(plain);
-  ASSERT_TRUE(hand.ok()) << hand.status();
+  ASSERT_THAT(hand, IsOk());
   // Field 99: a varint, then a length-delimited one, as a newer writer might add.
   const std::string newer = plain + std::string("\x98\x06\x07\x9a\x06\x02hi", 8);
   const absl::StatusOr<SealedHand> read = ParseSealedHand(newer);
-  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_THAT(read, IsOk());
   EXPECT_TRUE(read->state == hand->state);
 }
 
@@ -144,7 +147,7 @@ TEST(TokenReader, ValuesOutOfRangeNameTheirField) {
   ASSERT_TRUE(msg.ParseFromString(Plaintexts()[3]));
   msg.mutable_state()->mutable_seats(1)->set_stack(-5);
   const absl::StatusOr<SealedHand> read = ParseSealedHand(msg.SerializeAsString());
-  EXPECT_EQ(read.status().code(), absl::StatusCode::kInternal);
+  EXPECT_THAT(read, StatusIs(absl::StatusCode::kInternal));
   EXPECT_EQ(read.status().message(), "sealed state: field Seat.stack is out of range");
 }
 
