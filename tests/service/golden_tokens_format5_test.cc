@@ -23,9 +23,11 @@
 #include "gtest/gtest.h"
 #include "service/token/codec.h"
 #include "service/token/sealer.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service {
 namespace {
+using ::stud::testing::IsOk;
 
 constexpr char kTestKey[] = "7:000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 const std::filesystem::path kDir = std::filesystem::path(STUD_SOURCE_DIR) / "tests/data/tokens";
@@ -71,9 +73,9 @@ std::map<int, SealedHand> GoldenHands(const Sealer& opener) {
   for (const Line& l : ReadLines(kDir / "schema3.tokens")) {
     if (l.format != kGcmSivTokenFormat || l.tenant != "-") continue;
     absl::StatusOr<std::string> plain = opener.Open(l.token);
-    EXPECT_TRUE(plain.ok()) << plain.status();
+    EXPECT_THAT(plain, IsOk());
     absl::StatusOr<SealedHand> hand = ParseSealedHand(plain.ok() ? *plain : "");
-    EXPECT_TRUE(hand.ok()) << hand.status();
+    EXPECT_THAT(hand, IsOk());
     if (hand.ok()) hands[l.hand] = *std::move(hand);
   }
   return hands;
@@ -95,7 +97,7 @@ std::vector<Line> SealAll(const std::map<int, SealedHand>& hands) {
 }
 
 TEST(GoldenTokensFormat5, TheCurrentReleaseSealsTheSameBytes) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   Sealer opener = *Sealer::Create(*ParseKeys(kTestKey));
   const std::map<int, SealedHand> hands = GoldenHands(opener);
   ASSERT_EQ(hands.size(), 3u);
@@ -114,9 +116,9 @@ TEST(GoldenTokensFormat5, TheCurrentReleaseSealsTheSameBytes) {
     // Each opens to its hand, and only for its tenant.
     const std::string tenant = pinned[i].tenant == "-" ? "" : pinned[i].tenant;
     absl::StatusOr<std::string> plain = opener.Open(pinned[i].token, tenant);
-    ASSERT_TRUE(plain.ok()) << plain.status();
+    ASSERT_THAT(plain, IsOk());
     absl::StatusOr<SealedHand> hand = ParseSealedHand(*plain);
-    ASSERT_TRUE(hand.ok()) << hand.status();
+    ASSERT_THAT(hand, IsOk());
     EXPECT_TRUE(hand->state == hands.at(pinned[i].hand).state);
     EXPECT_FALSE(opener.Open(pinned[i].token, tenant.empty() ? "tenant-a" : "").ok());
     // The file names the tenant; the token does not.

@@ -24,9 +24,11 @@
 #include "gtest/gtest.h"
 #include "service/token/codec.h"
 #include "service/token/sealer.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service {
 namespace {
+using ::stud::testing::IsOk;
 
 constexpr char kTestKey[] = "7:000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 constexpr char kCurrentFile[] = "schema3.tokens";
@@ -126,7 +128,7 @@ std::vector<GoldenToken> ReadFile(const std::filesystem::path& path) {
 const std::filesystem::path kDir = std::filesystem::path(STUD_SOURCE_DIR) / "tests/data/tokens";
 
 TEST(GoldenTokens, EveryReleasesTokensOpenToTheSameHand) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   if (const char* path = std::getenv("STUD_WRITE_GOLDEN_TOKENS")) {
     std::ofstream out(path);
     out << "# hand format tenant token (tests/service/golden_tokens_test.cc)\n";
@@ -150,9 +152,9 @@ TEST(GoldenTokens, EveryReleasesTokensOpenToTheSameHand) {
       ASSERT_EQ(static_cast<uint8_t>(t.token[2]), t.format);
       absl::StatusOr<std::string> plain =
           opener.Open(t.token, t.tenant == "-" ? std::string() : t.tenant);
-      ASSERT_TRUE(plain.ok()) << plain.status();
+      ASSERT_THAT(plain, IsOk());
       absl::StatusOr<SealedHand> hand = ParseSealedHand(*plain);
-      ASSERT_TRUE(hand.ok()) << hand.status();
+      ASSERT_THAT(hand, IsOk());
       EXPECT_TRUE(hand->state == hands[static_cast<size_t>(t.hand)].state);
       EXPECT_TRUE(hand->service == hands[static_cast<size_t>(t.hand)].service);
     }
@@ -161,7 +163,7 @@ TEST(GoldenTokens, EveryReleasesTokensOpenToTheSameHand) {
 }
 
 TEST(GoldenTokens, TheCurrentReleaseSealsTheSameBytes) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   const std::vector<GoldenToken> pinned = ReadFile(kDir / kCurrentFile);
   const std::vector<GoldenToken> now = SealAll(GoldenHands());
   ASSERT_EQ(pinned.size(), now.size());

@@ -18,6 +18,7 @@
 #include "service/token/sealer.h"
 #include "service_fixture.h"
 #include "stud/v1/stud.grpc.pb.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 #ifndef STUD_SOURCE_DIR
 #error "STUD_SOURCE_DIR must point at the source tree"
@@ -25,6 +26,8 @@
 
 namespace stud::service {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 
 namespace v1 = stud::v1;
 using testing::ChooseAction;
@@ -54,7 +57,7 @@ v1::HandUpdate PlayHand(v1::StudService::Stub& stub, v1::Variant variant, int se
   v1::NewHandResponse started;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
-  EXPECT_TRUE(stub.NewHand(&ctx, req, &started).ok());
+  EXPECT_THAT(stub.NewHand(&ctx, req, &started), IsOk());
   v1::HandUpdate u = started.update();
   for (int i = 0; i != steps && u.public_view().phase() != v1::PHASE_COMPLETE; ++i) {
     v1::ApplyActionRequest a;
@@ -64,7 +67,7 @@ v1::HandUpdate PlayHand(v1::StudService::Stub& stub, v1::Variant variant, int se
     grpc::ClientContext c;
     SetDeadline(&c);
     const grpc::Status st = stub.ApplyAction(&c, a, &resp);
-    EXPECT_TRUE(st.ok()) << st.error_message();
+    EXPECT_THAT(st, IsOk()) << st.error_message();
     if (!st.ok()) break;
     u = resp.update();
   }
@@ -89,7 +92,7 @@ v1::ReplayHandHistoryResponse Replay(v1::StudService::Stub& stub, const std::str
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   const grpc::Status st = stub.ReplayHandHistory(&ctx, req, &resp);
-  EXPECT_TRUE(st.ok()) << st.error_message();
+  EXPECT_THAT(st, IsOk()) << st.error_message();
   return resp;
 }
 
@@ -97,7 +100,7 @@ TEST(ExportHandHistory, PublicRecordHidesDownCardsAndRevealNeedsPermission) {
   HistoryServer server(/*allow_reveal=*/false);
   const v1::HandUpdate u = PlayHand(server.stub(), v1::VARIANT_STUD, 3, 4, false);
   v1::ExportHandHistoryResponse pub;
-  ASSERT_TRUE(Export(server.stub(), u.token(), 0, false, &pub).ok());
+  ASSERT_THAT(Export(server.stub(), u.token(), 0, false, &pub), IsOk());
   EXPECT_FALSE(pub.complete());
   EXPECT_EQ(pub.version(), u.version());
   EXPECT_EQ(pub.hidden_cards(), 6);  // two down cards for each of three seats
@@ -108,13 +111,13 @@ TEST(ExportHandHistory, PublicRecordHidesDownCardsAndRevealNeedsPermission) {
 
   // Seat 2 sees its own down cards only.
   v1::ExportHandHistoryResponse seat2;
-  ASSERT_TRUE(Export(server.stub(), u.token(), 2, false, &seat2).ok());
+  ASSERT_THAT(Export(server.stub(), u.token(), 2, false, &seat2), IsOk());
   EXPECT_EQ(seat2.hidden_cards(), 4);
   EXPECT_EQ(seat2.phh().find("'d dh p2 ??"), std::string::npos) << seat2.phh();
 
   v1::ExportHandHistoryResponse refused;
   const grpc::Status st = Export(server.stub(), u.token(), 0, true, &refused);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::PERMISSION_DENIED));
   EXPECT_EQ(ErrorInfoOf(st).reason(), "PERMISSION_DENIED");
   EXPECT_EQ(Export(server.stub(), u.token(), 4, false, &refused).error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);
@@ -124,7 +127,7 @@ TEST(ExportHandHistory, PublicRecordHidesDownCardsAndRevealNeedsPermission) {
   HistoryServer archive(/*allow_reveal=*/true);
   const v1::HandUpdate done = PlayHand(archive.stub(), v1::VARIANT_RAZZ, 4, -1, true);
   v1::ExportHandHistoryResponse all;
-  ASSERT_TRUE(Export(archive.stub(), done.token(), 0, true, &all).ok());
+  ASSERT_THAT(Export(archive.stub(), done.token(), 0, true, &all), IsOk());
   EXPECT_TRUE(all.complete());
   EXPECT_EQ(all.hidden_cards(), 0) << all.phh();
   EXPECT_NE(all.phh().find("finishing_stacks = ["), std::string::npos) << all.phh();
@@ -136,7 +139,7 @@ TEST(ReplayHandHistory, FullyKnownRecordComesBackAsAPlayableToken) {
   HistoryServer server(/*allow_reveal=*/true);
   const v1::HandUpdate done = PlayHand(server.stub(), v1::VARIANT_STUD, 3, -1, false);
   v1::ExportHandHistoryResponse e;
-  ASSERT_TRUE(Export(server.stub(), done.token(), 0, /*reveal=*/true, &e).ok());
+  ASSERT_THAT(Export(server.stub(), done.token(), 0, /*reveal=*/true, &e), IsOk());
   ASSERT_EQ(e.hidden_cards(), 0);
   const v1::ReplayHandHistoryResponse r = Replay(server.stub(), e.phh());
   EXPECT_EQ(r.unknown_cards(), 0);
@@ -146,7 +149,7 @@ TEST(ReplayHandHistory, FullyKnownRecordComesBackAsAPlayableToken) {
   v1::GetViewResponse got;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
-  ASSERT_TRUE(server.stub().GetView(&ctx, view, &got).ok());
+  ASSERT_THAT(server.stub().GetView(&ctx, view, &got), IsOk());
   EXPECT_EQ(got.update().public_view().dealing_mode(), v1::DEALING_MODE_LIVE);
   EXPECT_EQ(got.update().public_view().phase(), v1::PHASE_COMPLETE);
 }
@@ -162,7 +165,7 @@ TEST(ReplayHandHistory, ExportedHandsReplayExactly) {
         ASSERT_EQ(done.public_view().phase(), v1::PHASE_COMPLETE);
         for (bool reveal : {false, true}) {
           v1::ExportHandHistoryResponse e;
-          ASSERT_TRUE(Export(server.stub(), done.token(), 0, reveal, &e).ok());
+          ASSERT_THAT(Export(server.stub(), done.token(), 0, reveal, &e), IsOk());
           const v1::ReplayHandHistoryResponse r = Replay(server.stub(), e.phh());
           EXPECT_TRUE(r.matches()) << r.summary() << "\n" << e.phh();
           EXPECT_TRUE(r.legal() && r.complete() && r.result_checked()) << r.summary();
@@ -245,7 +248,7 @@ TEST(ReplayHandHistory, CorruptedRecordReportsTheFirstDifferenceAndItsRule) {
   v1::GetViewResponse got;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
-  ASSERT_TRUE(server.stub().GetView(&ctx, view, &got).ok());
+  ASSERT_THAT(server.stub().GetView(&ctx, view, &got), IsOk());
   EXPECT_EQ(got.update().public_view().dealing_mode(), v1::DEALING_MODE_LIVE);
   EXPECT_EQ(got.update().to_act(), 5);
 

@@ -4,9 +4,12 @@
 #include <algorithm>
 
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 namespace v1 = stud::v1;
 
 class IrregularityServiceTest : public ::testing::Test {
@@ -15,7 +18,7 @@ class IrregularityServiceTest : public ::testing::Test {
     v1::NewHandResponse resp;
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
-    EXPECT_TRUE(server_.stub().NewHand(&ctx, req, &resp).ok());
+    EXPECT_THAT(server_.stub().NewHand(&ctx, req, &resp), IsOk());
     return resp.update();
   }
   // Reports `card` as dealt to the seat the hand expects, face up or down.
@@ -30,7 +33,7 @@ class IrregularityServiceTest : public ::testing::Test {
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
     grpc::Status st = server_.stub().ApplyAction(&ctx, req, &resp);
-    EXPECT_TRUE(st.ok()) << st.error_message();
+    EXPECT_THAT(st, IsOk()) << st.error_message();
     return resp;
   }
   v1::HandUpdate Act(const v1::HandUpdate& u, v1::ActionKind kind, int64_t amount_to = 0) {
@@ -88,7 +91,7 @@ TEST_F(IrregularityServiceTest, STUD_IRR_EXP_1_TournamentMisdealVoidsTheHand) {
   rep.add_cards("2d");
   v1::RuleIrregularityResponse resp;
   grpc::Status st = Rule(u, rep, &resp);
-  ASSERT_TRUE(st.ok()) << st.error_message();
+  ASSERT_THAT(st, IsOk()) << st.error_message();
   EXPECT_EQ(resp.ruling().decision(), "MISDEAL");
   EXPECT_NE(resp.ruling().alternative().find("MISDEAL"), std::string::npos);
   EXPECT_FALSE(resp.ruling().redeal_en().empty());
@@ -123,7 +126,7 @@ TEST_F(IrregularityServiceTest, STUD_IRR_WRONG_1_ActionOutOfTurnHeldThenStands) 
   rep.set_amount_to(1500);
   v1::RuleIrregularityResponse resp;
   grpc::Status st = Rule(u, rep, &resp);
-  ASSERT_TRUE(st.ok()) << st.error_message();
+  ASSERT_THAT(st, IsOk()) << st.error_message();
   EXPECT_EQ(resp.ruling().rule_id(), "STUD-IRR-WRONG-1");
   EXPECT_EQ(resp.ruling().decision(), "ACTION_BINDING");
   EXPECT_EQ(resp.ruling().alternative(), "out_of_turn_binding = true");
@@ -153,7 +156,7 @@ TEST_F(IrregularityServiceTest, STUD_IRR_WRONG_1_ActionOutOfTurnHeldThenStands) 
   // A refused report (the seat to act) changes nothing.
   rep.set_seat(2);
   st = Rule(u, rep, &resp);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << st.error_message();
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::FAILED_PRECONDITION));
   EXPECT_NE(st.error_message().find("STUD-IRR-WRONG-1"), std::string::npos);
 }
 
@@ -169,7 +172,7 @@ TEST_F(IrregularityServiceTest, STUD_ALLIN_4_TimeoutAllInThenExhaustedFolds) {
   rep.set_allowance_remaining(2);
   rep.set_disconnect(true);
   v1::RuleIrregularityResponse resp;
-  ASSERT_TRUE(Rule(u, rep, &resp).ok());
+  ASSERT_THAT(Rule(u, rep, &resp), IsOk());
   EXPECT_EQ(resp.ruling().rule_id(), "STUD-ALLIN-4");
   EXPECT_EQ(resp.ruling().decision(), "TIMEOUT_ALL_IN");
   ASSERT_TRUE(resp.ruling().has_allowance_remaining());
@@ -183,7 +186,7 @@ TEST_F(IrregularityServiceTest, STUD_ALLIN_4_TimeoutAllInThenExhaustedFolds) {
   rep.set_seat(next);
   rep.set_allowance_remaining(0);
   v1::RuleIrregularityResponse fold;
-  ASSERT_TRUE(Rule(u, rep, &fold).ok());
+  ASSERT_THAT(Rule(u, rep, &fold), IsOk());
   EXPECT_EQ(fold.ruling().rule_id(), "STUD-ALLIN-5");
   EXPECT_EQ(fold.ruling().decision(), "TIMEOUT_FOLD");
   EXPECT_TRUE(fold.update().public_view().seats(next - 1).folded());
@@ -203,7 +206,7 @@ TEST_F(IrregularityServiceTest, STUD_IRR_ABS_1_RefusedOnlineWithThePointerToTime
   rep.set_seat(u.to_act());
   v1::RuleIrregularityResponse resp;
   grpc::Status st = Rule(u, rep, &resp);
-  EXPECT_EQ(st.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << st.error_message();
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::FAILED_PRECONDITION));
   EXPECT_EQ(ErrorInfoOf(st).reason(), "STUD-IRR-ABS-1");
   EXPECT_NE(st.error_message().find("TIMEOUT"), std::string::npos);
 }

@@ -7,9 +7,11 @@
 
 #include "gtest/gtest.h"
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
 namespace v1 = stud::v1;
 
 bool Documented(const absl::Status& st) {
@@ -32,7 +34,7 @@ std::string RandomCard(std::mt19937& rng) {
 }
 
 TEST(RobustnessTest, RandomActionsOnLiveHandsNeverCrash) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   Sealer sealer = *Sealer::Create({TestKey(1, 1)});
   HandService service(&sealer, ServiceOptions{true});
   std::mt19937 rng(2024);
@@ -44,7 +46,7 @@ TEST(RobustnessTest, RandomActionsOnLiveHandsNeverCrash) {
                   static_cast<v1::Variant>(1 + rng() % 3));
     for (auto& s : *req.mutable_seats()) s.set_stack(1 + static_cast<int64_t>(rng() % 20000));
     v1::NewHandResponse start;
-    ASSERT_TRUE(service.NewHand(req, &start).ok());
+    ASSERT_THAT(service.NewHand(req, &start), IsOk());
     v1::HandUpdate u = start.update();
     for (int step = 0; step < 300 && u.public_view().phase() != v1::PHASE_COMPLETE; ++step) {
       v1::ApplyActionRequest a;
@@ -82,7 +84,7 @@ TEST(RobustnessTest, RandomActionsOnLiveHandsNeverCrash) {
 }
 
 TEST(RobustnessTest, RandomStatelessShowdownsNeverCrash) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   Sealer sealer = *Sealer::Create({TestKey(1, 1)});
   HandService service(&sealer, ServiceOptions{});
   std::mt19937 rng(99);
@@ -123,7 +125,7 @@ TEST(RobustnessTest, RandomStatelessShowdownsNeverCrash) {
 }
 
 TEST(RobustnessTest, GarbageTokensGetTokenErrors) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   Sealer sealer = *Sealer::Create({TestKey(1, 1)});
   HandService service(&sealer, ServiceOptions{});
   std::mt19937 rng(5);

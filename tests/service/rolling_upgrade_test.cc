@@ -10,14 +10,16 @@
 
 #include "absl/strings/escaping.h"
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
 namespace v1 = stud::v1;
 
 uint32_t PlaintextSchema(const Server& server, const std::string& token) {
   absl::StatusOr<std::string> plain = server.sealer().Open(token);
-  EXPECT_TRUE(plain.ok()) << plain.status();
+  EXPECT_THAT(plain, IsOk());
   // Field 1 (schema) is the first byte pair: tag 0x08, then the value.
   return plain.ok() && plain->size() >= 2 ? static_cast<uint8_t>((*plain)[1]) : 0;
 }
@@ -30,7 +32,7 @@ TEST(RollingUpgrade, Schema2ReplicasAndSchema3ReplicasContinueEachOthersHands) {
   EXPECT_EQ(PlaintextSchema(during_roll, u.token()), 2u);
   {
     absl::StatusOr<std::string> plain = during_roll.sealer().Open(u.token());
-    ASSERT_TRUE(plain.ok());
+    ASSERT_THAT(plain, IsOk());
     EXPECT_NE(plain->find("STUD-SETUP-2"), std::string::npos);  // rule IDs by name
   }
   // The hand moves between the replicas until it ends.

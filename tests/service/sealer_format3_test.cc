@@ -10,16 +10,18 @@
 #include "gtest/gtest.h"
 #include "service/token/sealer.h"
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service {
 namespace {
+using ::stud::testing::IsOk;
 
 using testing::ExpectEveryAlterationRefused;
 using testing::TestKey;
 
 class SealerFormat3Test : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_TRUE(InitCrypto().ok()); }
+  void SetUp() override { ASSERT_THAT(InitCrypto(), IsOk()); }
   const std::string plain_ = "the hand state: seat 1 holds As Kd, seat 2 holds 7c 7h";
 };
 
@@ -34,7 +36,7 @@ TEST_F(SealerFormat3Test, LayoutAndRoundTrip) {
     EXPECT_EQ(token.substr(8, tenant.size()), tenant);
     EXPECT_EQ(token.find("seat 1 holds"), std::string::npos);
     absl::StatusOr<std::string> back = s.Open(token, tenant);
-    ASSERT_TRUE(back.ok()) << back.status();
+    ASSERT_THAT(back, IsOk());
     EXPECT_EQ(*back, plain_);
   }
 }

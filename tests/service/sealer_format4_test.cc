@@ -10,16 +10,18 @@
 #include "service/token/gcm_siv.h"
 #include "service/token/sealer.h"
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service {
 namespace {
+using ::stud::testing::IsOk;
 
 using testing::ExpectEveryAlterationRefused;
 using testing::TestKey;
 
 class SealerFormat4Test : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_TRUE(InitCrypto().ok()); }
+  void SetUp() override { ASSERT_THAT(InitCrypto(), IsOk()); }
   const std::string plain_ = "the hand state: seat 1 holds As Kd, seat 2 holds 7c 7h";
   const std::string hand_id_ = "0123456789abcdef";  // 16 bytes, as NewHand makes them
 };
@@ -55,7 +57,7 @@ TEST_F(SealerFormat4Test, LayoutAndRoundTrip) {
     EXPECT_EQ(token.substr(8 + tenant.size(), 12), hand_id_.substr(0, 12));
     EXPECT_EQ(token.find("seat 1 holds"), std::string::npos);
     absl::StatusOr<std::string> back = s.Open(token, tenant);
-    ASSERT_TRUE(back.ok()) << back.status();
+    ASSERT_THAT(back, IsOk());
     EXPECT_EQ(*back, plain_);
   }
   // 11 bytes shorter than format 1 (12 than format 2).
@@ -154,8 +156,8 @@ TEST_F(SealerFormat4Test, EveryFormatOpensWhicheverFormatSeals) {
 TEST_F(SealerFormat4Test, OnlyFormatsOneThreeFourAndFiveSeal) {
   EXPECT_FALSE(Sealer::Create({TestKey(1, 1)}, kTenantTokenFormat).ok());
   EXPECT_FALSE(Sealer::Create({TestKey(1, 1)}, 6).ok());
-  EXPECT_TRUE(Sealer::Create({TestKey(1, 1)}, kGcmSivTokenFormat).ok());
-  EXPECT_TRUE(Sealer::Create({TestKey(1, 1)}, kDerivedTokenFormat).ok());
+  EXPECT_THAT(Sealer::Create({TestKey(1, 1)}, kGcmSivTokenFormat), IsOk());
+  EXPECT_THAT(Sealer::Create({TestKey(1, 1)}, kDerivedTokenFormat), IsOk());
 }
 
 }  // namespace

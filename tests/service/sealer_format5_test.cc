@@ -10,17 +10,20 @@
 #include "service/token/gcm_siv.h"
 #include "service/token/sealer.h"
 #include "service_fixture.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service {
 namespace {
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 
 using testing::TestKey;
 
 class Format5 : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_TRUE(InitCrypto().ok()); }
+  void SetUp() override { ASSERT_THAT(InitCrypto(), IsOk()); }
   Sealer sealer_ = [] {
-    EXPECT_TRUE(InitCrypto().ok());
+    EXPECT_THAT(InitCrypto(), IsOk());
     return *Sealer::Create({TestKey(9, 3)}, kDerivedTokenFormat);
   }();
   const std::string hand_id_ = std::string("0123456789abcdef");
@@ -38,7 +41,7 @@ TEST_F(Format5, RoundTripsWithAndWithoutATenantAndIsDeterministic) {
     EXPECT_EQ(token.substr(kHeader, kNonce), hand_id_.substr(0, kNonce));
     EXPECT_EQ(sealer_.Seal(plain_, tenant, hand_id_), token);
     absl::StatusOr<std::string> opened = sealer_.Open(token, tenant);
-    ASSERT_TRUE(opened.ok()) << opened.status();
+    ASSERT_THAT(opened, IsOk());
     EXPECT_EQ(*opened, plain_);
   }
 }
@@ -98,7 +101,7 @@ TEST_F(Format5, TenantMismatchIsPermissionDeniedAndNamesNoTenant) {
   const std::string token = sealer_.Seal(plain_, "acme", hand_id_);
   for (const char* other : {"", "acme2", "ACME"}) {
     const absl::Status st = sealer_.Open(token, other).status();
-    EXPECT_EQ(st.code(), absl::StatusCode::kPermissionDenied) << other;
+    EXPECT_THAT(st, StatusIs(absl::StatusCode::kPermissionDenied)) << other;
     EXPECT_EQ(TokenErrorReasonOf(st), "TOKEN_TENANT_MISMATCH");
     EXPECT_EQ(std::string(st.message()).find("acme"), std::string::npos);
   }
@@ -129,14 +132,14 @@ TEST_F(Format5, RotationAndOlderFormatsOpen) {
   Sealer rotated = *Sealer::Create({TestKey(9, 3), TestKey(10, 50)}, kDerivedTokenFormat);
   EXPECT_EQ(rotated.sealing_key_id(), 10u);
   const std::string old_token = sealer_.Seal(plain_, "acme", hand_id_);
-  ASSERT_TRUE(rotated.Open(old_token, "acme").ok());
+  ASSERT_THAT(rotated.Open(old_token, "acme"), IsOk());
   EXPECT_NE(rotated.Seal(plain_, "acme", hand_id_).substr(7, 8), old_token.substr(7, 8));
   for (uint8_t format : {kTokenFormat, kSipTokenFormat, kGcmSivTokenFormat}) {
     Sealer older = *Sealer::Create({TestKey(9, 3)}, format);
     for (const char* tenant : {"", "acme"}) {
       absl::StatusOr<std::string> opened =
           rotated.Open(older.Seal(plain_, tenant, hand_id_), tenant);
-      ASSERT_TRUE(opened.ok()) << int{format} << " " << opened.status();
+      ASSERT_THAT(opened, IsOk()) << int{format} << " " << opened.status();
       EXPECT_EQ(*opened, plain_);
     }
   }
@@ -150,12 +153,12 @@ TEST_F(Format5, TheKeptTenantTagNeverCrossesSealers) {
   for (int round = 0; round < 20; ++round) {
     Sealer a = *Sealer::Create({TestKey(9, static_cast<uint8_t>(round))}, kDerivedTokenFormat);
     const std::string token = a.Seal(plain_, "acme", hand_id_);
-    ASSERT_TRUE(a.Open(token, "acme").ok()) << round;
+    ASSERT_THAT(a.Open(token, "acme"), IsOk()) << round;
     Sealer b =
         *Sealer::Create({TestKey(9, static_cast<uint8_t>(round + 100))}, kDerivedTokenFormat);
     const std::string other = b.Seal(plain_, "acme", hand_id_);
     EXPECT_NE(other.substr(7, 8), token.substr(7, 8)) << round;
-    ASSERT_TRUE(b.Open(other, "acme").ok()) << round;
+    ASSERT_THAT(b.Open(other, "acme"), IsOk()) << round;
     EXPECT_FALSE(b.Open(token, "acme").ok()) << round;
   }
 }

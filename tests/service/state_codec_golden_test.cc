@@ -14,9 +14,11 @@
 #include "gtest/gtest.h"
 #include "service/token/codec.h"
 #include "service/token/sealer.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service {
 namespace {
+using ::stud::testing::IsOk;
 
 std::vector<Card> FixedDeck(std::mt19937& rng) {
   std::vector<Card> deck;
@@ -72,14 +74,14 @@ std::string DigestOfFixedHands(uint32_t schema) {
 // Schema 2 (rule IDs by name), what a replica writes during a rolling
 // upgrade: the bytes of the release that introduced it, unchanged.
 TEST(StateCodecGoldenTest, Schema2StatesAreByteForByteStable) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   EXPECT_EQ(DigestOfFixedHands(kRollingUpgradeSchema),
             "968c62698ef8070691a4ead08f148776abd2d86766d2af748f0705cc87a771b9");
 }
 
 // Schema 3 (rule IDs as RuleId numbers), the default.
 TEST(StateCodecGoldenTest, Schema3StatesAreByteForByteStable) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   EXPECT_EQ(DigestOfFixedHands(kSealedSchema),
             "58ff5df7983ab16c481ed2fc486ed3c72fb9163fca6c63412879954d3d9ac8b7");
 }

@@ -15,10 +15,12 @@
 #include "engine/view.h"
 #include "gtest/gtest.h"
 #include "service/token/codec.h"
+#include "tests/testing/grpc_status_matchers.h"
 #include "tests/testing/hands.h"
 
 namespace stud::service {
 namespace {
+using ::stud::testing::IsOk;
 
 constexpr int kHands = 12000;
 
@@ -70,7 +72,7 @@ TEST(TokenLength, SamePublicHistoryGivesTheSameTokenLength) {
     HandConfig config = testing::RandomConfig(variant, rng, testing::RandomOptions::kVaried);
     // Play the hand to showdown (cards shown there are public) with random actions.
     absl::StatusOr<HandState> first = NewHand(config);
-    ASSERT_TRUE(first.ok()) << first.status();
+    ASSERT_THAT(first, IsOk());
     std::vector<Action> actions;
     HandState st = *first;
     while (st.phase == Phase::kBetting) {
@@ -78,12 +80,12 @@ TEST(TokenLength, SamePublicHistoryGivesTheSameTokenLength) {
       const std::vector<LegalAction> legal = LegalActions(st, seat);
       const LegalAction& l = legal[rng() % legal.size()];
       actions.push_back({.kind = l.kind, .seat = seat, .amount_to = l.amount_to});
-      ASSERT_TRUE(Apply(st, actions.back()).ok());
+      ASSERT_THAT(Apply(st, actions.back()), IsOk());
     }
     HandConfig twin = config;
     twin.deck = ShuffleHidden(st, config.deck, rng);
     absl::StatusOr<HandState> second = NewHand(twin);
-    ASSERT_TRUE(second.ok()) << second.status();
+    ASSERT_THAT(second, IsOk());
     HandState a = *first, b = *second;
     for (size_t i = 0;; ++i) {
       if (PublicLog(a) != PublicLog(b)) break;  // public histories differ from here on
@@ -91,7 +93,7 @@ TEST(TokenLength, SamePublicHistoryGivesTheSameTokenLength) {
           << "hand " << hand << ", step " << i << ": same public history, different length";
       ++compared_steps;
       if (i == actions.size() || a.phase != Phase::kBetting || b.phase != Phase::kBetting) break;
-      ASSERT_TRUE(Apply(a, actions[i]).ok());
+      ASSERT_THAT(Apply(a, actions[i]), IsOk());
       if (!Apply(b, actions[i]).ok()) break;
     }
     for (const Operation& op : st.log) {
@@ -118,7 +120,7 @@ TEST(TokenLength, ALiveReportGivesTheSameLengthWhateverTheCard) {
     config.deck.clear();
     config.recycle_order.clear();
     absl::StatusOr<HandState> start = NewHand(config);
-    ASSERT_TRUE(start.ok()) << start.status();
+    ASSERT_THAT(start, IsOk());
     ASSERT_EQ(start->phase, Phase::kAwaitingDeal);
     const ExpectedDeal next = NextDeal(*start);
     ASSERT_FALSE(next.face_up);  // third street starts with down cards
@@ -129,7 +131,7 @@ TEST(TokenLength, ALiveReportGivesTheSameLengthWhateverTheCard) {
                            .seat = next.seat,
                            .card = Card::FromIndex(c),
                            .face_up = true};
-      ASSERT_TRUE(Apply(st, exposed).ok()) << "card " << c;
+      ASSERT_THAT(Apply(st, exposed), IsOk()) << "card " << c;
       ASSERT_EQ(st.reports.size(), 1u) << "card " << c;
       ASSERT_TRUE(st.reports[0].has_card);
       // A move of the same card, as a ruling that hands it to another seat writes.

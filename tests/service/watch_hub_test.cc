@@ -17,9 +17,11 @@
 #include "redis_fixture.h"
 #include "service/api/status_mapping.h"
 #include "service/trust/redis_ledger.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
+using ::stud::testing::IsOk;
 
 // Waits (bounded) until `done`.
 template <typename F>
@@ -82,8 +84,8 @@ TEST(WatchHubTest, AFullWatcherIsReadAgainWhenItHasRoomNothingLostNothingTwice) 
   const std::string key = "stud:{t:h1}:watch";
   for (uint64_t v = 0; v < 10; ++v) Add(redis, key, v);
   FakeSink slow(3), fast(100);
-  ASSERT_TRUE(hub.Add(&slow, "t", key, 0).ok());
-  ASSERT_TRUE(hub.Add(&fast, "t", key, 4).ok());
+  ASSERT_THAT(hub.Add(&slow, "t", key, 0), IsOk());
+  ASSERT_THAT(hub.Add(&fast, "t", key, 4), IsOk());
   ASSERT_TRUE(Eventually([&] { return fast.got().size() == 6; }));
   EXPECT_EQ(slow.got(), (std::vector<uint64_t>{0, 1, 2}));
   slow.AddRoom(100);
@@ -93,7 +95,7 @@ TEST(WatchHubTest, AFullWatcherIsReadAgainWhenItHasRoomNothingLostNothingTwice) 
   ASSERT_TRUE(Eventually([&] { return slow.ended() && fast.ended(); }));
   EXPECT_EQ(slow.got(), (std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
   EXPECT_EQ(fast.got(), (std::vector<uint64_t>{4, 5, 6, 7, 8, 9, 10}));
-  EXPECT_TRUE(slow.end().ok());
+  EXPECT_THAT(slow.end(), IsOk());
   EXPECT_EQ(hub.watchers(), 0);
 }
 
@@ -105,8 +107,8 @@ TEST(WatchHubTest, AWatcherTooFarBehindEndsAndAGapEndsHistoryGone) {
       nullptr);
   const std::string key = "stud:{t:h2}:watch";
   FakeSink stuck(1), keeps_up(100);
-  ASSERT_TRUE(hub.Add(&stuck, "t", key, 0).ok());
-  ASSERT_TRUE(hub.Add(&keeps_up, "t", key, 0).ok());
+  ASSERT_THAT(hub.Add(&stuck, "t", key, 0), IsOk());
+  ASSERT_THAT(hub.Add(&keeps_up, "t", key, 0), IsOk());
   for (uint64_t v = 0; v < 8; ++v) Add(redis, key, v);
   ASSERT_TRUE(Eventually([&] { return stuck.ended() && keeps_up.got().size() == 8; }));
   EXPECT_EQ(stuck.end().code(), absl::StatusCode::kResourceExhausted);
@@ -115,7 +117,7 @@ TEST(WatchHubTest, AWatcherTooFarBehindEndsAndAGapEndsHistoryGone) {
   const std::string trimmed = "stud:{t:h3}:watch";
   Add(redis, trimmed, 5);
   FakeSink late(100);
-  ASSERT_TRUE(hub.Add(&late, "t", trimmed, 2).ok());
+  ASSERT_THAT(hub.Add(&late, "t", trimmed, 2), IsOk());
   ASSERT_TRUE(Eventually([&] { return late.ended(); }));
   EXPECT_EQ(ErrorReason(late.end()), "WATCH_HISTORY_GONE");
   EXPECT_TRUE(late.got().empty());
@@ -133,12 +135,12 @@ TEST(WatchHubTest, AWatcherAddedWhileAReadIsOutStartsFromItsOwnCursor) {
     const std::string key = absl::StrCat("stud:{t:race", round, "}:watch");
     for (uint64_t v = 0; v < 5; ++v) Add(redis, key, v);
     FakeSink ahead(100), late(100);
-    ASSERT_TRUE(hub.Add(&ahead, "t", key, 5).ok());
+    ASSERT_THAT(hub.Add(&ahead, "t", key, 5), IsOk());
     std::thread writer([&] { Add(redis, key, 5, /*ended=*/true); });
-    ASSERT_TRUE(hub.Add(&late, "t", key, 0).ok());
+    ASSERT_THAT(hub.Add(&late, "t", key, 0), IsOk());
     writer.join();
     ASSERT_TRUE(Eventually([&] { return ahead.ended() && late.ended(); }));
-    EXPECT_TRUE(late.end().ok()) << "round " << round << ": " << late.end();
+    EXPECT_THAT(late.end(), IsOk()) << "round " << round << ": " << late.end();
     EXPECT_EQ(late.got(), (std::vector<uint64_t>{0, 1, 2, 3, 4, 5})) << "round " << round;
   }
 }
