@@ -92,7 +92,7 @@ absl::Status AdvanceHand(HandState& st, const IrregularityReport& report,
 absl::StatusOr<Step> Advance(HandState& st, const Input& input, NextSteps next) {
   Step step;
   step.first_op = st.log.size();
-  const absl::Status s =
+  absl::Status s =
       std::visit([&](const auto& in) { return AdvanceHand(st, in, &step.ruling); }, input);
   if (!s.ok()) return s;
   if (next == NextSteps::kList) step.next = Next(st);

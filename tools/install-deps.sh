@@ -32,7 +32,7 @@ PACKAGES=(
   openssl clang libclang-rt-14-dev
   # Formatting and lint are checked by ctest Format.ClangFormat
   # (tools/check-format.sh) and Lint.ClangTidy (tools/check-tidy.sh).
-  clang-format clang-tidy git
+  clang-format clang-tidy-22 git
   # The container image is built and run by ctest Deploy.Image without a
   # registry or a Docker daemon (deploy/build-image.sh).
   buildah podman debootstrap uidmap curl

@@ -78,7 +78,6 @@ StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
     : hands_(sealer, options),
       watch_hub_(options.watch_hub),
       observability_(options.observability),
-      tenants_(options.tenants),
       callers_(sealer, options.tenants, options.seat_tickets),
       seat_rate_limit_(options.seat_rate_limit),
       ledger_(options.ledger),

@@ -128,7 +128,6 @@ class StudServiceImpl final : public RawStudService {
   HandService hands_;
   WatchHub* watch_hub_;  // null: WatchHand is refused LEDGER_NOT_CONFIGURED
   const Observability* observability_;
-  const TenantAuth* tenants_;
   Callers callers_;                   // who a call is: API key or seat ticket
   SeatRateLimiter* seat_rate_limit_;  // null: no per-seat limit
   Ledger* ledger_;

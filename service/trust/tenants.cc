@@ -138,6 +138,7 @@ absl::StatusOr<std::string> TenantAuth::Authenticate(
 
 std::vector<std::string> TenantAuth::tenants() const {
   std::vector<std::string> out;
+  out.reserve(keys_.size());
   for (const auto& [tenant, key] : keys_) out.push_back(tenant);
   return out;
 }
