@@ -151,7 +151,8 @@ void HandService::FillUpdate(const CallContext& call, const SealedHand& hand, si
 
 absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResponse* resp,
                                   const CallContext& call) const {
-  if (!req.redeal_of().empty()) return NewRedeal(call, req, resp);  // redeal.cc [STUD-IRR-EXP-1]
+  if (!req.redeal_of().empty())
+    return NewRedeal(call, req, resp);  // redeal_rpc.cc [STUD-IRR-EXP-1]
   HandConfig config;
   absl::StatusOr<Variant> variant = DecodeVariant(req.variant(), "variant");
   if (!variant.ok()) return variant.status();

@@ -122,7 +122,7 @@ class HandService {
   absl::Status WatchUpdate(const CallContext& call, const stud::v1::WatchHandRequest& req,
                            const std::string& token, size_t first_op, stud::v1::HandUpdate* out,
                            bool* complete = nullptr) const;
-  // Hand histories (history_service.cc).
+  // Hand histories (history_rpcs.cc).
   absl::Status ExportHandHistory(const stud::v1::ExportHandHistoryRequest& req,
                                  stud::v1::ExportHandHistoryResponse* resp,
                                  const CallContext& call = {}) const;
@@ -139,7 +139,7 @@ class HandService {
   // Opens a token; when `expected_hand_id` is set, the token must be that hand's.
   absl::StatusOr<SealedHand> Unseal(const CallContext& call, const std::string& token,
                                     const std::string& expected_hand_id) const;
-  // NewHand with redeal_of: the redeal of a misdeal that kept its antes (redeal.cc).
+  // NewHand with redeal_of: the redeal of a misdeal that kept its antes (redeal_rpc.cc).
   absl::Status NewRedeal(const CallContext& call, const stud::v1::NewHandRequest& req,
                          stud::v1::NewHandResponse* resp) const;
   // The end of NewHand and of a redeal: prepares the deal of `request`
