@@ -59,9 +59,11 @@ class Server {
                                    grpc::InsecureChannelCredentials());
     stub_ = stud::v1::StudService::NewStub(channel_);
   }
-  ~Server() { server_->Shutdown(); }
+  // A call still open (a WatchHand stream) is cancelled after 5 s.
+  ~Server() { server_->Shutdown(absl::ToChronoTime(absl::Now() + absl::Seconds(5))); }
 
   stud::v1::StudService::Stub& stub() { return *stub_; }
+  StudServiceImpl& service() { return *service_; }
   const Sealer& sealer() const { return *sealer_; }
   int port() const { return port_; }
 

@@ -34,31 +34,19 @@ using Clock = std::chrono::steady_clock;
 // One stud replica with its ledger and watch hub on the sentinels' master.
 struct Replica {
   explicit Replica(const RedisLedgerOptions& o) {
-    EXPECT_TRUE(InitCrypto().ok());
-    sealer = std::make_unique<Sealer>(*Sealer::Create({TestKey(1, 7)}, kTokenFormat));
     ledger = std::make_unique<RedisLedger>(o, &registry);
     hub = std::make_unique<WatchHub>(WatchHubOptions{.redis = o}, &registry);
     ServiceOptions options{.allow_preset = true};
     options.ledger = ledger.get();
     options.watch_hub = hub.get();
-    service = std::make_unique<StudServiceImpl>(sealer.get(), options);
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.RegisterService(service.get());
-    server = builder.BuildAndStart();
-    stub = v1::StudService::NewStub(
-        grpc::CreateChannel(absl::StrCat("127.0.0.1:", port), grpc::InsecureChannelCredentials()));
+    server = std::make_unique<Server>(std::vector<Key>{TestKey(1, 7)}, options);
   }
-  ~Replica() { server->Shutdown(absl::ToChronoTime(absl::Now() + absl::Seconds(5))); }
+  v1::StudService::Stub& stub() { return server->stub(); }
 
   prometheus::Registry registry;
-  std::unique_ptr<Sealer> sealer;
   std::unique_ptr<RedisLedger> ledger;
   std::unique_ptr<WatchHub> hub;
-  std::unique_ptr<StudServiceImpl> service;
-  std::unique_ptr<grpc::Server> server;
-  std::unique_ptr<v1::StudService::Stub> stub;
+  std::unique_ptr<Server> server;
 };
 
 TEST(WatchHandFailover, NoVersionIsMissedWhenTheMasterFails) {
@@ -78,7 +66,7 @@ TEST(WatchHandFailover, NoVersionIsMissedWhenTheMasterFails) {
   for (int i = 0; i < 100; ++i) {
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
-    dealt_status = a.stub->NewHand(&ctx, deal, &dealt);
+    dealt_status = a.stub().NewHand(&ctx, deal, &dealt);
     if (dealt_status.error_code() != grpc::StatusCode::UNAVAILABLE) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -106,7 +94,7 @@ TEST(WatchHandFailover, NoVersionIsMissedWhenTheMasterFails) {
       v1::ApplyActionResponse resp;
       grpc::ClientContext ctx;
       SetDeadline(&ctx);
-      const grpc::Status st = a.stub->ApplyAction(&ctx, req, &resp);
+      const grpc::Status st = a.stub().ApplyAction(&ctx, req, &resp);
       if (st.error_code() == grpc::StatusCode::UNAVAILABLE) {
         ++player_unavailable;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -140,7 +128,7 @@ TEST(WatchHandFailover, NoVersionIsMissedWhenTheMasterFails) {
       req.set_after_version(seen.empty() ? 0 : seen.back().version());
       grpc::ClientContext ctx;
       ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
-      auto reader = b.stub->WatchHand(&ctx, req);
+      auto reader = b.stub().WatchHand(&ctx, req);
       v1::WatchHandResponse resp;
       while (reader->Read(&resp)) {
         // after_version 0 means "from the first version": a re-watch with

@@ -49,8 +49,6 @@ bool Eventually(F done) {
 struct Replica {
   Replica(const RedisServer& redis, WatchHubOptions watch = {}, bool with_ledger = true,
           SeatRateLimiter* seat_rate_limit = nullptr) {
-    EXPECT_THAT(InitCrypto(), IsOk());
-    sealer = std::make_unique<Sealer>(*Sealer::Create({TestKey(1, 7)}, kTokenFormat));
     ServiceOptions options{.allow_preset = true, .seat_rate_limit = seat_rate_limit};
     if (with_ledger) {
       RedisLedgerOptions o = *ParseLedgerUrl(redis.url());
@@ -61,24 +59,14 @@ struct Replica {
       options.ledger = ledger.get();
       options.watch_hub = hub.get();
     }
-    service = std::make_unique<StudServiceImpl>(sealer.get(), options);
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    builder.RegisterService(service.get());
-    server = builder.BuildAndStart();
-    stub = v1::StudService::NewStub(
-        grpc::CreateChannel(absl::StrCat("127.0.0.1:", port), grpc::InsecureChannelCredentials()));
+    server = std::make_unique<Server>(std::vector<Key>{TestKey(1, 7)}, options);
   }
-  ~Replica() { server->Shutdown(absl::ToChronoTime(absl::Now() + absl::Seconds(5))); }
+  v1::StudService::Stub& stub() { return server->stub(); }
 
   prometheus::Registry registry;
-  std::unique_ptr<Sealer> sealer;
   std::unique_ptr<RedisLedger> ledger;
   std::unique_ptr<WatchHub> hub;
-  std::unique_ptr<StudServiceImpl> service;
-  std::unique_ptr<grpc::Server> server;
-  std::unique_ptr<v1::StudService::Stub> stub;
+  std::unique_ptr<Server> server;
 };
 
 // A stream's messages and its final status.
@@ -103,7 +91,7 @@ Watched Watch(Replica& r, const std::string& hand_id, const std::string& ticket,
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
   if (!accept_language.empty()) ctx.AddMetadata("accept-language", accept_language);
-  auto reader = r.stub->WatchHand(&ctx, req);
+  auto reader = r.stub().WatchHand(&ctx, req);
   Watched out;
   v1::WatchHandResponse resp;
   while (reader->Read(&resp)) {
@@ -127,7 +115,7 @@ Hand Deal(Replica& a, int seats) {
   v1::NewHandResponse resp;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
-  EXPECT_THAT(a.stub->NewHand(&ctx, req, &resp), IsOk());
+  EXPECT_THAT(a.stub().NewHand(&ctx, req, &resp), IsOk());
   Hand h;
   h.id = resp.update().public_view().hand_id();
   h.tickets.push_back(resp.table_ticket());
@@ -157,7 +145,7 @@ bool Step(Replica& a, Hand& h, bool fold_out) {
   v1::ApplyActionResponse resp;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
-  const grpc::Status st = a.stub->ApplyAction(&ctx, req, &resp);
+  const grpc::Status st = a.stub().ApplyAction(&ctx, req, &resp);
   EXPECT_THAT(st, IsOk()) << st.error_message();
   if (!st.ok()) return false;
   h.versions.push_back(resp.update());
@@ -377,7 +365,7 @@ struct OpenWatch {
     req.set_hand_id(h.id);
     req.set_seat_ticket(h.tickets[static_cast<size_t>(seat)]);
     SetDeadline(&ctx);
-    reader = r.stub->WatchHand(&ctx, req);
+    reader = r.stub().WatchHand(&ctx, req);
     v1::WatchHandResponse resp;
     first = reader->Read(&resp);
   }
@@ -423,8 +411,8 @@ TEST(WatchHandTest, DrainEndsOpenStreamsUnavailableServerDraining) {
   Hand h = Deal(a, 2);
   OpenWatch open(b, h, 1);
   ASSERT_TRUE(open.first);
-  b.service->StartDraining();
-  b.service->EndWatches();
+  b.server->service().StartDraining();
+  b.server->service().EndWatches();
   const grpc::Status ended = open.End();
   EXPECT_THAT(ended, StatusIs(grpc::StatusCode::UNAVAILABLE));
   EXPECT_EQ(ErrorInfoOf(ended).reason(), "SERVER_DRAINING");
