@@ -22,11 +22,8 @@ net.Socket.prototype.setNoDelay = function (enable = true) {
   return setNoDelay.call(this, enable);
 };
 
-let dual;
-let port;
-const accepted = [];
-
-before(async () => {
+// src/listener.ts bundled and loaded as a module (both listeners below use it).
+async function loadListener() {
   const bundle = await build({
     entryPoints: [path.join(webDir, "src/listener.ts")],
     bundle: true,
@@ -35,9 +32,15 @@ before(async () => {
     write: false,
     external: ["@connectrpc/*"],
   });
-  const { createDualProtocolServer } = await import(
-    `data:text/javascript;base64,${Buffer.from(bundle.outputFiles[0].text).toString("base64")}`
-  );
+  return import(`data:text/javascript;base64,${Buffer.from(bundle.outputFiles[0].text).toString("base64")}`);
+}
+
+let dual;
+let port;
+const accepted = [];
+
+before(async () => {
+  const { createDualProtocolServer } = await loadListener();
   // An answer in three writes, as a gRPC answer over HTTP/2 is.
   dual = createDualProtocolServer((req, res) => {
     res.writeHead(200, { "content-type": "text/plain" });
@@ -119,17 +122,7 @@ let leanPort;
 const slowClosed = [];
 
 before(async () => {
-  const bundle = await build({
-    entryPoints: [path.join(webDir, "src/listener.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    write: false,
-    external: ["@connectrpc/*"],
-  });
-  const { createDualProtocolServer } = await import(
-    `data:text/javascript;base64,${Buffer.from(bundle.outputFiles[0].text).toString("base64")}`
-  );
+  const { createDualProtocolServer } = await loadListener();
   const serve = (req, res) => {
     if (!["/lean", "/slow", "/giveback"].includes(req.url)) return false;
     const chunks = [];
