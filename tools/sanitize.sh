@@ -32,6 +32,9 @@ all="${STUD_SANITIZE_ALL:-0}"
 listed() { awk -v s="$1" '$1 == s && $2 !~ /\*/ {print $2}' "$root/tests/sanitized_tests.txt"; }
 mapfile -t ASAN_SERVICE_TESTS < <(listed asan)
 mapfile -t TSAN_TESTS < <(listed tsan)
+# The folders listed whole ("asan engine/*"): every test binary in them.
+mapfile -t ASAN_FOLDERS < <(awk '$1 == "asan" && $2 ~ /\/\*$/ {sub(/\/\*$/, "", $2); print $2}' \
+  "$root/tests/sanitized_tests.txt")
 if [ "$all" = 1 ]; then TSAN_TESTS+=(service_test tenants_test ledger_watch_test); fi
 # Ninja for a new build directory (its scheduling keeps both cores busy across
 # targets); an existing one keeps the generator it was made with.
@@ -46,11 +49,11 @@ asan() {
     -DSTUD_SANITIZE=address,undefined -DSTUD_FUZZ=ON -DSTUD_BUILD_BENCHMARKS=OFF \
     "${optimize[@]}" >/dev/null
   # The test binaries and the fuzzers (not the server, CLI and load generator):
-  # every engine and history test, the listed service tests (all of them
-  # with STUD_SANITIZE_ALL=1).
-  local targets=() t
-  for t in "$root"/tests/engine/*_test.cc "$root"/tests/history/*_test.cc; do
-    targets+=("$(basename "$t" .cc)")
+  # every test of the folders listed whole, the listed service tests (all of
+  # them with STUD_SANITIZE_ALL=1).
+  local targets=() t folder
+  for folder in "${ASAN_FOLDERS[@]}"; do
+    for t in "$root/tests/$folder"/*_test.cc; do targets+=("$(basename "$t" .cc)"); done
   done
   if [ "$all" = 1 ]; then
     for t in "$root"/tests/service/*_test.cc; do targets+=("$(basename "$t" .cc)"); done
