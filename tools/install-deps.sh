@@ -30,6 +30,8 @@ PACKAGES=(
   # Reliability and security: certificates for the TLS tests; clang and its
   # runtimes for libFuzzer and the sanitizer builds.
   openssl clang libclang-rt-14-dev
+  # LLVM's linker (CMake's STUD_USE_LLD): links in a third of GNU ld's time.
+  lld
   # Formatting and lint are checked by ctest Format.ClangFormat
   # (tools/check-format.sh) and Lint.ClangTidy (tools/check-tidy.sh).
   clang-format clang-tidy-22 git
