@@ -1,5 +1,5 @@
 """Mixed-load soak of the real stud_server: every RPC, every variant, SERVICE,
-PRESET and LIVE dealing, irregularity reports, for --seconds (60 in CI; the
+PRESET and LIVE dealing, irregularity reports, for --seconds (30 in CI; the
 documented run is 600). Worker threads play whole hands: NewHand, then
 ApplyAction to the end (LIVE: the table reports every card the dealer owes),
 with LegalActions, GetView and random RuleIrregularity reports along the way,
