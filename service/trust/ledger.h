@@ -27,8 +27,8 @@
 // and every Create/Advance that writes publishes the change, atomically with
 // its compare-and-set, on the hand's watch stream (kWatchStreamSuffix below),
 // which WatchHand reads.
-#ifndef STUD_SERVICE_LEDGER_H_
-#define STUD_SERVICE_LEDGER_H_
+#ifndef STUD_SERVICE_TRUST_LEDGER_H_
+#define STUD_SERVICE_TRUST_LEDGER_H_
 
 #include <cstdint>
 #include <optional>
@@ -200,4 +200,4 @@ class LedgerScope {
 
 }  // namespace stud::service
 
-#endif  // STUD_SERVICE_LEDGER_H_
+#endif  // STUD_SERVICE_TRUST_LEDGER_H_

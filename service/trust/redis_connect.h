@@ -21,8 +21,8 @@
 // what a failover does to a connection to the old master. Every step has the
 // connect or I/O timeout, so finding no master takes at most about
 // (Sentinels + 1) x the connect timeout; the caller then fails closed.
-#ifndef STUD_SERVICE_REDIS_CONNECT_H_
-#define STUD_SERVICE_REDIS_CONNECT_H_
+#ifndef STUD_SERVICE_TRUST_REDIS_CONNECT_H_
+#define STUD_SERVICE_TRUST_REDIS_CONNECT_H_
 
 #include <cstdint>
 #include <string>
@@ -105,4 +105,4 @@ RedisConnection ConnectLedgerRedis(const RedisLedgerOptions& o, absl::Duration r
 
 }  // namespace stud::service
 
-#endif  // STUD_SERVICE_REDIS_CONNECT_H_
+#endif  // STUD_SERVICE_TRUST_REDIS_CONNECT_H_

@@ -50,8 +50,8 @@
 // Kept always so that a quota switched on mid-flight (a restart with
 // --ledger_max_hands_per_tenant) counts the hands already in play: every
 // hand this code wrote, and an older one from its next move on.
-#ifndef STUD_SERVICE_REDIS_LEDGER_H_
-#define STUD_SERVICE_REDIS_LEDGER_H_
+#ifndef STUD_SERVICE_TRUST_REDIS_LEDGER_H_
+#define STUD_SERVICE_TRUST_REDIS_LEDGER_H_
 
 #include <cstdint>
 #include <memory>
@@ -105,4 +105,4 @@ class RedisLedger final : public Ledger {
 
 }  // namespace stud::service
 
-#endif  // STUD_SERVICE_REDIS_LEDGER_H_
+#endif  // STUD_SERVICE_TRUST_REDIS_LEDGER_H_

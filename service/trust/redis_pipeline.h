@@ -21,8 +21,8 @@
 // Metrics (when a registry is given): stud_ledger_unreachable_total,
 // stud_ledger_batch_commands, stud_ledger_connect_failures_total{cause},
 // stud_ledger_master_changes_total, stud_ledger_readonly_total.
-#ifndef STUD_SERVICE_REDIS_PIPELINE_H_
-#define STUD_SERVICE_REDIS_PIPELINE_H_
+#ifndef STUD_SERVICE_TRUST_REDIS_PIPELINE_H_
+#define STUD_SERVICE_TRUST_REDIS_PIPELINE_H_
 
 #include <cstdint>
 #include <deque>
@@ -84,4 +84,4 @@ class RedisPipeline {
 
 }  // namespace stud::service
 
-#endif  // STUD_SERVICE_REDIS_PIPELINE_H_
+#endif  // STUD_SERVICE_TRUST_REDIS_PIPELINE_H_

@@ -51,8 +51,8 @@
 //   SEAT_TICKET_NOT_PERMITTED  what no ticket of this kind may do (reveal, a
 //                            seat reporting an irregularity or a deal, the
 //                            table acting for a seat)
-#ifndef STUD_SERVICE_SEAT_TICKETS_H_
-#define STUD_SERVICE_SEAT_TICKETS_H_
+#ifndef STUD_SERVICE_TRUST_SEAT_TICKETS_H_
+#define STUD_SERVICE_TRUST_SEAT_TICKETS_H_
 
 #include <cstdint>
 #include <set>
@@ -138,4 +138,4 @@ std::string SeatTicketReasonOf(const absl::Status& status);
 
 }  // namespace stud::service
 
-#endif  // STUD_SERVICE_SEAT_TICKETS_H_
+#endif  // STUD_SERVICE_TRUST_SEAT_TICKETS_H_

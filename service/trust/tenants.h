@@ -17,8 +17,8 @@
 // call seals (sealer.h, token format 2) and must match the tenant of every
 // token it opens: a token sealed for another tenant is PERMISSION_DENIED,
 // TOKEN_TENANT_MISMATCH.
-#ifndef STUD_SERVICE_TENANTS_H_
-#define STUD_SERVICE_TENANTS_H_
+#ifndef STUD_SERVICE_TRUST_TENANTS_H_
+#define STUD_SERVICE_TRUST_TENANTS_H_
 
 #include <array>
 #include <cstdint>
@@ -73,4 +73,4 @@ class TenantAuth {
 
 }  // namespace stud::service
 
-#endif  // STUD_SERVICE_TENANTS_H_
+#endif  // STUD_SERVICE_TRUST_TENANTS_H_
