@@ -7,7 +7,8 @@
 // hands started and finished would then be counted without their game, or
 // not at all. So the handler notes the hand's game, dealing mode and phase
 // where it builds an update (rpc/hand_rpcs.cc FillUpdate), whatever the
-// answer carries. One scope per call, on the call's thread.
+// answer carries. One sink per call (the call's observation owns it), passed
+// to the handler as a parameter (call_trace.h, CallTrace::hand).
 //
 // The hand's id (HandIdText, the 32 hex digits a player's screen shows) is
 // noted as soon as the handler knows it: the call's token opened
@@ -32,42 +33,22 @@ struct HandFacts {
   int phase = 0;         // stud.v1.Phase after the call
 };
 
-class HandFactsScope {
+class HandFactsSink {
  public:
-  HandFactsScope() : previous_(current()) { current() = this; }
-  ~HandFactsScope() { current() = previous_; }
-  HandFactsScope(const HandFactsScope&) = delete;
-  HandFactsScope& operator=(const HandFactsScope&) = delete;
-
-  // Records the facts of the update being built; no-op without a scope.
-  static void Note(const HandFacts& facts) {
-    if (HandFactsScope* scope = current(); scope != nullptr) {
-      scope->facts_ = facts;
-      scope->noted_ = true;
-    }
+  // Records the facts of the update being built.
+  void Note(const HandFacts& facts) {
+    facts_ = facts;
+    noted_ = true;
   }
-  // Records the id of the hand the call is on; no-op without a scope. A
-  // later note wins (a redeal opens the misdealt hand, then deals the new one).
-  static void NoteHandId(std::string hand_id) {
-    if (HandFactsScope* scope = current(); scope != nullptr) scope->hand_id_ = std::move(hand_id);
-  }
-  // The innermost scope's hand id; "" outside a call or before it is known.
-  static absl::string_view HandId() {
-    const HandFactsScope* scope = current();
-    return scope != nullptr ? absl::string_view(scope->hand_id_) : absl::string_view();
-  }
-  // The innermost scope's facts when noted, else null.
-  static const HandFacts* Noted() {
-    const HandFactsScope* scope = current();
-    return scope != nullptr && scope->noted_ ? &scope->facts_ : nullptr;
-  }
+  // Records the id of the hand the call is on. A later note wins (a redeal
+  // opens the misdealt hand, then deals the new one).
+  void NoteHandId(std::string hand_id) { hand_id_ = std::move(hand_id); }
+  // "" before the id is known.
+  absl::string_view hand_id() const { return hand_id_; }
+  // The facts when noted, else null.
+  const HandFacts* noted() const { return noted_ ? &facts_ : nullptr; }
 
  private:
-  static HandFactsScope*& current() {
-    thread_local HandFactsScope* scope = nullptr;
-    return scope;
-  }
-  HandFactsScope* previous_;
   HandFacts facts_;
   bool noted_ = false;
   std::string hand_id_;

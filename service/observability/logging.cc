@@ -102,19 +102,22 @@ std::string JsonEscape(absl::string_view text) {
   return out;
 }
 
-LogLine::LogLine(LogLevel level, absl::string_view event) : enabled_(LogEnabled(level)) {
+LogLine::LogLine(LogLevel level, absl::string_view event) : LogLine(CallTrace{}, level, event) {}
+
+LogLine::LogLine(const CallTrace& call, LogLevel level, absl::string_view event)
+    : enabled_(LogEnabled(level)) {
   if (!enabled_) return;
   absl::StrAppend(&text_, "{\"ts\":\"",
                   absl::FormatTime("%Y-%m-%dT%H:%M:%E6SZ", absl::Now(), absl::UTCTimeZone()),
                   "\",\"level\":\"", LogLevelName(level), "\",\"event\":\"", JsonEscape(event),
                   "\"");
-  std::string trace_id, span_id;
-  if (CurrentTraceIds(&trace_id, &span_id)) {
-    absl::StrAppend(&text_, ",\"trace_id\":\"", trace_id, "\",\"span_id\":\"", span_id, "\"");
+  if (call.span != nullptr) {
+    absl::StrAppend(&text_, ",\"trace_id\":\"", HexId(call.span->span().trace_id),
+                    "\",\"span_id\":\"", HexId(call.span->span().span_id), "\"");
   }
   // The hand the call is on, once the handler knows it (hand_facts.h).
-  if (absl::string_view hand_id = HandFactsScope::HandId(); !hand_id.empty()) {
-    absl::StrAppend(&text_, ",\"hand_id\":\"", JsonEscape(hand_id), "\"");
+  if (call.hand != nullptr && !call.hand->hand_id().empty()) {
+    absl::StrAppend(&text_, ",\"hand_id\":\"", JsonEscape(call.hand->hand_id()), "\"");
   }
 }
 

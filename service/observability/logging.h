@@ -1,12 +1,13 @@
 // Structured logs: one JSON object per line on stderr, for notable events
 // only (start-up configuration, rejected tokens, irregularity rulings,
-// errors). Every line carries "ts", "level" and "event"; a line written while
-// an RPC is being served also carries that RPC's "trace_id" and "span_id"
-// (tracing.h), so a log line leads to its trace, and, once the call's handler
-// knows the hand it is on, that hand's "hand_id" (hand_facts.h), so a disputed
-// hand leads to its lines.
+// errors). Every line carries "ts", "level" and "event"; a line written for
+// an RPC (made with the call's CallTrace, call_trace.h) also carries that
+// RPC's "trace_id" and "span_id" (tracing.h), so a log line leads to its
+// trace, and, once the call's handler knows the hand it is on, that hand's
+// "hand_id" (hand_facts.h), so a disputed hand leads to its lines.
 //
-//   LogLine(LogLevel::kWarn, "token_rejected").Str("reason", "TOKEN_MALFORMED");
+//   LogLine(LogLevel::kInfo, "startup").Str("listen", address);
+//   LogLine(call.trace, LogLevel::kWarn, "token_rejected").Str("reason", "TOKEN_MALFORMED");
 //
 // The line is written when the LogLine is destroyed, and only if its level is
 // at least the configured one (--log_level). Never put key bytes in a log.
@@ -18,6 +19,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "service/observability/call_trace.h"
 
 namespace stud::service {
 
@@ -38,6 +40,8 @@ std::string JsonEscape(absl::string_view text);
 class LogLine {
  public:
   LogLine(LogLevel level, absl::string_view event);
+  // A line of the call `call` is about: with its trace ids and hand id.
+  LogLine(const CallTrace& call, LogLevel level, absl::string_view event);
   ~LogLine();
   LogLine(const LogLine&) = delete;
   LogLine& operator=(const LogLine&) = delete;

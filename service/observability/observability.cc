@@ -33,12 +33,13 @@ void AddRule(const std::string& rule, RpcFacts* f) {
 // From an update: game, street, rules named by this call's operations. Not
 // `detailed`: the game only when a metric or log will use it (a hand started
 // or finished, or `need_game`), and neither street nor rules.
-void FromUpdate(const v1::HandUpdate& u, bool changed, bool detailed, bool need_game, RpcFacts* f) {
+void FromUpdate(const v1::HandUpdate& u, bool changed, bool detailed, bool need_game,
+                const HandFacts* noted, RpcFacts* f) {
   const v1::PublicView& pv = u.public_view();
   // The handler's own note when there is one: the answer may lack the
   // public view or its fixed facts (hand_facts.h).
   HandFacts hand{pv.variant(), pv.dealing_mode(), pv.phase()};
-  if (const HandFacts* noted = HandFactsScope::Noted(); noted != nullptr) hand = *noted;
+  if (noted != nullptr) hand = *noted;
   f->hand_finished = changed && hand.phase == v1::PHASE_COMPLETE;
   if (detailed || need_game || f->hand_finished) {
     f->variant = EnumLabel(v1::Variant_descriptor(), hand.variant, "VARIANT_");
@@ -78,10 +79,10 @@ absl::string_view SpanName(RpcMethod m) {
 }  // namespace
 
 RpcFacts Describe(const v1::NewHandRequest& req, const v1::NewHandResponse& resp, bool ok,
-                  bool detailed) {
+                  bool detailed, const HandFacts* noted) {
   RpcFacts f;
   if (ok) {
-    FromUpdate(resp.update(), /*changed=*/true, detailed, /*need_game=*/true, &f);
+    FromUpdate(resp.update(), /*changed=*/true, detailed, /*need_game=*/true, noted, &f);
     f.hand_started = true;
   } else {
     f.variant = EnumLabel(v1::Variant_descriptor(), req.variant(), "VARIANT_");
@@ -94,18 +95,19 @@ RpcFacts Describe(const v1::NewHandRequest& req, const v1::NewHandResponse& resp
 }
 
 RpcFacts Describe(const v1::ApplyActionRequest&, const v1::ApplyActionResponse& resp, bool ok,
-                  bool detailed) {
+                  bool detailed, const HandFacts* noted) {
   RpcFacts f;
-  if (ok) FromUpdate(resp.update(), /*changed=*/true, detailed, /*need_game=*/false, &f);
+  if (ok) FromUpdate(resp.update(), /*changed=*/true, detailed, /*need_game=*/false, noted, &f);
   return f;
 }
 
-RpcFacts Describe(const v1::LegalActionsRequest&, const v1::LegalActionsResponse&, bool, bool) {
+RpcFacts Describe(const v1::LegalActionsRequest&, const v1::LegalActionsResponse&, bool, bool,
+                  const HandFacts*) {
   return {};
 }
 
 RpcFacts Describe(const v1::ResolveShowdownRequest& req, const v1::ResolveShowdownResponse& resp,
-                  bool ok, bool detailed) {
+                  bool ok, bool detailed, const HandFacts*) {
   RpcFacts f;
   if (req.hand_case() == v1::ResolveShowdownRequest::kStateless) {
     f.variant = EnumLabel(v1::Variant_descriptor(), req.stateless().variant(), "VARIANT_");
@@ -117,11 +119,11 @@ RpcFacts Describe(const v1::ResolveShowdownRequest& req, const v1::ResolveShowdo
 }
 
 RpcFacts Describe(const v1::RuleIrregularityRequest&, const v1::RuleIrregularityResponse& resp,
-                  bool ok, bool detailed) {
+                  bool ok, bool detailed, const HandFacts* noted) {
   RpcFacts f;
   if (ok) {
     FromUpdate(resp.update(), /*changed=*/resp.update().operations_size() > 0, detailed,
-               /*need_game=*/true, &f);
+               /*need_game=*/true, noted, &f);
     f.ruling_rule_id = resp.ruling().rule_id();
     f.ruling_decision = resp.ruling().decision();
     AddRule(f.ruling_rule_id, &f);
@@ -130,20 +132,20 @@ RpcFacts Describe(const v1::RuleIrregularityRequest&, const v1::RuleIrregularity
 }
 
 RpcFacts Describe(const v1::GetViewRequest&, const v1::GetViewResponse& resp, bool ok,
-                  bool detailed) {
+                  bool detailed, const HandFacts* noted) {
   RpcFacts f;
-  if (ok) FromUpdate(resp.update(), /*changed=*/false, detailed, /*need_game=*/false, &f);
+  if (ok) FromUpdate(resp.update(), /*changed=*/false, detailed, /*need_game=*/false, noted, &f);
   f.rule_ids.clear();  // GetView returns the whole log: its rules are history, not this call's
   return f;
 }
 
 RpcFacts Describe(const v1::ExportHandHistoryRequest&, const v1::ExportHandHistoryResponse&, bool,
-                  bool) {
+                  bool, const HandFacts*) {
   return {};
 }
 
 RpcFacts Describe(const v1::ReplayHandHistoryRequest&, const v1::ReplayHandHistoryResponse& resp,
-                  bool ok, bool /*detailed*/) {
+                  bool ok, bool /*detailed*/, const HandFacts*) {
   RpcFacts f;
   if (ok) {
     f.variant = EnumLabel(v1::Variant_descriptor(), resp.variant(), "VARIANT_");
@@ -159,8 +161,8 @@ RpcObservation::RpcObservation(const Observability* obs, grpc::CallbackServerCon
   start_ = std::chrono::steady_clock::now();
   if (obs_->metrics != nullptr) obs_->metrics->RpcStarted(method_);
   if (obs_->tracer != nullptr) {
-    scope_.emplace(obs_->tracer,
-                   obs_->tracer->StartServerSpan(SpanName(method_), ParentFromMetadata(ctx)));
+    span_.emplace(obs_->tracer,
+                  obs_->tracer->StartServerSpan(SpanName(method_), ParentFromMetadata(ctx)));
   }
 }
 
@@ -181,8 +183,8 @@ void RpcObservation::Finish(const absl::Status& status, int grpc_code, const Rpc
       m->ActionRejected(error_rule);
     }
   }
-  if (scope_.has_value() && scope_->sampled()) {
-    SpanData& span = scope_->span();
+  if (span_.has_value() && span_->sampled()) {
+    SpanData& span = span_->span();
     span.attributes.push_back({"rpc.system", std::string("grpc")});
     span.attributes.push_back({"rpc.service", std::string("stud.v1.StudService")});
     span.attributes.push_back({"rpc.method", std::string(RpcMethodName(method_))});
@@ -191,7 +193,7 @@ void RpcObservation::Finish(const absl::Status& status, int grpc_code, const Rpc
     if (!facts.dealing_mode.empty())
       span.attributes.push_back({"stud.dealing_mode", facts.dealing_mode});
     if (!facts.street.empty()) span.attributes.push_back({"stud.street", facts.street});
-    if (absl::string_view hand_id = HandFactsScope::HandId(); !hand_id.empty())
+    if (absl::string_view hand_id = hand_facts_.hand_id(); !hand_id.empty())
       span.attributes.push_back({"stud.hand_id", std::string(hand_id)});
     std::vector<std::string> rules = facts.rule_ids;
     if (!error_rule.empty() && std::find(rules.begin(), rules.end(), error_rule) == rules.end()) {
@@ -205,30 +207,30 @@ void RpcObservation::Finish(const absl::Status& status, int grpc_code, const Rpc
     }
   }
   if (!token_reason.empty()) {
-    LogLine(LogLevel::kWarn, "token_rejected")
+    LogLine(trace(), LogLevel::kWarn, "token_rejected")
         .Str("method", RpcMethodName(method_))
         .Str("reason", token_reason);
   }
   if (!facts.ruling_rule_id.empty()) {
-    LogLine(LogLevel::kInfo, "irregularity_ruling")
+    LogLine(trace(), LogLevel::kInfo, "irregularity_ruling")
         .Str("method", RpcMethodName(method_))
         .Str("rule_id", facts.ruling_rule_id)
         .Str("decision", facts.ruling_decision)
         .Str("variant", facts.variant);
   }
   if (grpc_code == static_cast<int>(grpc::StatusCode::INTERNAL)) {
-    LogLine(LogLevel::kError, "rpc_error")
+    LogLine(trace(), LogLevel::kError, "rpc_error")
         .Str("method", RpcMethodName(method_))
         .Str("code", "INTERNAL")
         .Str("message", status.message());
   } else if (!status.ok() && token_reason.empty() && LogEnabled(LogLevel::kDebug)) {
-    LogLine(LogLevel::kDebug, "rpc_refused")
+    LogLine(trace(), LogLevel::kDebug, "rpc_refused")
         .Str("method", RpcMethodName(method_))
         .Int("code", grpc_code)
         .Str("reason", ErrorReason(status))
         .Str("message", status.message());
   }
-  if (scope_.has_value()) scope_->End();
+  if (span_.has_value()) span_->End();
 }
 
 }  // namespace stud::service

@@ -16,6 +16,7 @@
 #include "absl/status/status.h"
 #include "grpcpp/grpcpp.h"
 #include "service/api/status_mapping.h"
+#include "service/observability/call_trace.h"
 #include "service/observability/hand_facts.h"
 #include "service/observability/metrics.h"
 #include "service/observability/tracing.h"
@@ -32,7 +33,8 @@ struct Observability {
 // What one call was about, read from its request, response and status.
 // `detailed` false (the call's span is not sampled): only what metrics and
 // logs use is filled (hand_started/hand_finished with variant and dealing
-// mode, the ruling); street and rule_ids are left empty.
+// mode, the ruling); street and rule_ids are left empty. `noted`: what the
+// handler noted of its hand (hand_facts.h), which wins over the answer's view.
 struct RpcFacts {
   std::string variant;                // "STUD", "STUD_HI_LO", "RAZZ" or ""
   std::string dealing_mode;           // "SERVICE", "PRESET", "LIVE" or ""
@@ -45,54 +47,67 @@ struct RpcFacts {
 };
 
 RpcFacts Describe(const stud::v1::NewHandRequest& req, const stud::v1::NewHandResponse& resp,
-                  bool ok, bool detailed = true);
+                  bool ok, bool detailed = true, const HandFacts* noted = nullptr);
 RpcFacts Describe(const stud::v1::ApplyActionRequest& req,
-                  const stud::v1::ApplyActionResponse& resp, bool ok, bool detailed = true);
+                  const stud::v1::ApplyActionResponse& resp, bool ok, bool detailed = true,
+                  const HandFacts* noted = nullptr);
 RpcFacts Describe(const stud::v1::LegalActionsRequest& req,
-                  const stud::v1::LegalActionsResponse& resp, bool ok, bool detailed = true);
+                  const stud::v1::LegalActionsResponse& resp, bool ok, bool detailed = true,
+                  const HandFacts* noted = nullptr);
 RpcFacts Describe(const stud::v1::ResolveShowdownRequest& req,
-                  const stud::v1::ResolveShowdownResponse& resp, bool ok, bool detailed = true);
+                  const stud::v1::ResolveShowdownResponse& resp, bool ok, bool detailed = true,
+                  const HandFacts* noted = nullptr);
 RpcFacts Describe(const stud::v1::RuleIrregularityRequest& req,
-                  const stud::v1::RuleIrregularityResponse& resp, bool ok, bool detailed = true);
+                  const stud::v1::RuleIrregularityResponse& resp, bool ok, bool detailed = true,
+                  const HandFacts* noted = nullptr);
 RpcFacts Describe(const stud::v1::GetViewRequest& req, const stud::v1::GetViewResponse& resp,
-                  bool ok, bool detailed = true);
+                  bool ok, bool detailed = true, const HandFacts* noted = nullptr);
 RpcFacts Describe(const stud::v1::ExportHandHistoryRequest& req,
-                  const stud::v1::ExportHandHistoryResponse& resp, bool ok, bool detailed = true);
+                  const stud::v1::ExportHandHistoryResponse& resp, bool ok, bool detailed = true,
+                  const HandFacts* noted = nullptr);
 RpcFacts Describe(const stud::v1::ReplayHandHistoryRequest& req,
-                  const stud::v1::ReplayHandHistoryResponse& resp, bool ok, bool detailed = true);
+                  const stud::v1::ReplayHandHistoryResponse& resp, bool ok, bool detailed = true,
+                  const HandFacts* noted = nullptr);
 
-// Per-call bookkeeping used by ServeUnary.
+// Per-call bookkeeping used by ServeUnary. Owns the call's server span and
+// hand facts, which its handler reaches through trace().
 class RpcObservation {
  public:
   RpcObservation(const Observability* obs, grpc::CallbackServerContext* ctx, RpcMethod method);
+  RpcObservation(const RpcObservation&) = delete;
+  RpcObservation& operator=(const RpcObservation&) = delete;
   bool active() const { return obs_ != nullptr; }
   // True when the call's span is sampled (its attributes need every fact).
-  bool detailed() const { return scope_.has_value() && scope_->sampled(); }
+  bool detailed() const { return span_.has_value() && span_->sampled(); }
+  // The call's span (null without a tracer) and hand facts, for its handler.
+  CallTrace trace() { return {span_.has_value() ? &*span_ : nullptr, &hand_facts_}; }
+  const HandFacts* noted() const { return hand_facts_.noted(); }
   void Finish(const absl::Status& status, int grpc_code, const RpcFacts& facts);
 
  private:
   const Observability* obs_;
   RpcMethod method_;
   std::chrono::steady_clock::time_point start_;
-  std::optional<RpcTraceScope> scope_;
+  std::optional<RpcSpan> span_;
+  HandFactsSink hand_facts_;  // the handler notes its hand's facts (hand_facts.h)
 };
 
-// Runs `handler`, then `send_response` when it succeeded (it writes the
-// response's bytes; its error, if any, becomes the call's status), records the
-// call and finishes `reactor` with the status. Neither `req` nor `resp` is
-// touched after the Finish, which may free them.
+// Runs `handler` (called with the call's CallTrace), then `send_response`
+// when it succeeded (it writes the response's bytes; its error, if any,
+// becomes the call's status), records the call and finishes `reactor` with the
+// status. Neither `req` nor `resp` is touched after the Finish, which may free
+// them.
 template <typename Req, typename Resp, typename Handler, typename SendResponse>
 void ServeUnary(const Observability* obs, grpc::CallbackServerContext* ctx, RpcMethod method,
                 const Req& req, const Resp& resp, Handler&& handler, SendResponse&& send_response,
                 grpc::ServerUnaryReactor* reactor) {
   RpcObservation observation(obs, ctx, method);
-  HandFactsScope hand_facts;  // the handler notes its hand's facts (hand_facts.h)
-  absl::Status st = handler();
+  absl::Status st = handler(observation.trace());
   grpc::Status status = ToGrpcStatus(st);
   if (status.ok()) status = send_response();
   if (observation.active())
     observation.Finish(st, static_cast<int>(status.error_code()),
-                       Describe(req, resp, st.ok(), observation.detailed()));
+                       Describe(req, resp, st.ok(), observation.detailed(), observation.noted()));
   reactor->Finish(status);
 }
 

@@ -17,8 +17,6 @@ namespace otlp_collector = opentelemetry::proto::collector::trace::v1;
 
 namespace {
 
-thread_local RpcTraceScope* t_current = nullptr;
-
 int HexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -303,50 +301,38 @@ void Tracer::End(SpanData span) {
   if (processor_ != nullptr && (span.flags & 1) != 0) processor_->Enqueue(std::move(span));
 }
 
-// ---- scopes ----
+// ---- the server span and its children ----
 
-RpcTraceScope::RpcTraceScope(Tracer* tracer, SpanData span)
-    : tracer_(tracer), span_(std::move(span)), previous_(t_current) {
-  t_current = this;
-}
+RpcSpan::RpcSpan(Tracer* tracer, SpanData span) : tracer_(tracer), span_(std::move(span)) {}
 
-RpcTraceScope::~RpcTraceScope() { t_current = previous_; }
-
-void RpcTraceScope::End() {
+void RpcSpan::End() {
   if (ended_) return;
   ended_ = true;
   span_.end_unix_nanos = NowUnixNanos();
   if (tracer_ != nullptr && sampled()) tracer_->End(std::move(span_));
 }
 
-ChildSpan::ChildSpan(absl::string_view name) : scope_(t_current) {
-  if (scope_ == nullptr || !scope_->sampled()) {
-    scope_ = nullptr;
+ChildSpan::ChildSpan(const RpcSpan* parent, absl::string_view name) : parent_(parent) {
+  if (parent_ == nullptr || !parent_->sampled()) {
+    parent_ = nullptr;
     return;
   }
-  const SpanData& parent = scope_->span();
-  span_.trace_id = parent.trace_id;
+  const SpanData& server = parent_->span();
+  span_.trace_id = server.trace_id;
   span_.span_id = NewSpanId();
-  span_.parent_span_id = parent.span_id;
+  span_.parent_span_id = server.span_id;
   span_.has_parent = true;
-  span_.flags = parent.flags;
-  span_.trace_state = parent.trace_state;
+  span_.flags = server.flags;
+  span_.trace_state = server.trace_state;
   span_.name = std::string(name);
   span_.kind = SpanKind::kInternal;
   span_.start_unix_nanos = NowUnixNanos();
 }
 
 ChildSpan::~ChildSpan() {
-  if (scope_ == nullptr) return;
+  if (parent_ == nullptr) return;
   span_.end_unix_nanos = NowUnixNanos();
-  scope_->tracer()->End(std::move(span_));
-}
-
-bool CurrentTraceIds(std::string* trace_id, std::string* span_id) {
-  if (t_current == nullptr) return false;
-  *trace_id = HexId(t_current->span().trace_id);
-  *span_id = HexId(t_current->span().span_id);
-  return true;
+  parent_->tracer()->End(std::move(span_));
 }
 
 }  // namespace stud::service

@@ -10,10 +10,11 @@
 //   batches to a SpanExporter. Enqueue never waits for the exporter: when the
 //   queue is full the span is dropped and counted. Export failures are
 //   counted as drops too.
-// - RpcTraceScope (one per RPC, made by the observability wrapper) makes the
-//   RPC's server span "current" on this thread; ChildSpan (used around unseal,
-//   engine and seal in the handlers of service/rpc/) records a child of it. With tracing
-//   off or the call unsampled, ChildSpan costs one thread-local read.
+// - RpcSpan (one per RPC, made by the observability wrapper) holds the RPC's
+//   server span; the call's handler gets it as a parameter (call_trace.h,
+//   CallTrace::span; no thread-local). ChildSpan (used around unseal, engine
+//   and seal in the handlers of service/rpc/) records a child of it. With
+//   tracing off or the call unsampled, ChildSpan costs one pointer test.
 #ifndef STUD_SERVICE_OBSERVABILITY_TRACING_H_
 #define STUD_SERVICE_OBSERVABILITY_TRACING_H_
 
@@ -160,15 +161,16 @@ int64_t NowUnixNanos();
 SpanId NewSpanId();
 TraceId NewTraceId();
 
-// The RPC's server span, current on this thread for its lifetime.
-class RpcTraceScope {
+// The RPC's server span, from the call's start to End. Not tied to a thread:
+// the call's handler and log lines get it through CallTrace (call_trace.h).
+class RpcSpan {
  public:
-  RpcTraceScope(Tracer* tracer, SpanData span);
-  ~RpcTraceScope();  // restores the previous scope; does not end the span
-  RpcTraceScope(const RpcTraceScope&) = delete;
-  RpcTraceScope& operator=(const RpcTraceScope&) = delete;
+  RpcSpan(Tracer* tracer, SpanData span);
+  RpcSpan(const RpcSpan&) = delete;
+  RpcSpan& operator=(const RpcSpan&) = delete;
 
   SpanData& span() { return span_; }
+  const SpanData& span() const { return span_; }
   bool sampled() const { return (span_.flags & 1) != 0; }
   Tracer* tracer() const { return tracer_; }
   // Ends the server span and hands it to the tracer (once).
@@ -178,24 +180,22 @@ class RpcTraceScope {
   Tracer* tracer_;
   SpanData span_;
   bool ended_ = false;
-  RpcTraceScope* previous_;
 };
 
-// A child of the current RPC's server span: "unseal", "engine", "seal".
+// A child of the RPC's server span `parent`: "unseal", "engine", "seal".
+// Records nothing when `parent` is null (no tracing, or a call made without
+// the gRPC server) or not sampled.
 class ChildSpan {
  public:
-  explicit ChildSpan(absl::string_view name);
+  ChildSpan(const RpcSpan* parent, absl::string_view name);
   ~ChildSpan();
   ChildSpan(const ChildSpan&) = delete;
   ChildSpan& operator=(const ChildSpan&) = delete;
 
  private:
-  RpcTraceScope* scope_;  // null when not sampled
+  const RpcSpan* parent_;  // null when not sampled
   SpanData span_;
 };
-
-// The current RPC's ids as lowercase hex; false outside an RPC.
-bool CurrentTraceIds(std::string* trace_id, std::string* span_id);
 
 }  // namespace stud::service
 

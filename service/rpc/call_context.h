@@ -1,13 +1,15 @@
 // CallContext: what one call depends on besides its request, passed to every
 // HandService handler as a parameter (no thread-local). The gRPC adapter
 // (server/stud_service.cc) makes one per call from the call's one
-// authentication (server/callers.h); a test or tool calling HandService
+// authentication (server/callers.h), its observation (observability.h) and its
+// ledger bookkeeping (trust/ledger.h); a test or tool calling HandService
 // directly gets the default: a trusted backend call of tenant "", whose
-// errors are in the request's language.
+// errors are in the request's language, with no span, hand facts or ledger.
 #ifndef STUD_SERVICE_RPC_CALL_CONTEXT_H_
 #define STUD_SERVICE_RPC_CALL_CONTEXT_H_
 
 #include "absl/strings/string_view.h"
+#include "service/observability/call_trace.h"
 
 namespace stud::service {
 
@@ -23,6 +25,9 @@ struct CallContext {
   // Where opening a hand notes its language, for the call's errors
   // (api/localized.h). Null: nowhere.
   HandLanguage* language = nullptr;
+  // The call's server span and where its hand's facts are noted
+  // (observability/call_trace.h); each null when not recorded.
+  CallTrace trace;
 };
 
 }  // namespace stud::service

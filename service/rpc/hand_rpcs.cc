@@ -35,15 +35,16 @@ absl::Status CheckVersion(bool has_expected, uint64_t expected, const HandState&
 absl::StatusOr<SealedHand> HandService::Unseal(const CallContext& call, const std::string& token,
                                                const std::string& expected_hand_id) const {
   if (token.empty()) return absl::InvalidArgumentError("token: required");
-  ChildSpan span("unseal");
+  ChildSpan span(call.trace.span, "unseal");
   // A per-thread plaintext buffer: its capacity is kept from call to call.
   thread_local std::string plain;
   if (absl::Status st = sealer_->OpenInto(token, call.tenant, &plain); !st.ok()) return st;
   absl::StatusOr<SealedHand> hand = ParseSealedHand(plain);
   if (hand.ok()) {
     if (call.language != nullptr)
-      call.language->Note(hand->service.locale);            // its errors' language
-    HandFactsScope::NoteHandId(HandIdText(hand->service));  // its logs and span
+      call.language->Note(hand->service.locale);  // its errors' language
+    if (call.trace.hand != nullptr)
+      call.trace.hand->NoteHandId(HandIdText(hand->service));  // its logs and span
   }
   if (hand.ok() && !expected_hand_id.empty() && HandIdText(hand->service) != expected_hand_id) {
     return HandIdMismatch(expected_hand_id, HandIdText(hand->service));
@@ -95,7 +96,7 @@ void HandService::FillUpdate(const CallContext& call, const SealedHand& hand, si
                              const NextStep* given_next) const {
   const HandState& state = hand.state;
   if (token.empty()) {
-    ChildSpan span("seal");
+    ChildSpan span(call.trace.span, "seal");
     thread_local std::string plain;  // per-thread, its capacity kept from call to call
     SerializeSealedHandTo(hand, &plain, options_.sealed_schema);
     out->set_token(sealer_->Seal(plain, call.tenant, hand.service.hand_id));
@@ -106,9 +107,11 @@ void HandService::FillUpdate(const CallContext& call, const SealedHand& hand, si
   }
   out->set_version(state.version);
   // Counted by its game whatever the answer shows (observability/hand_facts.h).
-  HandFactsScope::Note({.variant = EncodeVariant(state.config.variant),
-                        .dealing_mode = static_cast<int>(hand.service.dealing_mode),
-                        .phase = static_cast<int>(state.phase)});
+  if (call.trace.hand != nullptr) {
+    call.trace.hand->Note({.variant = EncodeVariant(state.config.variant),
+                           .dealing_mode = static_cast<int>(hand.service.dealing_mode),
+                           .phase = static_cast<int>(state.phase)});
+  }
   if (hand.service.seeding) {  // players' seeds awaited: nothing dealt [STUD-DEAL-6]
     FillSeeding(hand, view_seats, parts, out);
     return;
@@ -208,9 +211,10 @@ absl::Status HandService::DealNewHand(const CallContext& call, const v1::NewHand
       !st.ok()) {
     return st;
   }
-  HandFactsScope::NoteHandId(HandIdText(hand.service));  // the new id, for logs and span
+  if (call.trace.hand != nullptr)
+    call.trace.hand->NoteHandId(HandIdText(hand.service));  // the new id, for logs and span
   absl::StatusOr<HandState> state = [&] {
-    ChildSpan span("engine");
+    ChildSpan span(call.trace.span, "engine");
     if (!hand.service.seeding) return stud::NewHand(config);
     // Players' seeds first [STUD-DEAL-6]: the engine checks the hand as it
     // would deal it, and nothing is dealt until the seeds are in.
@@ -251,7 +255,7 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
     return st;
   }
   absl::StatusOr<Step> step = [&]() -> absl::StatusOr<Step> {
-    ChildSpan span("engine");
+    ChildSpan span(call.trace.span, "engine");
     absl::StatusOr<Step> s = Advance(hand->state, *action);
     if (s.status().code() == absl::StatusCode::kInvalidArgument) {
       // The engine names the action's field ("seat: ..."); the request nests it.

@@ -57,7 +57,7 @@ absl::Status HandService::ExportHandHistory(const v1::ExportHandHistoryRequest& 
         absl::StrCat("'", absl::BytesToHexString(hand->service.commitment), "'"));
   }
   std::string text = [&] {
-    ChildSpan span("engine");
+    ChildSpan span(call.trace.span, "engine");
     return history::ExportPhh(state, options);
   }();
   int hidden = 0;
@@ -85,7 +85,7 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
   absl::StatusOr<history::PhhHand> hand = history::ParsePhh(req.phh());
   if (!hand.ok()) return absl::InvalidArgumentError(absl::StrCat("phh: ", hand.status().message()));
   absl::StatusOr<history::ReplayReport> report = [&] {
-    ChildSpan span("engine");
+    ChildSpan span(call.trace.span, "engine");
     return history::ReplayPhh(*hand, {.rules = *rules});
   }();
   if (!report.ok())
@@ -131,8 +131,9 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
     sealed.service.hand_id = NewHandId();
     SetHandPolicy(call, &sealed.service);
     resp->set_hand_id(HandIdText(sealed.service));
-    HandFactsScope::NoteHandId(resp->hand_id());  // the new hand's id, for logs and span
-    ChildSpan span("seal");
+    if (call.trace.hand != nullptr)
+      call.trace.hand->NoteHandId(resp->hand_id());  // the new hand's id, for logs and span
+    ChildSpan span(call.trace.span, "seal");
     resp->set_token(sealer_->Seal(SerializeSealedHand(sealed, options_.sealed_schema), call.tenant,
                                   sealed.service.hand_id));
     LedgerScope::NoteSealed(sealed.service.hand_id, sealed.state.version, /*first_op=*/0,

@@ -122,7 +122,7 @@ absl::Status HandService::NewRedeal(const CallContext& call, const v1::NewHandRe
       !st.ok()) {
     return st;
   }
-  LogLine(LogLevel::kInfo, "misdeal_redeal")  // hand_id: the new hand's
+  LogLine(call.trace, LogLevel::kInfo, "misdeal_redeal")  // hand_id: the new hand's
       .Str("redeal_of", HandIdText(misdealt->service))
       .Str("rule_id", RuleIdName(kRule))
       .Int("seats", num_seats)

@@ -108,7 +108,7 @@ absl::Status HandService::ApplySeed(const CallContext& call, const v1::ApplyActi
     HandConfig config = hand.state.config;
     DealFromSeeds(&config, &hand.service);
     absl::StatusOr<HandState> state = [&] {
-      ChildSpan span("engine");
+      ChildSpan span(call.trace.span, "engine");
       return stud::NewHand(config);
     }();
     if (!state.ok()) return state.status();

@@ -122,7 +122,7 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
     return absl::InvalidArgumentError("hand: required (a token or a stateless showdown)");
   }
   absl::StatusOr<Settlement> settlement = [&] {
-    ChildSpan span("engine");
+    ChildSpan span(call.trace.span, "engine");
     return Settle(variant, options, seats, common);
   }();
   if (!settlement.ok() && settlement.status().code() == absl::StatusCode::kInvalidArgument &&

@@ -52,12 +52,12 @@ bool PlatformOnly(const Req& req) {
 
 absl::Status StudServiceImpl::Authorized(
     grpc::CallbackServerContext* ctx, const absl::StatusOr<Caller>& caller,
-    absl::string_view seat_ticket,
+    absl::string_view seat_ticket, const CallTrace& trace,
     absl::FunctionRef<absl::Status(const CallContext&)> handler) const {
   // Errors in the caller's language, else the hand's (api/localized.h).
   HandLanguage hand_language;
   const std::optional<MessageLanguage> asked = AskedLanguage(*ctx);
-  absl::Status status = AuthorizedIn(caller, seat_ticket, &hand_language, handler);
+  absl::Status status = AuthorizedIn(caller, seat_ticket, &hand_language, trace, handler);
   if (std::optional<MessageLanguage> lang = asked ? asked : hand_language.noted()) {
     SetMessageLanguage(&status, *lang);
   }
@@ -66,11 +66,12 @@ absl::Status StudServiceImpl::Authorized(
 
 absl::Status StudServiceImpl::AuthorizedIn(
     const absl::StatusOr<Caller>& caller, absl::string_view seat_ticket, HandLanguage* language,
-    absl::FunctionRef<absl::Status(const CallContext&)> handler) const {
+    const CallTrace& trace, absl::FunctionRef<absl::Status(const CallContext&)> handler) const {
   LedgerScope ledger(ledger_);  // commits what the call changed, or refuses it (ledger.h)
   if (!caller.ok()) return caller.status();
   if (absl::Status st = AdmitSeat(caller->tenant, seat_ticket); !st.ok()) return st;
-  const CallContext call{.tenant = caller->tenant, .device = caller->device, .language = language};
+  const CallContext call{
+      .tenant = caller->tenant, .device = caller->device, .language = language, .trace = trace};
   return ledger.Finish(handler(call), caller->tenant);
 }
 
@@ -164,14 +165,14 @@ grpc::ServerUnaryReactor* StudServiceImpl::Serve(
       callers_.Authenticate(ctx->client_metadata(), SeatTicketOf(call->request()),
                             PlatformOnly(call->request())),
       [this, ctx, call, handle, finish](const absl::StatusOr<Caller>& caller) {
-        finish([&] {
+        finish([&](const CallTrace& trace) {
           const Req& req = call->request();
-          return Authorized(ctx, caller, SeatTicketOf(req), [&](const CallContext& context) {
+          return Authorized(ctx, caller, SeatTicketOf(req), trace, [&](const CallContext& context) {
             return (hands_.*handle)(req, call->response(), context);
           });
         });
       },
-      [&](const absl::Status& why) { finish([&] { return why; }); });
+      [&](const absl::Status& why) { finish([&](const CallTrace&) { return why; }); });
   return reactor;
 }
 

@@ -95,17 +95,18 @@ class StudServiceImpl final : public RawStudService {
  private:
   // Runs `handler` with the call's context (rpc/call_context.h) made from
   // `caller`, the call's one authentication (Serve makes it, Dispatch reads
-  // its tenant): an unauthenticated or rate-limited call never reaches it.
+  // its tenant), and `trace`, its observation's span and hand facts
+  // (ServeUnary): an unauthenticated or rate-limited call never reaches it.
   // `seat_ticket`: the request's seat ticket ("" when it has none).
   absl::Status Authorized(grpc::CallbackServerContext* ctx, const absl::StatusOr<Caller>& caller,
-                          absl::string_view seat_ticket,
+                          absl::string_view seat_ticket, const CallTrace& trace,
                           absl::FunctionRef<absl::Status(const CallContext&)> handler) const;
   // OK, or SEAT_RATE_LIMITED when the seat of `seat_ticket` (a ticket's
   // bytes; "" = none) is over --seat_rate_limit.
   absl::Status AdmitSeat(absl::string_view tenant, absl::string_view seat_ticket) const;
   // Authorized without the error's language; the handler notes the hand's in `language`.
   absl::Status AuthorizedIn(const absl::StatusOr<Caller>& caller, absl::string_view seat_ticket,
-                            HandLanguage* language,
+                            HandLanguage* language, const CallTrace& trace,
                             absl::FunctionRef<absl::Status(const CallContext&)> handler) const;
 
   // Parses the request's bytes into a new UnaryCall (its messages on one

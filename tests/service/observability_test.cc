@@ -179,11 +179,11 @@ TEST(Logging, JsonLinesWithTraceIdsAndLevels) {
       .Bool("b", true);
   {
     Tracer tracer(1.0, nullptr);
-    RpcTraceScope scope(
+    RpcSpan span(
         &tracer,
         tracer.StartServerSpan(
             "x", ParseTraceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")));
-    LogLine(LogLevel::kWarn, "in_rpc");
+    LogLine(CallTrace{.span = &span}, LogLevel::kWarn, "in_rpc");
   }
   SetLogSink(nullptr);
   ASSERT_EQ(lines.size(), 2u);
