@@ -37,10 +37,10 @@ void ExpectRefused(HandState& st, const IrregularityReport& r, absl::StatusCode 
                    const std::string& prefix, const std::string& rule_id = "") {
   const HandState before = st;
   absl::StatusOr<Ruling> ruling = RuleIrregularity(st, r);
-  ASSERT_FALSE(ruling.ok()) << "accepted: " << ruling->rule_id;
-  EXPECT_EQ(ruling.status().code(), code) << ruling.status();
+  ASSERT_THAT(ruling, ::testing::Not(IsOk())) << "accepted: " << ruling->rule_id;
   const std::string want = rule_id.empty() ? prefix : rule_id + ": " + prefix;
-  EXPECT_EQ(std::string(ruling.status().message()).substr(0, want.size()), want) << ruling.status();
+  EXPECT_THAT(ruling, StatusIs(code, ::testing::StartsWith(want)));
+
   EXPECT_EQ(RuleIdOf(ruling.status()), rule_id);
   EXPECT_TRUE(st == before) << "a refused report changed the state";
 }

@@ -211,8 +211,7 @@ TEST(AllIn, STUD_ALLIN_6_PartialAnteCapsMainPot) {
 TEST(AllIn, SettleRejectsMalformedInput) {
   auto invalid = [](std::vector<ShowdownSeat> seats) {
     absl::StatusOr<Settlement> s = Settle(Variant::kStud, Options(), seats);
-    EXPECT_FALSE(s.ok());
-    EXPECT_THAT(s, StatusIs(absl::StatusCode::kInvalidArgument)) << s.status();
+    EXPECT_THAT(s, StatusIs(absl::StatusCode::kInvalidArgument));
   };
   invalid({{.seat = 1, .cards = Cards("Ac Ad Ah As 2c"), .committed = 100},
            {.seat = 2, .cards = Cards("Ac Kd Kh Ks 2d"), .committed = 100}});  // Ac twice

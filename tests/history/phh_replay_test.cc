@@ -34,6 +34,7 @@
 #include "gtest/gtest.h"
 #include "history/phh.h"
 #include "tests/testing/hands.h"
+#include "tests/testing/status_matchers.h"
 
 #ifndef STUD_SOURCE_DIR
 #error "STUD_SOURCE_DIR must point at the source tree"
@@ -46,6 +47,7 @@ using ::stud::history::PhhAction;
 using ::stud::history::PhhActionType;
 using ::stud::history::PhhHand;
 using ::stud::history::ReplayReport;
+using ::stud::testing::IsOk;
 using ::stud::testing::TotalChips;
 
 // All 30 hands of the data set replay; none is left out.
@@ -138,7 +140,7 @@ class PhhReplayTest : public ::testing::TestWithParam<std::string> {};
 TEST_P(PhhReplayTest, ReplaysExactly) {
   const std::string path = absl::StrCat(STUD_SOURCE_DIR, "/tests/data/phh/", GetParam());
   absl::StatusOr<PhhHand> parsed = ::stud::history::ReadPhhFile(path);
-  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_THAT(parsed, IsOk());
   const PhhHand& hand = *parsed;
   const std::optional<Variant> variant = ::stud::history::VariantFromPhhCode(hand.variant);
   ASSERT_TRUE(variant.has_value()) << "variant " << hand.variant;
@@ -147,7 +149,7 @@ TEST_P(PhhReplayTest, ReplaysExactly) {
   for (int64_t s : hand.starting_stacks) total += s;
 
   absl::StatusOr<ReplayReport> report = ::stud::history::ReplayPhh(hand);
-  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_THAT(report, IsOk());
   ASSERT_TRUE(report->ok()) << ::stud::history::DescribeReport(hand, *report);
   EXPECT_TRUE(report->legal);
   EXPECT_EQ(report->actions_applied, static_cast<int>(hand.actions.size()));
@@ -160,7 +162,8 @@ TEST_P(PhhReplayTest, ReplaysExactly) {
   // Exporting the replayed hand gives back the record's actions.
   absl::StatusOr<PhhHand> again =
       ::stud::history::ParsePhh(::stud::history::ExportPhh(st, {.reveal_all = true}));
-  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_THAT(again, IsOk());
+
   std::vector<std::string> want, got;
   for (const PhhAction& a : hand.actions) want.push_back(a.text);
   for (const PhhAction& a : again->actions) got.push_back(a.text);

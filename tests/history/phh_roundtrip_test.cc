@@ -24,6 +24,7 @@
 #include "gtest/gtest.h"
 #include "history/phh.h"
 #include "tests/testing/hands.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud {
 namespace {
@@ -33,6 +34,8 @@ using history::ParsePhh;
 using history::PhhHand;
 using history::ReplayPhh;
 using history::ReplayReport;
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
 
 constexpr int kHandsPerVariant = 2000;
 
@@ -54,10 +57,10 @@ Action RandomLegal(const HandState& st, std::mt19937_64& rng) {
 // Plays `steps` random actions (all of them when negative).
 HandState Play(const HandConfig& config, std::mt19937_64& rng, int steps) {
   absl::StatusOr<HandState> st = NewHand(config);
-  EXPECT_TRUE(st.ok()) << st.status();
+  EXPECT_THAT(st, IsOk());
   for (int i = 0; st->phase != Phase::kComplete && i != steps; ++i) {
     const absl::Status s = Apply(*st, RandomLegal(*st, rng));
-    EXPECT_TRUE(s.ok()) << s;
+    EXPECT_THAT(s, IsOk());
     if (!s.ok()) break;
   }
   return *st;
@@ -65,10 +68,10 @@ HandState Play(const HandConfig& config, std::mt19937_64& rng, int steps) {
 
 ReplayReport MustReplay(const std::string& text) {
   absl::StatusOr<PhhHand> hand = ParsePhh(text);
-  EXPECT_TRUE(hand.ok()) << hand.status() << "\n" << text;
+  EXPECT_THAT(hand, IsOk()) << text;
   if (!hand.ok()) return {};
   absl::StatusOr<ReplayReport> r = ReplayPhh(*hand);
-  EXPECT_TRUE(r.ok()) << r.status() << "\n" << text;
+  EXPECT_THAT(r, IsOk()) << text;
   if (!r.ok()) return {};
   EXPECT_TRUE(r->ok()) << history::DescribeReport(*hand, *r) << "\n" << text;
   return *r;
@@ -174,7 +177,7 @@ TEST_P(PhhRoundTrip, CorruptedActionIsTheFirstDifference) {
         testing::RandomConfig(GetParam(), rng, testing::RandomOptions::kDefaults);
     const HandState original = Play(config, rng, -1);
     absl::StatusOr<PhhHand> hand = ParsePhh(ExportPhh(original, {.reveal_all = true}));
-    ASSERT_TRUE(hand.ok());
+    ASSERT_THAT(hand, IsOk());
     // Pick a bet, raise or completion and change its amount by one big bet.
     std::vector<size_t> bets;
     for (size_t i = 0; i < hand->actions.size(); ++i) {
@@ -186,7 +189,7 @@ TEST_P(PhhRoundTrip, CorruptedActionIsTheFirstDifference) {
     a.amount += config.stakes.big_bet;
     a.text = absl::StrCat("p", a.player, " cbr ", a.amount);
     absl::StatusOr<ReplayReport> r = ReplayPhh(*hand);
-    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_THAT(r, IsOk());
     ASSERT_FALSE(r->ok()) << a.text;
     EXPECT_EQ(r->divergence->action_index, static_cast<int>(at))
         << history::DescribeReport(*hand, *r);
@@ -228,7 +231,7 @@ _sponsor = ['x', 'y']
 finishing_stacks = [990, 990]
 )";
   absl::StatusOr<PhhHand> h = ParsePhh(text);
-  ASSERT_TRUE(h.ok()) << h.status();
+  ASSERT_THAT(h, IsOk());
   EXPECT_EQ(h->variant, "F7S");
   EXPECT_EQ(h->starting_stacks, (std::vector<int64_t>{1000, 1000}));
   ASSERT_EQ(h->actions.size(), 4u);
@@ -239,23 +242,26 @@ finishing_stacks = [990, 990]
   ASSERT_TRUE(h->finishing_stacks.has_value());
   EXPECT_EQ(h->fields.at("time_limit").type, history::PhhValue::Type::kFloat);
 
-  EXPECT_FALSE(ParsePhh("variant = 'F7S'\n[table]\n").ok());
-  EXPECT_FALSE(ParsePhh(absl::StrCat(text, "actions = ['p1 zz']\n")).ok());
-  EXPECT_FALSE(ParsePhh("variant = 'F7S'\nactions = ['p1 f',\n").ok());
+  EXPECT_THAT(ParsePhh("variant = 'F7S'\n[table]\n"), StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(ParsePhh(absl::StrCat(text, "actions = ['p1 zz']\n")),
+              StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(ParsePhh("variant = 'F7S'\nactions = ['p1 f',\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument));
 }
 
 TEST(PhhReplaySetup, RefusesWhatIsNotAStudHand) {
   absl::StatusOr<PhhHand> h = ParsePhh(
       "variant = 'NT'\nantes = [0, 0]\nbring_in = 0\nsmall_bet = 1\nbig_bet = 2\n"
       "starting_stacks = [100, 100]\nactions = []\n");
-  ASSERT_TRUE(h.ok()) << h.status();
-  EXPECT_EQ(ReplayPhh(*h).status().code(), absl::StatusCode::kInvalidArgument);
+  ASSERT_THAT(h, IsOk());
+  EXPECT_THAT(ReplayPhh(*h), StatusIs(absl::StatusCode::kInvalidArgument));
   h->variant = "F7S";
   h->antes = {5, 10};
   h->bring_in = 1;
   absl::StatusOr<ReplayReport> r = ReplayPhh(*h);
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   ASSERT_FALSE(r->ok());
+
   EXPECT_EQ(r->divergence->action_index, -1);
   EXPECT_EQ(r->divergence->rule_id, "STUD-SETUP-2");
 }

@@ -22,12 +22,13 @@
 #include "engine/engine.h"
 #include "engine/hand_state.h"
 #include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud::testing {
 
 inline std::vector<Card> Cards(const std::string& text) {
   absl::StatusOr<std::vector<Card>> cards = ParseCards(text);
-  EXPECT_TRUE(cards.ok()) << cards.status();
+  EXPECT_THAT(cards, IsOk()) << text;
   return cards.ok() ? *cards : std::vector<Card>{};
 }
 
@@ -85,22 +86,22 @@ inline HandConfig Config(Variant variant, const Stakes& stakes, const std::vecto
 
 inline HandState Start(const HandConfig& config) {
   absl::StatusOr<HandState> st = NewHand(config);
-  EXPECT_TRUE(st.ok()) << st.status();
+  EXPECT_THAT(st, IsOk());
   return st.ok() ? *st : HandState{};
 }
 
 // Applies an action that must be accepted.
 inline void Act(HandState& st, int seat, ActionKind kind, Chips amount_to = 0) {
-  absl::Status s = Apply(st, {.kind = kind, .seat = seat, .amount_to = amount_to});
-  ASSERT_TRUE(s.ok()) << "seat " << seat << " " << ActionKindName(kind) << " " << amount_to << ": "
-                      << s;
+  ASSERT_THAT(Apply(st, {.kind = kind, .seat = seat, .amount_to = amount_to}), IsOk())
+      << "seat " << seat << " " << ActionKindName(kind) << " " << amount_to;
 }
 
 // Applies an action that must be refused with `rule_id`.
 inline void Refused(HandState& st, int seat, ActionKind kind, Chips amount_to,
                     const std::string& rule_id) {
   absl::Status s = Apply(st, {.kind = kind, .seat = seat, .amount_to = amount_to});
-  EXPECT_FALSE(s.ok()) << "seat " << seat << " " << ActionKindName(kind) << " " << amount_to;
+  EXPECT_THAT(s, ::testing::Not(IsOk()))
+      << "seat " << seat << " " << ActionKindName(kind) << " " << amount_to;
   EXPECT_EQ(RuleIdOf(s), rule_id) << s;
 }
 

@@ -15,6 +15,7 @@
 #include "engine/engine.h"
 #include "engine/irregularities.h"
 #include "tests/testing/hands.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud::testing {
 
@@ -46,22 +47,21 @@ struct LiveTable {
   void DealOne() {
     const ExpectedDeal e = NextDeal(st);
     if (e.step == DealStep::kReshuffle) {
-      absl::Status s = Apply(st, {.kind = ActionKind::kReshuffle, .seat = kBoardSeat});
-      ASSERT_TRUE(s.ok()) << s;
+      ASSERT_THAT(Apply(st, {.kind = ActionKind::kReshuffle, .seat = kBoardSeat}), IsOk());
       return;
     }
     if (e.step == DealStep::kBurn && LegalActions(st, e.seat).empty()) {
       // The burn must be reported before the reshuffle that follows it.
-      absl::Status s = Apply(st, {.kind = ActionKind::kBurn, .seat = kBoardSeat, .unseen = true});
-      ASSERT_TRUE(s.ok()) << s;
+      ASSERT_THAT(Apply(st, {.kind = ActionKind::kBurn, .seat = kBoardSeat, .unseen = true}),
+                  IsOk());
       return;
     }
     ASSERT_NE(e.seat, kBoardSeat);
     const Card c = NextCardOf(e.seat);
     ++next[e.seat];
-    absl::Status s =
-        Apply(st, {.kind = ActionKind::kDeal, .seat = e.seat, .card = c, .face_up = e.face_up});
-    ASSERT_TRUE(s.ok()) << s;
+    ASSERT_THAT(
+        Apply(st, {.kind = ActionKind::kDeal, .seat = e.seat, .card = c, .face_up = e.face_up}),
+        IsOk());
   }
 
   // Reports the next card of the expected seat face up / down as given; the
@@ -164,7 +164,7 @@ inline bool CardsUnique(const HandState& st) {
 // Replays the hand from its log and reports and compares.
 inline void ExpectReplays(const HandState& st) {
   absl::StatusOr<HandState> back = Replay(st.config, st.log, st.reports);
-  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_THAT(back, IsOk());
   EXPECT_TRUE(*back == st) << "replay differs";
 }
 
