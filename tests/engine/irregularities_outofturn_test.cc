@@ -178,7 +178,6 @@ TEST(OutOfTurn, STUD_IRR_WRONG_1_MalformedReportRefusedStateUnchanged) {
     absl::StatusOr<Ruling> got = t.Rule(r);
     ASSERT_THAT(got, ::testing::Not(IsOk()));
     EXPECT_THAT(got, StatusIs(code, ::testing::StartsWith(start)));
-
     EXPECT_TRUE(t.st == before);
   };
   IrregularityReport r = kCompleteBySeat1;

@@ -40,7 +40,6 @@ void ExpectRefused(HandState& st, const IrregularityReport& r, absl::StatusCode 
   ASSERT_THAT(ruling, ::testing::Not(IsOk())) << "accepted: " << ruling->rule_id;
   const std::string want = rule_id.empty() ? prefix : rule_id + ": " + prefix;
   EXPECT_THAT(ruling, StatusIs(code, ::testing::StartsWith(want)));
-
   EXPECT_EQ(RuleIdOf(ruling.status()), rule_id);
   EXPECT_TRUE(st == before) << "a refused report changed the state";
 }

@@ -316,7 +316,6 @@ HandConfig GoodConfig() {
 void ExpectInvalid(const HandConfig& c, const std::string& field) {
   absl::StatusOr<HandState> st = NewHand(c);
   ASSERT_THAT(st, StatusIs(absl::StatusCode::kInvalidArgument));
-
   EXPECT_EQ(RuleIdOf(st.status()), "");
   EXPECT_NE(std::string(st.status().message()).find(field), std::string::npos) << st.status();
 }

@@ -163,7 +163,6 @@ TEST_P(PhhReplayTest, ReplaysExactly) {
   absl::StatusOr<PhhHand> again =
       ::stud::history::ParsePhh(::stud::history::ExportPhh(st, {.reveal_all = true}));
   ASSERT_THAT(again, IsOk());
-
   std::vector<std::string> want, got;
   for (const PhhAction& a : hand.actions) want.push_back(a.text);
   for (const PhhAction& a : again->actions) got.push_back(a.text);

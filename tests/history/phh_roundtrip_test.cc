@@ -261,7 +261,6 @@ TEST(PhhReplaySetup, RefusesWhatIsNotAStudHand) {
   absl::StatusOr<ReplayReport> r = ReplayPhh(*h);
   ASSERT_THAT(r, IsOk());
   ASSERT_FALSE(r->ok());
-
   EXPECT_EQ(r->divergence->action_index, -1);
   EXPECT_EQ(r->divergence->rule_id, "STUD-SETUP-2");
 }
