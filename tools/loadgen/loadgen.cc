@@ -74,6 +74,10 @@ ABSL_FLAG(int, server_pid, 0, "pid of the server at --target, for its CPU and me
 ABSL_FLAG(std::string, baseline_target, "",
           "loadgen_echo_server address: measure the baseline too");
 ABSL_FLAG(int, baseline_pid, 0, "pid of the baseline server");
+ABSL_FLAG(bool, half_load, true,
+          "closed loop with --baseline_target: then run both open loop at half the service's "
+          "closed-loop throughput (false: the closed-loop pair only, for sweeps over "
+          "--concurrency)");
 ABSL_FLAG(int, echo_request_bytes, 1000, "--rpc=echo: request size");
 ABSL_FLAG(int, echo_response_bytes, 2000, "--rpc=echo: response size");
 ABSL_FLAG(std::string, dump_request, "",
@@ -617,7 +621,7 @@ int main(int argc, char** argv) {
     std::printf("RATIO label=%s mode=%s throughput=%.3f p99=%.3f\n", rpc.c_str(),
                 open ? "open" : "closed", main.qps() / base.qps(),
                 main.Percentile(0.99) / base.Percentile(0.99));
-    if (!open) {
+    if (!open && absl::GetFlag(FLAGS_half_load)) {
       // Half load: both at half the RPC's closed-loop throughput.
       const double half = main.qps() / 2;
       Result main_half = RunPhase(rpc, target, w, true, half, absl::GetFlag(FLAGS_server_pid));
