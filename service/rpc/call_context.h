@@ -14,6 +14,7 @@
 namespace stud::service {
 
 class HandLanguage;  // api/localized.h
+class LedgerScope;   // trust/ledger.h
 
 struct CallContext {
   // The authenticated tenant ("" when caller authentication is off): every
@@ -28,6 +29,9 @@ struct CallContext {
   // The call's server span and where its hand's facts are noted
   // (observability/call_trace.h); each null when not recorded.
   CallTrace trace;
+  // Where opening and sealing a token note it for the hand ledger's one
+  // commit or check of the call (trust/ledger.h). Null: no ledger bookkeeping.
+  LedgerScope* ledger = nullptr;
 };
 
 }  // namespace stud::service

@@ -54,7 +54,8 @@ absl::StatusOr<SealedHand> HandService::Unseal(const CallContext& call, const st
   if (hand.ok() && hand->service.requires_ledger && options_.ledger == nullptr) {
     return LedgerRequired(HandIdText(hand->service));
   }
-  if (hand.ok()) LedgerScope::NoteOpened(hand->service.hand_id, hand->state.version, token);
+  if (hand.ok() && call.ledger != nullptr)
+    call.ledger->NoteOpened(hand->service.hand_id, hand->state.version, token);
   return hand;
 }
 
@@ -100,8 +101,10 @@ void HandService::FillUpdate(const CallContext& call, const SealedHand& hand, si
     thread_local std::string plain;  // per-thread, its capacity kept from call to call
     SerializeSealedHandTo(hand, &plain, options_.sealed_schema);
     out->set_token(sealer_->Seal(plain, call.tenant, hand.service.hand_id));
-    LedgerScope::NoteSealed(hand.service.hand_id, state.version, first_op,
-                            state.phase == Phase::kComplete, out->token());
+    if (call.ledger != nullptr) {
+      call.ledger->NoteSealed(hand.service.hand_id, state.version, first_op,
+                              state.phase == Phase::kComplete, out->token());
+    }
   } else {
     out->set_token(std::move(token));
   }

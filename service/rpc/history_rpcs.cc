@@ -136,8 +136,10 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
     ChildSpan span(call.trace.span, "seal");
     resp->set_token(sealer_->Seal(SerializeSealedHand(sealed, options_.sealed_schema), call.tenant,
                                   sealed.service.hand_id));
-    LedgerScope::NoteSealed(sealed.service.hand_id, sealed.state.version, /*first_op=*/0,
-                            sealed.state.phase == Phase::kComplete, resp->token());
+    if (call.ledger != nullptr) {
+      call.ledger->NoteSealed(sealed.service.hand_id, sealed.state.version, /*first_op=*/0,
+                              sealed.state.phase == Phase::kComplete, resp->token());
+    }
   }
   return absl::OkStatus();
 }

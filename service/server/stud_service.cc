@@ -70,8 +70,11 @@ absl::Status StudServiceImpl::AuthorizedIn(
   LedgerScope ledger(ledger_);  // commits what the call changed, or refuses it (ledger.h)
   if (!caller.ok()) return caller.status();
   if (absl::Status st = AdmitSeat(caller->tenant, seat_ticket); !st.ok()) return st;
-  const CallContext call{
-      .tenant = caller->tenant, .device = caller->device, .language = language, .trace = trace};
+  const CallContext call{.tenant = caller->tenant,
+                         .device = caller->device,
+                         .language = language,
+                         .trace = trace,
+                         .ledger = &ledger};
   return ledger.Finish(handler(call), caller->tenant);
 }
 

@@ -12,8 +12,6 @@
 namespace stud::service {
 namespace {
 
-thread_local LedgerScope* current_scope = nullptr;
-
 // FAILED_PRECONDITION, reason LEDGER_BEHIND (ledger.h, kBehind).
 absl::Status LedgerBehind(absl::string_view hand_id, uint64_t token_version,
                           uint64_t ledger_version) {
@@ -105,23 +103,16 @@ absl::StatusOr<LedgerLatest> LatestOfHand(Ledger* ledger, absl::string_view tena
   return latest;
 }
 
-LedgerScope::LedgerScope(Ledger* ledger) : ledger_(ledger), previous_(current_scope) {
-  current_scope = this;
-}
-LedgerScope::~LedgerScope() { current_scope = previous_; }
-
 void LedgerScope::NoteOpened(absl::string_view hand_id, uint64_t version, absl::string_view token) {
-  LedgerScope* s = current_scope;
-  if (s == nullptr || s->ledger_ == nullptr || s->opened_) return;
-  s->opened_ = Noted{absl::BytesToHexString(hand_id), {.entry = {version, TokenDigest(token)}}};
+  if (ledger_ == nullptr || opened_) return;
+  opened_ = Noted{absl::BytesToHexString(hand_id), {.entry = {version, TokenDigest(token)}}};
 }
 
 void LedgerScope::NoteSealed(absl::string_view hand_id, uint64_t version, uint64_t first_op,
                              bool ended, absl::string_view token) {
-  LedgerScope* s = current_scope;
-  if (s == nullptr || s->ledger_ == nullptr) return;
-  s->sealed_ = Noted{absl::BytesToHexString(hand_id),
-                     {{version, TokenDigest(token)}, std::string(token), first_op, ended}};
+  if (ledger_ == nullptr) return;
+  sealed_ = Noted{absl::BytesToHexString(hand_id),
+                  {{version, TokenDigest(token)}, std::string(token), first_op, ended}};
 }
 
 absl::Status LedgerScope::Finish(absl::Status handler_status, absl::string_view tenant) {

@@ -12,9 +12,10 @@
 // new token, whose digest is already the entry.
 //
 // The handlers themselves do not talk to the ledger. The gRPC adapter opens a
-// LedgerScope around each call; HandService::Unseal notes the token it opened
-// and every place that seals a new token notes it; LedgerScope::Finish then
-// makes the one ledger call the notes ask for:
+// LedgerScope around each call and hands it to the handler in the call's
+// context (rpc/call_context.h, CallContext::ledger); HandService::Unseal notes
+// the token it opened and every place that seals a new token notes it;
+// LedgerScope::Finish then makes the one ledger call the notes ask for:
 //   sealed, nothing opened (NewHand, ReplayHandHistory)  Create (Lua SET NX)
 //   opened and sealed (ApplyAction, RuleIrregularity)      Advance (Lua CAS)
 //   opened only (LegalActions, GetView, ResolveShowdown,   Check (GET)
@@ -165,23 +166,23 @@ std::string TokenDigest(absl::string_view token);
 absl::StatusOr<LedgerLatest> LatestOfHand(Ledger* ledger, absl::string_view tenant,
                                           absl::string_view hand_id, absl::string_view field);
 
-// The ledger bookkeeping of one call on this thread (see the top of the file).
-// A scope with a null ledger records nothing and passes every call.
+// The ledger bookkeeping of one call (see the top of the file), passed to the
+// call's handler as a parameter. A scope with a null ledger records nothing
+// and passes every call.
 class LedgerScope {
  public:
-  explicit LedgerScope(Ledger* ledger);
-  ~LedgerScope();
+  explicit LedgerScope(Ledger* ledger) : ledger_(ledger) {}
   LedgerScope(const LedgerScope&) = delete;
   LedgerScope& operator=(const LedgerScope&) = delete;
 
   // Called where a token is opened and where a new token is sealed, with the
-  // hand id's raw bytes (ServiceData::hand_id); no-ops when no scope with a
-  // ledger is active on this thread (the id is hex-encoded only then).
-  static void NoteOpened(absl::string_view hand_id, uint64_t version, absl::string_view token);
+  // hand id's raw bytes (ServiceData::hand_id); no-ops without a ledger (the
+  // id is hex-encoded only with one). The first token opened is the call's.
+  void NoteOpened(absl::string_view hand_id, uint64_t version, absl::string_view token);
   // `first_op`: the index of the first operation the sealed version appended
   // (0 for a new hand), published on the watch stream.
-  static void NoteSealed(absl::string_view hand_id, uint64_t version, uint64_t first_op, bool ended,
-                         absl::string_view token);
+  void NoteSealed(absl::string_view hand_id, uint64_t version, uint64_t first_op, bool ended,
+                  absl::string_view token);
 
   // The call's final status: `handler_status` when the ledger agrees (after
   // committing what the call changed), else the ledger's refusal.
@@ -193,7 +194,6 @@ class LedgerScope {
     LedgerCommit commit;  // the token is kept for a sealed one only
   };
   Ledger* ledger_;
-  LedgerScope* previous_;
   std::optional<Noted> opened_;
   std::optional<Noted> sealed_;
 };
