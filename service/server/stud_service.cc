@@ -209,11 +209,8 @@ grpc::ServerWriteReactor<v1::WatchHandResponse>* StudServiceImpl::WatchHand(
   const absl::Status refusal = draining      ? ServerDraining()
                                : caller.ok() ? AdmitSeat(caller->tenant, request->seat_ticket())
                                              : absl::OkStatus();
-  return StartWatchHand(
-      {&hands_, ledger_, watch_hub_}, *request,
-      caller.ok() ? absl::StatusOr<WatchCaller>(WatchCaller{caller->tenant, caller->device})
-                  : absl::StatusOr<WatchCaller>(caller.status()),
-      refusal, language);
+  return StartWatchHand({&hands_, ledger_, watch_hub_}, *request, std::move(caller), refusal,
+                        language);
 }
 
 grpc::ServerUnaryReactor* StudServiceImpl::GetSigningKeys(grpc::CallbackServerContext* ctx,

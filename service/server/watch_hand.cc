@@ -35,7 +35,7 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
             std::optional<MessageLanguage> language)
       : deps_(deps), request_(std::move(request)), language_(language) {}
 
-  void Start(absl::StatusOr<WatchCaller> caller, const absl::Status& refusal) {
+  void Start(absl::StatusOr<Caller> caller, const absl::Status& refusal) {
     if (!refusal.ok()) return Refuse(refusal);
     if (!caller.ok()) return Refuse(caller.status());
     caller_ = *std::move(caller);
@@ -187,7 +187,7 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
   const WatchHandDeps deps_;
   v1::WatchHandRequest request_;
   const std::optional<MessageLanguage> language_;
-  WatchCaller caller_;
+  Caller caller_;
   v1::WatchHandResponse response_;  // the message being written
 
   std::mutex mu_;
@@ -201,9 +201,8 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
 }  // namespace
 
 grpc::ServerWriteReactor<v1::WatchHandResponse>* StartWatchHand(
-    const WatchHandDeps& deps, const v1::WatchHandRequest& request,
-    absl::StatusOr<WatchCaller> caller, const absl::Status& refusal,
-    std::optional<MessageLanguage> language) {
+    const WatchHandDeps& deps, const v1::WatchHandRequest& request, absl::StatusOr<Caller> caller,
+    const absl::Status& refusal, std::optional<MessageLanguage> language) {
   auto* call = new WatchCall(deps, request, language);
   call->Start(std::move(caller), refusal);
   return call;

@@ -38,6 +38,7 @@
 #include "grpcpp/grpcpp.h"
 #include "service/api/localized.h"
 #include "service/rpc/hand_service.h"
+#include "service/server/callers.h"
 #include "service/trust/ledger.h"
 #include "service/trust/watch_hub.h"
 #include "stud/v1/stud.pb.h"
@@ -52,19 +53,14 @@ struct WatchHandDeps {
   WatchHub* hub = nullptr;   // null: LEDGER_NOT_CONFIGURED
 };
 
-// The caller as StudServiceImpl authenticated it.
-struct WatchCaller {
-  std::string tenant;
-  bool device = false;
-};
-
 // Starts one call; gRPC runs the returned reactor (which deletes itself when
-// the call is done). `caller` is the authentication's outcome; `refusal`, when
+// the call is done). `caller` is the outcome of the call's one authentication
+// (callers.h, as for the unary calls); `refusal`, when
 // not OK, ends the call at once (the drain). `language`: the call's
 // Accept-Language, in which every error of the stream is localized.
 grpc::ServerWriteReactor<stud::v1::WatchHandResponse>* StartWatchHand(
     const WatchHandDeps& deps, const stud::v1::WatchHandRequest& request,
-    absl::StatusOr<WatchCaller> caller, const absl::Status& refusal,
+    absl::StatusOr<Caller> caller, const absl::Status& refusal,
     std::optional<MessageLanguage> language = std::nullopt);
 
 }  // namespace stud::service
