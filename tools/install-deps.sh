@@ -40,7 +40,7 @@ PACKAGES=(
   buildah podman debootstrap uidmap curl
   # The playground page's browser tests (ctest Web.Playground).
   chromium fonts-dejavu-core
-  # The gateway's benchmark plots (tools/bench/plot_gateway.sh).
+  # The benchmark plots (tools/bench/plot_gateway.sh, plot_service.sh; ctest Docs.BenchmarkPlots).
   gnuplot-nox
 )
 
