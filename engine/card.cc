@@ -77,15 +77,6 @@ std::vector<Card> CardSet::Cards() const {
   return cards;
 }
 
-namespace {
-constexpr const char* kRankNames[13] = {"deuce", "three", "four", "five",  "six",  "seven", "eight",
-                                        "nine",  "ten",   "jack", "queen", "king", "ace"};
-constexpr const char* kRankPlurals[13] = {"deuces", "threes", "fours", "fives", "sixes",
-                                          "sevens", "eights", "nines", "tens",  "jacks",
-                                          "queens", "kings",  "aces"};
-}  // namespace
-
-absl::string_view RankName(int rank_value) { return kRankNames[rank_value]; }
-absl::string_view RankPlural(int rank_value) { return kRankPlurals[rank_value]; }
+char RankChar(int rank_value) { return kRankChars[rank_value]; }
 
 }  // namespace stud

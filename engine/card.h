@@ -83,10 +83,10 @@ absl::StatusOr<Card> ParseCard(absl::string_view text);
 absl::StatusOr<std::vector<Card>> ParseCards(absl::string_view text);
 // "As Kd 7c".
 std::string CardsToString(const std::vector<Card>& cards);
-// English names of a rank_value (0 = deuce .. 12 = ace): "deuce", "deuces".
-// The one spelling for hand descriptions and the dealer's announcements.
-absl::string_view RankName(int rank_value);
-absl::string_view RankPlural(int rank_value);
+// The rank's letter in card notation (rank_value 0 = deuce .. 12 = ace):
+// '2'..'9', 'T', 'J', 'Q', 'K', 'A'. Its names in words are the service's
+// (service/api/vocabulary.h).
+char RankChar(int rank_value);
 
 class CardSet {
  public:

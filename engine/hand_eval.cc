@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <string>
+#include <optional>
 
-#include "absl/strings/str_cat.h"
 #include "engine/hand_key.h"
 
 // Value layout (shared by high values, lows and boards):
@@ -192,8 +191,6 @@ uint32_t PatternValue(const RankMasks& m, uint32_t rank_offset, uint32_t missing
   return Cat(cat) | word;
 }
 
-constexpr char kLowRankChars[] = "A23456789TJQK";
-
 // Every five-card subset of `cards` (5..7 of them; extra cards past the
 // seventh are ignored), in ascending card order, handed to `visit`.
 template <typename Visit>
@@ -281,40 +278,16 @@ std::array<Card, 5> BestFiveHigh(CardSet cards) {
   return ordered;
 }
 
-std::string DescribeHigh(HighValue value) {
+std::optional<HandRanks> RanksOfHigh(HighValue value) {
   const uint32_t cat = value >> kCategoryShift;
-  std::array<uint32_t, 5> r{};
-  for (int i = 0; i < 5; ++i) r[i] = Slot(value, i);
-  for (uint32_t x : r) {
-    if (x >= kNumRanks) return "Invalid hand value";
+  if (cat > static_cast<uint32_t>(HandCategory::kStraightFlush)) return std::nullopt;
+  HandRanks out{static_cast<HandCategory>(cat), {}};
+  for (int i = 0; i < 5; ++i) {
+    const uint32_t r = Slot(value, i);
+    if (r >= kNumRanks) return std::nullopt;
+    out.ranks[static_cast<size_t>(i)] = static_cast<int>(r);
   }
-  const auto name = [&](int i) { return RankName(r[i]); };
-  const auto plural = [&](int i) { return RankPlural(r[i]); };
-  switch (static_cast<HandCategory>(cat)) {
-    case HandCategory::kStraightFlush:
-      if (r[0] == 12) return "Royal flush";
-      return absl::StrCat("Straight flush, ", name(0), " high");
-    case HandCategory::kFourOfAKind:
-      return absl::StrCat("Four of a kind, ", plural(0), ", ", name(4), " kicker");
-    case HandCategory::kFullHouse:
-      return absl::StrCat("Full house, ", plural(0), " full of ", plural(3));
-    case HandCategory::kFlush:
-      return absl::StrCat("Flush, ", name(0), "-", name(1), "-", name(2), "-", name(3), "-",
-                          name(4));
-    case HandCategory::kStraight:
-      return absl::StrCat("Straight, ", name(0), " high");
-    case HandCategory::kThreeOfAKind:
-      return absl::StrCat("Three of a kind, ", plural(0), ", ", name(3), "-", name(4), " kickers");
-    case HandCategory::kTwoPair:
-      return absl::StrCat("Two pair, ", plural(0), " and ", plural(2), ", ", name(4), " kicker");
-    case HandCategory::kPair:
-      return absl::StrCat("Pair of ", plural(0), ", ", name(2), "-", name(3), "-", name(4),
-                          " kickers");
-    case HandCategory::kHighCard:
-      return absl::StrCat("High card, ", name(0), "-", name(1), "-", name(2), "-", name(3), "-",
-                          name(4));
-  }
-  return "Invalid hand value";
+  return out;
 }
 
 LowValue EvaluateLowByMasks(CardSet cards) {
@@ -359,33 +332,28 @@ std::array<Card, 5> BestFiveLow(CardSet cards) {
   return five;
 }
 
-std::string DescribeLow(LowValue value) {
-  if (value > kLowBase) return "Invalid low value";
+std::optional<HandRanks> RanksOfLow(LowValue value) {
+  if (value > kLowBase) return std::nullopt;
   const uint32_t badness = kLowBase - value;
-  std::array<uint32_t, 5> r{};
-  for (int i = 0; i < 5; ++i) {
-    r[i] = Slot(badness, i);
-    if (r[i] >= kNumRanks) return "Invalid low value";
-  }
-  const auto chr = [&](int i) { return std::string(1, kLowRankChars[r[i]]); };
-  // Plural names are indexed deuce-first; ace-low rank 0 is the ace.
-  const auto plural = [&](int i) { return RankPlural((r[i] + 12) % 13); };
-  switch (static_cast<HandCategory>(badness >> kCategoryShift)) {
+  const auto cat = static_cast<HandCategory>(badness >> kCategoryShift);
+  switch (cat) {  // a low has no straight or flush
     case HandCategory::kHighCard:
-      return absl::StrCat(chr(0), "-", chr(1), "-", chr(2), "-", chr(3), "-", chr(4));
     case HandCategory::kPair:
-      return absl::StrCat("Pair of ", plural(0), ", ", chr(2), "-", chr(3), "-", chr(4), " (low)");
     case HandCategory::kTwoPair:
-      return absl::StrCat("Two pair, ", plural(0), " and ", plural(2), ", ", chr(4), " (low)");
     case HandCategory::kThreeOfAKind:
-      return absl::StrCat("Three of a kind, ", plural(0), ", ", chr(3), "-", chr(4), " (low)");
     case HandCategory::kFullHouse:
-      return absl::StrCat("Full house, ", plural(0), " full of ", plural(3), " (low)");
     case HandCategory::kFourOfAKind:
-      return absl::StrCat("Four of a kind, ", plural(0), ", ", chr(4), " (low)");
+      break;
     default:
-      return "Invalid low value";
+      return std::nullopt;
   }
+  HandRanks out{cat, {}};
+  for (int i = 0; i < 5; ++i) {
+    const uint32_t r = Slot(badness, i);  // ace-low: 0 = ace .. 12 = king
+    if (r >= kNumRanks) return std::nullopt;
+    out.ranks[static_cast<size_t>(i)] = static_cast<int>((r + kNumRanks - 1) % kNumRanks);
+  }
+  return out;
 }
 
 // Board values across sizes [STUD-ORDER-2]. Up to four cards rank by pattern

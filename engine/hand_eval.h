@@ -25,7 +25,7 @@
 
 #include <array>
 #include <cstdint>
-#include <string>
+#include <optional>
 
 #include "engine/card.h"
 
@@ -54,8 +54,6 @@ HandCategory CategoryOf(HighValue value);
 // The five cards that make the best high hand (descending by importance:
 // the paired/set cards first, then kickers). Requires 5..7 cards.
 std::array<Card, 5> BestFiveHigh(CardSet cards);
-// "Full house, kings full of fives", "Straight, queen high", "Two pair, aces and nines".
-std::string DescribeHigh(HighValue value);
 
 // Best ace-to-five low among the cards (larger = better low). Requires 5..7 cards.
 LowValue EvaluateLow(CardSet cards);
@@ -63,8 +61,21 @@ LowValue EvaluateLow(CardSet cards);
 bool QualifiesEightOrBetter(LowValue value);
 // The five cards of the best low, highest first. Requires 5..7 cards.
 std::array<Card, 5> BestFiveLow(CardSet cards);
-// "8-6-4-2-A", "7-5-4-3-2"; for a paired low: "Pair of sixes, 9-7-3 (low)".
-std::string DescribeLow(LowValue value);
+
+// A value read back as data: its category and the ranks of its five cards in
+// the order they are compared (rank_value: 0 = deuce .. 12 = ace, in lows
+// too). High: kings full of fives = {kFullHouse, K K K 5 5}, the wheel =
+// {kStraight, 5 4 3 2 A}. Low: the worst rank first, a paired low's pair
+// first: 8-6-4-2-A = {kHighCard, 8 6 4 2 A}, {kPair, 6 6 9 7 3}. The engine
+// names no hand: the words are the service's (service/api/hand_names.h), and
+// only a caller that shows a hand to a person pays for them.
+struct HandRanks {
+  HandCategory category = HandCategory::kHighCard;
+  std::array<int, 5> ranks{};
+};
+// nullopt for a number no evaluator returns.
+std::optional<HandRanks> RanksOfHigh(HighValue value);
+std::optional<HandRanks> RanksOfLow(LowValue value);
 
 // The table-free evaluators (bit operations on the four suit lanes). They
 // build the tables of the incremental evaluator (engine/hand_key.h) and are

@@ -183,13 +183,11 @@ absl::StatusOr<Settlement> Settle(Variant variant, const Options& options,
     h.seat = s.seat;
     h.high = EvaluateHigh(cards);
     h.best_high = BestFiveHigh(cards);
-    h.high_name = DescribeHigh(h.high);
     if (variant != Variant::kStud) {
       h.low = EvaluateLow(cards);
       h.has_low = variant == Variant::kRazz || QualifiesEightOrBetter(h.low);
       if (h.has_low) {
         h.best_low = BestFiveLow(cards);
-        h.low_name = DescribeLow(h.low);
       }
     }
     out.hands.push_back(std::move(h));

@@ -49,15 +49,15 @@ struct SettledPot {
   RuleId rule_id = RuleId::kNone;  // the rule that decided the split
 };
 
+// A live hand as data: its values name it (RanksOfHigh/RanksOfLow; the words
+// are the service's, service/api/hand_names.h).
 struct ShownHand {
   int seat = 0;
   HighValue high = 0;
   std::array<Card, 5> best_high{};
-  std::string high_name;
   bool has_low = false;  // Hi-Lo: qualifies for low; Razz: always
   LowValue low = 0;
   std::array<Card, 5> best_low{};
-  std::string low_name;
 };
 
 struct Settlement {

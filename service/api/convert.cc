@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "service/api/hand_names.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -394,7 +395,8 @@ void EncodePublicView(const TableView& v, v1::PublicView* out) {
   if (v.common_card.has_value()) out->set_common_card(v.common_card->ToString());
 }
 
-void EncodeSettlement(const Settlement& settlement, v1::ResolveShowdownResponse* out) {
+void EncodeSettlement(const Settlement& settlement, MessageLanguage language,
+                      v1::ResolveShowdownResponse* out) {
   int index = 0;
   for (const SettledPot& pot : settlement.pots) {
     v1::PotResult* pr = out->add_pots();
@@ -417,11 +419,11 @@ void EncodeSettlement(const Settlement& settlement, v1::ResolveShowdownResponse*
     v1::ShownHand* sh = out->add_hands();
     sh->set_seat(h.seat);
     for (Card c : h.best_high) sh->add_best_five_high(c.ToString());
-    sh->set_high_name(h.high_name);
+    sh->set_high_name(HighHandName(h.high, language));
     sh->set_has_low(h.has_low);
     if (h.has_low) {
       for (Card c : h.best_low) sh->add_best_five_low(c.ToString());
-      sh->set_low_name(h.low_name);
+      sh->set_low_name(LowHandName(h.low, language));
     }
   }
   for (int seat = 1; seat <= kMaxSeats; ++seat) {

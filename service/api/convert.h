@@ -22,6 +22,7 @@
 #include "engine/hand_state.h"
 #include "engine/pot.h"
 #include "engine/view.h"
+#include "service/api/localized.h"
 #include "stud/v1/stud.pb.h"
 
 namespace stud::service {
@@ -61,7 +62,9 @@ void EncodeSeatCards(const HandState& state, int seat, int viewer,
 // The engine's public view (ViewFor(state, kPublicViewer)): everything public
 // except the deck commitment and the hand id (filled by the caller).
 void EncodePublicView(const TableView& view, stud::v1::PublicView* out);
-void EncodeSettlement(const Settlement& settlement, stud::v1::ResolveShowdownResponse* out);
+// The settlement; each shown hand named in `language` (api/hand_names.h).
+void EncodeSettlement(const Settlement& settlement, MessageLanguage language,
+                      stud::v1::ResolveShowdownResponse* out);
 
 }  // namespace stud::service
 

@@ -6,8 +6,16 @@
 namespace stud::service::words {
 namespace {
 
-// The English plurals are the engine's (RankPlural, also in hand names).
-constexpr absl::string_view kRanksEs[kNumRanks] = {
+constexpr absl::string_view kRankNamesEn[kNumRanks] = {"deuce", "three", "four", "five", "six",
+                                                       "seven", "eight", "nine", "ten",  "jack",
+                                                       "queen", "king",  "ace"};
+constexpr absl::string_view kRankPluralsEn[kNumRanks] = {
+    "deuces", "threes", "fours", "fives",  "sixes", "sevens", "eights",
+    "nines",  "tens",   "jacks", "queens", "kings", "aces"};
+constexpr absl::string_view kRankNamesEs[kNumRanks] = {"dos",   "tres", "cuatro", "cinco", "seis",
+                                                       "siete", "ocho", "nueve",  "diez",  "jota",
+                                                       "reina", "rey",  "as"};
+constexpr absl::string_view kRankPluralsEs[kNumRanks] = {
     "doses",  "treses", "cuatros", "cincos", "seises", "sietes", "ochos",
     "nueves", "dieces", "jotas",   "reinas", "reyes",  "ases"};
 
@@ -34,8 +42,16 @@ std::string StreetEs(Street street) { return absl::StrCat(static_cast<int>(stree
 
 std::string CardText(Card card) { return card.ToString(); }
 
-absl::string_view RankPluralEn(int rank_value) { return RankPlural(rank_value); }
-absl::string_view RankPluralEs(int rank_value) { return kRanksEs[rank_value]; }
+absl::string_view RankNameEn(int rank_value) { return kRankNamesEn[rank_value]; }
+absl::string_view RankNameEs(int rank_value) { return kRankNamesEs[rank_value]; }
+absl::string_view RankPluralEn(int rank_value) { return kRankPluralsEn[rank_value]; }
+absl::string_view RankPluralEs(int rank_value) { return kRankPluralsEs[rank_value]; }
+
+std::string RankToEs(int rank_value) {
+  const auto rank = static_cast<Rank>(rank_value);
+  const bool feminine = rank == Rank::kJack || rank == Rank::kQueen;  // la jota, la reina
+  return absl::StrCat(feminine ? "a la " : "al ", kRankNamesEs[rank_value]);
+}
 
 std::string ActionText(ActionKind action, Chips amount_to) {
   std::string kind(ActionKindName(action));

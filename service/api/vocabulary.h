@@ -1,9 +1,10 @@
 // The service's one vocabulary in English and Spanish: how a seat, a street,
 // a card, a rank, an action and an amount are worded inside a ruling's
-// explanation (service/api/ruling_text.h) and a dealer's announcement
-// (service/api/announce.h). Each word is spelled here once per language.
-// The English street, rank and action names are the engine's (its error
-// messages use them too); the Spanish ones live only here.
+// explanation (service/api/ruling_text.h), a dealer's announcement
+// (service/api/announce.h) and a hand's name (service/api/hand_names.h). Each word is spelled here
+// once per language. Hand names (service/api/hand_names.h) are worded from the rank names here. The
+// English street and action names are the engine's (its error messages use them too); the Spanish
+// ones live only here.
 #ifndef STUD_SERVICE_API_VOCABULARY_H_
 #define STUD_SERVICE_API_VOCABULARY_H_
 
@@ -35,9 +36,15 @@ std::string StreetEs(Street street);
 // "As", "Td": the same in both languages.
 std::string CardText(Card card);
 
-// Rank names in the plural (0 = deuce .. 12 = ace): "deuces" / "doses".
+// Rank names (0 = deuce .. 12 = ace): "deuce" / "dos", in the plural
+// "deuces" / "doses".
+absl::string_view RankNameEn(int rank_value);
+absl::string_view RankNameEs(int rank_value);
 absl::string_view RankPluralEn(int rank_value);
 absl::string_view RankPluralEs(int rank_value);
+// "al nueve", "a la reina": up to the rank (Spanish articles agree with the
+// rank's name: la jota, la reina).
+std::string RankToEs(int rank_value);
 
 // An action as the floor names it: "fold", "bet to 200" (amount_to read by
 // the actions that put chips in).

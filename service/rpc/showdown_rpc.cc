@@ -32,7 +32,8 @@ static void AddReturnedFromLog(const HandState& state, v1::ResolveShowdownRespon
 absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
                                           v1::ResolveShowdownResponse* resp,
                                           const CallContext& call) const {
-  if (absl::StatusOr<v1::Locale> l = DecodeLocale(req.locale()); !l.ok()) return l.status();
+  const absl::StatusOr<v1::Locale> locale = DecodeLocale(req.locale());
+  if (!locale.ok()) return locale.status();
   std::vector<ShowdownSeat> seats;
   Variant variant = Variant::kStud;
   Options options;
@@ -45,10 +46,12 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
     const HandState& state = hand->state;
     resp->set_hand_id(HandIdText(hand->service));
     if (state.phase != Phase::kComplete) {
-      return RuleViolation(
-          RuleId::kShow1,
-          "STUD-SHOW-1: the hand is not over; showdown is resolved once every live "
-          "seat has shown or mucked");
+      // The message has always named the rule twice (RuleViolation adds the
+      // ID again); clients and docs/reliability.md see it so.
+      return RuleViolation(RuleId::kShow1,
+                           absl::StrCat(RuleIdName(RuleId::kShow1),
+                                        ": the hand is not over; showdown is resolved once "
+                                        "every live seat has shown or mucked"));
     }
     variant = state.config.variant;
     options = state.config.options;
@@ -131,7 +134,9 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
     return absl::InvalidArgumentError(absl::StrCat("stateless.", settlement.status().message()));
   }
   if (!settlement.ok()) return settlement.status();
-  EncodeSettlement(*settlement, resp);
+  EncodeSettlement(*settlement,
+                   *locale == v1::LOCALE_ES ? MessageLanguage::kSpanish : MessageLanguage::kEnglish,
+                   resp);
   if (hand.ok() && req.hand_case() == v1::ResolveShowdownRequest::kToken) {
     // The settlement is public, whoever asks: a hand only for a seat that
     // showed [STUD-SHOW-1]; a mucked or folded hand stays unseen.

@@ -9,6 +9,7 @@
 // 6-card sweeps stay complete.
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -189,7 +190,9 @@ TEST(HandKeyEval, STUD_GAME_4_STUD_HILO_2_WorkedExamples) {
   EXPECT_GT(EvaluateHigh(straight_flush), EvaluateHigh(quads));
   const HandKey wheel = key("Ac 2d 3h 4s 5c Kd Kh");
   const HandKey eight = key("8c 6d 4h 2s Ad Qd Qh");
-  EXPECT_EQ(DescribeLow(EvaluateLow(wheel)), "5-4-3-2-A");
+  const std::optional<HandRanks> wheel_low = RanksOfLow(EvaluateLow(wheel));
+  ASSERT_TRUE(wheel_low.has_value());
+  EXPECT_EQ(wheel_low->ranks, (std::array<int, 5>{3, 2, 1, 0, 12}));  // 5-4-3-2-A
   EXPECT_TRUE(QualifiesEightOrBetter(EvaluateLow(eight)));
   EXPECT_GT(EvaluateLow(wheel), EvaluateLow(eight));
   EXPECT_FALSE(QualifiesEightOrBetter(EvaluateLow(quads)));
