@@ -39,29 +39,23 @@ import type { SessionPool } from "./pool.js";
 import type { NodeHandlerFn } from "./listener.js";
 import { unknownEnumValue } from "./strict-json.js";
 import { binaryToJson, binaryToJsonBytes, jsonToBinary } from "./transcode.js";
+import {
+  COMPRESS_MIN_BYTES,
+  FORWARDED,
+  Kind,
+  answerEncoding,
+  grpcTimeoutMs,
+  isMetadata,
+  kindOf,
+  one,
+  type Request,
+  type Response,
+} from "./unary-wire.js";
 
 const { NGHTTP2_CANCEL, NGHTTP2_FLAG_END_STREAM } = http2.constants;
 
 type NodeRequest = Parameters<NodeHandlerFn>[0];
 type NodeResponse = Parameters<NodeHandlerFn>[1];
-
-// The request and response of Node's HTTP/1.1 server or its HTTP/2
-// compatibility API: the members used here, which both have.
-interface Request {
-  method?: string;
-  url?: string;
-  headers: Record<string, string | string[] | undefined>;
-  on(event: "data", listener: (chunk: Buffer) => void): unknown;
-  on(event: "end" | "error", listener: (arg?: unknown) => void): unknown;
-  pause(): unknown;
-}
-interface Response {
-  writeHead(status: number, headers: Record<string, string>): unknown;
-  end(body?: Buffer | string): unknown;
-  on(event: "close", listener: () => void): unknown;
-  readonly writableEnded: boolean;
-  readonly headersSent: boolean;
-}
 
 export interface UnaryFastPathOptions {
   upstream: SessionPool;
@@ -76,68 +70,11 @@ export interface UnaryFastPathOptions {
   fallback: (req: NodeRequest, res: NodeResponse, body?: Buffer) => void;
 }
 
-const enum Kind {
-  ConnectJson,
-  ConnectProto,
-  GrpcWebProto,
-}
-
 interface Route {
   method: DescMethod;
   input: DescMessage;
   output: DescMessage;
   path: string;
-}
-
-// Request headers passed on to stud_server (src/forward.ts isForwardedHeader).
-const FORWARDED = new Set(["traceparent", "tracestate", "accept-language"]);
-// Answer headers that are not the service's own metadata (src/forward.ts).
-const HOP = new Set([
-  "content-type", "content-length", "content-encoding", "accept-encoding", "te", "trailer",
-  "transfer-encoding", "date", "server", "user-agent", "connection", "keep-alive",
-]);
-function isMetadata(name: string): boolean {
-  return !(name.charCodeAt(0) === 58 /* ":" */ || HOP.has(name) || name.startsWith("grpc-") || name.startsWith("connect-"));
-}
-
-// connect-node's threshold: smaller answers are not worth compressing.
-const COMPRESS_MIN_BYTES = 1024;
-
-function kindOf(type: string | undefined): Kind | undefined {
-  switch (type) {
-    case "application/json":
-    case "application/json; charset=utf-8":
-    case "application/json;charset=utf-8":
-      return Kind.ConnectJson;
-    case "application/proto":
-      return Kind.ConnectProto;
-    case "application/grpc-web":
-    case "application/grpc-web+proto":
-      return Kind.GrpcWebProto;
-    default:
-      return undefined;
-  }
-}
-
-// grpc-timeout ("100m", "5S", ...) in ms; null when malformed.
-const PER_UNIT: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1_000, m: 1, u: 1e-3, n: 1e-6 };
-function grpcTimeoutMs(value: string): number | null {
-  const match = /^(\d{1,8})([HMSmun])$/.exec(value);
-  return match ? Number(match[1]) * PER_UNIT[match[2]] : null;
-}
-
-function one(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-// The chosen answer encoding among those connect-node offers (gzip, then br).
-function answerEncoding(accepted: string | undefined): "gzip" | "br" | undefined {
-  if (!accepted) return undefined;
-  for (const name of accepted.split(",")) {
-    const n = name.trim();
-    if (n === "gzip" || n === "br") return n;
-  }
-  return undefined;
 }
 
 export function unaryFastPath(options: UnaryFastPathOptions): (req: NodeRequest, res: NodeResponse) => boolean {
