@@ -108,19 +108,20 @@ set terminal svg size 1200,520 dynamic font 'sans,11' background 'white'
 set output '$out/instructions.svg'; set encoding utf8
 set datafile separator ','
 set multiplot layout 1,2 title "Per in-process call, callgrind's exact counts (tools/bench/instructions\\\\_per\\\\_call.py); dashed: the targets"
-set grid; set key top right
+set grid; set key top left; set logscale y; set format y '%g'
 set xtics rotate by -30 noenhanced
 set xrange [-0.5:$rows - 0.5]
-set bmargin 9
+set bmargin 7
 target(n, y, color) = sprintf("set arrow %d from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb '%s'", n, y, y, color)
-set title 'instructions per call (thousands)'
+set title 'instructions per call (thousands, log scale)'
 eval target(1, 32, '#4477aa'); eval target(2, 22, '#228833'); eval target(3, 60, '#cc6677')
-set yrange [0:*]
+set yrange [10:*]
 plot '$tmp/instr.csv' using 0:(\$2/1000):xtic(1) with linespoints lw 2 pt 5 lc rgb '#4477aa' title 'ApplyAction full', \
      '' using 0:(\$4/1000) with linespoints lw 2 pt 7 lc rgb '#228833' title 'ApplyAction changes', \
      '' using 0:(\$6/1000) with linespoints lw 2 pt 9 lc rgb '#cc6677' title 'NewHand'
 unset arrow
-set title 'mallocs per call'
+set title 'mallocs per call (log scale)'
+set yrange [1:*]
 eval target(1, 4, '#4477aa'); eval target(2, 10, '#cc6677')
 plot '$tmp/instr.csv' using 0:3:xtic(1) with linespoints lw 2 pt 5 lc rgb '#4477aa' title 'ApplyAction full', \
      '' using 0:5 with linespoints lw 2 pt 7 lc rgb '#228833' title 'ApplyAction changes', \
