@@ -14,6 +14,11 @@ start echo "$echo_bin"; echo_addr=$addr echo_pid=$pid
 common=(--target="$server_addr" --server_pid="$server_pid" --warmup=0.2 --channels=2 --concurrency=8 --pool=8)
 "$loadgen" "${common[@]}" --rpc=apply_action --duration=0.4 \
   --baseline_target="$echo_addr" --baseline_pid="$echo_pid"
+# --half_load=false (tools/bench/service_series.sh's sweep): the closed-loop pair alone.
+out=$("$loadgen" "${common[@]}" --rpc=apply_action --detail=changes --duration=0.2 \
+  --baseline_target="$echo_addr" --baseline_pid="$echo_pid" --half_load=false)
+grep -q '^RATIO .*mode=closed' <<<"$out" || { echo "no closed-loop ratio: $out"; exit 1; }
+if grep -q 'mode=half_load' <<<"$out"; then echo "--half_load=false ran half load: $out"; exit 1; fi
 for rpc in new_hand legal_actions showdown_stateless showdown_token; do
   "$loadgen" "${common[@]}" --rpc="$rpc" --duration=0.2
 done
