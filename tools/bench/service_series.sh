@@ -39,7 +39,7 @@
 #   SHAPES       rpc:detail pairs (default "apply_action:full apply_action:changes";
 #                add new_hand:full for NewHand, about 90 s more per round)
 #   OUT_DIR      where the CSVs go (default docs/benchmarks)
-# Extra arguments go to stud_server. The default run takes about 8 minutes.
+# Extra arguments go to stud_server. The default run takes about 9 minutes.
 # Every process it starts listens on loopback port 0 and stops when it exits.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
