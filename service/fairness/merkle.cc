@@ -1,81 +1,97 @@
 #include "service/fairness/merkle.h"
 
-#include <map>
-#include <utility>
-
-#include "service/fairness/sha256.h"
+#include <algorithm>
+#include <cstring>
 
 namespace stud::fairness {
 namespace {
 
-std::string Sha256Of(absl::string_view a, absl::string_view b, absl::string_view c,
-                     absl::string_view d) {
-  const Sha256Digest out = fairness::Sha256({a, b, c, d});
-  return {reinterpret_cast<const char*>(out.data()), out.size()};
+// All the levels of an n-leaf tree, leaves included.
+constexpr size_t LevelNodes(size_t n) {
+  size_t total = n;
+  for (; n > 1; n = (n + 1) / 2) total += (n + 1) / 2;
+  return total;
 }
 
-// The largest power of two below n (n > 1).
-size_t Split(size_t n) {
-  size_t k = 1;
-  while (k * 2 < n) k *= 2;
-  return k;
+// The levels above the leaves (the longest audit path).
+constexpr size_t Depth(size_t n) {
+  size_t depth = 0;
+  for (; n > 1; n = (n + 1) / 2) ++depth;
+  return depth;
 }
 
-// MTH(leaves[begin:end]); with `memo`, each subtree is hashed once and kept
-// (a tree's proofs then cost no hashing).
-std::string Mth(const std::vector<std::string>& leaves, size_t begin, size_t end,
-                std::map<std::pair<size_t, size_t>, std::string>* memo) {
-  if (end - begin == 1) return leaves[begin];
-  if (memo != nullptr) {
-    if (auto it = memo->find({begin, end}); it != memo->end()) return it->second;
+static_assert(Depth(kCards) == kMaxAuditPath);
+
+// nodes[0, n) hold the leaves; fills every level above them (LevelNodes(n)
+// in all), the root last.
+void BuildLevels(Hash* nodes, size_t n) {
+  size_t in = 0;  // where the level being paired starts
+  for (size_t out = n; n > 1; n = (n + 1) / 2) {
+    for (size_t i = 0; i + 1 < n; i += 2) {
+      nodes[out + i / 2] = NodeHash(nodes[in + i], nodes[in + i + 1]);
+    }
+    if (n % 2 == 1) nodes[out + n / 2] = nodes[in + n - 1];  // carried up
+    in = out;
+    out += (n + 1) / 2;
   }
-  const size_t k = Split(end - begin);
-  std::string h = NodeHash(Mth(leaves, begin, begin + k, memo), Mth(leaves, begin + k, end, memo));
-  if (memo != nullptr) memo->emplace(std::make_pair(begin, end), h);
-  return h;
 }
 
-void Path(size_t m, const std::vector<std::string>& leaves, size_t begin, size_t end,
-          std::map<std::pair<size_t, size_t>, std::string>* memo, std::vector<std::string>* out) {
-  if (end - begin <= 1) return;
-  const size_t k = Split(end - begin);
-  if (m < begin + k) {
-    Path(m, leaves, begin, begin + k, memo, out);
-    out->push_back(Mth(leaves, begin + k, end, memo));
-  } else {
-    Path(m, leaves, begin + k, end, memo, out);
-    out->push_back(Mth(leaves, begin, begin + k, memo));
+// Calls emit(hash) for each sibling on the way from leaf `index` to the
+// root of BuildLevels' `nodes`: RFC 6962 PATH(index, D[0:n]).
+template <typename Emit>
+void ForEachSibling(const Hash* nodes, size_t n, size_t index, Emit&& emit) {
+  for (size_t level = 0; n > 1; n = (n + 1) / 2) {
+    const size_t sibling = index ^ 1;
+    if (sibling < n) emit(nodes[level + sibling]);  // a carried node has none
+    level += n;
+    index >>= 1;
   }
+}
+
+std::vector<Hash> Levels(const std::vector<Hash>& leaves) {
+  std::vector<Hash> nodes(LevelNodes(leaves.size()));
+  std::copy(leaves.begin(), leaves.end(), nodes.begin());
+  BuildLevels(nodes.data(), leaves.size());
+  return nodes;
 }
 
 }  // namespace
 
-std::string LeafHash(int position, absl::string_view code, absl::string_view salt) {
+Hash LeafHash(int position, absl::string_view code, absl::string_view salt) {
   const char head[2] = {'\0', static_cast<char>(static_cast<uint8_t>(position))};
-  return Sha256Of(absl::string_view(head, 2), code, salt, "");
+  Sha256Hasher h;
+  h.Update(head, sizeof(head));
+  h.Update(code);
+  h.Update(salt);
+  return h.Final();
 }
 
-std::string NodeHash(absl::string_view left, absl::string_view right) {
-  return Sha256Of("\x01", left, right, "");
+Hash NodeHash(const Hash& left, const Hash& right) {
+  Sha256Hasher h;
+  h.Update("\x01", 1);
+  h.Update(left.data(), left.size());
+  h.Update(right.data(), right.size());
+  return h.Final();
 }
 
-std::string MerkleRoot(const std::vector<std::string>& leaves) {
-  return Mth(leaves, 0, leaves.size(), nullptr);
-}
+Hash MerkleRoot(const std::vector<Hash>& leaves) { return Levels(leaves).back(); }
 
-std::vector<std::string> AuditPath(size_t index, const std::vector<std::string>& leaves) {
-  std::vector<std::string> out;
-  Path(index, leaves, 0, leaves.size(), nullptr, &out);
+std::vector<Hash> AuditPath(size_t index, const std::vector<Hash>& leaves) {
+  const std::vector<Hash> nodes = Levels(leaves);
+  std::vector<Hash> out;
+  ForEachSibling(nodes.data(), leaves.size(), index, [&](const Hash& h) { out.push_back(h); });
   return out;
 }
 
-bool VerifyAuditPath(size_t index, size_t size, absl::string_view leaf,
+bool VerifyAuditPath(size_t index, size_t size, const Hash& leaf,
                      const std::vector<std::string>& path, absl::string_view root) {
   if (index >= size) return false;
   size_t fn = index, sn = size - 1;
-  std::string r(leaf);
-  for (const std::string& p : path) {
-    if (sn == 0) return false;
+  Hash r = leaf;
+  for (const std::string& element : path) {
+    if (sn == 0 || element.size() != kSha256Bytes) return false;
+    Hash p;
+    std::memcpy(p.data(), element.data(), p.size());
     if ((fn & 1) == 1 || fn == sn) {
       r = NodeHash(p, r);
       if ((fn & 1) == 0) {
@@ -90,29 +106,34 @@ bool VerifyAuditPath(size_t index, size_t size, absl::string_view leaf,
     fn >>= 1;
     sn >>= 1;
   }
-  return sn == 0 && r == root;
+  return sn == 0 && View(r) == root;
 }
 
-DeckTree::DeckTree(const Derived& derived) : derived_(derived) {
-  leaves_.reserve(kCards);
+DeckTree::DeckTree(const Derived& derived) : salts_(derived.salts) {
+  static_assert(LevelNodes(kCards) == kNodes);
   for (int p = 0; p < kCards; ++p) {
-    const int card = derived.deck[static_cast<size_t>(p)];
-    position_[static_cast<size_t>(card)] = p;
-    const auto& salt = derived.salts[static_cast<size_t>(p)];
-    leaves_.push_back(
-        LeafHash(p, CardCode(card),
-                 absl::string_view(reinterpret_cast<const char*>(salt.data()), salt.size())));
+    const auto i = static_cast<size_t>(p);
+    const int card = derived.deck[i];
+    position_[static_cast<size_t>(card)] = static_cast<uint8_t>(p);
+    nodes_[i] = LeafHash(p, CardCode(card), SaltAt(p));
   }
-  root_ = Mth(leaves_, 0, leaves_.size(), &memo_);
+  BuildLevels(nodes_.data(), kCards);
+}
+
+DeckTree::Path DeckTree::PathOf(int position) const {
+  Path path;
+  ForEachSibling(nodes_.data(), kCards, static_cast<size_t>(position),
+                 [&](const Hash& h) { path.hash[path.size++] = &h; });
+  return path;
 }
 
 CardProof DeckTree::ProofOfCard(int card_index) const {
   CardProof proof;
-  proof.position = position_[static_cast<size_t>(card_index)];
+  proof.position = PositionOf(card_index);
   proof.card = CardCode(card_index);
-  const auto& salt = derived_.salts[static_cast<size_t>(proof.position)];
-  proof.salt.assign(reinterpret_cast<const char*>(salt.data()), salt.size());
-  Path(static_cast<size_t>(proof.position), leaves_, 0, leaves_.size(), &memo_, &proof.path);
+  proof.salt = std::string(SaltAt(proof.position));
+  const Path path = PathOf(proof.position);
+  for (size_t k = 0; k < path.size; ++k) proof.path.emplace_back(View(*path.hash[k]));
   return proof;
 }
 

@@ -39,9 +39,7 @@ int CardIndex(absl::string_view code) {
 }
 
 std::string Prk(absl::string_view server_seed) {
-  HmacSha256 extract(kShuffleName);
-  const Sha256Digest prk = extract.Mac(server_seed);
-  return {reinterpret_cast<const char*>(prk.data()), prk.size()};
+  return std::string(View(HmacSha256(kShuffleName).Mac(server_seed)));
 }
 
 std::string Context(absl::string_view hand_id, const std::vector<std::string>& seeds) {
@@ -54,10 +52,15 @@ std::string Context(absl::string_view hand_id, const std::vector<std::string>& s
 }
 
 Stream::Stream(absl::string_view prk, absl::string_view label, absl::string_view context)
-    : keyed_(prk) {
-  std::string prefix;
-  AppendLp(&prefix, label);
-  keyed_.Update(prefix);
+    : Stream(HmacSha256(prk), label, context) {}
+
+Stream::Stream(const HmacSha256& keyed_prk, absl::string_view label, absl::string_view context)
+    : keyed_(keyed_prk) {
+  const auto n = static_cast<uint32_t>(label.size());
+  const char length[4] = {static_cast<char>(n >> 24), static_cast<char>(n >> 16),
+                          static_cast<char>(n >> 8), static_cast<char>(n)};
+  keyed_.Update(absl::string_view(length, sizeof(length)));  // LP(label)
+  keyed_.Update(label);
   keyed_.Update(context);
 }
 
@@ -94,10 +97,11 @@ uint32_t Stream::Uniform(uint32_t m) {
       m);
 }
 
-Order Permutation(absl::string_view prk, absl::string_view label, absl::string_view context) {
+namespace {
+
+Order Shuffled(Stream& stream) {
   Order a;
   for (int i = 0; i < kCards; ++i) a[static_cast<size_t>(i)] = static_cast<uint8_t>(i);
-  Stream stream(prk, label, context);
   for (int i = kCards - 1; i > 0; --i) {
     const uint32_t j = stream.Uniform(static_cast<uint32_t>(i + 1));
     std::swap(a[static_cast<size_t>(i)], a[j]);
@@ -105,26 +109,47 @@ Order Permutation(absl::string_view prk, absl::string_view label, absl::string_v
   return a;
 }
 
+// HMAC keyed by PRK = HKDF-Extract(server_seed), the PRK itself cleared.
+HmacSha256 KeyedByPrk(absl::string_view server_seed) {
+  Sha256Digest prk = HmacSha256(kShuffleName).Mac(server_seed);
+  HmacSha256 keyed(View(prk));
+  sodium_memzero(prk.data(), prk.size());
+  return keyed;
+}
+
+}  // namespace
+
+Order Permutation(absl::string_view prk, absl::string_view label, absl::string_view context) {
+  Stream stream(prk, label, context);
+  return Shuffled(stream);
+}
+
 Derived Derive(absl::string_view server_seed, absl::string_view hand_id,
                const std::vector<std::string>& seeds) {
-  const std::string prk = Prk(server_seed);
+  const HmacSha256 keyed = KeyedByPrk(server_seed);
   const std::string context = Context(hand_id, seeds);
   Derived d;
-  d.deck = Permutation(prk, "deck", context);
-  d.recycle_order = Permutation(prk, "recycle", context);
-  Stream salt(prk, "salt", context);
+  {
+    Stream deck(keyed, "deck", context);
+    d.deck = Shuffled(deck);
+  }
+  {
+    Stream recycle(keyed, "recycle", context);
+    d.recycle_order = Shuffled(recycle);
+  }
+  Stream salt(keyed, "salt", context);
   for (auto& s : d.salts) salt.Read(s.data(), s.size());
   return d;
 }
 
 Order DeriveDeck(absl::string_view server_seed, absl::string_view hand_id,
                  const std::vector<std::string>& seeds) {
-  return Permutation(Prk(server_seed), "deck", Context(hand_id, seeds));
+  Stream deck(KeyedByPrk(server_seed), "deck", Context(hand_id, seeds));
+  return Shuffled(deck);
 }
 
 std::string ServerSeedCommitment(absl::string_view server_seed) {
-  const Sha256Digest digest = Sha256({server_seed});
-  return {reinterpret_cast<const char*>(digest.data()), digest.size()};
+  return std::string(View(Sha256({server_seed})));
 }
 
 }  // namespace stud::fairness

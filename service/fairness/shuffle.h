@@ -14,8 +14,8 @@
 // Stream("salt").
 //
 // Pure: no randomness, no I/O; the caller draws the server seed
-// (libsodium's CSPRNG); SHA-256 and HMAC come from sha256.h. Byte strings are std::string of raw
-// bytes.
+// (libsodium's CSPRNG); SHA-256 and HMAC come from sha256.h. Byte strings are
+// std::string of raw bytes.
 #ifndef STUD_SERVICE_FAIRNESS_SHUFFLE_H_
 #define STUD_SERVICE_FAIRNESS_SHUFFLE_H_
 
@@ -51,6 +51,9 @@ std::string Context(absl::string_view hand_id, const std::vector<std::string>& s
 class Stream {
  public:
   Stream(absl::string_view prk, absl::string_view label, absl::string_view context);
+  // The same from an HMAC already keyed by PRK (copied: one keying serves
+  // every label of a derivation).
+  Stream(const HmacSha256& keyed_prk, absl::string_view label, absl::string_view context);
   ~Stream();  // clears the unread block
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;

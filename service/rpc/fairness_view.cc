@@ -4,10 +4,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "engine/rule_id.h"
@@ -22,28 +22,46 @@ namespace v1 = stud::v1;
 
 namespace {
 
+// What every view of a hand needs from its derivation: the deck tree and
+// the server seed's commitment.
+struct HandFairness {
+  explicit HandFairness(const fairness::Derived& derived, absl::string_view server_seed)
+      : tree(derived), seed_commitment(fairness::Sha256({server_seed})) {}
+  fairness::DeckTree tree;
+  fairness::Sha256Digest seed_commitment;
+};
+using HandFairnessPtr = std::shared_ptr<const HandFairness>;
+
+// The key of a hand's tree: what its derivation reads (the hand id, server
+// seed and players' seeds; the number of seats is the sealed hand's own),
+// written into `out`, whose capacity is kept from call to call.
+void WriteTreeKey(const ServiceData& service, std::string* out) {
+  out->clear();
+  absl::StrAppend(out, service.hand_id, service.server_seed, service.packed_seeds);
+}
+
 // The trees of recent hands, shared by every thread: deriving one costs some
-// 300 SHA-256 blocks (about 60 us), and every view of a hand needs its root
-// and proofs. Least recently used first out; a hand's tree never changes, so
-// a hit is always right.
+// 280 SHA-256 compressions, and every view of a hand needs its root and
+// proofs. Least recently used first out; a hand's tree never changes, so a
+// hit is always right.
 class TreeCache {
  public:
   static TreeCache& Get() {
     static TreeCache* const cache = new TreeCache();
     return *cache;
   }
-  std::shared_ptr<const fairness::DeckTree> Find(const std::string& key) {
+  HandFairnessPtr Find(absl::string_view key) {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = index_.find(key);
     if (it == index_.end()) return nullptr;
     order_.splice(order_.begin(), order_, it->second);  // now the most recent
     return it->second->second;
   }
-  void Put(std::string key, std::shared_ptr<const fairness::DeckTree> tree) {
+  void Put(absl::string_view key, HandFairnessPtr tree) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (index_.count(key) > 0) return;
-    order_.emplace_front(key, std::move(tree));
-    index_.emplace(std::move(key), order_.begin());
+    if (index_.contains(key)) return;
+    order_.emplace_front(std::string(key), std::move(tree));
+    index_.emplace(order_.front().first, order_.begin());
     if (order_.size() > kCapacity) {
       index_.erase(order_.back().first);
       order_.pop_back();
@@ -51,42 +69,57 @@ class TreeCache {
   }
 
  private:
-  // Some 15 KB each: at most about 4 MB, reached within seconds under load so
-  // the server's memory stays flat; a miss derives the tree again (about 30 us).
-  static constexpr size_t kCapacity = 256;
+  // About 4.5 KB each: at most about 4.6 MB, reached within seconds under
+  // load so the server's memory stays flat; a miss derives the tree again.
+  static constexpr size_t kCapacity = 1024;
+  using Order = std::list<std::pair<std::string, HandFairnessPtr>>;
   std::mutex mu_;
-  std::list<std::pair<std::string, std::shared_ptr<const fairness::DeckTree>>> order_;
-  std::unordered_map<
-      std::string,
-      std::list<std::pair<std::string, std::shared_ptr<const fairness::DeckTree>>>::iterator>
-      index_;
+  Order order_;
+  // Keys view the strings held in order_ (list nodes do not move).
+  absl::flat_hash_map<absl::string_view, Order::iterator> index_;
 };
 
-std::string TreeKey(const ServiceData& service) {
-  return absl::StrCat(service.hand_id, service.server_seed, service.packed_seeds);
-}
-
-std::shared_ptr<const fairness::DeckTree> TreeOf(const ServiceData& service, int num_seats) {
-  std::string key = TreeKey(service);
-  if (std::shared_ptr<const fairness::DeckTree> tree = TreeCache::Get().Find(key)) return tree;
+HandFairnessPtr DeriveHand(const ServiceData& service, int num_seats) {
   std::vector<std::string> seeds = PlayerSeeds(service);
   seeds.resize(static_cast<size_t>(num_seats));
-  auto tree = std::make_shared<const fairness::DeckTree>(
-      fairness::Derive(service.server_seed, service.hand_id, seeds));
-  TreeCache::Get().Put(std::move(key), tree);
-  return tree;
+  return std::make_shared<const HandFairness>(
+      fairness::Derive(service.server_seed, service.hand_id, seeds), service.server_seed);
 }
 
+// The tree of this hand, valid until the thread's next TreeOf: derived at
+// most once per call. A call asks for it once for its public view and once
+// per private view, so each thread keeps the last hand it served next to
+// the shared cache (no lock, no look-up).
+const HandFairness& TreeOf(const ServiceData& service, int num_seats) {
+  thread_local std::string key, last_key;
+  thread_local HandFairnessPtr last;
+  WriteTreeKey(service, &key);
+  if (last != nullptr && key == last_key) return *last;
+  HandFairnessPtr found = TreeCache::Get().Find(key);
+  if (found == nullptr) {
+    found = DeriveHand(service, num_seats);
+    TreeCache::Get().Put(key, found);
+  }
+  last = std::move(found);
+  last_key.swap(key);
+  return *last;
+}
+
+// True when `code` is a card (not "", hidden from this viewer).
+bool Provable(const std::string& code) { return fairness::CardIndex(code) >= 0; }
+
+// The proof of the card `code` (Provable), written straight from the tree.
 void AddProof(const fairness::DeckTree& tree, const std::string& code,
               google::protobuf::RepeatedPtrField<v1::CardProof>* out) {
-  const int index = fairness::CardIndex(code);
-  if (index < 0) return;  // "" (hidden from this viewer) or not a card
-  const fairness::CardProof proof = tree.ProofOfCard(index);
+  const int position = tree.PositionOf(fairness::CardIndex(code));
+  const fairness::DeckTree::Path path = tree.PathOf(position);
+  const absl::string_view salt = tree.SaltAt(position);
   v1::CardProof* p = out->Add();
-  p->set_position(static_cast<uint32_t>(proof.position));
-  p->set_card(proof.card);
-  p->set_salt(proof.salt);
-  for (const std::string& h : proof.path) p->add_path(h);
+  p->set_position(static_cast<uint32_t>(position));
+  p->set_card(code);
+  p->set_salt(salt.data(), salt.size());
+  p->mutable_path()->Reserve(static_cast<int>(path.size));
+  for (size_t k = 0; k < path.size; ++k) p->add_path(path.hash[k]->data(), path.hash[k]->size());
 }
 
 std::string EnumText(const std::string& name, absl::string_view prefix) {
@@ -96,7 +129,9 @@ std::string EnumText(const std::string& name, absl::string_view prefix) {
 }  // namespace
 
 void RememberDeckTree(const ServiceData& service, const fairness::Derived& derived) {
-  TreeCache::Get().Put(TreeKey(service), std::make_shared<const fairness::DeckTree>(derived));
+  std::string key;
+  WriteTreeKey(service, &key);
+  TreeCache::Get().Put(key, std::make_shared<const HandFairness>(derived, service.server_seed));
 }
 
 bool HasFairness(const ServiceData& service) {
@@ -108,8 +143,7 @@ void EncodeFairness(const SealedHand& hand, v1::PublicView* pub) {
   if (!HasFairness(service)) return;
   const int n = hand.state.config.num_seats;
   v1::FairnessView* f = pub->mutable_fairness();
-  f->set_shuffle(std::string(fairness::kShuffleName));
-  f->set_server_seed_commitment(fairness::ServerSeedCommitment(service.server_seed));
+  f->set_shuffle(fairness::kShuffleName.data(), fairness::kShuffleName.size());
   f->set_player_seeds(service.player_seeds);
   f->set_reveal(service.reveal_policy == v1::REVEAL_POLICY_AT_END ? v1::REVEAL_POLICY_AT_END
                                                                   : v1::REVEAL_POLICY_SEALED);
@@ -125,15 +159,26 @@ void EncodeFairness(const SealedHand& hand, v1::PublicView* pub) {
       if (!service.seeding) s->set_seed(seed);
     }
   }
-  if (service.seeding) return;  // no deck yet: no root, no card
-  const std::shared_ptr<const fairness::DeckTree> tree_of = TreeOf(service, n);
-  const fairness::DeckTree& tree = *tree_of;
-  f->set_deck_root(tree.root());
-  for (const v1::SeatView& seat : pub->seats()) {
-    for (const v1::SeatCard& card : seat.cards())
-      AddProof(tree, card.card(), f->mutable_card_proofs());
+  if (service.seeding) {  // no deck yet: no root, no card
+    f->set_server_seed_commitment(fairness::ServerSeedCommitment(service.server_seed));
+    return;
   }
-  AddProof(tree, pub->common_card(), f->mutable_card_proofs());
+  const HandFairness& hf = TreeOf(service, n);
+  f->set_server_seed_commitment(hf.seed_commitment.data(), hf.seed_commitment.size());
+  const absl::string_view root = hf.tree.root();
+  f->set_deck_root(root.data(), root.size());
+  int provable = Provable(pub->common_card()) ? 1 : 0;
+  for (const v1::SeatView& seat : pub->seats()) {
+    for (const v1::SeatCard& card : seat.cards()) provable += Provable(card.card()) ? 1 : 0;
+  }
+  google::protobuf::RepeatedPtrField<v1::CardProof>* proofs = f->mutable_card_proofs();
+  proofs->Reserve(provable);
+  for (const v1::SeatView& seat : pub->seats()) {
+    for (const v1::SeatCard& card : seat.cards()) {
+      if (Provable(card.card())) AddProof(hf.tree, card.card(), proofs);
+    }
+  }
+  if (Provable(pub->common_card())) AddProof(hf.tree, pub->common_card(), proofs);
   if (service.reveal_policy == v1::REVEAL_POLICY_AT_END && hand.state.phase == Phase::kComplete) {
     f->set_server_seed(service.server_seed);
   }
@@ -143,9 +188,14 @@ void EncodeCardProofs(const SealedHand& hand,
                       const google::protobuf::RepeatedPtrField<v1::SeatCard>& cards,
                       google::protobuf::RepeatedPtrField<v1::CardProof>* out) {
   if (!HasFairness(hand.service) || hand.service.seeding) return;
-  const std::shared_ptr<const fairness::DeckTree> tree =
-      TreeOf(hand.service, hand.state.config.num_seats);
-  for (const v1::SeatCard& card : cards) AddProof(*tree, card.card(), out);
+  int provable = 0;
+  for (const v1::SeatCard& card : cards) provable += Provable(card.card()) ? 1 : 0;
+  if (provable == 0) return;  // nothing this viewer sees: no tree needed
+  const fairness::DeckTree& tree = TreeOf(hand.service, hand.state.config.num_seats).tree;
+  out->Reserve(out->size() + provable);
+  for (const v1::SeatCard& card : cards) {
+    if (Provable(card.card())) AddProof(tree, card.card(), out);
+  }
 }
 
 void EncodeServerSeedReveal(const SealedHand& hand, v1::PublicView* pub) {
@@ -191,7 +241,7 @@ std::string ReceiptTranscript(const SealedHand& hand) {
   if (HasFairness(service)) {
     d.service_shuffle = true;
     d.server_seed_commitment = fairness::ServerSeedCommitment(service.server_seed);
-    d.deck_root = TreeOf(service, state.config.num_seats)->root();
+    d.deck_root = std::string(TreeOf(service, state.config.num_seats).tree.root());
     d.player_seeds = PlayerSeeds(service);
     d.player_seeds.resize(static_cast<size_t>(state.config.num_seats));
     if (service.reveal_policy == v1::REVEAL_POLICY_AT_END) d.server_seed = service.server_seed;

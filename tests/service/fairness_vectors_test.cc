@@ -32,7 +32,8 @@ Struct LoadVectors() {
   return out;
 }
 
-std::string Hex(const std::string& bytes) { return absl::BytesToHexString(bytes); }
+std::string Hex(absl::string_view bytes) { return absl::BytesToHexString(bytes); }
+std::string Hex(const Hash& hash) { return Hex(View(hash)); }
 std::string Unhex(const Value& v) { return absl::HexStringToBytes(v.string_value()); }
 std::string Text(const uint8_t* p, size_t n) { return {reinterpret_cast<const char*>(p), n}; }
 
@@ -98,7 +99,7 @@ TEST(FairnessVectorsTest, DerivationTreeAndProofsMatchTheReference) {
     ASSERT_EQ(salts.values_size(), kCards);
     ASSERT_EQ(leaves.values_size(), kCards);
     EXPECT_EQ(DeriveDeck(server_seed, hand_id, seeds), d.deck);
-    std::vector<std::string> leaf_hashes;
+    std::vector<Hash> leaf_hashes;
     for (int p = 0; p < kCards; ++p) {
       const auto i = static_cast<size_t>(p);
       EXPECT_EQ(d.deck[i], deck_idx.values(p).number_value()) << "position " << p;
@@ -111,7 +112,7 @@ TEST(FairnessVectorsTest, DerivationTreeAndProofsMatchTheReference) {
     }
     const DeckTree tree(d);
     EXPECT_EQ(Hex(tree.root()), Field(v, "deck_root").string_value());
-    EXPECT_EQ(MerkleRoot(leaf_hashes), tree.root());
+    EXPECT_EQ(View(MerkleRoot(leaf_hashes)), tree.root());
 
     const ListValue& paths = Field(v, "audit_paths").list_value();
     ASSERT_GT(paths.values_size(), 0);
@@ -127,7 +128,11 @@ TEST(FairnessVectorsTest, DerivationTreeAndProofsMatchTheReference) {
       for (int k = 0; k < want_path.values_size(); ++k) {
         EXPECT_EQ(Hex(proof.path[static_cast<size_t>(k)]), want_path.values(k).string_value());
       }
-      EXPECT_EQ(proof.path, AuditPath(static_cast<size_t>(position), leaf_hashes));
+      std::vector<std::string> reference;
+      for (const Hash& h : AuditPath(static_cast<size_t>(position), leaf_hashes)) {
+        reference.emplace_back(View(h));
+      }
+      EXPECT_EQ(proof.path, reference);
       EXPECT_TRUE(VerifyCardProof(proof, tree.root())) << position;
     }
   }
