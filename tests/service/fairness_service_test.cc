@@ -303,16 +303,12 @@ TEST(FairnessServiceTest, ReplicasWithTheSameKeysFileSignAlike) {
 }
 
 TEST(FairnessServiceTest, ASigningKeysFileWithABadLineIsRefusedNamingIt) {
-  EXPECT_FALSE(fairness::SigningKeys::FromText("").ok());
-  const absl::StatusOr<fairness::SigningKeys> short_seed =
-      fairness::SigningKeys::FromText("a:" + absl::Base64Escape("short") + "\n");
-  ASSERT_FALSE(short_seed.ok());
-  EXPECT_NE(short_seed.status().message().find("line 1"), absl::string_view::npos);
+  EXPECT_THAT(fairness::SigningKeys::FromText(""), ::testing::Not(IsOk()));
+  EXPECT_THAT(fairness::SigningKeys::FromText("a:" + absl::Base64Escape("short") + "\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("line 1")));
   const std::string one = "a:" + absl::Base64Escape(std::string(32, 'x'));
-  const absl::StatusOr<fairness::SigningKeys> twice =
-      fairness::SigningKeys::FromText(one + "\n" + one + "\n");
-  ASSERT_FALSE(twice.ok());
-  EXPECT_NE(twice.status().message().find("line 2"), absl::string_view::npos);
+  EXPECT_THAT(fairness::SigningKeys::FromText(one + "\n" + one + "\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("line 2")));
 }
 
 }  // namespace

@@ -46,6 +46,7 @@
 #include "service/token/codec.h"
 #include "service/token/sealer.h"
 #include "stud/v1/stud.pb.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud::service::testing {
 namespace v1 = stud::v1;
@@ -75,7 +76,7 @@ inline std::set<int> CardsIn(const std::string& bytes) {
 inline std::set<int> CardsInPhh(const std::string& phh) {
   std::set<int> out;
   absl::StatusOr<history::PhhHand> hand = history::ParsePhh(phh);
-  EXPECT_TRUE(hand.ok()) << hand.status() << "\n" << phh;
+  EXPECT_THAT(hand, ::stud::testing::IsOk()) << phh;
   if (!hand.ok()) return out;
   for (const history::PhhAction& a : hand->actions) {
     for (const std::optional<Card>& c : a.cards) {
@@ -202,9 +203,9 @@ class AnswerChecker {
 
   HandState StateOf(const std::string& token) const {
     absl::StatusOr<std::string> plain = sealer_->Open(token);
-    EXPECT_TRUE(plain.ok());
+    EXPECT_THAT(plain, ::stud::testing::IsOk());
     absl::StatusOr<SealedHand> hand = ParseSealedHand(*plain);
-    EXPECT_TRUE(hand.ok());
+    EXPECT_THAT(hand, ::stud::testing::IsOk());
     return hand->state;
   }
 

@@ -31,6 +31,9 @@
 namespace stud::service::testing {
 namespace {
 
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
+
 class TicketSweep {
  public:
   TicketSweep()
@@ -58,7 +61,7 @@ class TicketSweep {
     if (rng() % 3 == 0) req.set_profile(v1::PROFILE_TOURNAMENT);
     v1::NewHandResponse start;
     absl::Status st = service_.NewHand(req, &start);  // the dealer's call: no ticket, no view
-    ASSERT_TRUE(st.ok()) << st;
+    ASSERT_THAT(st, IsOk());
     checker_.Check("NewHand", kPublicViewer, nullptr, st, start, {});
     hand_ = Hand{.seats = seats, .start = start};
     ++(live ? live_hands_ : service_hands_);
@@ -175,7 +178,9 @@ class TicketSweep {
     if (!action.card().empty()) named.insert(ParseCard(action.card())->index());
     v1::ApplyActionResponse resp;
     const absl::Status st = service_.ApplyAction(r, &resp);
-    EXPECT_TRUE(st.ok() || may_fail) << st << "\n" << r.action().DebugString();
+    if (!may_fail) {
+      EXPECT_THAT(st, IsOk()) << r.action().DebugString();
+    }
     checker_.Check("ApplyAction", viewer, &state, st, resp, named);
     if (!st.ok()) return false;
     deal_rulings_ += resp.has_ruling();
@@ -290,10 +295,10 @@ class TicketSweep {
     const absl::Status st = service_.GetView(r, &resp);
     checker_.Check(reveal_deck ? "GetView(reveal_deck)" : "GetView", viewer, &state, st, resp, {});
     if (!reveal_deck) {
-      EXPECT_TRUE(st.ok()) << st;
+      EXPECT_THAT(st, IsOk());
       return;
     }
-    EXPECT_EQ(st.code(), absl::StatusCode::kPermissionDenied) << st;
+    EXPECT_THAT(st, StatusIs(absl::StatusCode::kPermissionDenied));
     EXPECT_EQ(ErrorReason(st), "DECK_REVEAL_NOT_PERMITTED") << st;
     reveals_refused_ += ErrorReason(st) == "DECK_REVEAL_NOT_PERMITTED";
   }
@@ -305,7 +310,7 @@ class TicketSweep {
     r.set_viewer_seat(record);
     v1::ExportHandHistoryResponse resp;
     const absl::Status st = service_.ExportHandHistory(r, &resp);
-    EXPECT_TRUE(st.ok()) << st;
+    EXPECT_THAT(st, IsOk());
     checker_.Check("ExportHandHistory", viewer, &state, st, resp, {});
   }
 
@@ -338,7 +343,7 @@ constexpr int kTicketSweepHands = stud::testing::kSanitized ? 400 : 2000;
 constexpr int AtLeast(int at_2000_hands) { return at_2000_hands * kTicketSweepHands / 2000; }
 
 TEST(HiddenInfoTicketsTest, EveryAnswerToEveryTicketShowsOnlyWhatItsViewerMayKnow) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   TicketSweep sweep;
   std::mt19937 rng(2026);
   for (int hand = 0; hand < kTicketSweepHands && sweep.leaks() == 0; ++hand) {
@@ -378,22 +383,22 @@ TEST(HiddenInfoTicketsTest, EveryAnswerToEveryTicketShowsOnlyWhatItsViewerMayKno
 // revealed in a complete hand's public view (as the final update and every
 // GetView carried it), shown to a seat that folded.
 TEST(HiddenInfoTicketsTest, TheCheckCatchesARevealedDeck) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   Sealer sealer = *Sealer::Create({TestKey(1, 3)});
   HandService service(&sealer, ServiceOptions{});
   v1::NewHandResponse start;
-  ASSERT_TRUE(service.NewHand(BasicHand(2, v1::DEALING_MODE_SERVICE), &start).ok());
+  ASSERT_THAT(service.NewHand(BasicHand(2, v1::DEALING_MODE_SERVICE), &start), IsOk());
   v1::ApplyActionRequest bring_in;  // the bring-in seat may not fold
   bring_in.set_token(start.update().token());
   *bring_in.mutable_action() = ChooseAction(start.update(), false);
   v1::ApplyActionResponse opened;
-  ASSERT_TRUE(service.ApplyAction(bring_in, &opened).ok());
+  ASSERT_THAT(service.ApplyAction(bring_in, &opened), IsOk());
   v1::ApplyActionRequest fold;
   fold.set_token(opened.update().token());
   fold.mutable_action()->set_kind(v1::ACTION_KIND_FOLD);
   fold.mutable_action()->set_seat(opened.update().to_act());
   v1::ApplyActionResponse end;
-  ASSERT_TRUE(service.ApplyAction(fold, &end).ok());
+  ASSERT_THAT(service.ApplyAction(fold, &end), IsOk());
   ASSERT_EQ(end.update().public_view().phase(), v1::PHASE_COMPLETE);
   AnswerChecker checker(&sealer);
   const HandState state = checker.StateOf(end.update().token());

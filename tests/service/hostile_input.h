@@ -31,7 +31,7 @@ inline constexpr StatusCode kInvalid = StatusCode::INVALID_ARGUMENT;
 class Matrix {
  public:
   Matrix() {
-    EXPECT_TRUE(InitCrypto().ok());
+    EXPECT_THAT(InitCrypto(), ::stud::testing::IsOk());
     sealer_ = std::make_unique<Sealer>(*Sealer::Create({TestKey(1, 7)}));
     ServiceOptions options;
     options.allow_preset = true;
@@ -60,7 +60,7 @@ class Matrix {
     v1::ApplyActionResponse r;
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
-    EXPECT_TRUE(stub_->ApplyAction(&ctx, a, &r).ok());
+    EXPECT_THAT(stub_->ApplyAction(&ctx, a, &r), ::stud::testing::IsOk());
     next_ = r.update();
   }
   ~Matrix() { server_->Shutdown(); }
@@ -69,7 +69,7 @@ class Matrix {
     v1::NewHandResponse resp;
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
-    EXPECT_TRUE(stub_->NewHand(&ctx, req, &resp).ok());
+    EXPECT_THAT(stub_->NewHand(&ctx, req, &resp), ::stud::testing::IsOk());
     last_tickets_ = {resp.table_ticket()};
     for (const v1::SeatTicket& t : resp.seat_tickets()) last_tickets_.push_back(t.ticket());
     return resp.update();

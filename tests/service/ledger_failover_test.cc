@@ -23,6 +23,9 @@ namespace stud::service::testing {
 namespace {
 namespace v1 = stud::v1;
 using Clock = std::chrono::steady_clock;
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
+using ::testing::HasSubstr;
 
 double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
@@ -39,7 +42,7 @@ void PlayThroughFailover(int replicas, const SentinelPasswords& passwords = {}) 
   o.wait_replicas = 1;
   o.wait_timeout = absl::Milliseconds(500);
   Replica r(o);
-  ASSERT_TRUE(r.ledger->Ping().ok());
+  ASSERT_THAT(r.ledger->Ping(), IsOk());
 
   constexpr int kHands = 8;
   std::atomic<bool> killed{false};
@@ -245,14 +248,12 @@ TEST(LedgerFailover, NoReachableMasterFailsClosedWithTheReason) {
         &registry);
     const LedgerCommit c{{1, "d"}, "t"};
     const auto created = ledger.Create(LedgerKey("t", "00"), c);
-    ASSERT_FALSE(created.ok());
-    EXPECT_EQ(created.status().code(), absl::StatusCode::kUnavailable);
+    ASSERT_THAT(created, ::testing::Not(IsOk()));
+    EXPECT_THAT(created,
+                StatusIs(absl::StatusCode::kUnavailable,
+                         ::testing::AllOf(HasSubstr("no master for 'ledger'"),
+                                          HasSubstr(absl::StrCat("names 127.0.0.1:", nobody)))));
     EXPECT_EQ(ErrorReason(created.status()), "LEDGER_UNAVAILABLE");
-    EXPECT_TRUE(absl::StrContains(created.status().message(), "no master for 'ledger'"))
-        << created.status().message();
-    EXPECT_TRUE(
-        absl::StrContains(created.status().message(), absl::StrCat("names 127.0.0.1:", nobody)))
-        << created.status().message();
     double unreachable = -1;
     for (const prometheus::MetricFamily& f : registry.Collect()) {
       if (f.name != "stud_ledger_connect_failures_total") continue;
@@ -295,17 +296,18 @@ TEST(LedgerFailover, AReplicaNamedAsMasterIsRefused) {
 TEST(LedgerFailover, SentinelUrls) {
   absl::StatusOr<RedisLedgerOptions> o =
       ParseLedgerUrl("redis-sentinel://10.0.0.1:26380,sentinel-b,10.0.0.3:1/ledger");
-  ASSERT_TRUE(o.ok()) << o.status();
+  ASSERT_THAT(o, IsOk());
   ASSERT_EQ(o->sentinels.size(), 3u);
   EXPECT_EQ(o->sentinels[0], (RedisAddress{"10.0.0.1", 26380}));
   EXPECT_EQ(o->sentinels[1], (RedisAddress{"sentinel-b", 26379}));
   EXPECT_EQ(o->master_name, "ledger");
   EXPECT_EQ(DescribeLedgerAddress(*o),
             "sentinel master ledger via 10.0.0.1:26380,sentinel-b:26379,10.0.0.3:1");
-  EXPECT_FALSE(ParseLedgerUrl("redis-sentinel://10.0.0.1:26379").ok()) << "no master name";
-  EXPECT_FALSE(ParseLedgerUrl("redis-sentinel://10.0.0.1:26379/").ok()) << "no master name";
-  EXPECT_FALSE(ParseLedgerUrl("redis-sentinel://a:1,:2/m").ok()) << "empty host";
-  EXPECT_FALSE(ParseLedgerUrl("redis-sentinel://a:0/m").ok()) << "bad port";
+  const auto refused = StatusIs(absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(ParseLedgerUrl("redis-sentinel://10.0.0.1:26379"), refused) << "no master name";
+  EXPECT_THAT(ParseLedgerUrl("redis-sentinel://10.0.0.1:26379/"), refused) << "no master name";
+  EXPECT_THAT(ParseLedgerUrl("redis-sentinel://a:1,:2/m"), refused) << "empty host";
+  EXPECT_THAT(ParseLedgerUrl("redis-sentinel://a:0/m"), refused) << "bad port";
 }
 
 }  // namespace

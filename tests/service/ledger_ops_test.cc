@@ -20,6 +20,7 @@
 namespace stud::service::testing {
 namespace {
 namespace v1 = stud::v1;
+using ::stud::testing::IsOk;
 
 // DUMP / RESTORE ... REPLACE of a key (binary values): a backup of a key and
 // its restore.
@@ -110,7 +111,7 @@ TEST(LedgerOps, OneTenantsLiveHandsAreBounded) {
   o.max_hands_per_tenant = 3;
   const absl::StatusOr<TenantAuth> auth =
       TenantAuth::Create({TestTenantKey("acme", 1), TestTenantKey("bet", 2)});
-  ASSERT_TRUE(auth.ok());
+  ASSERT_THAT(auth, IsOk());
   Replica r(o, ServiceOptions{.allow_preset = true, .tenants = &*auth});
   auto as = [](const std::string& tenant, uint8_t fill) {
     auto ctx = std::make_unique<grpc::ClientContext>();
@@ -126,7 +127,7 @@ TEST(LedgerOps, OneTenantsLiveHandsAreBounded) {
   std::vector<v1::HandUpdate> acme;
   for (int i = 0; i < 3; ++i) {
     v1::NewHandResponse resp;
-    ASSERT_TRUE(start("acme", 1, &resp).ok());
+    ASSERT_THAT(start("acme", 1, &resp), IsOk());
     acme.push_back(resp.update());
   }
   v1::NewHandResponse refused;
@@ -138,7 +139,7 @@ TEST(LedgerOps, OneTenantsLiveHandsAreBounded) {
   EXPECT_EQ(r.Metric("stud_ledger_calls_total", "op=create,result=hands_exhausted"), 1);
   // Another tenant is not stopped by it.
   v1::NewHandResponse theirs;
-  ASSERT_TRUE(start("bet", 2, &theirs).ok());
+  ASSERT_THAT(start("bet", 2, &theirs), IsOk());
   // A hand that ends frees its place.
   v1::HandUpdate u = acme[0];
   for (int i = 0; i < 200 && u.public_view().phase() != v1::PHASE_COMPLETE; ++i) {
@@ -146,12 +147,12 @@ TEST(LedgerOps, OneTenantsLiveHandsAreBounded) {
     v1::ApplyActionRequest req;
     req.set_token(u.token());
     *req.mutable_action() = ChooseAction(u, false);
-    ASSERT_TRUE(r.stub().ApplyAction(as("acme", 1).get(), req, &resp).ok());
+    ASSERT_THAT(r.stub().ApplyAction(as("acme", 1).get(), req, &resp), IsOk());
     u = resp.update();
   }
   ASSERT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
   v1::NewHandResponse again;
-  EXPECT_TRUE(start("acme", 1, &again).ok());
+  EXPECT_THAT(start("acme", 1, &again), IsOk());
   EXPECT_EQ(Number(redis, "ZCARD " + LiveHandsKey(LedgerKey("acme", "x"))), 3);
   EXPECT_EQ(Number(redis, "ZCARD " + LiveHandsKey(LedgerKey("bet", "x"))), 1);
   EXPECT_GT(Number(redis, "TTL " + LiveHandsKey(LedgerKey("acme", "x"))), 0);
@@ -210,7 +211,7 @@ TEST(LedgerOps, AQuotaSwitchedOnLaterCountsTheHandsAlreadyInPlay) {
   RedisLedger quota(o, nullptr);
   EXPECT_EQ(quota.Create(LedgerKey("t", "04"), {{1, "a"}, "x"})->outcome, LedgerOutcome::kApplied);
   const absl::StatusOr<LedgerResult> full = quota.Create(LedgerKey("t", "05"), {{1, "a"}, "x"});
-  ASSERT_TRUE(full.ok()) << full.status();
+  ASSERT_THAT(full, IsOk());
   EXPECT_EQ(full->outcome, LedgerOutcome::kHandsExhausted);
   EXPECT_EQ(full->live_hands, 3u);
   EXPECT_EQ(quota.Create(LedgerKey("u", "02"), {{1, "a"}, "x"})->outcome, LedgerOutcome::kApplied);
@@ -256,15 +257,15 @@ TEST(LedgerOps, WaitForAReplicaFailsClosedUntilOneAcknowledges) {
   const std::string key = LedgerKey("", "0a");
   const LedgerCommit c{{1, "d"}, "t"};
   const auto alone = r.ledger->Create(key, c);
-  ASSERT_FALSE(alone.ok());
-  EXPECT_TRUE(absl::StrContains(alone.status().message(), "reached 0 of 1 replicas"))
-      << alone.status().message();
+  ASSERT_THAT(alone, ::testing::Not(IsOk()));
+  EXPECT_THAT(std::string(alone.status().message()),
+              ::testing::HasSubstr("reached 0 of 1 replicas"));
   EXPECT_EQ(r.Metric("stud_ledger_wait_short_total", ""), 1);
   RedisServer replica({"--replicaof", "127.0.0.1", std::to_string(master.port())});
   ASSERT_TRUE(replica.Start());
   absl::StatusOr<LedgerResult> retried = LedgerUnavailable("not yet");
   for (int i = 0; i < 500 && !retried.ok(); ++i) retried = r.ledger->Create(key, c);
-  ASSERT_TRUE(retried.ok()) << retried.status();
+  ASSERT_THAT(retried, IsOk());
   EXPECT_EQ(retried->outcome, LedgerOutcome::kRetry);
   EXPECT_EQ(replica.Command("GETRANGE " + key + " 0 1"), "1:");
   // A whole hand with the replica acknowledging every write.
@@ -288,9 +289,9 @@ TEST(LedgerOps, MemoryPerHandForSizing) {
   std::vector<v1::HandUpdate> hands;
   for (int h = 0; h < kHands; ++h) {
     v1::NewHandResponse started;
-    ASSERT_TRUE(Call(r.stub(), &v1::StudService::Stub::NewHand,
-                     BasicHand(8, v1::DEALING_MODE_SERVICE), &started)
-                    .ok());
+    ASSERT_THAT(Call(r.stub(), &v1::StudService::Stub::NewHand,
+                     BasicHand(8, v1::DEALING_MODE_SERVICE), &started),
+                IsOk());
     v1::HandUpdate u = started.update();
     for (int i = 0; i < 20; ++i) u = Next(r.stub(), u);  // mid-hand
     hands.push_back(u);

@@ -18,6 +18,7 @@
 namespace stud::service::testing {
 namespace {
 namespace v1 = stud::v1;
+using ::stud::testing::IsOk;
 
 const SeatTicketPolicy kTicketsRequired{.required = true};
 
@@ -112,7 +113,7 @@ TEST(LedgerWatch, LatestIsTheTokenBytesAndTheStreamOneEntryPerWrite) {
   EXPECT_EQ(ledger.Create(key, c0)->outcome, LedgerOutcome::kApplied);
   EXPECT_EQ(ledger.Create(key, c0)->outcome, LedgerOutcome::kRetry);
   absl::StatusOr<LedgerLatest> latest = ledger.Latest(key);
-  ASSERT_TRUE(latest.ok()) << latest.status();
+  ASSERT_THAT(latest, IsOk());
   EXPECT_EQ(latest->outcome, LedgerOutcome::kLatest);
   EXPECT_EQ(latest->version, 0u);
   EXPECT_EQ(latest->token, t0);
@@ -204,7 +205,7 @@ TEST(LedgerWatch, EveryVersionOfAHandIsPublishedOnce) {
     if (i == 2) {  // the exact retry of the last call: the same answer, no new entry
       const v1::HandUpdate& before = versions[versions.size() - 2];
       v1::ApplyActionResponse again;
-      ASSERT_TRUE(Apply(r.stub(), before.token(), ChooseAction(before, false), &again).ok());
+      ASSERT_THAT(Apply(r.stub(), before.token(), ChooseAction(before, false), &again), IsOk());
       EXPECT_EQ(again.update().token(), versions.back().token());
       EXPECT_EQ(Number(redis, "XLEN " + stream), static_cast<long long>(versions.size()));
     }
@@ -235,9 +236,9 @@ TEST(LedgerWatch, MemoryOfAnEightSeatHand) {
   ASSERT_TRUE(redis.Start());
   Replica r(redis, ServiceOptions{.allow_preset = true}, 86400, kGcmSivTokenFormat);
   v1::NewHandResponse started;
-  ASSERT_TRUE(Call(r.stub(), &v1::StudService::Stub::NewHand,
-                   BasicHand(8, v1::DEALING_MODE_SERVICE), &started)
-                  .ok());
+  ASSERT_THAT(Call(r.stub(), &v1::StudService::Stub::NewHand,
+                   BasicHand(8, v1::DEALING_MODE_SERVICE), &started),
+              IsOk());
   v1::HandUpdate u = started.update();
   for (int i = 0; i < 400 && u.public_view().phase() != v1::PHASE_COMPLETE; ++i)
     u = Next(r.stub(), u);
@@ -272,9 +273,8 @@ TEST(LedgerWatch, GetViewByHandIdIsGetViewOnTheLatestToken) {
       by_token.set_token(u.token());
       by_token.add_private_view_seats(2);
       v1::GetViewResponse got, want;
-      const grpc::Status st = View(r->stub(), by_id, &got);
-      ASSERT_TRUE(st.ok()) << st.error_message();
-      ASSERT_TRUE(View(r->stub(), by_token, &want).ok());
+      ASSERT_THAT(View(r->stub(), by_id, &got), IsOk());
+      ASSERT_THAT(View(r->stub(), by_token, &want), IsOk());
       EXPECT_EQ(got.update().version(), u.version());
       EXPECT_EQ(got.update().token(), u.token());
       EXPECT_EQ(got.SerializeAsString(), want.SerializeAsString());
@@ -327,12 +327,12 @@ TEST(LedgerWatch, GetViewByHandIdChecksTheSeatTicket) {
   ASSERT_TRUE(redis.Start());
   Replica r(redis, ServiceOptions{.allow_preset = true, .seat_tickets = &kTicketsRequired});
   v1::NewHandResponse a, b;
-  ASSERT_TRUE(
-      Call(r.stub(), &v1::StudService::Stub::NewHand, BasicHand(3, v1::DEALING_MODE_SERVICE), &a)
-          .ok());
-  ASSERT_TRUE(
-      Call(r.stub(), &v1::StudService::Stub::NewHand, BasicHand(3, v1::DEALING_MODE_SERVICE), &b)
-          .ok());
+  ASSERT_THAT(
+      Call(r.stub(), &v1::StudService::Stub::NewHand, BasicHand(3, v1::DEALING_MODE_SERVICE), &a),
+      IsOk());
+  ASSERT_THAT(
+      Call(r.stub(), &v1::StudService::Stub::NewHand, BasicHand(3, v1::DEALING_MODE_SERVICE), &b),
+      IsOk());
   ASSERT_EQ(a.seat_tickets_size(), 3);
   const std::string hand_id = a.update().public_view().hand_id();
   v1::GetViewResponse resp;
@@ -350,14 +350,13 @@ TEST(LedgerWatch, GetViewByHandIdChecksTheSeatTicket) {
 
   v1::GetViewRequest own = ByHandId(hand_id);
   own.set_seat_ticket(a.seat_tickets(0).ticket());
-  const grpc::Status st = View(r.stub(), own, &resp);
-  ASSERT_TRUE(st.ok()) << st.error_message();
+  ASSERT_THAT(View(r.stub(), own, &resp), IsOk());
   EXPECT_EQ(resp.update().token(), a.update().token());
   v1::GetViewRequest by_token;
   by_token.set_token(a.update().token());
   by_token.set_seat_ticket(a.seat_tickets(0).ticket());
   v1::GetViewResponse want;
-  ASSERT_TRUE(View(r.stub(), by_token, &want).ok());
+  ASSERT_THAT(View(r.stub(), by_token, &want), IsOk());
   EXPECT_EQ(resp.SerializeAsString(), want.SerializeAsString());
 }
 
@@ -367,7 +366,7 @@ TEST(LedgerWatch, GetViewByHandIdStaysWithinTheTenant) {
   ASSERT_TRUE(redis.Start());
   const absl::StatusOr<TenantAuth> auth =
       TenantAuth::Create({TestTenantKey("acme", 1), TestTenantKey("bet", 2)});
-  ASSERT_TRUE(auth.ok());
+  ASSERT_THAT(auth, IsOk());
   Replica r(redis, ServiceOptions{.allow_preset = true, .tenants = &*auth});
   auto as = [](const std::string& tenant, uint8_t fill) {
     auto ctx = std::make_unique<grpc::ClientContext>();
@@ -378,16 +377,16 @@ TEST(LedgerWatch, GetViewByHandIdStaysWithinTheTenant) {
     return ctx;
   };
   v1::NewHandResponse started;
-  ASSERT_TRUE(
-      r.stub().NewHand(as("acme", 1).get(), BasicHand(3, v1::DEALING_MODE_SERVICE), &started).ok());
+  ASSERT_THAT(
+      r.stub().NewHand(as("acme", 1).get(), BasicHand(3, v1::DEALING_MODE_SERVICE), &started),
+      IsOk());
   const std::string hand_id = started.update().public_view().hand_id();
   EXPECT_EQ(Number(redis, "EXISTS " + LedgerKey("acme", hand_id)), 1);
   v1::GetViewResponse resp;
   const grpc::Status theirs = r.stub().GetView(as("bet", 2).get(), ByHandId(hand_id), &resp);
   ExpectRefused(theirs, grpc::StatusCode::FAILED_PRECONDITION, "HAND_NOT_IN_LEDGER",
                 "another tenant's hand");
-  const grpc::Status ours = r.stub().GetView(as("acme", 1).get(), ByHandId(hand_id), &resp);
-  ASSERT_TRUE(ours.ok()) << ours.error_message();
+  ASSERT_THAT(r.stub().GetView(as("acme", 1).get(), ByHandId(hand_id), &resp), IsOk());
   EXPECT_EQ(resp.update().token(), started.update().token());
 }
 

@@ -54,7 +54,7 @@ class LocalizedCallTest : public ::testing::Test {
 
 TEST_F(LocalizedCallTest, TheCallersLanguageFirstThenTheHands) {
   const grpc::Status en = IllegalCheck(v1::LOCALE_EN, "");
-  ASSERT_FALSE(en.ok());
+  ASSERT_THAT(en, ::testing::Not(::stud::testing::IsOk()));
   EXPECT_EQ(LocalizedOf(en).locale(), "en-US");
   EXPECT_EQ(LocalizedOf(en).message(), en.error_message());
 

@@ -24,6 +24,8 @@
 namespace stud::service {
 namespace {
 
+using ::stud::testing::IsOk;
+
 TEST(Traceparent, ParsesW3CExample) {
   auto ctx = ParseTraceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
   ASSERT_TRUE(ctx.has_value());
@@ -235,8 +237,9 @@ TEST(Observability, RecordsEveryCallOnce) {
   grpc::ClientContext c1;
   testing::SetDeadline(&c1);
   stud::v1::NewHandResponse hand;
-  ASSERT_TRUE(
-      server.stub().NewHand(&c1, testing::BasicHand(3, stud::v1::DEALING_MODE_PRESET), &hand).ok());
+  ASSERT_THAT(
+      server.stub().NewHand(&c1, testing::BasicHand(3, stud::v1::DEALING_MODE_PRESET), &hand),
+      IsOk());
   grpc::ClientContext c2;
   testing::SetDeadline(&c2);
   stud::v1::GetViewRequest bad;
@@ -273,7 +276,7 @@ TEST(Observability, HandsCountedByGameWhateverTheDetailAsked) {
     grpc::ClientContext c1;
     testing::SetDeadline(&c1);
     stud::v1::NewHandResponse hand;
-    ASSERT_TRUE(server.stub().NewHand(&c1, req, &hand).ok());
+    ASSERT_THAT(server.stub().NewHand(&c1, req, &hand), IsOk());
     ASSERT_FALSE(hand.update().public_view().variant() == stud::v1::VARIANT_RAZZ);
     // The bring-in, then a fold: the hand is over.
     stud::v1::HandUpdate u = hand.update();
@@ -292,8 +295,7 @@ TEST(Observability, HandsCountedByGameWhateverTheDetailAsked) {
       grpc::ClientContext c2;
       testing::SetDeadline(&c2);
       stud::v1::ApplyActionResponse done;
-      const grpc::Status st = server.stub().ApplyAction(&c2, act, &done);
-      ASSERT_TRUE(st.ok()) << st.error_message();
+      ASSERT_THAT(server.stub().ApplyAction(&c2, act, &done), IsOk());
       u = done.update();
     }
     EXPECT_EQ(u.to_act(), 0);
@@ -353,14 +355,14 @@ TEST(Observability, HandIdOnLogLinesAndSpansOfEveryCallOnAHand) {
     grpc::ClientContext c1;
     testing::SetDeadline(&c1);
     stud::v1::NewHandResponse hand;
-    ASSERT_TRUE(server.stub().NewHand(&c1, deal, &hand).ok());
+    ASSERT_THAT(server.stub().NewHand(&c1, deal, &hand), IsOk());
     // The id as the player's screen shows it.
     grpc::ClientContext c2;
     testing::SetDeadline(&c2);
     stud::v1::GetViewRequest view_req;
     view_req.set_token(hand.update().token());
     stud::v1::GetViewResponse view;
-    ASSERT_TRUE(server.stub().GetView(&c2, view_req, &view).ok());
+    ASSERT_THAT(server.stub().GetView(&c2, view_req, &view), IsOk());
     hand_id = view.update().public_view().hand_id();
     ASSERT_EQ(hand_id.size(), 32u);
     // A stale call on the hand: refused, logged (debug) with the hand's id.

@@ -33,8 +33,7 @@ v1::ResolveShowdownResponse ResolveByToken(Server& server, const std::string& to
   v1::ResolveShowdownResponse resp;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
-  const grpc::Status st = server.stub().ResolveShowdown(&ctx, req, &resp);
-  EXPECT_TRUE(st.ok()) << st.error_message();
+  EXPECT_THAT(server.stub().ResolveShowdown(&ctx, req, &resp), ::stud::testing::IsOk());
   return resp;
 }
 

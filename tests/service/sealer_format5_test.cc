@@ -115,7 +115,7 @@ TEST_F(Format5, EveryAlteredOrTruncatedTokenIsRefused) {
     std::string bad = token;
     bad[i] = static_cast<char>(bad[i] ^ 0x01);
     const absl::Status st = sealer_.Open(bad, "acme").status();
-    ASSERT_FALSE(st.ok()) << "byte " << i;
+    ASSERT_THAT(st, ::testing::Not(IsOk())) << "byte " << i;
     // The tenant tag is authenticated: flipping it is a forgery, not a mismatch.
     if (i >= 7) {
       EXPECT_EQ(TokenErrorReasonOf(st), "TOKEN_AUTHENTICATION_FAILED") << "byte " << i;

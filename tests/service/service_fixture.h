@@ -17,6 +17,7 @@
 #include "service/token/sealer.h"
 #include "service/trust/tenants.h"
 #include "stud/v1/stud.grpc.pb.h"
+#include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 
@@ -48,7 +49,7 @@ class Server {
   // Any service options (tenants, history reveal, ...).
   Server(std::vector<Key> keys, const ServiceOptions& options,
          uint8_t token_format = kTokenFormat) {
-    EXPECT_TRUE(InitCrypto().ok());
+    EXPECT_THAT(InitCrypto(), ::stud::testing::IsOk());
     sealer_ = std::make_unique<Sealer>(*Sealer::Create(std::move(keys), token_format));
     service_ = std::make_unique<StudServiceImpl>(sealer_.get(), options);
     grpc::ServerBuilder builder;
@@ -76,21 +77,22 @@ class Server {
   std::unique_ptr<stud::v1::StudService::Stub> stub_;
 };
 
-// The ErrorInfo of an error status (empty reason when missing).
 // Every one-bit change of any byte of `token`, and every truncation, is
 // refused by `sealer` (sealed for `tenant`).
 inline void ExpectEveryAlterationRefused(const Sealer& sealer, const std::string& token,
                                          const std::string& tenant) {
+  const auto refused = ::testing::Not(::stud::testing::IsOk());
   for (size_t byte = 0; byte < token.size(); ++byte) {
     std::string bad = token;
     bad[byte] = static_cast<char>(bad[byte] ^ 0x01);
-    EXPECT_FALSE(sealer.Open(bad, tenant).ok()) << "byte " << byte;
+    EXPECT_THAT(sealer.Open(bad, tenant), refused) << "byte " << byte;
   }
   for (size_t len = 0; len < token.size(); ++len) {
-    EXPECT_FALSE(sealer.Open(token.substr(0, len), tenant).ok()) << "length " << len;
+    EXPECT_THAT(sealer.Open(token.substr(0, len), tenant), refused) << "length " << len;
   }
 }
 
+// The ErrorInfo of an error status (empty reason when missing).
 inline google::rpc::ErrorInfo ErrorInfoOf(const grpc::Status& status) {
   google::rpc::Status details;
   google::rpc::ErrorInfo info;
@@ -140,8 +142,7 @@ inline stud::v1::HandUpdate StartHand(Server& server, const stud::v1::NewHandReq
   stud::v1::NewHandResponse resp;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
-  const grpc::Status st = server.stub().NewHand(&ctx, req, &resp);
-  EXPECT_TRUE(st.ok()) << st.error_message();
+  EXPECT_THAT(server.stub().NewHand(&ctx, req, &resp), ::stud::testing::IsOk());
   return resp.update();
 }
 
@@ -154,8 +155,7 @@ inline stud::v1::HandUpdate ApplyExpectingOk(Server& server, const stud::v1::Han
   stud::v1::ApplyActionResponse resp;
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
-  const grpc::Status st = server.stub().ApplyAction(&ctx, req, &resp);
-  EXPECT_TRUE(st.ok()) << st.error_message();
+  EXPECT_THAT(server.stub().ApplyAction(&ctx, req, &resp), ::stud::testing::IsOk());
   return resp.update();
 }
 
@@ -197,9 +197,9 @@ inline stud::v1::Action ChooseAction(const stud::v1::HandUpdate& u, bool aggress
 // open or parse is a test failure and gives an empty hand.
 inline SealedHand OpenSealedHand(const Sealer& sealer, const std::string& token) {
   absl::StatusOr<std::string> plain = sealer.Open(token);
-  EXPECT_TRUE(plain.ok()) << plain.status();
+  EXPECT_THAT(plain, ::stud::testing::IsOk());
   absl::StatusOr<SealedHand> hand = ParseSealedHand(plain.ok() ? *plain : "");
-  EXPECT_TRUE(hand.ok()) << hand.status();
+  EXPECT_THAT(hand, ::stud::testing::IsOk());
   return hand.ok() ? *std::move(hand) : SealedHand{};
 }
 

@@ -30,6 +30,7 @@ namespace stud::service::testing {
 namespace {
 namespace v1 = stud::v1;
 using Clock = std::chrono::steady_clock;
+using ::stud::testing::IsOk;
 
 // One stud replica with its ledger and watch hub on the sentinels' master.
 struct Replica {
@@ -70,8 +71,7 @@ TEST(WatchHandFailover, NoVersionIsMissedWhenTheMasterFails) {
     if (dealt_status.error_code() != grpc::StatusCode::UNAVAILABLE) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  ASSERT_TRUE(dealt_status.ok()) << dealt_status.error_code() << " "
-                                 << dealt_status.error_message();
+  ASSERT_THAT(dealt_status, IsOk());
   const std::string hand_id = dealt.update().public_view().hand_id();
   std::string ticket;  // seat 1's
   for (const v1::SeatTicket& t : dealt.seat_tickets())
@@ -166,8 +166,8 @@ TEST(WatchHandFailover, NoVersionIsMissedWhenTheMasterFails) {
   const int now_master = set.sentinels[0].MasterPort(SentinelSet::kName);
   EXPECT_TRUE(now_master != old_master && now_master != 0) << "no failover happened";
   ASSERT_EQ(played.back().public_view().phase(), v1::PHASE_COMPLETE) << "the hand did not end";
-  EXPECT_TRUE(last.ok()) << "the last stream ended " << last.error_code() << " "
-                         << ErrorInfoOf(last).reason() << ": " << last.error_message();
+  EXPECT_THAT(last, IsOk()) << "the last stream ended (reason " << ErrorInfoOf(last).reason()
+                            << ")";
   // Every version once, in order, with the player's token: none missed, none twice.
   ASSERT_EQ(seen.size(), played.size());
   for (size_t v = 0; v < seen.size(); ++v) {
