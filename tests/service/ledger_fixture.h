@@ -1,9 +1,10 @@
 // Test support for the hand ledger: stud_server replicas with a RedisLedger
-// on a test redis-server (redis_fixture.h), and helpers that play a hand on
-// one of them.
+// on a test redis-server (redis_fixture.h), helpers that play a hand on one of
+// them, and every RPC that takes a token, called on one.
 #ifndef STUD_TESTS_SERVICE_LEDGER_FIXTURE_H_
 #define STUD_TESTS_SERVICE_LEDGER_FIXTURE_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -67,9 +68,8 @@ grpc::Status Call(stud::v1::StudService::Stub& stub, Method method, const Req& r
 inline stud::v1::HandUpdate Start(stud::v1::StudService::Stub& stub,
                                   stud::v1::DealingMode mode = stud::v1::DEALING_MODE_SERVICE) {
   stud::v1::NewHandResponse resp;
-  const grpc::Status st =
-      Call(stub, &stud::v1::StudService::Stub::NewHand, BasicHand(3, mode), &resp);
-  EXPECT_TRUE(st.ok()) << st.error_message();
+  EXPECT_THAT(Call(stub, &stud::v1::StudService::Stub::NewHand, BasicHand(3, mode), &resp),
+              ::stud::testing::IsOk());
   return resp.update();
 }
 
@@ -84,9 +84,49 @@ inline grpc::Status Apply(stud::v1::StudService::Stub& stub, const std::string& 
 // The hand after one more (passive) action on `u`.
 inline stud::v1::HandUpdate Next(stud::v1::StudService::Stub& stub, const stud::v1::HandUpdate& u) {
   stud::v1::ApplyActionResponse resp;
-  const grpc::Status st = Apply(stub, u.token(), ChooseAction(u, false), &resp);
-  EXPECT_TRUE(st.ok()) << st.error_message();
+  EXPECT_THAT(Apply(stub, u.token(), ChooseAction(u, false), &resp), ::stud::testing::IsOk());
   return resp.update();
+}
+
+// `st` refuses a token that is no longer its hand's latest (`what` names the call).
+inline void ExpectSuperseded(const grpc::Status& st, const std::string& what) {
+  EXPECT_THAT(st, ::stud::testing::StatusIs(grpc::StatusCode::ABORTED)) << what;
+  EXPECT_EQ(ErrorInfoOf(st).reason(), "TOKEN_SUPERSEDED") << what << ": " << st.error_message();
+}
+
+// Every RPC that takes a token, on `token`; the status of each.
+inline std::map<std::string, grpc::Status> EveryRpc(stud::v1::StudService::Stub& stub,
+                                                    const std::string& token,
+                                                    const stud::v1::Action& action) {
+  std::map<std::string, grpc::Status> out;
+  stud::v1::ApplyActionResponse a;
+  out["ApplyAction"] = Apply(stub, token, action, &a);
+  stud::v1::LegalActionsRequest lr;
+  lr.set_token(token);
+  lr.set_seat(1);
+  stud::v1::LegalActionsResponse lresp;
+  out["LegalActions"] = Call(stub, &stud::v1::StudService::Stub::LegalActions, lr, &lresp);
+  stud::v1::GetViewRequest gr;
+  gr.set_token(token);
+  stud::v1::GetViewResponse gresp;
+  out["GetView"] = Call(stub, &stud::v1::StudService::Stub::GetView, gr, &gresp);
+  stud::v1::ResolveShowdownRequest sr;
+  sr.set_token(token);
+  stud::v1::ResolveShowdownResponse sresp;
+  out["ResolveShowdown"] = Call(stub, &stud::v1::StudService::Stub::ResolveShowdown, sr, &sresp);
+  stud::v1::ExportHandHistoryRequest er;
+  er.set_token(token);
+  stud::v1::ExportHandHistoryResponse eresp;
+  out["ExportHandHistory"] =
+      Call(stub, &stud::v1::StudService::Stub::ExportHandHistory, er, &eresp);
+  // Last: on a live token it may change the hand.
+  stud::v1::RuleIrregularityRequest ir;
+  ir.set_token(token);
+  ir.mutable_report()->set_kind(stud::v1::IRREGULARITY_KIND_ABSENT_PLAYER);
+  ir.mutable_report()->set_seat(2);
+  stud::v1::RuleIrregularityResponse iresp;
+  out["RuleIrregularity"] = Call(stub, &stud::v1::StudService::Stub::RuleIrregularity, ir, &iresp);
+  return out;
 }
 
 }  // namespace stud::service::testing

@@ -1,0 +1,109 @@
+// The hand ledger (service/trust/ledger.h) when Redis fails: a Redis that is
+// down fails closed (UNAVAILABLE, nothing applied) and, restarted, loses no
+// hand; a Redis that stops answering times the call out, and the exact retry
+// recovers the commit. The ledger's normal work is ledger_test.cc's.
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "ledger_fixture.h"
+
+namespace stud::service::testing {
+namespace {
+namespace v1 = stud::v1;
+using ::stud::testing::IsOk;
+using ::stud::testing::StatusIs;
+
+TEST(Ledger, RedisDownFailsClosedAndRestartLosesNoHand) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  Replica r(redis);
+  constexpr int kHands = 8;
+  std::vector<v1::HandUpdate> latest, previous;
+  for (int h = 0; h < kHands; ++h) {
+    v1::HandUpdate u = Start(r.stub());
+    v1::HandUpdate prev = u;
+    for (int i = 0; i < 2 + h % 3; ++i) {
+      prev = u;
+      u = Next(r.stub(), u);
+    }
+    previous.push_back(prev);
+    latest.push_back(u);
+  }
+  redis.Stop();  // killed mid-play
+  for (int h = 0; h < kHands; ++h) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto all = EveryRpc(r.stub(), latest[static_cast<size_t>(h)].token(),
+                              ChooseAction(latest[static_cast<size_t>(h)], false));
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10))
+        << "bounded by the ledger timeouts";
+    for (const char* rpc : {"ApplyAction", "LegalActions", "GetView"}) {
+      EXPECT_THAT(all.at(rpc), StatusIs(grpc::StatusCode::UNAVAILABLE)) << rpc;
+      EXPECT_EQ(ErrorInfoOf(all.at(rpc)).reason(), "LEDGER_UNAVAILABLE") << rpc;
+    }
+  }
+  v1::NewHandResponse fresh;
+  EXPECT_THAT(Call(r.stub(), &v1::StudService::Stub::NewHand,
+                   BasicHand(3, v1::DEALING_MODE_SERVICE), &fresh),
+              StatusIs(grpc::StatusCode::UNAVAILABLE));
+  EXPECT_TRUE(fresh.update().token().empty()) << "no token leaves without its ledger entry";
+  EXPECT_GE(r.Metric("stud_ledger_calls_total", "op=advance,result=unavailable"), kHands);
+  EXPECT_GE(r.Metric("stud_ledger_calls_total", "op=create,result=unavailable"), 1);
+  EXPECT_GE(r.Metric("stud_ledger_unreachable_total", ""), kHands + 1);
+  EXPECT_GE(r.Metric("stud_ledger_calls_total", "op=advance,result=applied"), 2 * kHands);
+  EXPECT_GT(r.Metric("stud_ledger_call_duration_seconds", "op=advance"), 2 * kHands);
+
+  ASSERT_TRUE(redis.Start());  // same port, same append-only file
+  for (int h = 0; h < kHands; ++h) {
+    // Nothing was applied while Redis was down: every hand continues from its
+    // latest token, and the one before it is still refused.
+    v1::GetViewRequest gr;
+    gr.set_token(previous[static_cast<size_t>(h)].token());
+    v1::GetViewResponse gresp;
+    ExpectSuperseded(Call(r.stub(), &v1::StudService::Stub::GetView, gr, &gresp), "previous token");
+    const v1::HandUpdate next = Next(r.stub(), latest[static_cast<size_t>(h)]);
+    EXPECT_EQ(next.version(), latest[static_cast<size_t>(h)].version() + 1);
+  }
+}
+
+// A Redis that stops answering: the call times out UNAVAILABLE and its answer
+// never leaves. Its commit may still have reached Redis (here it did: Redis
+// runs the queued script when it resumes), so the client retries the same
+// call, which gets the answer; another action on that token is refused.
+TEST(Ledger, TimedOutCommitIsRecoveredByTheExactRetry) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  Replica r(redis);
+  const v1::HandUpdate u = Next(r.stub(), Start(r.stub()));
+  const v1::Action a = ChooseAction(u, false);
+  redis.Pause();
+  v1::ApplyActionResponse lost;
+  const auto t0 = std::chrono::steady_clock::now();
+  const grpc::Status st = Apply(r.stub(), u.token(), a, &lost);
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  redis.Resume();
+  EXPECT_THAT(st, StatusIs(grpc::StatusCode::UNAVAILABLE));
+  EXPECT_EQ(ErrorInfoOf(st).reason(), "LEDGER_UNAVAILABLE");
+  EXPECT_LT(waited, std::chrono::seconds(3)) << "bounded by --ledger_timeout_ms (500 ms here)";
+  EXPECT_TRUE(lost.update().token().empty());
+  for (int i = 0; i < 100 && redis.Command("GET " + LedgerKey("", u.public_view().hand_id()))
+                                     .rfind(std::to_string(u.version() + 1) + ":", 0) != 0;
+       ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  v1::ApplyActionResponse retry;
+  ASSERT_THAT(Apply(r.stub(), u.token(), a, &retry), IsOk());
+  EXPECT_EQ(retry.update().version(), u.version() + 1);
+  for (const v1::LegalAction& la : u.legal_actions()) {
+    v1::Action other = a;
+    other.set_kind(la.kind());
+    other.set_amount_to(la.amount_to());
+    if (other.SerializeAsString() == a.SerializeAsString()) continue;
+    v1::ApplyActionResponse fork;
+    ExpectSuperseded(Apply(r.stub(), u.token(), other, &fork), "another action after the timeout");
+  }
+}
+
+}  // namespace
+}  // namespace stud::service::testing
