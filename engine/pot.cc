@@ -186,11 +186,9 @@ absl::StatusOr<Settlement> Settle(Variant variant, const Options& options,
     if (variant != Variant::kStud) {
       h.low = EvaluateLow(cards);
       h.has_low = variant == Variant::kRazz || QualifiesEightOrBetter(h.low);
-      if (h.has_low) {
-        h.best_low = BestFiveLow(cards);
-      }
+      if (h.has_low) h.best_low = BestFiveLow(cards);
     }
-    out.hands.push_back(std::move(h));
+    out.hands.push_back(h);
   }
   for (const ShownHand& h : out.hands) hand_of[h.seat] = &h;
 
