@@ -46,12 +46,9 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
     const HandState& state = hand->state;
     resp->set_hand_id(HandIdText(hand->service));
     if (state.phase != Phase::kComplete) {
-      // The message has always named the rule twice (RuleViolation adds the
-      // ID again); clients and docs/reliability.md see it so.
       return RuleViolation(RuleId::kShow1,
-                           absl::StrCat(RuleIdName(RuleId::kShow1),
-                                        ": the hand is not over; showdown is resolved once "
-                                        "every live seat has shown or mucked"));
+                           "the hand is not over; showdown is resolved once every live seat "
+                           "has shown or mucked");
     }
     variant = state.config.variant;
     options = state.config.options;

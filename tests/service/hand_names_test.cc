@@ -221,7 +221,7 @@ TEST(HandNames, STUD_SHOW_1_ResolveShowdownOfAHandInProgressIsRefused) {
   SetDeadline(&ctx);
   EXPECT_THAT(server.stub().ResolveShowdown(&ctx, req, &resp),
               StatusIs(grpc::StatusCode::FAILED_PRECONDITION,
-                       "STUD-SHOW-1: STUD-SHOW-1: the hand is not over; showdown is resolved once "
+                       "STUD-SHOW-1: the hand is not over; showdown is resolved once "
                        "every live seat has shown or mucked"));
 }
 
