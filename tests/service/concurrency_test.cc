@@ -17,6 +17,7 @@
 namespace stud::service::testing {
 namespace {
 namespace v1 = stud::v1;
+using ::stud::testing::IsOk;
 
 class CountingExporter : public SpanExporter {
  public:
@@ -35,7 +36,7 @@ class CountingExporter : public SpanExporter {
 // Metrics registry, one Tracer with its exporter thread and one Admission
 // queue, used by 8 threads at once.
 TEST(ConcurrencyTest, SharedStateFromManyThreads) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   Sealer sealer = *Sealer::Create({TestKey(1, 7)});
   HandService service(&sealer, ServiceOptions{true});
   std::atomic<int> exported{0};
@@ -49,7 +50,7 @@ TEST(ConcurrencyTest, SharedStateFromManyThreads) {
   {
     Admission admission(/*max_in_flight=*/4, /*workers=*/2);
     v1::NewHandResponse start;
-    ASSERT_TRUE(service.NewHand(BasicHand(5, v1::DEALING_MODE_PRESET), &start).ok());
+    ASSERT_THAT(service.NewHand(BasicHand(5, v1::DEALING_MODE_PRESET), &start), IsOk());
     const v1::HandUpdate hand = start.update();
     std::atomic<int> failures{0};
     std::vector<std::thread> threads;
@@ -103,7 +104,7 @@ TEST(ConcurrencyTest, ParallelClientsGetTheAnswersOfALoneClient) {
     v1::NewHandResponse start;
     grpc::ClientContext ctx;
     SetDeadline(&ctx);
-    ASSERT_TRUE(server.stub().NewHand(&ctx, BasicHand(6, v1::DEALING_MODE_PRESET), &start).ok());
+    ASSERT_THAT(server.stub().NewHand(&ctx, BasicHand(6, v1::DEALING_MODE_PRESET), &start), IsOk());
     v1::HandUpdate u = start.update();
     while (u.public_view().phase() != v1::PHASE_COMPLETE && requests.size() < 200) {
       v1::ApplyActionRequest req;
@@ -113,7 +114,7 @@ TEST(ConcurrencyTest, ParallelClientsGetTheAnswersOfALoneClient) {
       v1::ApplyActionResponse resp;
       grpc::ClientContext c;
       SetDeadline(&c);
-      ASSERT_TRUE(server.stub().ApplyAction(&c, req, &resp).ok());
+      ASSERT_THAT(server.stub().ApplyAction(&c, req, &resp), IsOk());
       requests.push_back(req);
       answers.push_back(resp.SerializeAsString());
       u = resp.update();

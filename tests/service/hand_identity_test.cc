@@ -11,6 +11,7 @@
 namespace stud::service::testing {
 namespace {
 namespace v1 = stud::v1;
+using ::stud::testing::IsOk;
 
 v1::HandUpdate Start(Server& server) {
   return StartHand(server, BasicHand(3, v1::DEALING_MODE_SERVICE));
@@ -39,7 +40,7 @@ TEST(HandIdentity, EveryHandHasARandomIdShownInEveryAnswer) {
   v1::ApplyActionResponse applied;
   grpc::ClientContext c1;
   SetDeadline(&c1);
-  ASSERT_TRUE(server.stub().ApplyAction(&c1, apply, &applied).ok());
+  ASSERT_THAT(server.stub().ApplyAction(&c1, apply, &applied), IsOk());
   EXPECT_EQ(applied.update().public_view().hand_id(), id);  // the id never changes
 
   v1::LegalActionsRequest legal;
@@ -49,7 +50,7 @@ TEST(HandIdentity, EveryHandHasARandomIdShownInEveryAnswer) {
   v1::LegalActionsResponse legal_resp;
   grpc::ClientContext c2;
   SetDeadline(&c2);
-  ASSERT_TRUE(server.stub().LegalActions(&c2, legal, &legal_resp).ok());
+  ASSERT_THAT(server.stub().LegalActions(&c2, legal, &legal_resp), IsOk());
   EXPECT_EQ(legal_resp.hand_id(), id);
 
   v1::ExportHandHistoryRequest exp;
@@ -57,7 +58,7 @@ TEST(HandIdentity, EveryHandHasARandomIdShownInEveryAnswer) {
   v1::ExportHandHistoryResponse exp_resp;
   grpc::ClientContext c3;
   SetDeadline(&c3);
-  ASSERT_TRUE(server.stub().ExportHandHistory(&c3, exp, &exp_resp).ok());
+  ASSERT_THAT(server.stub().ExportHandHistory(&c3, exp, &exp_resp), IsOk());
   EXPECT_EQ(exp_resp.hand_id(), id);
 }
 

@@ -178,7 +178,7 @@ TEST_F(MisdealRedealTest, STUD_IRR_EXP_1_RedealOfAHandNotMisdealtIsRefused) {
   EXPECT_EQ(ErrorInfoOf(st).reason(), "STUD-IRR-EXP-1");
   EXPECT_NE(st.error_message().find("not misdealt"), std::string::npos);
   st = NewHand(Redeal("not a token"), &u);
-  EXPECT_FALSE(st.ok());
+  EXPECT_THAT(st, ::testing::Not(IsOk()));
   EXPECT_NE(st.error_code(), grpc::StatusCode::INTERNAL);
 }
 

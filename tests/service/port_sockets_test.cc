@@ -22,6 +22,7 @@
 namespace stud::service {
 namespace {
 
+using ::stud::testing::IsOk;
 using testing::BasicHand;
 using testing::Server;
 
@@ -111,7 +112,7 @@ TEST(PortSockets, GrpcClientSeesUnavailableAfterTheClose) {
     const stud::v1::NewHandRequest request = BasicHand(4, stud::v1::DEALING_MODE_SERVICE);
     grpc::ClientContext first;
     stud::v1::NewHandResponse response;
-    ASSERT_TRUE(server.stub().NewHand(&first, request, &response).ok());
+    ASSERT_THAT(server.stub().NewHand(&first, request, &response), IsOk());
 
     ExpectListenerClosed();
     const ClosedSockets closed = CloseSocketsOnPort(server.port());

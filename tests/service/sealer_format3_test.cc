@@ -91,7 +91,7 @@ TEST_F(SealerFormat3Test, EveryFormatOpensWhicheverFormatSeals) {
 
 TEST_F(SealerFormat3Test, FormatTwoIsNeverASealerFormat) {
   // Format 2 is format 1 with a tenant: chosen per call, not per sealer.
-  EXPECT_FALSE(Sealer::Create({TestKey(1, 1)}, kTenantTokenFormat).ok());
+  EXPECT_THAT(Sealer::Create({TestKey(1, 1)}, kTenantTokenFormat), ::testing::Not(IsOk()));
 }
 
 }  // namespace

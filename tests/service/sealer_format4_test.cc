@@ -154,8 +154,8 @@ TEST_F(SealerFormat4Test, EveryFormatOpensWhicheverFormatSeals) {
 }
 
 TEST_F(SealerFormat4Test, OnlyFormatsOneThreeFourAndFiveSeal) {
-  EXPECT_FALSE(Sealer::Create({TestKey(1, 1)}, kTenantTokenFormat).ok());
-  EXPECT_FALSE(Sealer::Create({TestKey(1, 1)}, 6).ok());
+  EXPECT_THAT(Sealer::Create({TestKey(1, 1)}, kTenantTokenFormat), ::testing::Not(IsOk()));
+  EXPECT_THAT(Sealer::Create({TestKey(1, 1)}, 6), ::testing::Not(IsOk()));
   EXPECT_THAT(Sealer::Create({TestKey(1, 1)}, kGcmSivTokenFormat), IsOk());
   EXPECT_THAT(Sealer::Create({TestKey(1, 1)}, kDerivedTokenFormat), IsOk());
 }

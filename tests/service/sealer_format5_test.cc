@@ -122,7 +122,7 @@ TEST_F(Format5, EveryAlteredOrTruncatedTokenIsRefused) {
     }
   }
   for (size_t len : {size_t{0}, size_t{3}, kHeader, kHeader + kNonce + 15, token.size() - 1}) {
-    EXPECT_FALSE(sealer_.Open(token.substr(0, len), "acme").ok()) << len;
+    EXPECT_THAT(sealer_.Open(token.substr(0, len), "acme"), ::testing::Not(IsOk())) << len;
   }
 }
 
@@ -143,7 +143,7 @@ TEST_F(Format5, RotationAndOlderFormatsOpen) {
       EXPECT_EQ(*opened, plain_);
     }
   }
-  EXPECT_FALSE(Sealer::Create({TestKey(1, 1)}, 6).ok());
+  EXPECT_THAT(Sealer::Create({TestKey(1, 1)}, 6), ::testing::Not(IsOk()));
 }
 
 // Each thread keeps the last tenant tag it computed: sealers with the same key
@@ -159,7 +159,7 @@ TEST_F(Format5, TheKeptTenantTagNeverCrossesSealers) {
     const std::string other = b.Seal(plain_, "acme", hand_id_);
     EXPECT_NE(other.substr(7, 8), token.substr(7, 8)) << round;
     ASSERT_THAT(b.Open(other, "acme"), IsOk()) << round;
-    EXPECT_FALSE(b.Open(token, "acme").ok()) << round;
+    EXPECT_THAT(b.Open(token, "acme"), ::testing::Not(IsOk())) << round;
   }
 }
 

@@ -125,12 +125,13 @@ TEST_F(SealerTest, OpenOnlyKeyOpensButNeverSeals) {
   ASSERT_THAT(opened, IsOk());
   EXPECT_EQ(*opened, plain_);
   ASSERT_THAT(promoted.Open(added.Seal(plain_)), IsOk());
-  EXPECT_FALSE(Sealer::Create({incoming}).ok()) << "a ring must hold a key that seals";
+  EXPECT_THAT(Sealer::Create({incoming}), ::testing::Not(IsOk()))
+      << "a ring must hold a key that seals";
 }
 
 TEST_F(SealerTest, KeyRingRejectsDuplicatesAndEmpty) {
-  EXPECT_FALSE(Sealer::Create({}).ok());
-  EXPECT_FALSE(Sealer::Create({TestKey(3, 1), TestKey(3, 2)}).ok());
+  EXPECT_THAT(Sealer::Create({}), ::testing::Not(IsOk()));
+  EXPECT_THAT(Sealer::Create({TestKey(3, 1), TestKey(3, 2)}), ::testing::Not(IsOk()));
 }
 
 TEST_F(SealerTest, ParsesKeyTextAndNamesBadEntries) {
@@ -141,11 +142,11 @@ TEST_F(SealerTest, ParsesKeyTextAndNamesBadEntries) {
   ASSERT_EQ(keys->size(), 2u);
   EXPECT_EQ((*keys)[1].id, 7u);
   EXPECT_EQ((*keys)[0].bytes[31], 0xab);
-  EXPECT_FALSE(ParseKeys("").ok());
-  EXPECT_FALSE(ParseKeys("1:abcd").ok());
-  EXPECT_FALSE(ParseKeys("0:" + std::string(64, 'a')).ok());
-  EXPECT_FALSE(ParseKeys("x:" + std::string(64, 'a')).ok());
-  EXPECT_FALSE(ParseKeys("1:" + std::string(64, 'g')).ok());
+  EXPECT_THAT(ParseKeys(""), ::testing::Not(IsOk()));
+  EXPECT_THAT(ParseKeys("1:abcd"), ::testing::Not(IsOk()));
+  EXPECT_THAT(ParseKeys("0:" + std::string(64, 'a')), ::testing::Not(IsOk()));
+  EXPECT_THAT(ParseKeys("x:" + std::string(64, 'a')), ::testing::Not(IsOk()));
+  EXPECT_THAT(ParseKeys("1:" + std::string(64, 'g')), ::testing::Not(IsOk()));
   absl::StatusOr<std::vector<Key>> marked = ParseKeys("3:" + std::string(64, 'a') + ":open");
   ASSERT_THAT(marked, IsOk());
   EXPECT_FALSE((*marked)[0].seals);

@@ -265,7 +265,7 @@ TEST_F(ErrorsTest, LiveDealingRejectsWrongReports) {
   req.set_token(resp.update().token());
   req.mutable_action()->set_seat(2);  // the same card again
   st = Apply(req);
-  EXPECT_FALSE(st.ok());
+  EXPECT_THAT(st, ::testing::Not(IsOk()));
   EXPECT_NE(st.error_message().find("As"), std::string::npos) << st.error_message();
 
   req.mutable_action()->set_card("Zz");

@@ -30,9 +30,12 @@
 #include "gtest/gtest.h"
 #include "service/rpc/dealing.h"
 #include "service/token/sealer.h"
+#include "tests/testing/status_matchers.h"
 
 namespace stud::service {
 namespace {
+
+using ::stud::testing::IsOk;
 
 constexpr int kN = kDeckSize;
 constexpr double kTail = 1e-6;
@@ -132,7 +135,7 @@ void SwapWithAny(std::array<uint8_t, kN>& d) {
 }
 
 TEST(ShuffleFairnessTest, ServiceShufflePassesAndBiasedShufflesFail) {
-  ASSERT_TRUE(InitCrypto().ok());
+  ASSERT_THAT(InitCrypto(), IsOk());
   const int decks = Decks();
   ASSERT_GE(decks, 1000);
   std::printf(

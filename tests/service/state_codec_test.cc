@@ -203,7 +203,7 @@ TEST(StateCodecTest, OutOfRangeValuesAreRefused) {
   EXPECT_TRUE(refused([](auto& m) { m.set_pending_deal(1u << 12); }));
   EXPECT_TRUE(
       refused([](auto& m) { m.mutable_config()->mutable_options()->set_deck_exhaustion(7); }));
-  EXPECT_FALSE(ParseSealedHand("\xff\xff garbage").ok());
+  EXPECT_THAT(ParseSealedHand("\xff\xff garbage"), ::testing::Not(IsOk()));
 }
 
 // Tokens sealed before the packed encoding (schema 1: repeated SeatCard and

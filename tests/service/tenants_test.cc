@@ -26,14 +26,16 @@ TEST(TenantKeysTest, ParsesAndRefusesBadEntriesWithoutEchoingKeys) {
   ASSERT_THAT(keys, IsOk());
   ASSERT_EQ(keys->size(), 2u);
   EXPECT_EQ((*keys)[1].tenant, "bet.co_2-x");
-  EXPECT_FALSE(ParseTenantKeys("").ok());
-  EXPECT_FALSE(ParseTenantKeys("acme:abcd").ok());
-  EXPECT_FALSE(ParseTenantKeys("bad tenant!:" + Hex(TestTenantKey("x", 1))).ok());
-  EXPECT_FALSE(ParseTenantKeys(std::string(65, 'a') + ":" + Hex(TestTenantKey("x", 1))).ok());
+  EXPECT_THAT(ParseTenantKeys(""), ::testing::Not(IsOk()));
+  EXPECT_THAT(ParseTenantKeys("acme:abcd"), ::testing::Not(IsOk()));
+  EXPECT_THAT(ParseTenantKeys("bad tenant!:" + Hex(TestTenantKey("x", 1))), ::testing::Not(IsOk()));
+  EXPECT_THAT(ParseTenantKeys(std::string(65, 'a') + ":" + Hex(TestTenantKey("x", 1))),
+              ::testing::Not(IsOk()));
   const absl::Status bad = ParseTenantKeys("acme:" + std::string(63, 'f') + "g").status();
   EXPECT_EQ(bad.message().find("fff"), std::string::npos)
       << "the key text must not be echoed: " << bad;
-  EXPECT_FALSE(TenantAuth::Create({TestTenantKey("acme", 1), TestTenantKey("acme", 2)}).ok());
+  EXPECT_THAT(TenantAuth::Create({TestTenantKey("acme", 1), TestTenantKey("acme", 2)}),
+              ::testing::Not(IsOk()));
 }
 
 TEST(TenantTokensTest, FormatTwoBindsTheTenant) {
