@@ -57,20 +57,32 @@ std::vector<Hash> Levels(const std::vector<Hash>& leaves) {
 
 }  // namespace
 
+// The messages are put together first: one SHA256_Update instead of three
+// (a deck tree hashes 103 of them).
 Hash LeafHash(int position, absl::string_view code, absl::string_view salt) {
-  const char head[2] = {'\0', static_cast<char>(static_cast<uint8_t>(position))};
+  std::array<char, 2 + 2 + kSaltBytes> m;  // a card's leaf; anything longer: three updates
   Sha256Hasher h;
-  h.Update(head, sizeof(head));
-  h.Update(code);
-  h.Update(salt);
+  const char head[2] = {'\0', static_cast<char>(static_cast<uint8_t>(position))};
+  if (code.size() + salt.size() <= m.size() - 2) {
+    std::memcpy(m.data(), head, 2);
+    std::memcpy(m.data() + 2, code.data(), code.size());
+    std::memcpy(m.data() + 2 + code.size(), salt.data(), salt.size());
+    h.Update(m.data(), 2 + code.size() + salt.size());
+  } else {
+    h.Update(head, sizeof(head));
+    h.Update(code);
+    h.Update(salt);
+  }
   return h.Final();
 }
 
 Hash NodeHash(const Hash& left, const Hash& right) {
+  std::array<uint8_t, 1 + 2 * kSha256Bytes> m;
+  m[0] = 0x01;
+  std::memcpy(m.data() + 1, left.data(), left.size());
+  std::memcpy(m.data() + 1 + left.size(), right.data(), right.size());
   Sha256Hasher h;
-  h.Update("\x01", 1);
-  h.Update(left.data(), left.size());
-  h.Update(right.data(), right.size());
+  h.Update(m.data(), m.size());
   return h.Final();
 }
 

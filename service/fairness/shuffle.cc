@@ -2,6 +2,8 @@
 
 #include <sodium.h>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <utility>
 
@@ -23,6 +25,12 @@ void AppendLp(std::string* out, absl::string_view s) {
   out->append(s.data(), s.size());
 }
 
+// HKDF-Extract's HMAC, keyed by the constant salt "stud-shuffle-v1" once.
+const HmacSha256& Extract() {
+  static const HmacSha256* const extract = new HmacSha256(kShuffleName);
+  return *extract;
+}
+
 }  // namespace
 
 std::string CardCode(int index) {
@@ -31,15 +39,28 @@ std::string CardCode(int index) {
 }
 
 int CardIndex(absl::string_view code) {
+  // code byte -> rank * 4 or suit, -1 for any other byte (one look-up each:
+  // the service asks this of every card it proves).
+  static constexpr auto kRank = [] {
+    std::array<int8_t, 256> t{};
+    t.fill(-1);
+    for (size_t i = 0; i < kRanks.size(); ++i) t[static_cast<uint8_t>(kRanks[i])] = int8_t(i * 4);
+    return t;
+  }();
+  static constexpr auto kSuit = [] {
+    std::array<int8_t, 256> t{};
+    t.fill(-1);
+    for (size_t i = 0; i < kSuits.size(); ++i) t[static_cast<uint8_t>(kSuits[i])] = int8_t(i);
+    return t;
+  }();
   if (code.size() != 2) return -1;
-  const size_t r = kRanks.find(code[0]);
-  const size_t s = kSuits.find(code[1]);
-  if (r == absl::string_view::npos || s == absl::string_view::npos) return -1;
-  return static_cast<int>(r * 4 + s);
+  const int r = kRank[static_cast<uint8_t>(code[0])];
+  const int s = kSuit[static_cast<uint8_t>(code[1])];
+  return r < 0 || s < 0 ? -1 : r + s;
 }
 
 std::string Prk(absl::string_view server_seed) {
-  return std::string(View(HmacSha256(kShuffleName).Mac(server_seed)));
+  return std::string(View(Extract().Mac(server_seed)));
 }
 
 std::string Context(absl::string_view hand_id, const std::vector<std::string>& seeds) {
@@ -55,7 +76,7 @@ Stream::Stream(absl::string_view prk, absl::string_view label, absl::string_view
     : Stream(HmacSha256(prk), label, context) {}
 
 Stream::Stream(const HmacSha256& keyed_prk, absl::string_view label, absl::string_view context)
-    : keyed_(keyed_prk) {
+    : keyed_(keyed_prk), high_(keyed_prk) {
   const auto n = static_cast<uint32_t>(label.size());
   const char length[4] = {static_cast<char>(n >> 24), static_cast<char>(n >> 16),
                           static_cast<char>(n >> 8), static_cast<char>(n)};
@@ -70,7 +91,11 @@ void Stream::Refill() {
   // The shared prefix is hashed once, in keyed_.
   const char k[4] = {static_cast<char>(counter_ >> 24), static_cast<char>(counter_ >> 16),
                      static_cast<char>(counter_ >> 8), static_cast<char>(counter_)};
-  block_ = keyed_.Mac(absl::string_view(k, sizeof(k)));
+  if ((counter_ & 0xff) == 0) {  // T(label, k) = HMAC(PRK, prefix || k[0..3) || k[3])
+    high_ = keyed_;
+    high_.Update(absl::string_view(k, 3));
+  }
+  block_ = high_.Mac(absl::string_view(k + 3, 1));
   ++counter_;
   used_ = 0;
 }
@@ -111,7 +136,7 @@ Order Shuffled(Stream& stream) {
 
 // HMAC keyed by PRK = HKDF-Extract(server_seed), the PRK itself cleared.
 HmacSha256 KeyedByPrk(absl::string_view server_seed) {
-  Sha256Digest prk = HmacSha256(kShuffleName).Mac(server_seed);
+  Sha256Digest prk = Extract().Mac(server_seed);
   HmacSha256 keyed(View(prk));
   sodium_memzero(prk.data(), prk.size());
   return keyed;

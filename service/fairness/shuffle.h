@@ -65,6 +65,10 @@ class Stream {
  private:
   void Refill();
   HmacSha256 keyed_;  // keyed by PRK, fed LP(label) || context
+  // keyed_ fed the counter's top three bytes too, shared by 256 blocks: when
+  // the prefix ends just short of a SHA-256 block, that block is hashed once
+  // there instead of once per block of the stream.
+  HmacSha256 high_;
   std::array<uint8_t, 32> block_{};
   size_t used_ = 32;
   uint32_t counter_ = 0;

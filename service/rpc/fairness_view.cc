@@ -117,7 +117,8 @@ void AddProof(const fairness::DeckTree& tree, const std::string& code,
   v1::CardProof* p = out->Add();
   p->set_position(static_cast<uint32_t>(position));
   p->set_card(code);
-  p->set_salt(salt.data(), salt.size());
+  // assign(), not set_x(data, size): that one makes a temporary string first.
+  p->mutable_salt()->assign(salt.data(), salt.size());
   p->mutable_path()->Reserve(static_cast<int>(path.size));
   for (size_t k = 0; k < path.size; ++k) p->add_path(path.hash[k]->data(), path.hash[k]->size());
 }
@@ -164,9 +165,11 @@ void EncodeFairness(const SealedHand& hand, v1::PublicView* pub) {
     return;
   }
   const HandFairness& hf = TreeOf(service, n);
-  f->set_server_seed_commitment(hf.seed_commitment.data(), hf.seed_commitment.size());
+  const fairness::Sha256Digest& commitment = hf.seed_commitment;
+  f->mutable_server_seed_commitment()->assign(reinterpret_cast<const char*>(commitment.data()),
+                                              commitment.size());
   const absl::string_view root = hf.tree.root();
-  f->set_deck_root(root.data(), root.size());
+  f->mutable_deck_root()->assign(root.data(), root.size());
   int provable = Provable(pub->common_card()) ? 1 : 0;
   for (const v1::SeatView& seat : pub->seats()) {
     for (const v1::SeatCard& card : seat.cards()) provable += Provable(card.card()) ? 1 : 0;
