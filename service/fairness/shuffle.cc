@@ -39,24 +39,29 @@ std::string CardCode(int index) {
 }
 
 int CardIndex(absl::string_view code) {
-  // code byte -> rank * 4 or suit, -1 for any other byte (one look-up each:
-  // the service asks this of every card it proves).
+  // code byte -> rank * 4 or suit, kNone for any other byte (one look-up
+  // each: the service asks this of every card it proves).
+  static constexpr uint8_t kNone = 0xff;
   static constexpr auto kRank = [] {
-    std::array<int8_t, 256> t{};
-    t.fill(-1);
-    for (size_t i = 0; i < kRanks.size(); ++i) t[static_cast<uint8_t>(kRanks[i])] = int8_t(i * 4);
+    std::array<uint8_t, 256> t{};
+    t.fill(kNone);
+    for (size_t i = 0; i < kRanks.size(); ++i) {
+      t[static_cast<uint8_t>(kRanks[i])] = static_cast<uint8_t>(i * 4);
+    }
     return t;
   }();
   static constexpr auto kSuit = [] {
-    std::array<int8_t, 256> t{};
-    t.fill(-1);
-    for (size_t i = 0; i < kSuits.size(); ++i) t[static_cast<uint8_t>(kSuits[i])] = int8_t(i);
+    std::array<uint8_t, 256> t{};
+    t.fill(kNone);
+    for (size_t i = 0; i < kSuits.size(); ++i) {
+      t[static_cast<uint8_t>(kSuits[i])] = static_cast<uint8_t>(i);
+    }
     return t;
   }();
   if (code.size() != 2) return -1;
-  const int r = kRank[static_cast<uint8_t>(code[0])];
-  const int s = kSuit[static_cast<uint8_t>(code[1])];
-  return r < 0 || s < 0 ? -1 : r + s;
+  const uint8_t r = kRank[static_cast<uint8_t>(code[0])];
+  const uint8_t s = kSuit[static_cast<uint8_t>(code[1])];
+  return r == kNone || s == kNone ? -1 : r + s;
 }
 
 std::string Prk(absl::string_view server_seed) {
