@@ -2,8 +2,9 @@
 // a redis-server (redis_fixture.h) and the key ring, each with its ledger and
 // watch hub; a hand played on one of them; streams read whole or held open.
 // watch_hand_test.cc watches what the streams carry, watch_hand_refusals_test.cc
-// how they are refused and how they end. (ledger_fixture.h has its own
-// Replica, with no hub: a test includes one of the two.)
+// how they are refused and how they end, watch_hand_failover_test.cc what a
+// Sentinel failover does to them. (ledger_fixture.h has its own Replica, with
+// no hub: a test includes one of the two.)
 //
 // The replicas' hubs block for 60 s per read: a watcher or a change that
 // were picked up only when a read times out would miss the calls' 10 s
@@ -39,19 +40,23 @@ bool Eventually(F done) {
 
 // One replica: its ledger, its hub and its server, the key ring shared.
 struct Replica {
+  // On the redis-server `redis`, the hub's reads blocking 60 s unless `watch`
+  // sets its own; with no ledger (and so no hub) when !with_ledger.
   Replica(const RedisServer& redis, WatchHubOptions watch = {}, bool with_ledger = true,
           SeatRateLimiter* seat_rate_limit = nullptr) {
-    ServiceOptions options{.allow_preset = true, .seat_rate_limit = seat_rate_limit};
-    if (with_ledger) {
-      RedisLedgerOptions o = *ParseLedgerUrl(redis.url());
-      ledger = std::make_unique<RedisLedger>(o, &registry);
-      watch.redis = o;
-      if (watch.block == WatchHubOptions{}.block) watch.block = absl::Seconds(60);
-      hub = std::make_unique<WatchHub>(watch, &registry);
-      options.ledger = ledger.get();
-      options.watch_hub = hub.get();
+    if (!with_ledger) {
+      server = std::make_unique<Server>(
+          std::vector<Key>{TestKey(1, 7)},
+          ServiceOptions{.allow_preset = true, .seat_rate_limit = seat_rate_limit});
+      return;
     }
-    server = std::make_unique<Server>(std::vector<Key>{TestKey(1, 7)}, options);
+    if (watch.block == WatchHubOptions{}.block) watch.block = absl::Seconds(60);
+    Connect(*ParseLedgerUrl(redis.url()), watch, seat_rate_limit);
+  }
+  // On the ledger `o` names (a redis-server or its Sentinels), `watch` as given.
+  explicit Replica(const RedisLedgerOptions& o, WatchHubOptions watch = {},
+                   SeatRateLimiter* seat_rate_limit = nullptr) {
+    Connect(o, watch, seat_rate_limit);
   }
   v1::StudService::Stub& stub() { return server->stub(); }
 
@@ -59,6 +64,18 @@ struct Replica {
   std::unique_ptr<RedisLedger> ledger;
   std::unique_ptr<WatchHub> hub;
   std::unique_ptr<Server> server;
+
+ private:
+  void Connect(const RedisLedgerOptions& o, WatchHubOptions watch,
+               SeatRateLimiter* seat_rate_limit) {
+    ledger = std::make_unique<RedisLedger>(o, &registry);
+    watch.redis = o;
+    hub = std::make_unique<WatchHub>(watch, &registry);
+    ServiceOptions options{.allow_preset = true, .seat_rate_limit = seat_rate_limit};
+    options.ledger = ledger.get();
+    options.watch_hub = hub.get();
+    server = std::make_unique<Server>(std::vector<Key>{TestKey(1, 7)}, options);
+  }
 };
 
 // A stream's messages and its final status.

@@ -18,37 +18,18 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "prometheus/registry.h"
 #include "sentinel_fixture.h"
 #include "service/api/status_mapping.h"
 #include "service/server/stud_service.h"
 #include "service/trust/redis_ledger.h"
-#include "service/trust/watch_hub.h"
 #include "service_fixture.h"
+#include "watch_fixture.h"
 
 namespace stud::service::testing {
 namespace {
 namespace v1 = stud::v1;
 using Clock = std::chrono::steady_clock;
 using ::stud::testing::IsOk;
-
-// One stud replica with its ledger and watch hub on the sentinels' master.
-struct Replica {
-  explicit Replica(const RedisLedgerOptions& o) {
-    ledger = std::make_unique<RedisLedger>(o, &registry);
-    hub = std::make_unique<WatchHub>(WatchHubOptions{.redis = o}, &registry);
-    ServiceOptions options{.allow_preset = true};
-    options.ledger = ledger.get();
-    options.watch_hub = hub.get();
-    server = std::make_unique<Server>(std::vector<Key>{TestKey(1, 7)}, options);
-  }
-  v1::StudService::Stub& stub() { return server->stub(); }
-
-  prometheus::Registry registry;
-  std::unique_ptr<RedisLedger> ledger;
-  std::unique_ptr<WatchHub> hub;
-  std::unique_ptr<Server> server;
-};
 
 TEST(WatchHandFailover, NoVersionIsMissedWhenTheMasterFails) {
   SentinelSet set;
