@@ -214,7 +214,7 @@ void ExpectCardsWhereReported(const HandState& before, const IrregularityReport&
 }
 
 // The sanitizer builds run a tenth.
-constexpr int kHandsPerVariant = stud::testing::kSanitized ? 10000 : 100000;
+constexpr int kHandsPerVariant = stud::testing::kSanitized ? 4000 : 100000;
 
 class ValidateProperty : public ::testing::TestWithParam<Variant> {};
 

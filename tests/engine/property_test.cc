@@ -25,7 +25,7 @@ using ::stud::testing::StatusIs;
 
 // A fifth under the sanitizers (about 17 s a variant there instead of 85;
 // the hands are the same first ones, the rng being seeded).
-constexpr int kHandsPerVariant = stud::testing::kSanitized ? 20000 : 100000;
+constexpr int kHandsPerVariant = stud::testing::kSanitized ? 8000 : 100000;
 
 Action RandomLegal(const std::vector<LegalAction>& legal, int seat, std::mt19937_64& rng) {
   // Lean towards calls and raises so that caps and all-ins are reached.

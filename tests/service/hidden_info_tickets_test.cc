@@ -338,7 +338,7 @@ class TicketSweep {
 
 // 2,000 whole hands; a fifth under the sanitizers (ASan made it 185 s), where
 // the instrumentation, not the count, is what finds memory errors.
-constexpr int kTicketSweepHands = stud::testing::kSanitized ? 400 : 2000;
+constexpr int kTicketSweepHands = stud::testing::kSanitized ? 200 : 2000;
 // A floor given for 2,000 hands, scaled to the hands played.
 constexpr int AtLeast(int at_2000_hands) { return at_2000_hands * kTicketSweepHands / 2000; }
 
