@@ -12,6 +12,10 @@ namespace v1 = stud::v1;
 namespace {
 
 using words::CardText;
+using words::kHighTagEn;
+using words::kHighTagEs;
+using words::kLowTagEn;
+using words::kLowTagEs;
 using words::MoneyEn;
 using words::MoneyEs;
 using words::SeatCapEn;
@@ -159,15 +163,15 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
             absl::StrCat(
                 SeatCapEn(seat), " wins ", MoneyEn(op.amount),
                 op.pot == 0 ? " from the main pot" : absl::StrCat(" from side pot ", int{op.pot}),
-                op.half == PotHalf::kHigh  ? " (high)"
-                : op.half == PotHalf::kLow ? " (low)"
-                                           : ""),
+                op.half == PotHalf::kHigh  ? kHighTagEn
+                : op.half == PotHalf::kLow ? kLowTagEn
+                                           : absl::string_view()),
             absl::StrCat(SeatCapEs(seat), " gana ", MoneyEs(op.amount),
                          op.pot == 0 ? " del bote principal"
                                      : absl::StrCat(" del bote lateral ", int{op.pot}),
-                         op.half == PotHalf::kHigh  ? " (alta)"
-                         : op.half == PotHalf::kLow ? " (baja)"
-                                                    : ""));
+                         op.half == PotHalf::kHigh  ? kHighTagEs
+                         : op.half == PotHalf::kLow ? kLowTagEs
+                                                    : absl::string_view()));
         break;
       default:
         break;

@@ -9,6 +9,8 @@
 namespace stud::service {
 namespace {
 
+using words::kLowTagEn;
+using words::kLowTagEs;
 using words::RankNameEn;
 using words::RankNameEs;
 using words::RankPluralEn;
@@ -95,18 +97,18 @@ std::string LowEn(const HandRanks& h) {
     case HandCategory::kHighCard:
       return Dashed(h, 0, Letter);
     case HandCategory::kPair:
-      return absl::StrCat("Pair of ", RankPluralEn(r[0]), ", ", Dashed(h, 2, Letter), " (low)");
+      return absl::StrCat("Pair of ", RankPluralEn(r[0]), ", ", Dashed(h, 2, Letter), kLowTagEn);
     case HandCategory::kTwoPair:
       return absl::StrCat("Two pair, ", RankPluralEn(r[0]), " and ", RankPluralEn(r[2]), ", ",
-                          Letter(r[4]), " (low)");
+                          Letter(r[4]), kLowTagEn);
     case HandCategory::kThreeOfAKind:
       return absl::StrCat("Three of a kind, ", RankPluralEn(r[0]), ", ", Dashed(h, 3, Letter),
-                          " (low)");
+                          kLowTagEn);
     case HandCategory::kFullHouse:
       return absl::StrCat("Full house, ", RankPluralEn(r[0]), " full of ", RankPluralEn(r[3]),
-                          " (low)");
+                          kLowTagEn);
     case HandCategory::kFourOfAKind:
-      return absl::StrCat("Four of a kind, ", RankPluralEn(r[0]), ", ", Letter(r[4]), " (low)");
+      return absl::StrCat("Four of a kind, ", RankPluralEn(r[0]), ", ", Letter(r[4]), kLowTagEn);
     default:  // a low has no straight or flush (RanksOfLow returns none)
       return std::string(kInvalidLowEn);
   }
@@ -118,16 +120,16 @@ std::string LowEs(const HandRanks& h) {
     case HandCategory::kHighCard:
       return Dashed(h, 0, Letter);
     case HandCategory::kPair:
-      return absl::StrCat("Pareja de ", RankPluralEs(r[0]), ", ", Dashed(h, 2, Letter), " (baja)");
+      return absl::StrCat("Pareja de ", RankPluralEs(r[0]), ", ", Dashed(h, 2, Letter), kLowTagEs);
     case HandCategory::kTwoPair:
       return absl::StrCat("Doble pareja de ", RankPluralEs(r[0]), " y ", RankPluralEs(r[2]), ", ",
-                          Letter(r[4]), " (baja)");
+                          Letter(r[4]), kLowTagEs);
     case HandCategory::kThreeOfAKind:
-      return absl::StrCat("Trío de ", RankPluralEs(r[0]), ", ", Dashed(h, 3, Letter), " (baja)");
+      return absl::StrCat("Trío de ", RankPluralEs(r[0]), ", ", Dashed(h, 3, Letter), kLowTagEs);
     case HandCategory::kFullHouse:
-      return absl::StrCat("Full de ", RankPluralEs(r[0]), " y ", RankPluralEs(r[3]), " (baja)");
+      return absl::StrCat("Full de ", RankPluralEs(r[0]), " y ", RankPluralEs(r[3]), kLowTagEs);
     case HandCategory::kFourOfAKind:
-      return absl::StrCat("Póquer de ", RankPluralEs(r[0]), ", ", Letter(r[4]), " (baja)");
+      return absl::StrCat("Póquer de ", RankPluralEs(r[0]), ", ", Letter(r[4]), kLowTagEs);
     default:  // a low has no straight or flush (RanksOfLow returns none)
       return std::string(kInvalidLowEs);
   }

@@ -46,6 +46,13 @@ absl::string_view RankPluralEs(int rank_value);
 // rank's name: la jota, la reina).
 std::string RankToEs(int rank_value);
 
+// The tag of the low: a hi-lo pot's low half in an announcement and a low
+// hand's name, " (low)" / " (baja)"; the high half " (high)" / " (alta)".
+inline constexpr absl::string_view kLowTagEn = " (low)";
+inline constexpr absl::string_view kLowTagEs = " (baja)";
+inline constexpr absl::string_view kHighTagEn = " (high)";
+inline constexpr absl::string_view kHighTagEs = " (alta)";
+
 // An action as the floor names it: "fold", "bet to 200" (amount_to read by
 // the actions that put chips in).
 std::string ActionText(ActionKind action, Chips amount_to);
