@@ -61,7 +61,7 @@ stage_done build
 # the engine and history tests and the listed service tests under ASan+UBSan, the concurrent
 # service tests under TSan (tools/sanitize.sh: build-asan, build-tsan), then
 # every fuzz harness's committed findings and seeds once and FUZZ_SECONDS
-# (default 20) of fuzzing each, in the ASan build.
+# (default 10) of fuzzing each, in the ASan build.
 # The sanitizer builds and runs start now, at nice 19, beside the Release
 # tests: most of those wait on servers, sockets and timers and leave the cores
 # idle, and at nice 19 a compiler yields the CPU to any test that wants it.
@@ -94,7 +94,7 @@ if $reliability; then
   [ "$san_rc" -eq 0 ] || { echo "tools/sanitize.sh failed (exit $san_rc)"; exit 1; }
   stage_done "sanitizers (what was left after ctest)"
   # One fuzzer per core (each harness is single-threaded).
-  (cd "${ASAN_BUILD_DIR:-build-asan}" && FUZZ_SECONDS="${FUZZ_SECONDS:-20}" FUZZ_SEED="${FUZZ_SEED:-1}" \
+  (cd "${ASAN_BUILD_DIR:-build-asan}" && FUZZ_SECONDS="${FUZZ_SECONDS:-10}" FUZZ_SEED="${FUZZ_SEED:-1}" \
      ctest -L fuzz -V -j "$JOBS" --timeout 900)
   stage_done fuzz
   echo "reliability: sanitizers and fuzzing took $((SECONDS - t0)) s after the Release tests"
