@@ -5,8 +5,6 @@
 // to them in irregularity_table.cc.
 #include "engine/irregularities.h"
 
-#include <algorithm>
-
 #include "absl/strings/str_cat.h"
 #include "engine/irregularities_internal.h"
 #include "engine/irregularity_table.h"
@@ -33,7 +31,6 @@ absl::StatusOr<Outcome> RuleWrongOpener(HandState& st, const IrregularityReport&
                                       Seat(st.actor), " opens ", StreetName(st.street)));
   }
   const int right = st.actor;
-  const bool third = st.street == Street::kThird;
   Outcome o{.rule_id = kRule};
   o.params = {.seat = r.seat, .other_seat = right, .street = st.street};
   if (!r.next_acted) {
@@ -41,13 +38,7 @@ absl::StatusOr<Outcome> RuleWrongOpener(HandState& st, const IrregularityReport&
     return o;
   }
   // The wrong action stands and play continues from it.
-  st.actor = r.seat;
-  if (third && st.bring_in_due) st.bring_in_seat = r.seat;
-  Log(st, {.type = OpType::kFirstToAct,
-           .seat = static_cast<uint8_t>(r.seat),
-           .street = st.street,
-           .card = third ? DoorCard(st.seats[r.seat]) : Card(),
-           .rule_id = kRule});
+  MakeOpener(st, r.seat, kRule);
   const LegalActionList legal = BettingOptions(st, r.seat);
   const LegalAction* chosen = FindLegal(legal, r.action, r.amount_to);
   if (chosen == nullptr) {
@@ -187,24 +178,16 @@ absl::StatusOr<Outcome> RuleTimeout(HandState& st, const IrregularityReport& r) 
                                st.actor != 0 ? Seat(st.actor) : "nobody", " is to act"));
   }
   if (r.allowance_remaining > 0) {
-    ::stud::Seat& s = st.seats[r.seat];
-    s.all_in = true;
-    s.acted = true;
-    s.acted_to = s.street_bet;
-    if (st.allin_option_seat == r.seat) st.allin_option_seat = 0;
-    Log(st, {.type = OpType::kTimeoutAllIn,
-             .seat = static_cast<uint8_t>(r.seat),
-             .street = st.street,
-             .all_in = true,
-             .amount = r.allowance_remaining - 1,
-             .rule_id = RuleId::kAllin4});
-    AfterSeatRemoved(st, r.seat);
     const int left = r.allowance_remaining - 1;
-    return Outcome{
-        .rule_id = RuleId::kAllin4,
-        .decision = Decision::kTimeoutAllIn,
-        .params = {.seat = r.seat, .count = left, .chips = s.committed, .disconnect = r.disconnect},
-        .allowance_remaining = left};
+    MarkTimedOutAllIn(st, r.seat, left);
+    AfterSeatRemoved(st, r.seat);
+    return Outcome{.rule_id = RuleId::kAllin4,
+                   .decision = Decision::kTimeoutAllIn,
+                   .params = {.seat = r.seat,
+                              .count = left,
+                              .chips = st.seats[r.seat].committed,
+                              .disconnect = r.disconnect},
+                   .allowance_remaining = left};
   }
   const LegalActionList legal = BettingOptions(st, r.seat);
   Outcome o{.rule_id = RuleId::kAllin5,
@@ -252,23 +235,16 @@ namespace {
 
 // The whole ruling on a scratch copy: checks, record, dispatch by kind.
 absl::StatusOr<Outcome> RuleOnCopy(HandState& st, const IrregularityReport& r) {
-  const int n = st.config.num_seats;
   // Every field is checked before anything changes.
   if (absl::Status s = ValidateReport(st, r); !s.ok()) return s;
   if (st.phase == Phase::kComplete && r.kind != IrregularityKind::kCalledWhenBeaten) {
     return RuleViolation(RuleId::kGame1, "the hand is over; nothing left to rule on");
   }
-  const size_t at = st.log.size();
-  st.reports.push_back(r);
-  Log(st, {.type = OpType::kRuling,
-           .seat = static_cast<uint8_t>(std::clamp(r.seat, 0, n)),
-           .street = st.street,
-           .amount = static_cast<Chips>(st.reports.size() - 1)});
+  const size_t at = OpenRuling(st, r);
   absl::StatusOr<Outcome> o = RulesOf(r.kind).rule(st, r);
   if (!o.ok()) return o.status();
   RulingsAfterStep(st);  // the ruling may have brought the turn to a held action
-  st.log[at].rule_id = o->rule_id;
-  st.log[at].amount_to = static_cast<Chips>(st.log.size() - at - 1);
+  CloseRuling(st, at, o->rule_id);
   return o;
 }
 

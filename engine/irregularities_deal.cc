@@ -33,7 +33,7 @@ absl::Status CardOk(const HandState& st, Card card, absl::string_view field) {
 // irregularity) and marks the seat served.
 void GiveAsDealt(HandState& st, int seat, Card card, bool face_up) {
   GiveCard(st, seat, card, face_up, st.street);
-  st.pending_deal[seat] = false;
+  StopDealingTo(st, seat);
 }
 
 // After a 3rd-street or 7th-street card changed face mid-deal or after it.
@@ -45,10 +45,7 @@ void Resume(HandState& st) {
       AdvanceAfterRound(st);
       return;
     }
-    st.forced_opener = 0;
-    st.open_pair = false;
-    st.bring_in_due = false;
-    DesignateOpener(st);
+    DesignateOpenerAgain(st);
     if (RoundComplete(st)) AdvanceAfterRound(st);
   }
 }
@@ -61,15 +58,15 @@ bool BeforeThirdStreetBetting(const HandState& st) {
 Outcome BothExposed(HandState& st, int seat, RuleId rule) {
   if (st.config.options.exposed_holecard == ExposedHolecard::kMisdeal)
     return Misdeal(st, seat, rule);
-  ::stud::Seat& s = st.seats[seat];
+  const ::stud::Seat& s = st.seats[seat];
   for (int k = 0; k < s.num_cards && k < 2; ++k) {
     if (!s.cards[k].face_up) Expose(st, seat, k, rule);
   }
   const Chips ante = s.committed - s.street_bet;
   Kill(st, seat, rule);
   ReturnChips(st, seat, ante, rule);
-  st.dead_low_seat = seat;
-  st.pending_deal[seat] = false;
+  MarkDeadLowCard(st, seat);
+  StopDealingTo(st, seat);
   Resume(st);
   Outcome o{.rule_id = rule, .decision = Decision::kHandDeadAnteReturned, .params = {.seat = seat}};
   const bool forced =
@@ -82,7 +79,7 @@ Outcome BothExposed(HandState& st, int seat, RuleId rule) {
 
 // [STUD-IRR-EXP-1] one hole card face up (card already in the seat's hand).
 absl::StatusOr<Outcome> HoleExposed(HandState& st, int seat, int index, RuleId rule) {
-  ::stud::Seat& s = st.seats[seat];
+  const ::stud::Seat& s = st.seats[seat];
   if (st.config.options.exposed_holecard == ExposedHolecard::kMisdeal) {
     if (!s.cards[index].face_up) Expose(st, seat, index, rule);
     return Misdeal(st, seat, rule);
@@ -94,7 +91,7 @@ absl::StatusOr<Outcome> HoleExposed(HandState& st, int seat, int index, RuleId r
                                             "hole card is ruled before the third card is dealt"));
   }
   if (!s.cards[index].face_up) Expose(st, seat, index, rule);
-  s.door_down = true;
+  MarkCardDue(st, seat, CardDue::kThirdDown);
   Resume(st);
   Outcome o{.rule_id = rule,
             .decision = Decision::kThirdCardDown,
@@ -107,9 +104,8 @@ absl::StatusOr<Outcome> HoleExposed(HandState& st, int seat, int index, RuleId r
 
 // [STUD-IRR-EXP-4], [STUD-IRR-EXP-5] the final card of `seat` is face up.
 Outcome FinalUp(HandState& st, int seat, RuleId rule) {
-  ::stud::Seat& s = st.seats[seat];
   Outcome o;
-  if (s.all_in) {
+  if (st.seats[seat].all_in) {
     o = {.rule_id = rule == RuleId::kIrrExp3 ? rule : RuleId::kIrrExp4,
          .decision = Decision::kKeepFaceUp,
          .params = {.seat = seat}};
@@ -125,8 +121,8 @@ Outcome FinalUp(HandState& st, int seat, RuleId rule) {
   const RuleId applied = rule == RuleId::kIrrExp3 ? rule : RuleId::kIrrExp5;
   if (LiveSeatCount(st) == 2 && seat == first) {
     // (b) heads-up, the first player's card up: the second's comes up too.
-    ::stud::Seat& t = st.seats[other];
-    t.final_up = true;
+    MarkCardDue(st, other, CardDue::kFinalUp);
+    const ::stud::Seat& t = st.seats[other];
     if (t.num_cards > 0 && t.cards[t.num_cards - 1].street == Street::kSeventh &&
         !t.cards[t.num_cards - 1].face_up) {
       Expose(st, other, t.num_cards - 1, applied);
@@ -136,7 +132,7 @@ Outcome FinalUp(HandState& st, int seat, RuleId rule) {
             .decision = Decision::kBothFinalCardsUp,
             .params = {.seat = seat, .other_seat = other}};
   }
-  st.allin_option_seat = seat;
+  OfferAllInOption(st, seat);
   Resume(st);
   const bool act_first = st.config.options.faceup_final_option == FaceupFinalOption::kActFirst;
   o.rule_id = applied;
@@ -259,34 +255,17 @@ absl::StatusOr<Outcome> RuleBurnError(HandState& st, const IrregularityReport& r
       return s;
     }
   }
-  for (const CardMove& m : r.moves) {
-    ::stud::Seat& s = st.seats[m.seat];
-    SeatCard& c = s.cards[s.num_cards - 1];
-    c.card = m.card;
-    st.seen.Add(m.card);
-    Log(st, {.type = OpType::kReplaceCard,
-             .seat = static_cast<uint8_t>(m.seat),
-             .street = st.street,
-             .card = m.card,
-             .face_up = c.face_up,
-             .rule_id = rule});
-  }
+  for (const CardMove& m : r.moves) ReplaceCard(st, m.seat, m.card, rule);
   // Cards displaced and not placed again, and the named misplaced card, become
   // the burn, known to everyone.
   for (int i = 0; i < kDeckSize; ++i) {
     const Card c = Card::FromIndex(i);
     if ((replaced.Contains(c) && !placed.Contains(c)) ||
         (r.has_card && c == r.card && !placed.Contains(c))) {
-      st.seen.Add(c);
-      st.burns.push_back(c);
-      Log(st, {.type = OpType::kAside,
-               .street = st.street,
-               .card = c,
-               .face_up = true,
-               .rule_id = rule});
+      BurnFaceUp(st, c, rule);
     }
   }
-  st.burn_count = std::max(0, st.burn_count + r.burn_delta);
+  CorrectBurnCount(st, r.burn_delta);
   if (st.phase == Phase::kBetting && !r.moves.empty()) Resume(st);
   Outcome o{.rule_id = rule,
             .decision = all_stand ? Decision::kCardsStand : Decision::kCardsCorrected,
@@ -331,20 +310,9 @@ absl::StatusOr<Outcome> RulePremature(HandState& st, const IrregularityReport& r
   }
   // The burn before them, face down and unreported: counted and logged.
   if (st.premature_pending == 0) BurnReported(st, {}, /*implied=*/true);
-  for (Card c : r.cards) {
-    st.seen.Add(c);
-    st.aside.push_back(c);
-    Log(st, {.type = OpType::kAside,
-             .street = st.street,
-             .card = c,
-             .face_up = r.street != Street::kSeventh,
-             .rule_id = RuleId::kIrrPrem1});
-  }
-  if (!r.cards.empty()) st.premature_pending = 1;
+  TakeOutPremature(st, r.cards, /*face_up=*/r.street != Street::kSeventh);
   if (keeps) {
-    GiveCard(st, r.seat, r.card, false, Street::kSeventh);
-    st.seats[r.seat].has_seventh = true;
-    st.premature_seat = r.seat;
+    KeepPrematureSeventh(st, r.seat, r.card);
     const bool all = st.config.options.premature_seventh == PrematureSeventh::kAllPlayers;
     Outcome o{
         .rule_id = rule,

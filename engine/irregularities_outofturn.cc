@@ -79,20 +79,6 @@ bool ActionChanged(const HandState& st, size_t since) {
   return false;
 }
 
-void Move(HandState& st, int seat, Chips chips) {  // chips > 0: into the pot
-  st.seats[seat].stack -= chips;
-  st.seats[seat].committed += chips;
-}
-
-void TakeBack(HandState& st, const Held& h) {
-  Move(st, h.seat, -h.chips);
-  Log(st, {.type = OpType::kReturnAnte,
-           .seat = static_cast<uint8_t>(h.seat),
-           .street = st.street,
-           .amount = h.chips,
-           .rule_id = kRule});
-}
-
 std::string ActionText(const IrregularityReport& r) {
   std::string kind(ActionKindName(r.action));
   if (r.action == ActionKind::kFold || r.action == ActionKind::kCheck) return kind;
@@ -102,7 +88,7 @@ std::string ActionText(const IrregularityReport& r) {
 }  // namespace
 
 void TakeBackOutOfTurn(HandState& st) {
-  if (std::optional<Held> h = FindHeld(st)) TakeBack(st, *h);
+  if (std::optional<Held> h = FindHeld(st)) TakeBackChips(st, h->seat, h->chips, kRule);
 }
 
 void SettleOutOfTurn(HandState& st) {
@@ -111,18 +97,19 @@ void SettleOutOfTurn(HandState& st) {
   const bool betting = st.phase == Phase::kBetting && st.street == st.log[h->op].street;
   if (betting && st.seats[h->seat].can_act() && st.actor != h->seat) return;  // still waiting
   if (betting && st.actor == h->seat && !ActionChanged(st, h->op)) {
-    // The chips leave the hold and become the seat's action, if it still is one.
+    // The chips leave the hold and become the seat's action, if it still is
+    // one: its options are read with the chips back in its stack.
     HandState scratch = st;
-    Move(scratch, h->seat, -h->chips);
+    ReleaseHeldChips(scratch, h->seat, h->chips);
     const LegalActionList legal = BettingOptions(scratch, h->seat);
     if (const LegalAction* chosen = FindLegal(legal, h->action, h->amount_to)) {
       const LegalAction action = *chosen;
-      st = std::move(scratch);
+      ReleaseHeldChips(st, h->seat, h->chips);      // now st is what scratch is
       ApplyAndAdvance(st, h->seat, action, kRule);  // cited: the mark settles the hold
       return;
     }
   }
-  TakeBack(st, *h);
+  TakeBackChips(st, h->seat, h->chips, kRule);
 }
 
 // [STUD-IRR-WRONG-1], [STUD-ORDER-1], [STUD-BRING-1]
@@ -155,13 +142,7 @@ absl::StatusOr<Outcome> RuleOutOfTurn(HandState& st, const IrregularityReport& r
                                              " even in turn; it could: ", could));
   }
   const Chips chips = chosen->amount_by;
-  Move(st, r.seat, chips);
-  Log(st, {.type = OpType::kOutOfTurn,
-           .seat = static_cast<uint8_t>(r.seat),
-           .street = st.street,
-           .amount = chips,
-           .amount_to = chosen->amount_to,
-           .rule_id = kRule});
+  PutChipsOutOfTurn(st, r.seat, chips, chosen->amount_to, kRule);
   const int right = st.actor;
   Outcome o{.rule_id = kRule,
             .params = {.seat = r.seat,
@@ -170,7 +151,7 @@ absl::StatusOr<Outcome> RuleOutOfTurn(HandState& st, const IrregularityReport& r
                        .action = r.action,
                        .amount_to = r.amount_to}};
   if (!st.config.options.out_of_turn_binding) {
-    TakeBack(st, {.seat = r.seat, .chips = chips});
+    TakeBackChips(st, r.seat, chips, kRule);
     o.decision = Decision::kActionCorrected;
     return o;
   }

@@ -67,12 +67,12 @@ int Missing(const HandState& st, int seat, Street last) {
 }
 
 // The card of the street was given after the board was read: decide again
-// who opens (the round has not started) [STUD-IRR-BURN-1].
+// who opens (the round has not started) [STUD-IRR-BURN-1]. A skipped seat is
+// ruled on 4th street and later, where no bring-in is ever due, so clearing
+// it with the forced opener and the open pair changes nothing.
 void Reopen(HandState& st) {
   if (st.phase != Phase::kBetting) return;
-  st.open_pair = false;
-  st.forced_opener = 0;
-  DesignateOpener(st);
+  DesignateOpenerAgain(st);
   if (RoundComplete(st)) AdvanceAfterRound(st);
 }
 
@@ -164,7 +164,7 @@ absl::StatusOr<Outcome> RuleSkippedSeat(HandState& st, const IrregularityReport&
       return RuleViolation(RuleId::kDeal2, absl::StrCat("the deal has not passed ", Seat(seat),
                                                         ": report that card as dealt to it"));
     }
-    st.pending_deal[seat] = false;
+    StopDealingTo(st, seat);
     o.params.while_dealing = true;
     if (Missing(st, seat, st.street) >= 3) {
       // Fewer than five cards at most: dead under every short_hand option.

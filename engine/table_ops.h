@@ -1,19 +1,37 @@
 // Table operations: what the core offers the floor above it (the
-// irregularity rulings, engine/irregularities*.cc) to change a hand with.
+// irregularity rulings, engine/irregularities*.cc and engine/misdeal.cc) to
+// change a hand with.
 //
 // The core (engine.cc, betting.cc, dealing*.cc, showdown.cc, pot.cc,
-// hand_state, step) includes no irregularity header. A ruling changes a hand
-// through the operations below, each of which logs what it does and keeps
-// the hand's invariants (the turn, the deal, the round) the way the core
-// does, and reads it through the queries below. Its own ruling-specific
-// marks (a third card due face down, a final card due up, the all-in option)
-// are fields of HandState the core reads.
+// hand_state, step) includes no irregularity header. A ruling reads a hand
+// through the queries below and changes it only through the operations
+// below, each named for a table event: it logs what it does (the rule ID it
+// cites is in its comment or its `rule` argument) and keeps the hand's
+// invariants (the turn, the deal, the round) the way the core does. A ruling
+// assigns no HandState field itself (ctest
+// EngineLayers.RulingsWriteThroughTableOps, tests/engine_rulings_write_test.sh).
+//
+// The operations, by the event they name:
+//   the record of a ruling: OpenRuling, CloseRuling, Log;
+//   hands and chips: Kill, ReturnChips, DeclareMisdeal, MarkTimedOutAllIn,
+//     AfterSeatRemoved;
+//   cards: Expose, SetAside, GiveCard, BurnReported, ReplaceCard, BurnFaceUp,
+//     CorrectBurnCount, TakeOutPremature, KeepPrematureSeventh;
+//   the deal: StopDealingTo, ContinueDeal, MarkCardDue;
+//   the turn: MakeOpener, DesignateOpener, DesignateOpenerAgain,
+//     MarkDeadLowCard, OfferAllInOption, AdvanceAfterRound;
+//   betting: ApplyBet, ApplyAndAdvance, and an action out of turn's chips:
+//     PutChipsOutOfTurn, ReleaseHeldChips, TakeBackChips.
+// The marks a ruling leaves for later (a third card due face down, a final
+// card due up, a dead low card, the all-in option, a kept 7th card, cards
+// still to set aside) are HandState fields the core reads and only these
+// operations set.
 //
 // Two points where a ruling still in force meets the core's flow are
-// declared here and defined by the floor (engine/irregularities.cc, from the
-// rows of its table of kinds), so the core calls them without knowing which
-// kinds they serve: when a betting round closes, and before the pots are
-// settled.
+// declared here and defined by the floor (engine/irregularity_table.cc, from
+// the rows of its table of kinds), so the core calls them without knowing
+// which kinds they serve: when a betting round closes, and before the pots
+// are settled.
 //
 // Not part of the engine's public contract.
 #ifndef STUD_ENGINE_TABLE_OPS_H_
@@ -84,7 +102,91 @@ void DesignateOpener(HandState& state);
 // After a round closes: next street, showdown or award.
 void AdvanceAfterRound(HandState& state);
 
-// ---- defined by the floor (engine/irregularities.cc) ----
+// ---- operations named for a ruling's table event ----
+// Each keeps the log and the state exactly as the ruling's own code did.
+
+// The ruling's record (the dispatcher, RuleOn): keeps `report` for Replay and
+// logs kRuling naming it; returns the record's index in the log.
+size_t OpenRuling(HandState& state, const IrregularityReport& report);
+// Closes the record at `at`: the rule that decided and how many operations
+// the ruling logged after it.
+void CloseRuling(HandState& state, size_t at, RuleId rule);
+
+// The hand is void [STUD-IRR-EXP-1 MISDEAL]: every seat's bet of the street
+// goes back, and its antes too unless `keep_antes` (misdeal_antes =
+// STAY_IN_POT); each return logged kReturnAnte with `rule`. Then the hand is
+// complete with nobody to act and nothing owed (kMisdeal with `seat` and
+// `rule`, kHandEnd).
+void DeclareMisdeal(HandState& state, int seat, RuleId rule, bool keep_antes);
+
+// `seat` opens the street in place of the designated opener: its action
+// stands [STUD-IRR-WRONG-1]. It becomes the actor, and the bring-in seat when
+// the 3rd-street bring-in is still due; logs kFirstToAct with `rule` (and the
+// seat's door card on 3rd street).
+void MakeOpener(HandState& state, int seat, RuleId rule);
+// The opener is decided anew after cards changed before the round started
+// [STUD-IRR-EXP-1, STUD-IRR-BURN-1]: the bring-in, a forced opener and an
+// open pair are cleared, then DesignateOpener logs the new one.
+void DesignateOpenerAgain(HandState& state);
+
+// A player with time left timed out: it is all-in for what it has in
+// [STUD-ALLIN-4], counts as having acted at its street bet, and loses an
+// all-in option it held. Logs kTimeoutAllIn with `allowance_left`. The
+// caller moves the hand on (AfterSeatRemoved).
+void MarkTimedOutAllIn(HandState& state, int seat, int allowance_left);
+
+// The deal of the current street owes `seat` no more card: it was served
+// as the dealer turned the card, its hand died, or the deal passed it by.
+// Logs nothing; the caller continues the deal (ContinueDeal).
+void StopDealingTo(HandState& state, int seat);
+// A card the rulings make due differently from the deal's order.
+enum class CardDue {
+  kThirdDown,  // a hole card was exposed: the third card comes face down [STUD-IRR-EXP-1]
+  kFinalUp,    // heads-up, the other final card came up: this one comes up too [STUD-IRR-EXP-5]
+};
+// Marks `seat`'s card as due `due` (read by the deal); logs nothing.
+void MarkCardDue(HandState& state, int seat, CardDue due);
+// A dead hand's exposed card still decides the bring-in: its left neighbour
+// opens if it is low [STUD-IRR-EXP-2]; read by DesignateOpener. Logs nothing.
+void MarkDeadLowCard(HandState& state, int seat);
+// `seat`'s final card is face up: it is offered the all-in option, or acts
+// first [STUD-IRR-EXP-5]; DesignateOpener logs it.
+void OfferAllInOption(HandState& state, int seat);
+
+// Burn errors [STUD-IRR-BURN-1, -2]. `seat`'s card of this street becomes
+// `card` (seen from now on); logs kReplaceCard with `rule`.
+void ReplaceCard(HandState& state, int seat, Card card, RuleId rule);
+// `card` joins the burn face up, known to everyone; logs kAside (no seat)
+// with `rule`.
+void BurnFaceUp(HandState& state, Card card, RuleId rule);
+// The burns nobody saw, corrected by `delta` (a card too many or too few),
+// never below 0. Logs nothing (the ruling's record says it).
+void CorrectBurnCount(HandState& state, int delta);
+
+// Premature cards [STUD-IRR-PREM-1]: `cards`, dealt before the betting
+// ended, are seen and taken out of play, each logged kAside (face up or not
+// as dealt) with STUD-IRR-PREM-1; when there are any, one card for each
+// player still in is taken aside before the next street's burn
+// (BeginStreetDeal).
+void TakeOutPremature(HandState& state, absl::Span<const Card> cards, bool face_up);
+// [STUD-IRR-PREM-2] `seat` keeps the premature final downcard `card`: dealt
+// to it face down as its 7th-street card (logged by GiveCard), no other 7th
+// card comes to it, and it may not bet or raise on 6th street.
+void KeepPrematureSeventh(HandState& state, int seat, Card card);
+
+// An action out of turn [STUD-IRR-WRONG-1]: `chips` go into the pot as seen,
+// not into the seat's bet, so the betting round is untouched. Logs
+// kOutOfTurn (`chips`, `amount_to`, `rule`).
+void PutChipsOutOfTurn(HandState& state, int seat, Chips chips, Chips amount_to, RuleId rule);
+// The held chips leave the pot unlogged: the held action stands, and its
+// betting operation (ApplyAndAdvance) puts them in again as the seat's bet.
+void ReleaseHeldChips(HandState& state, int seat, Chips chips);
+// The held chips go back to the seat (kReturnAnte with `rule`). Unlike
+// ReturnChips this leaves all_in alone: chips held out of turn never were
+// the seat's bet, so taking them back cannot change it.
+void TakeBackChips(HandState& state, int seat, Chips chips, RuleId rule);
+
+// ---- defined by the floor (engine/irregularity_table.cc) ----
 // A betting round is closing: what a ruling holds for it comes back (chips
 // of an action out of turn [STUD-IRR-WRONG-1]).
 void RulingsAtRoundEnd(HandState& state);
