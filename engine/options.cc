@@ -1,6 +1,6 @@
 #include "engine/options.h"
 
-#include "absl/strings/str_cat.h"
+#include "engine/refusal.h"
 
 namespace stud {
 
@@ -47,16 +47,16 @@ Options ProfileDefaults(Profile profile) {
 
 absl::Status ValidateOptions(const Options& o) {
   if (o.max_raises_per_round < 1 || o.max_raises_per_round > 100) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("options.max_raises_per_round: ", o.max_raises_per_round,
-                     " is out of range 1..100 (STUD-CAP-1)"));
+    return Malformed({.what = Refusal::kMaxRaisesOutOfRange,
+                      .field = "options.max_raises_per_round",
+                      .count = o.max_raises_per_round});
   }
   if (o.odd_chip_unit <= 0) {
-    return absl::InvalidArgumentError("options.odd_chip_unit: must be positive (STUD-ODD-5)");
+    return Malformed({.what = Refusal::kOddChipUnitNotPositive, .field = "options.odd_chip_unit"});
   }
   if (o.disconnect_allins_per_period < 0) {
-    return absl::InvalidArgumentError(
-        "options.disconnect_allins_per_period: must not be negative (STUD-ALLIN-5)");
+    return Malformed({.what = Refusal::kDisconnectAllInsNegative,
+                      .field = "options.disconnect_allins_per_period"});
   }
   return absl::OkStatus();
 }

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/basics.h"
+#include "engine/refusal.h"
 
 namespace stud {
 namespace {
@@ -121,29 +122,30 @@ absl::StatusOr<Settlement> Settle(Variant variant, const Options& options,
   // Field paths name the position in `seats` (the caller's list), not the seat.
   for (size_t i = 0; i < seats.size(); ++i) {
     const ShowdownSeat& s = seats[i];
-    const std::string field = absl::StrCat("seats[", i, "]");
+    const std::string field = absl::StrCat("seats[", i, "]");  // a path, not prose
     if (s.seat < 1 || s.seat > kMaxSeats) {
-      return absl::InvalidArgumentError(absl::StrCat(field, ".seat: ", s.seat, " is not 1..8"));
+      return Malformed(
+          {.what = Refusal::kSettleSeatOutOfRange, .field = field + ".seat", .seat = s.seat});
     }
     if (seen_seat[s.seat]) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(field, ".seat: seat ", s.seat, " appears twice"));
+      return Malformed(
+          {.what = Refusal::kSettleSeatTwice, .field = field + ".seat", .seat = s.seat});
     }
     seen_seat[s.seat] = true;
     if (s.committed < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(field, ".committed: is negative"));
+      return Malformed({.what = Refusal::kCommittedNegative, .field = field + ".committed"});
     }
     for (Card c : s.cards) {
       if (all.Contains(c)) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(field, ".cards: ", c.ToString(), " appears twice"));
+        return Malformed({.what = Refusal::kSettleCardTwice, .field = field + ".cards", .card = c});
       }
       all.Add(c);
     }
     const size_t total = s.cards.size() + (common ? 1 : 0);
     if (s.live && (total < 5 || total > 7)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          field, ".cards: a live hand needs 5 to 7 cards, has ", total, " (STUD-IRR-CARDS-1)"));
+      return Malformed({.what = Refusal::kLiveHandCardCount,
+                        .field = field + ".cards",
+                        .count = static_cast<int>(total)});
     }
   }
   // Well formed; now the rule: [STUD-IRR-CARDS-1] by default only a hand short
@@ -152,15 +154,14 @@ absl::StatusOr<Settlement> Settle(Variant variant, const Options& options,
   for (const ShowdownSeat& s : seats) {
     const size_t total = s.cards.size() + (common ? 1 : 0);
     if (s.live && total < 6 && options.short_hand == ShortHand::kMissingSeventhLive) {
-      return RuleViolation(RuleId::kIrrCards1,
-                           absl::StrCat("seat ", s.seat, " holds ", total,
-                                        " cards; only a hand missing just its 7th card may be "
-                                        "ruled live; send it as a dead (folded) hand"));
+      return Refuse(
+          RuleId::kIrrCards1,
+          {.what = Refusal::kShortHandNotLive, .seat = s.seat, .count = static_cast<int>(total)});
     }
   }
 
   if (std::none_of(seats.begin(), seats.end(), [](const ShowdownSeat& s) { return s.live; })) {
-    return absl::InvalidArgumentError("seats: at least one hand must be live to settle the pots");
+    return Malformed({.what = Refusal::kNoLiveHand, .field = "seats"});
   }
   Settlement out;
   // [STUD-ALLIN-1] an uncalled excess goes back before any pot is built.

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "engine/refusal.h"
 
 namespace stud {
 namespace {
@@ -56,22 +56,18 @@ std::optional<Stakes> FindStakesPreset(absl::string_view name) {
 }
 
 absl::Status ValidateStakes(const Stakes& s) {
-  auto bad = [](absl::string_view field, absl::string_view why) {
-    return absl::InvalidArgumentError(absl::StrCat("stakes.", field, ": ", why));
+  auto bad = [](const char* field, Refusal what) {
+    return Malformed({.what = what, .field = field});
   };
-  if (s.ante < 0) return bad("ante", "must not be negative (STUD-SETUP-2)");
-  if (s.small_bet <= 0) return bad("small_bet", "must be positive (STUD-STAKES-1)");
-  if (s.big_bet <= s.small_bet) {
-    return bad("big_bet", "must be larger than the small bet (STUD-STAKES-1)");
-  }
+  if (s.ante < 0) return bad("stakes.ante", Refusal::kAnteNegative);
+  if (s.small_bet <= 0) return bad("stakes.small_bet", Refusal::kSmallBetNotPositive);
+  if (s.big_bet <= s.small_bet) return bad("stakes.big_bet", Refusal::kBigBetNotLarger);
   if (s.bring_in <= 0 || s.bring_in >= s.small_bet) {
-    return bad("bring_in",
-               "must be positive and below the small bet; completing to the small bet is "
-               "the bring-in player's other choice (STUD-BRING-4, STUD-STAKES-3)");
+    return bad("stakes.bring_in", Refusal::kBringInOutOfRange);
   }
   constexpr Chips kMaxAmount = kMaxStack;  // keeps every sum far from overflow
   if (s.ante > kMaxAmount || s.big_bet > kMaxAmount) {
-    return bad("big_bet", "amounts above 2^40 chips are not supported");
+    return bad("stakes.big_bet", Refusal::kStakesTooLarge);
   }
   return absl::OkStatus();
 }

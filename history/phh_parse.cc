@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "history/phh.h"
+#include "text/refusal_text.h"
 
 namespace stud::history {
 namespace {
@@ -275,7 +276,7 @@ absl::StatusOr<PhhHand> ParsePhh(absl::string_view text) {
           "starting_stacks", "actions", "finishing_stacks", "winnings"};
       if (kKnown.count(key) != 0) {
         return absl::InvalidArgumentError(
-            absl::StrCat("line ", line_no, " (", key, "): ", v.status().message()));
+            absl::StrCat("line ", line_no, " (", key, "): ", text::Worded(v.status()).message()));
       }
       PhhValue raw;
       raw.type = PhhValue::Type::kRaw;

@@ -10,6 +10,7 @@
 #include "engine/view.h"
 #include "history/phh.h"
 #include "history/phh_totals.h"
+#include "text/refusal_text.h"
 
 namespace stud::history {
 namespace {
@@ -128,7 +129,9 @@ class Replayer {
       }
     }
     absl::StatusOr<HandState> started = NewHand(config);
-    if (!started.ok()) return absl::InvalidArgumentError(std::string(started.status().message()));
+    if (!started.ok()) {
+      return absl::InvalidArgumentError(std::string(text::Worded(started.status()).message()));
+    }
     st_ = *std::move(started);
     CardSet stand_ins;
     cards_ = ResolveDeals(hand_, *variant, stand_ins);
@@ -155,7 +158,8 @@ class Replayer {
   }
   void DivergeOn(int index, const absl::Status& s) {
     const std::string rule = RuleIdOf(s);
-    absl::string_view message = s.message();
+    const absl::Status worded = text::Worded(s);
+    absl::string_view message = worded.message();
     // Engine messages start with their rule ID; the report carries it apart.
     if (!rule.empty() && absl::StartsWith(message, rule + ": "))
       message.remove_prefix(rule.size() + 2);

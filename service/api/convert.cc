@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "service/api/hand_names.h"
+#include "text/refusal_text.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -118,7 +119,7 @@ absl::StatusOr<Stakes> DecodeStakes(const v1::Stakes& stakes, absl::string_view 
       const v1::CustomStakes& c = stakes.custom();
       Stakes s{c.ante(), c.bring_in(), c.small_bet(), c.big_bet()};
       if (absl::Status st = ValidateStakes(s); !st.ok()) {
-        return Invalid(absl::StrCat(field, ".custom"), st.message());
+        return Invalid(absl::StrCat(field, ".custom"), text::Worded(st).message());
       }
       return s;
     }
@@ -178,7 +179,9 @@ absl::StatusOr<Options> DecodeOptions(v1::Profile profile, const v1::RuleOptions
   }
   if (o.has_announce_draws()) out.announce_draws = o.announce_draws();
   if (o.has_out_of_turn_binding()) out.out_of_turn_binding = o.out_of_turn_binding();
-  if (absl::Status v = ValidateOptions(out); !v.ok()) return Invalid(field, v.message());
+  if (absl::Status v = ValidateOptions(out); !v.ok()) {
+    return Invalid(field, text::Worded(v).message());
+  }
   return out;
 }
 

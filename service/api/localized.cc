@@ -9,6 +9,7 @@
 #include "absl/strings/strip.h"
 #include "engine/rule_id.h"
 #include "stud/v1/stud.pb.h"
+#include "text/refusal_text.h"
 
 namespace stud::service {
 namespace {
@@ -98,6 +99,8 @@ constexpr std::pair<absl::string_view, absl::string_view> kSections[] = {
 };
 
 std::string SpanishFor(const absl::Status& status, absl::string_view reason) {
+  // An engine refusal: its own sentence, with its facts.
+  if (std::optional<RefusalFacts> facts = RefusalOf(status); facts) return text::RefusalEs(*facts);
   if (std::optional<RuleId> rule = RuleIdFromName(reason); rule.has_value()) {
     absl::string_view section;
     for (const RuleInfo& info : AllRules()) {

@@ -7,6 +7,7 @@
 #include "google/rpc/status.pb.h"
 #include "service/api/localized.h"
 #include "service/token/sealer.h"
+#include "text/refusal_text.h"
 
 namespace stud::service {
 namespace {
@@ -174,8 +175,10 @@ namespace {
 }
 }  // namespace
 
-grpc::Status ToGrpcStatus(const absl::Status& status) {
-  if (status.ok()) return grpc::Status::OK;
+grpc::Status ToGrpcStatus(const absl::Status& engine_status) {
+  if (engine_status.ok()) return grpc::Status::OK;
+  // An engine refusal carries facts, not words: the client reads the English.
+  const absl::Status status = text::Worded(engine_status);
   absl::StatusCode code = status.code();
   std::string message(status.message());
   if (code == absl::StatusCode::kUnknown) {

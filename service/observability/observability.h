@@ -21,6 +21,7 @@
 #include "service/observability/metrics.h"
 #include "service/observability/tracing.h"
 #include "stud/v1/stud.pb.h"
+#include "text/refusal_text.h"
 
 namespace stud::service {
 
@@ -102,7 +103,9 @@ void ServeUnary(const Observability* obs, grpc::CallbackServerContext* ctx, RpcM
                 const Req& req, const Resp& resp, Handler&& handler, SendResponse&& send_response,
                 grpc::ServerUnaryReactor* reactor) {
   RpcObservation observation(obs, ctx, method);
-  absl::Status st = handler(observation.trace());
+  // Worded: an engine refusal's facts become its English message
+  // (text/refusal_text.h) before the call is logged, traced and answered.
+  absl::Status st = text::Worded(handler(observation.trace()));
   grpc::Status status = ToGrpcStatus(st);
   if (status.ok()) status = send_response();
   if (observation.active())

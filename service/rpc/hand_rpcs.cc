@@ -23,6 +23,7 @@
 #include "service/rpc/hand_service.h"
 #include "service/token/codec.h"
 #include "service/trust/ledger.h"
+#include "text/refusal_text.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -262,7 +263,7 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
     absl::StatusOr<Step> s = Advance(hand->state, *action);
     if (s.status().code() == absl::StatusCode::kInvalidArgument) {
       // The engine names the action's field ("seat: ..."); the request nests it.
-      return absl::InvalidArgumentError(absl::StrCat("action.", s.status().message()));
+      return text::RenameField(s.status(), "", "action.");
     }
     return s;
   }();

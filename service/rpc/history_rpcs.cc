@@ -15,6 +15,7 @@
 #include "service/rpc/hand_service.h"
 #include "service/token/codec.h"
 #include "service/trust/ledger.h"
+#include "text/refusal_text.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -83,13 +84,17 @@ absl::Status HandService::ReplayHandHistory(const v1::ReplayHandHistoryRequest& 
       DecodeOptions(req.profile(), req.option_overrides(), "option_overrides");
   if (!rules.ok()) return rules.status();
   absl::StatusOr<history::PhhHand> hand = history::ParsePhh(req.phh());
-  if (!hand.ok()) return absl::InvalidArgumentError(absl::StrCat("phh: ", hand.status().message()));
+  if (!hand.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("phh: ", text::Worded(hand.status()).message()));
+  }
   absl::StatusOr<history::ReplayReport> report = [&] {
     ChildSpan span(call.trace.span, "engine");
     return history::ReplayPhh(*hand, {.rules = *rules});
   }();
-  if (!report.ok())
-    return absl::InvalidArgumentError(absl::StrCat("phh: ", report.status().message()));
+  if (!report.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("phh: ", text::Worded(report.status()).message()));
+  }
 
   resp->set_matches(report->ok());
   resp->set_legal(report->legal);

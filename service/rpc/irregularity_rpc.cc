@@ -18,6 +18,7 @@
 #include "service/rpc/hand_service.h"
 #include "service/token/codec.h"
 #include "service/trust/ledger.h"
+#include "text/refusal_text.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -122,20 +123,17 @@ absl::StatusOr<IrregularityReport> DecodeReport(const v1::IrregularityReport& r,
 // is kept_seats. Rewrites the path at the start of an INVALID_ARGUMENT.
 absl::Status WithRequestFieldPath(absl::Status s, IrregularityKind kind) {
   if (s.code() != absl::StatusCode::kInvalidArgument) return s;
+  s = text::Worded(std::move(s));
   const absl::string_view msg = s.message();
-  absl::string_view from, to;
   if (absl::StartsWith(msg, "report.card:")) {
-    from = "report.card";
-    to = kind == IrregularityKind::kPrematureDeal ? "report.kept_card" : "report.cards[0]";
-  } else if (absl::StartsWith(msg, "report.seats")) {
-    from = "report.seats";
-    to = "report.kept_seats";
-  } else {
-    return s;
+    return text::RenameField(
+        std::move(s), "report.card",
+        kind == IrregularityKind::kPrematureDeal ? "report.kept_card" : "report.cards[0]");
   }
-  absl::Status out(s.code(), absl::StrCat(to, msg.substr(from.size())));
-  s.ForEachPayload([&](absl::string_view url, const absl::Cord& p) { out.SetPayload(url, p); });
-  return out;
+  if (absl::StartsWith(msg, "report.seats")) {
+    return text::RenameField(std::move(s), "report.seats", "report.kept_seats");
+  }
+  return s;
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "service/rpc/hand_service.h"
 #include "service/token/codec.h"
 #include "service/trust/ledger.h"
+#include "text/refusal_text.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -128,7 +129,7 @@ absl::Status HandService::ResolveShowdown(const v1::ResolveShowdownRequest& req,
   if (!settlement.ok() && settlement.status().code() == absl::StatusCode::kInvalidArgument &&
       req.hand_case() == v1::ResolveShowdownRequest::kStateless) {
     // The engine names the position in its list; the request's field is stateless.seats[i].
-    return absl::InvalidArgumentError(absl::StrCat("stateless.", settlement.status().message()));
+    return text::RenameField(settlement.status(), "", "stateless.");
   }
   if (!settlement.ok()) return settlement.status();
   EncodeSettlement(*settlement,
