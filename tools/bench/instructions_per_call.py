@@ -5,8 +5,9 @@ A count that does not depend on the machine's speed or on other users, so a
 change of a few percent shows on a noisy two-core machine where timings do
 not. Runs a Google Benchmark binary twice under callgrind (two run lengths:
 the set-up before the timed loop is the same in both and cancels) and prints,
-per call of FUNCTION, its marginal inclusive instructions and the calls to
-malloc the whole program made (the benchmark loop's own included).
+per call of FUNCTION, its marginal inclusive instructions and the heap
+allocations (malloc and operator new) the whole program made (the benchmark
+loop's own included).
 
     tools/bench/instructions_per_call.py build/tests/service/service_bench \
         'BM_ApplyAction_9_Total/1$' 'HandService::ApplyAction('
@@ -22,6 +23,15 @@ import tempfile
 FN = re.compile(r"(c?fn)=\((\d+)\)(?: (.*))?")
 
 
+def is_allocation(caller, target):
+    """A call that allocates heap memory: malloc, or operator new, which
+    jemalloc (the server's allocator, STUD_MALLOC) serves itself and glibc's
+    libstdc++ serves through malloc (counted once: as operator new)."""
+    if target.startswith("operator new"):
+        return True
+    return target == "malloc" and not caller.startswith("operator new")
+
+
 def profile(binary, bench_filter, min_time, function):
     """(calls of function, inclusive instructions of those calls, calls to malloc)."""
     fd, out = tempfile.mkstemp(suffix=".callgrind")
@@ -31,7 +41,7 @@ def profile(binary, bench_filter, min_time, function):
             ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, binary,
              "--benchmark_filter=" + bench_filter, "--benchmark_min_time=" + min_time],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        names, target = {}, None
+        names, caller, target = {}, "", None
         calls = instructions = mallocs = 0
         with open(out) as f:
             lines = f.read().split("\n")
@@ -42,6 +52,8 @@ def profile(binary, bench_filter, min_time, function):
                     names[m.group(2)] = m.group(3)
                 if m.group(1) == "cfn":
                     target = names.get(m.group(2), "")
+                else:
+                    caller, target = names.get(m.group(2), ""), None
                 continue
             if not line.startswith("calls=") or target is None:
                 continue
@@ -49,7 +61,7 @@ def profile(binary, bench_filter, min_time, function):
             if function in target:
                 calls += n
                 instructions += int(lines[i + 1].split()[1])  # "<position> <Ir>"
-            elif target == "malloc":
+            elif is_allocation(caller, target):
                 mallocs += n
         return calls, instructions, mallocs
     finally:
