@@ -11,6 +11,7 @@
 #include "engine/internal.h"
 #include "engine/irregularities_internal.h"
 #include "engine/irregularity_table.h"
+#include "engine/refusal.h"
 
 namespace stud {
 namespace {
@@ -126,7 +127,7 @@ absl::StatusOr<HandState> Replay(const HandConfig& config, const std::vector<Ope
         // Re-apply the report; the operations it appended follow it and are
         // produced again by the ruling itself.
         if (op.amount < 0 || static_cast<size_t>(op.amount) >= reports.size()) {
-          return absl::InvalidArgumentError("log: a ruling refers to a report that is missing");
+          return Malformed({.what = Refusal::kRulingWithoutReport, .field = "log"});
         }
         absl::StatusOr<Step> step =
             Advance(*st, reports[static_cast<size_t>(op.amount)], NextSteps::kSkip);

@@ -3,8 +3,8 @@
 // matches one of them, and ExplainRefusal says which rule forbids the rest.
 #include <algorithm>
 
-#include "absl/strings/str_cat.h"
 #include "engine/internal.h"
+#include "engine/refusal.h"
 
 namespace stud::internal {
 namespace {
@@ -172,21 +172,23 @@ LegalActionList BettingOptions(const HandState& st, int seat) {
 absl::Status ExplainRefusal(const HandState& st, const Action& a,
                             absl::Span<const LegalAction> legal) {
   const Seat& s = st.seats[a.seat];
-  auto amounts = [&](ActionKind k) {
-    std::string list;
+  // `f` with the amounts LegalActions lists for kind `k`, in order.
+  auto amounts = [&](ActionKind k, RefusalFacts f) {
     for (const LegalAction& l : legal) {
-      if (l.kind == k) absl::StrAppend(&list, list.empty() ? "" : " or ", l.amount_to);
+      if (l.kind == k && f.num_amounts < static_cast<int>(f.amounts.size())) {
+        f.amounts[static_cast<size_t>(f.num_amounts++)] = l.amount_to;
+      }
     }
-    return list;
+    return f;
   };
-  const absl::string_view name = ActionKindName(a.kind);
   for (const LegalAction& l : legal) {
     if (l.kind != a.kind) continue;
     // Right kind, wrong amount.
     if (a.amount_to > s.street_bet + s.stack) {
-      return RuleViolation(RuleId::kAllin1, absl::StrCat("seat ", a.seat, " has only ", s.stack,
-                                                         " chips behind; it can go all-in to ",
-                                                         s.street_bet + s.stack));
+      return Refuse(RuleId::kAllin1, {.what = Refusal::kStackTooShort,
+                                      .seat = a.seat,
+                                      .chips = s.stack,
+                                      .amount = s.street_bet + s.stack});
     }
     RuleId rule = RuleId::kStakes5;
     if (a.kind == ActionKind::kBringIn) rule = RuleId::kStakes3;
@@ -211,104 +213,86 @@ absl::Status ExplainRefusal(const HandState& st, const Action& a,
                                                        : RuleId::kPair1;
     }
     if (st.street == Street::kFourth && st.big_bet_made) rule = RuleId::kPair3;
-    return RuleViolation(
-        rule, absl::StrCat(name, " must be to ", amounts(a.kind), " on ", StreetName(st.street),
-                           ", not ", a.amount_to, " (fixed limit)"));
+    return Refuse(rule, amounts(a.kind, {.what = Refusal::kWrongAmount,
+                                         .amount = a.amount_to,
+                                         .street = st.street,
+                                         .action = a.kind}));
   }
   const bool facing = st.bet_to > s.street_bet;
   switch (a.kind) {
     case ActionKind::kShow:
     case ActionKind::kMuck:
-      return RuleViolation(RuleId::kShow1, "showdown has not been reached; betting is still open");
+      return Refuse(RuleId::kShow1, {.what = Refusal::kShowdownNotReached});
     case ActionKind::kDeal:
-      return RuleViolation(RuleId::kDeal2, "no card is due now; the betting round is open");
+      return Refuse(RuleId::kDeal2, {.what = Refusal::kNoCardDue});
     case ActionKind::kBurn:
-      return RuleViolation(RuleId::kDeal3, "no burn is due now; the betting round is open");
+      return Refuse(RuleId::kDeal3, {.what = Refusal::kNoBurnDue});
     case ActionKind::kReshuffle:
-      return RuleViolation(RuleId::kDeck1, "no reshuffle is due now; the betting round is open");
+      return Refuse(RuleId::kDeck1, {.what = Refusal::kNoReshuffleDue});
     case ActionKind::kDeclareAllIn:
     case ActionKind::kDeclineOption:
-      return RuleViolation(RuleId::kIrrExp5,
-                           absl::StrCat("seat ", a.seat, " has no all-in option to answer"));
+      return Refuse(RuleId::kIrrExp5, {.what = Refusal::kNoAllInOption, .seat = a.seat});
     default:
       break;
   }
   if (AllInOptionOpen(st, a.seat)) {
-    return RuleViolation(RuleId::kIrrExp5, absl::StrCat("seat ", a.seat,
-                                                        "'s final card was dealt face up: it first "
-                                                        "declares all-in or declines the option"));
+    return Refuse(RuleId::kIrrExp5, {.what = Refusal::kAllInOptionFirst, .seat = a.seat});
   }
   if (st.bring_in_due && a.kind == ActionKind::kComplete &&
       !AnotherSeatCanExceed(st, a.seat, BringInAmount(st))) {
-    return RuleViolation(RuleId::kAllin7,
-                         "no other player still in can put in more than the bring-in, so nobody "
-                         "could call a completion; bring in");
+    return Refuse(RuleId::kAllin7, {.what = Refusal::kNobodyCouldCallComplete});
   }
   if (st.bring_in_due) {
-    return RuleViolation(RuleId::kBring4,
-                         absl::StrCat("seat ", a.seat, " opens 3rd street and must bring in for ",
-                                      amounts(ActionKind::kBringIn), " or complete to ",
-                                      st.config.stakes.small_bet));
+    return Refuse(RuleId::kBring4,
+                  amounts(ActionKind::kBringIn, {.what = Refusal::kBringInDue,
+                                                 .seat = a.seat,
+                                                 .chips = st.config.stakes.small_bet}));
   }
   switch (a.kind) {
     case ActionKind::kCheck:
-      return RuleViolation(RuleId::kBet1, absl::StrCat("cannot check facing a bet of ", st.bet_to,
-                                                       "; call, raise or fold"));
+      return Refuse(RuleId::kBet1, {.what = Refusal::kCheckFacingBet, .amount = st.bet_to});
     case ActionKind::kCall:
-      return RuleViolation(RuleId::kBet1, "there is no bet to call; check or bet");
+      return Refuse(RuleId::kBet1, {.what = Refusal::kNothingToCall});
     case ActionKind::kFold:
-      return RuleViolation(RuleId::kIrrFold1,
-                           "folding when no bet is faced is not allowed in this hand; check");
+      return Refuse(RuleId::kIrrFold1, {.what = Refusal::kFoldWithoutBet});
     case ActionKind::kBringIn:
-      return RuleViolation(RuleId::kBring1, "the bring-in is only posted to open 3rd street");
+      return Refuse(RuleId::kBring1, {.what = Refusal::kBringInOnlyOnThird});
     default:
       break;
   }
   // A bet, completion or raise that is not available.
   if (s.street_bet + s.stack <= st.bet_to) {
-    return RuleViolation(RuleId::kAllin1,
-                         absl::StrCat("seat ", a.seat, " cannot cover more than a call"));
+    return Refuse(RuleId::kAllin1, {.what = Refusal::kCannotCoverMoreThanCall, .seat = a.seat});
   }
   if (!AnotherSeatCanExceed(st, a.seat, st.bet_to)) {
-    return RuleViolation(RuleId::kAllin7,
-                         "every other player still in is all-in or can at most call: nobody could "
-                         "call more, so only call, check or fold");
+    return Refuse(RuleId::kAllin7, {.what = Refusal::kNobodyCouldCallMore});
   }
   if (NoBetOnSixth(st, a.seat)) {
-    return RuleViolation(
-        RuleId::kIrrPrem2,
-        absl::StrCat(a.seat == st.premature_seat
-                         ? absl::StrCat("seat ", a.seat, " already holds its 7th card")
-                         : std::string("a player already holds a premature 7th card"),
-                     ": no bet or raise on 6th street; check, call or fold"));
+    return Refuse(RuleId::kIrrPrem2, {.what = Refusal::kNoBetAfterPremature,
+                                      .seat = a.seat,
+                                      .flag = a.seat == st.premature_seat});
   }
   if (!Reopened(st, s)) {
-    return RuleViolation(RuleId::kCap2,
-                         "a short all-in does not reopen the betting for a player "
-                         "who already acted; call or fold");
+    return Refuse(RuleId::kCap2, {.what = Refusal::kNotReopened});
   }
   const ActionKind kind = AggressiveKind(st);
   if (kind == ActionKind::kRaise && CapReached(st)) {
-    return RuleViolation(RuleId::kCap1, absl::StrCat("betting is capped after ", st.raises,
-                                                     " raises; call or fold"));
+    return Refuse(RuleId::kCap1, {.what = Refusal::kCapped, .count = st.raises});
   }
   if (kind == ActionKind::kComplete) {
-    return RuleViolation(RuleId::kBring6, absl::StrCat("after the bring-in the next full bet is a "
-                                                       "completion to ",
-                                                       st.config.stakes.small_bet));
+    return Refuse(RuleId::kBring6,
+                  {.what = Refusal::kCompletionNext, .chips = st.config.stakes.small_bet});
   }
   if (kind == ActionKind::kRaise && a.kind == ActionKind::kComplete) {
-    return RuleViolation(RuleId::kBring5, "the bet has already been completed; raise instead");
+    return Refuse(RuleId::kBring5, {.what = Refusal::kAlreadyCompleted});
   }
   if (kind == ActionKind::kRaise) {
-    return RuleViolation(RuleId::kBet1, absl::StrCat("there is already a bet of ", st.bet_to,
-                                                     "; raise to ", amounts(kind)));
+    return Refuse(RuleId::kBet1,
+                  amounts(kind, {.what = Refusal::kRaiseInstead, .amount = st.bet_to}));
   }
   // Only a bet is available: nobody has made a full bet on this street yet.
-  return RuleViolation(RuleId::kBet1,
-                       absl::StrCat(facing ? "the wager in front is short of a full bet; "
-                                           : "there is no bet to raise; ",
-                                    "bet to ", amounts(kind), " instead of ", name));
+  return Refuse(RuleId::kBet1,
+                amounts(kind, {.what = Refusal::kBetInstead, .action = a.kind, .flag = facing}));
 }
 
 void ApplyBet(HandState& st, int seat, const LegalAction& c) {

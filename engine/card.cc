@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "absl/strings/str_cat.h"
+#include "engine/refusal.h"
 
 namespace stud {
 namespace {
@@ -33,8 +33,7 @@ absl::StatusOr<Card> ParseCard(absl::string_view text) {
     }
   }
   if (rank < 0 || suit < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", text, "' is not a card; write rank then suit, like As, Td or 2c"));
+    return Malformed({.what = Refusal::kCardUnreadable, .text = std::string(text)});
   }
   return Card(static_cast<Rank>(rank), static_cast<Suit>(suit));
 }

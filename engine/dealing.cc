@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/hand_eval.h"
 #include "engine/internal.h"
+#include "engine/refusal.h"
 
 namespace stud::internal {
 namespace {
@@ -169,9 +170,12 @@ absl::Status ValidateCarriedAntes(const HandConfig& c) {
     const Chips a = c.carried_antes[i];
     if (a == 0) continue;
     if (i > c.num_seats || a < 0 || a > c.stakes.ante) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "carried_antes[", i, "]: ", a, " is not an ante of a seat of this hand (0 to the ante ",
-          c.stakes.ante, ", seats 1..", c.num_seats, ") (STUD-IRR-EXP-1)"));
+      const std::string field = absl::StrCat("carried_antes[", i, "]");  // a path, not prose
+      return Malformed({.what = Refusal::kCarriedAnteOutOfRange,
+                        .field = field,
+                        .count = c.num_seats,
+                        .chips = c.stakes.ante,
+                        .amount = a});
     }
   }
   return absl::OkStatus();

@@ -18,8 +18,8 @@
 // reshuffle is always reported: it puts burned cards back in play.
 #include <algorithm>
 
-#include "absl/strings/str_cat.h"
 #include "engine/internal.h"
+#include "engine/refusal.h"
 
 namespace stud::internal {
 namespace {
@@ -120,11 +120,8 @@ absl::Status CheckImpliedBurn(const HandState& st) {
   const int after = LiveStub(st) - 1;
   const int needed = PendingCount(st);
   if (after > 1 || needed <= after) return absl::OkStatus();
-  return RuleViolation(
-      DeckProcedureRule(st),
-      absl::StrCat("after the burn the stub holds ", after, " card(s) for ", needed,
-                   " players: report the burn (BURN), then the reshuffle of the "
-                   "burns, aside cards and stub (RESHUFFLE)"));
+  return Refuse(DeckProcedureRule(st),
+                {.what = Refusal::kStubShortAfterBurn, .count = after, .limit = needed});
 }
 
 void BurnReported(HandState& st, const Action& a, bool implied) {
@@ -147,16 +144,15 @@ void BurnReported(HandState& st, const Action& a, bool implied) {
 
 absl::Status ApplyDealerStep(HandState& st, const Action& a) {
   if (a.seat != kBoardSeat) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "seat: a ", ActionKindName(a.kind), " is reported with seat 0 (the dealer), got ", a.seat));
+    return Malformed(
+        {.what = Refusal::kDealerStepSeat, .field = "seat", .seat = a.seat, .action = a.kind});
   }
   const DealStep step = LiveStep(st);
   const int stub = LiveStub(st);
   if (a.kind == ActionKind::kReshuffle) {
     if (step != DealStep::kReshuffle) {
-      return RuleViolation(DeckProcedureRule(st),
-                           absl::StrCat("no reshuffle is due: the stub still holds ", stub,
-                                        " card(s) for what ", StreetName(st.street), " needs"));
+      return Refuse(DeckProcedureRule(st),
+                    {.what = Refusal::kReshuffleNotDue, .count = stub, .street = st.street});
     }
     // [STUD-DECK-1] the stub, burns and aside cards are mixed, shuffled, cut.
     for (Card c : st.burns) st.seen.Remove(c);
@@ -171,36 +167,27 @@ absl::Status ApplyDealerStep(HandState& st, const Action& a) {
     return absl::OkStatus();
   }
   if (!a.unseen) {
-    if (a.card.index() >= kDeckSize) return absl::InvalidArgumentError("card: not a card");
+    if (a.card.index() >= kDeckSize) {
+      return Malformed({.what = Refusal::kNotACard, .field = "card"});
+    }
     if (st.seen.Contains(a.card)) {
-      return RuleViolation(
-          RuleId::kDeal4,
-          absl::StrCat(a.card.ToString(), " is already in play; a card is burned once"));
+      return Refuse(RuleId::kDeal4, {.what = Refusal::kCardBurnedTwice, .card = a.card});
     }
   } else if (a.face_up) {
-    return absl::InvalidArgumentError("face_up: a burn shown face up names its card");
+    return Malformed({.what = Refusal::kUnseenBurnFaceUp, .field = "face_up"});
   }
   if (step == DealStep::kReshuffle) {
-    return RuleViolation(DeckProcedureRule(st),
-                         absl::StrCat("the stub holds ", stub,
-                                      " card(s): report the reshuffle of "
-                                      "the burns, aside cards and stub first"));
+    return Refuse(DeckProcedureRule(st), {.what = Refusal::kReshuffleBeforeBurn, .count = stub});
   }
   if (step != DealStep::kBurn) {
     const bool street_burn = st.street != Street::kThird || st.config.options.burn_before_third;
     if (!street_burn) {
-      return RuleViolation(RuleId::kDeal3, "no card is burned before 3rd street in this hand");
+      return Refuse(RuleId::kDeal3, {.what = Refusal::kNoBurnBeforeThird});
     }
     if (!Progress(st).burned && !Progress(st).recycled) {
-      return RuleViolation(RuleId::kDeck2,
-                           "the stub is short: the burn is skipped so every player "
-                           "gets an unused card");
+      return Refuse(RuleId::kDeck2, {.what = Refusal::kBurnSkipped});
     }
-    return RuleViolation(
-        BurnErrorRule(st),
-        absl::StrCat("the burn of ", StreetName(st.street),
-                     " is already made; a second burn is a dealer error: report "
-                     "it as a BURN_ERROR (burn_delta +1) with the corrected cards"));
+    return Refuse(BurnErrorRule(st), {.what = Refusal::kSecondBurn, .street = st.street});
   }
   BurnReported(st, a, /*implied=*/false);
   return absl::OkStatus();

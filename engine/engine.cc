@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/internal.h"
 #include "engine/pot.h"
+#include "engine/refusal.h"
 
 namespace stud {
 namespace {
@@ -17,11 +18,10 @@ using internal::Log;
 absl::Status ValidateConfig(const HandConfig& c) {
   if (c.variant != Variant::kStud && c.variant != Variant::kStudHiLo &&
       c.variant != Variant::kRazz) {
-    return absl::InvalidArgumentError("variant: must be stud, stud hi-lo or razz");
+    return Malformed({.what = Refusal::kVariantUnknown, .field = "variant"});
   }
   if (c.num_seats < kMinSeats || c.num_seats > kMaxSeats) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("seats: ", c.num_seats, " seats; a stud table seats 2 to 8 (STUD-DECK-1)"));
+    return Malformed({.what = Refusal::kSeatCount, .field = "seats", .count = c.num_seats});
   }
   if (absl::Status s = ValidateStakes(c.stakes); !s.ok()) return s;
   if (absl::Status s = ValidateOptions(c.options); !s.ok()) return s;
@@ -30,23 +30,24 @@ absl::Status ValidateConfig(const HandConfig& c) {
     // A seat all-in for an ante carried into a redeal has nothing behind.
     const Chips least = c.carried_antes[i] > 0 ? 0 : 1;
     if (c.starting_stacks[i] < least || c.starting_stacks[i] > kMaxStack) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("seats[", i, "].stack: must be positive and at most 2^40 chips, got ",
-                       c.starting_stacks[i]));
+      const std::string field = absl::StrCat("seats[", i, "].stack");  // a path, not prose
+      return Malformed(
+          {.what = Refusal::kStackOutOfRange, .field = field, .chips = c.starting_stacks[i]});
     }
   }
   auto permutation = [](const std::vector<Card>& cards, absl::string_view field) {
     CardSet set;
     for (Card card : cards) {
       if (card.index() >= kDeckSize || set.Contains(card)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            field, ": ", card.ToString(), " appears twice; the deck must hold each card once"));
+        return Malformed(
+            {.what = Refusal::kDeckCardTwice, .field = std::string(field), .card = card});
       }
       set.Add(card);
     }
     if (cards.size() != kDeckSize) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(field, ": must list all 52 cards in dealing order, got ", cards.size()));
+      return Malformed({.what = Refusal::kDeckIncomplete,
+                        .field = std::string(field),
+                        .count = static_cast<int>(cards.size())});
     }
     return absl::OkStatus();
   };
@@ -56,7 +57,7 @@ absl::Status ValidateConfig(const HandConfig& c) {
       if (absl::Status s = permutation(c.recycle_order, "recycle_order"); !s.ok()) return s;
     }
   } else if (!c.deck.empty()) {
-    return absl::InvalidArgumentError("deck: reported dealing takes no deck order");
+    return Malformed({.what = Refusal::kDeckNotTaken, .field = "deck"});
   }
   return absl::OkStatus();
 }
@@ -75,12 +76,8 @@ absl::Status ApplyDeal(HandState& st, const Action& a) {
     return internal::ApplyDealerStep(st, a);
   }
   if (a.kind != ActionKind::kDeal) {
-    return RuleViolation(
-        RuleId::kDeal1,
-        absl::StrCat("the dealer owes a card first: ",
-                     NextDeal(st).seat == kBoardSeat ? std::string("the common card")
-                                                     : absl::StrCat("seat ", NextDeal(st).seat),
-                     "; report it with a deal action"));
+    return Refuse(RuleId::kDeal1,
+                  {.what = Refusal::kCardOwedFirst, .other_seat = NextDeal(st).seat});
   }
   absl::StatusOr<internal::DealCheck> check = internal::CheckDeal(st, a);
   if (!check.ok()) return check.status();
@@ -94,19 +91,13 @@ absl::Status ApplyDeal(HandState& st, const Action& a) {
     // common card) [STUD-DECK-1..3], not the dealing order.
     const bool common =
         next.seat == kBoardSeat || (a.seat == kBoardSeat && internal::ReshuffledThisStreet(st));
-    return RuleViolation(
-        common ? internal::DeckProcedureRule(st) : RuleId::kDeal1,
-        absl::StrCat("the next card goes ", next.face_up ? "face up" : "face down", " to ",
-                     next.seat == kBoardSeat ? std::string("the board (common card)")
-                                             : absl::StrCat("seat ", next.seat),
-                     " on ", StreetName(next.street), "; the report says ",
-                     a.face_up ? "face up" : "face down", " to seat ", a.seat, "; ",
-                     a.seat != next.seat
-                         ? "a card dealt to the wrong seat is put right where possible and "
-                           "reported for the proper seat, or reported as a BURN_ERROR with the "
-                           "corrected cards (STUD-IRR-BURN-1)"
-                         : (next.face_up ? "turn it face up and report it face up"
-                                         : "report the irregularity with RuleIrregularity")));
+    return Refuse(common ? internal::DeckProcedureRule(st) : RuleId::kDeal1,
+                  {.what = Refusal::kWrongDeal,
+                   .seat = a.seat,
+                   .other_seat = next.seat,
+                   .street = next.street,
+                   .face_up = a.face_up,
+                   .flag = next.face_up});
   }
   if (burn_implied) internal::BurnReported(st, a, /*implied=*/true);
   internal::GiveReportedCard(st, a.card);
@@ -138,15 +129,12 @@ absl::Status NotInTheBetting(const HandState& st, int seat) {
                                          : RuleId::kNone;
   }
   if (dead_rule != RuleId::kNone) {
-    return RuleViolation(dead_rule,
-                         absl::StrCat("seat ", seat, "'s hand is dead (", RuleIdName(dead_rule),
-                                      "); it takes no more action"));
+    return Refuse(dead_rule, {.what = Refusal::kHandDead, .seat = seat});
   }
   if (st.seats[seat].all_in && !st.seats[seat].folded) {
-    return RuleViolation(RuleId::kAllin1,
-                         absl::StrCat("seat ", seat, " is all-in; it takes no more action"));
+    return Refuse(RuleId::kAllin1, {.what = Refusal::kAllInNoMoreAction, .seat = seat});
   }
-  return RuleViolation(RuleId::kBet1, absl::StrCat("seat ", seat, " has folded"));
+  return Refuse(RuleId::kBet1, {.what = Refusal::kFolded, .seat = seat});
 }
 
 // Folds, checks and the all-in option's answers put in no chips: their amount
@@ -159,9 +147,11 @@ absl::Status CheckNoAmount(const Action& a, absl::Span<const LegalAction> legal)
   for (const LegalAction& l : legal) {
     if (l.kind != a.kind) continue;
     if (l.amount_to == a.amount_to) return absl::OkStatus();
-    return absl::InvalidArgumentError(absl::StrCat(
-        "amount_to: ", ActionKindName(a.kind), " puts in no chips; send 0 (or the street total ",
-        l.amount_to, " that LegalActions lists), not ", a.amount_to));
+    return Malformed({.what = Refusal::kNoChipsForKind,
+                      .field = "amount_to",
+                      .chips = l.amount_to,
+                      .amount = a.amount_to,
+                      .action = a.kind});
   }
   return absl::OkStatus();  // the kind is not allowed now: the rules say why
 }
@@ -172,21 +162,15 @@ namespace internal {
 
 absl::StatusOr<DealCheck> CheckDeal(const HandState& st, const Action& a) {
   const ExpectedDeal next = NextDeal(st);
-  if (a.card.index() >= kDeckSize) return absl::InvalidArgumentError("card: not a card");
+  if (a.card.index() >= kDeckSize) return Malformed({.what = Refusal::kNotACard, .field = "card"});
   if (st.seen.Contains(a.card)) {
     const bool burned = std::find(st.burns.begin(), st.burns.end(), a.card) != st.burns.end();
-    return RuleViolation(RuleId::kDeal4,
-                         absl::StrCat(a.card.ToString(),
-                                      burned ? " was burned; a burned card comes back only with a "
-                                               "reshuffle (STUD-DECK-1)"
-                                             : " is already in play; a card is dealt once"));
+    return Refuse(RuleId::kDeal4,
+                  {.what = burned ? Refusal::kCardBurned : Refusal::kCardInPlay, .card = a.card});
   }
   if (next.step == DealStep::kReshuffle) {
-    return RuleViolation(
-        RuleId::kDeck1,
-        absl::StrCat("the stub holds ", LiveStub(st), " card(s) and ", StreetName(st.street),
-                     " needs more: report the reshuffle "
-                     "(RESHUFFLE) of the burns, aside cards and stub first"));
+    return Refuse(RuleId::kDeck1,
+                  {.what = Refusal::kReshuffleFirst, .count = LiveStub(st), .street = st.street});
   }
   // [STUD-DEAL-3] a card reported where a burn is due: burned face down first.
   const bool burn_implied = next.step == DealStep::kBurn;
@@ -369,16 +353,20 @@ namespace internal {
 
 absl::Status CheckRequest(const HandState& st, const Action& a) {
   if (a.seat < 0 || a.seat > st.config.num_seats) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "seat: ", a.seat, " is not at this table (seats 1..", st.config.num_seats, ")"));
+    return Malformed({.what = Refusal::kSeatNotAtTable,
+                      .field = "seat",
+                      .seat = a.seat,
+                      .count = st.config.num_seats});
   }
   // Showing, mucking and dealing never move chips: LegalActions lists them
   // with amount 0, and any other amount is a malformed request.
   if (a.amount_to != 0 &&
       (a.kind == ActionKind::kShow || a.kind == ActionKind::kMuck || a.kind == ActionKind::kDeal ||
        a.kind == ActionKind::kBurn || a.kind == ActionKind::kReshuffle)) {
-    return absl::InvalidArgumentError(absl::StrCat("amount_to: ", ActionKindName(a.kind),
-                                                   " puts in no chips; send 0, not ", a.amount_to));
+    return Malformed({.what = Refusal::kNoChipsForStep,
+                      .field = "amount_to",
+                      .amount = a.amount_to,
+                      .action = a.kind});
   }
   return absl::OkStatus();
 }
@@ -387,7 +375,7 @@ absl::Status ApplyAction(HandState& st, const Action& a) {
   if (absl::Status s = CheckRequest(st, a); !s.ok()) return s;
   switch (st.phase) {
     case Phase::kComplete:
-      return RuleViolation(RuleId::kGame1, "the hand is over; start a new hand");
+      return Refuse(RuleId::kGame1, {.what = Refusal::kHandOver});
     case Phase::kAwaitingDeal:
       return ApplyDeal(st, a);
     case Phase::kShowdown:
@@ -401,8 +389,10 @@ absl::Status ApplyAction(HandState& st, const Action& a) {
           const RuleId rule = st.bring_in_due
                                   ? RuleId::kBring1
                                   : (st.street == Street::kThird ? RuleId::kBet1 : RuleId::kOrder1);
-          return RuleViolation(rule, absl::StrCat("it is seat ", st.actor, "'s turn to act on ",
-                                                  StreetName(st.street), ", not seat ", a.seat));
+          return Refuse(rule, {.what = Refusal::kNotYourTurn,
+                               .seat = a.seat,
+                               .other_seat = st.actor,
+                               .street = st.street});
         }
         return ExplainRefusal(st, a, {});
       }

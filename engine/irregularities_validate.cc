@@ -8,21 +8,23 @@
 // seat where the kind says so and already dealt (premature cards: not yet in
 // play), counts bounded by what the kind can need, streets consistent with the
 // hand. INVALID_ARGUMENT names the field ("report.cards[1]: ..."); a
-// well-formed report the rules do not allow now is a RuleViolation.
+// well-formed report the rules do not allow now is refused by rule (Refuse).
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "engine/irregularities_internal.h"
 #include "engine/irregularity_table.h"
+#include "engine/refusal.h"
 
 namespace stud::internal {
 namespace {
 
 using K = IrregularityKind;
 
-absl::Status Invalid(absl::string_view field, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat(field, ": ", why));
+absl::Status Invalid(std::string field, Refusal what) {
+  return Malformed({.what = what, .field = std::move(field)});
 }
 
 // The first field the kind does not read that is not at its default, or "".
@@ -55,12 +57,14 @@ std::string UnreadField(const IrregularityReport& r, unsigned read) {
 
 absl::Status SeatInRange(const HandState& st, int seat, absl::string_view field) {
   const int n = st.config.num_seats;
-  if (seat < 1 || seat > n) return Invalid(field, absl::StrCat("must be 1..", n));
+  if (seat < 1 || seat > n) {
+    return Malformed({.what = Refusal::kSeatOutOfRange, .field = std::string(field), .count = n});
+  }
   return absl::OkStatus();
 }
 
 absl::Status RealCard(Card c, absl::string_view field) {
-  if (c.index() >= kDeckSize) return Invalid(field, "not a card");
+  if (c.index() >= kDeckSize) return Invalid(std::string(field), Refusal::kNotACard);
   return absl::OkStatus();
 }
 
@@ -78,9 +82,7 @@ absl::Status FromDeal(const HandState& st, const IrregularityReport& r) {
   if (r.kind == K::kPrematureDeal && r.cards.size() == 1) a.card = r.cards[0];
   const std::optional<IrregularityReport> made = DealIrregularity(st, a);
   if (!made || !(*made == r)) {
-    return Invalid("report.from_deal",
-                   "set only by the engine for a deal report that reveals a "
-                   "dealer error; this report is not one");
+    return Invalid("report.from_deal", Refusal::kFromDealMismatch);
   }
   return absl::OkStatus();
 }
@@ -90,11 +92,11 @@ absl::Status FromDeal(const HandState& st, const IrregularityReport& r) {
 // [STUD-IRR-EXP-1], [STUD-IRR-EXP-3], [STUD-IRR-EXP-4], [STUD-IRR-EXP-5]:
 // the named card is one of the seat's cards.
 absl::Status CheckCardOfSeat(const HandState& st, const IrregularityReport& r) {
-  if (!r.has_card) return Invalid("report.card", "required for this kind");
+  if (!r.has_card) return Invalid("report.card", Refusal::kCardRequired);
   if (absl::Status s = RealCard(r.card, "report.card"); !s.ok()) return s;
   if (IndexIn(st.seats[r.seat], r.card) < 0) {
-    return Invalid("report.card",
-                   absl::StrCat(r.card.ToString(), " is not a card of seat ", r.seat));
+    return Malformed(
+        {.what = Refusal::kNotCardOfSeat, .field = "report.card", .seat = r.seat, .card = r.card});
   }
   return absl::OkStatus();
 }
@@ -103,20 +105,28 @@ absl::Status CheckCardOfSeat(const HandState& st, const IrregularityReport& r) {
 absl::Status CheckHoleCards(const HandState& st, const IrregularityReport& r) {
   if (r.cards.empty()) return absl::OkStatus();
   if (r.cards.size() != 2) {
-    return Invalid("report.cards", absl::StrCat("name both hole cards of seat ", r.seat,
-                                                " or none; got ", r.cards.size()));
+    return Malformed({.what = Refusal::kHoleCardsCount,
+                      .field = "report.cards",
+                      .seat = r.seat,
+                      .count = static_cast<int>(r.cards.size())});
   }
   const ::stud::Seat& s = st.seats[r.seat];
   for (size_t i = 0; i < r.cards.size(); ++i) {
-    const std::string field = absl::StrCat("report.cards[", i, "]");
+    const std::string field = absl::StrCat("report.cards[", i, "]");  // a path, not prose
     const Card c = r.cards[i];
     if (absl::Status e = RealCard(c, field); !e.ok()) return e;
-    if (i == 1 && c == r.cards[0])
-      return Invalid(field, absl::StrCat(c.ToString(), " is named twice"));
+    if (i == 1 && c == r.cards[0]) {
+      return Malformed({.what = Refusal::kCardNamedTwice, .field = field, .card = c});
+    }
     const int k = IndexIn(s, c);
-    if (k < 0) return Invalid(field, absl::StrCat(c.ToString(), " is not a card of seat ", r.seat));
-    if (k > 1)
-      return Invalid(field, absl::StrCat(c.ToString(), " is not a hole card of seat ", r.seat));
+    if (k < 0) {
+      return Malformed(
+          {.what = Refusal::kNotCardOfSeat, .field = field, .seat = r.seat, .card = c});
+    }
+    if (k > 1) {
+      return Malformed(
+          {.what = Refusal::kNotHoleCardOfSeat, .field = field, .seat = r.seat, .card = c});
+    }
   }
   return absl::OkStatus();
 }
@@ -124,14 +134,14 @@ absl::Status CheckHoleCards(const HandState& st, const IrregularityReport& r) {
 // [STUD-IRR-WRONG-1]
 absl::Status CheckWrongOpener(const HandState& st, const IrregularityReport& r) {
   if (r.action < ActionKind::kFold || r.action > ActionKind::kRaise) {
-    return Invalid("report.action",
-                   "a betting action: FOLD, CHECK, CALL, BRING_IN, COMPLETE, BET "
-                   "or RAISE");
+    return Invalid("report.action", Refusal::kNotBettingAction);
   }
   const ::stud::Seat& s = st.seats[r.seat];
   if (r.amount_to < 0 || r.amount_to > s.street_bet + s.stack) {
-    return Invalid("report.amount_to", absl::StrCat("seat ", r.seat, " can put in at most ",
-                                                    s.street_bet + s.stack, " on this street"));
+    return Malformed({.what = Refusal::kAmountAboveStack,
+                      .field = "report.amount_to",
+                      .seat = r.seat,
+                      .chips = s.street_bet + s.stack});
   }
   return absl::OkStatus();
 }
@@ -139,16 +149,18 @@ absl::Status CheckWrongOpener(const HandState& st, const IrregularityReport& r) 
 // [STUD-IRR-WRONG-1] an action out of turn: a betting action within the
 // seat's chips; a fold or check puts in nothing, anything else puts in some.
 absl::Status CheckOutOfTurn(const HandState& st, const IrregularityReport& r) {
-  if (r.next_acted) return Invalid("report.next_acted", "not read by this kind; leave it false");
+  if (r.next_acted) return Invalid("report.next_acted", Refusal::kNextActedUnread);
   if (absl::Status s = CheckWrongOpener(st, r); !s.ok()) return s;
   const bool no_chips = r.action == ActionKind::kFold || r.action == ActionKind::kCheck;
   if (no_chips && r.amount_to != 0) {
-    return Invalid("report.amount_to", "a fold or a check puts in no chips; leave it 0");
+    return Invalid("report.amount_to", Refusal::kFoldCheckNoChips);
   }
   const ::stud::Seat& s = st.seats[r.seat];
   if (!no_chips && r.amount_to <= s.street_bet) {
-    return Invalid("report.amount_to", absl::StrCat("the seat's street total after acting; seat ",
-                                                    r.seat, " already has ", s.street_bet, " in"));
+    return Malformed({.what = Refusal::kAmountNotAboveStreetBet,
+                      .field = "report.amount_to",
+                      .seat = r.seat,
+                      .chips = s.street_bet});
   }
   return absl::OkStatus();
 }
@@ -158,58 +170,58 @@ absl::Status CheckOutOfTurn(const HandState& st, const IrregularityReport& r) {
 absl::Status CheckBurn(const HandState& st, const IrregularityReport& r) {
   const int n = st.config.num_seats;
   if (r.street < Street::kThird || r.street > Street::kSeventh) {
-    return Invalid("report.street", "must be 3..7");
+    return Invalid("report.street", Refusal::kStreetOutOfRange);
   }
   if (r.burn_delta != 1 && r.burn_delta != -1) {
-    return Invalid("report.burn_delta", "+1 (two cards burned) or -1 (no burn)");
+    return Invalid("report.burn_delta", Refusal::kBurnDelta);
   }
   if (static_cast<int>(r.moves.size()) > n) {
-    return Invalid("report.moves",
-                   absl::StrCat("at most one per seat (", n, "); got ", r.moves.size()));
+    return Malformed({.what = Refusal::kTooManyPerSeat,
+                      .field = "report.moves",
+                      .count = n,
+                      .limit = static_cast<int>(r.moves.size())});
   }
   CardSet cards;
   for (size_t i = 0; i < r.moves.size(); ++i) {
     const CardMove& m = r.moves[i];
-    if (absl::Status s = SeatInRange(st, m.seat, absl::StrCat("report.moves[", i, "].seat"));
-        !s.ok()) {
-      return s;
-    }
+    const std::string seat_field = absl::StrCat("report.moves[", i, "].seat");  // a path
+    if (absl::Status s = SeatInRange(st, m.seat, seat_field); !s.ok()) return s;
     for (size_t j = 0; j < i; ++j) {
       if (r.moves[j].seat == m.seat) {
-        return Invalid(absl::StrCat("report.moves[", i, "].seat"),
-                       absl::StrCat("seat ", m.seat, " is moved twice"));
+        return Malformed({.what = Refusal::kSeatMovedTwice, .field = seat_field, .seat = m.seat});
       }
     }
     const std::string field = absl::StrCat("report.moves[", i, "].card");
     if (absl::Status s = RealCard(m.card, field); !s.ok()) return s;
-    if (cards.Contains(m.card))
-      return Invalid(field, absl::StrCat(m.card.ToString(), " is named twice"));
+    if (cards.Contains(m.card)) {
+      return Malformed({.what = Refusal::kCardNamedTwice, .field = field, .card = m.card});
+    }
     cards.Add(m.card);
   }
   if (r.has_card) {
     if (absl::Status s = RealCard(r.card, "report.card"); !s.ok()) return s;
     if (cards.Contains(r.card)) {
-      return Invalid("report.card", absl::StrCat(r.card.ToString(),
-                                                 " is the misplaced card and a "
-                                                 "corrected card at once"));
+      return Malformed(
+          {.what = Refusal::kMisplacedAndCorrected, .field = "report.card", .card = r.card});
     }
   } else if (r.card != Card()) {
-    return Invalid("report.card", "set without has_card");
+    return Invalid("report.card", Refusal::kCardWithoutHasCard);
   }
   if (!r.seats.empty() && r.street != Street::kSeventh) {
-    return Invalid("report.seats",
-                   "only a final downcard is kept by who mixed it in or looked at it");
+    return Invalid("report.seats", Refusal::kKeptOnlyFinal);
   }
   if (static_cast<int>(r.seats.size()) > n) {
-    return Invalid("report.seats",
-                   absl::StrCat("at most one per seat (", n, "); got ", r.seats.size()));
+    return Malformed({.what = Refusal::kTooManyPerSeat,
+                      .field = "report.seats",
+                      .count = n,
+                      .limit = static_cast<int>(r.seats.size())});
   }
   for (size_t i = 0; i < r.seats.size(); ++i) {
-    const std::string field = absl::StrCat("report.seats[", i, "]");
+    const std::string field = absl::StrCat("report.seats[", i, "]");  // a path, not prose
     if (absl::Status s = SeatInRange(st, r.seats[i], field); !s.ok()) return s;
     if (std::find(r.seats.begin(), r.seats.begin() + static_cast<long>(i), r.seats[i]) !=
         r.seats.begin() + static_cast<long>(i)) {
-      return Invalid(field, absl::StrCat("seat ", r.seats[i], " is named twice"));
+      return Malformed({.what = Refusal::kSeatNamedTwice, .field = field, .seat = r.seats[i]});
     }
   }
   return absl::OkStatus();
@@ -219,32 +231,32 @@ absl::Status CheckBurn(const HandState& st, const IrregularityReport& r) {
 // still in, each real, named once and not yet in play.
 absl::Status CheckPremature(const HandState& st, const IrregularityReport& r) {
   if (r.street < Street::kThird || r.street > Street::kSeventh) {
-    return Invalid("report.street", "must be 3..7");
+    return Invalid("report.street", Refusal::kStreetOutOfRange);
   }
   if (r.has_card) {
     if (absl::Status s = SeatInRange(st, r.seat, "report.seat"); !s.ok()) return s;
   } else if (r.seat != 0) {
-    return Invalid("report.seat",
-                   "only with report.card, the premature final downcard the player "
-                   "keeps; leave it 0");
+    return Invalid("report.seat", Refusal::kPrematureSeatWithoutCard);
   } else if (r.card != Card()) {
-    return Invalid("report.card", "set without has_card");
+    return Invalid("report.card", Refusal::kCardWithoutHasCard);
   }
   const int live = LiveSeatCount(st);
   const int named = static_cast<int>(r.cards.size()) + (r.has_card ? 1 : 0);
   if (named > live) {
-    return Invalid(r.cards.size() > static_cast<size_t>(live) ? "report.cards" : "report.card",
-                   absl::StrCat("at most one early card per player still in the hand (", live,
-                                "); got ", named));
+    return Malformed(
+        {.what = Refusal::kTooManyEarlyCards,
+         .field = r.cards.size() > static_cast<size_t>(live) ? "report.cards" : "report.card",
+         .count = live,
+         .limit = named});
   }
   CardSet seen_here;
   auto check = [&](Card c, const std::string& field) -> absl::Status {
     if (absl::Status s = RealCard(c, field); !s.ok()) return s;
-    if (seen_here.Contains(c)) return Invalid(field, absl::StrCat(c.ToString(), " is named twice"));
+    if (seen_here.Contains(c)) {
+      return Malformed({.what = Refusal::kCardNamedTwice, .field = field, .card = c});
+    }
     if (st.seen.Contains(c)) {
-      return RuleViolation(
-          RuleId::kDeal4,
-          absl::StrCat(field, ": ", c.ToString(), " is already in play; a card is dealt once"));
+      return Refuse(RuleId::kDeal4, {.what = Refusal::kCardInPlay, .field = field, .card = c});
     }
     seen_here.Add(c);
     return absl::OkStatus();
@@ -260,7 +272,7 @@ absl::Status CheckPremature(const HandState& st, const IrregularityReport& r) {
 // [STUD-IRR-CARDS-1]
 absl::Status CheckCardCount(const HandState&, const IrregularityReport& r) {
   if (r.card_count < 0 || r.card_count == 7 || r.card_count > 8 + 7) {
-    return Invalid("report.card_count", "the cards the seat holds, not 7 (0..6 or 8..15)");
+    return Invalid("report.card_count", Refusal::kCardCount);
   }
   return absl::OkStatus();
 }
@@ -271,8 +283,7 @@ absl::Status CheckCalled(const HandState& st, const IrregularityReport& r) {
   for (const Operation& op : st.log) {
     if (op.type == OpType::kCall && op.seat == seat) return absl::OkStatus();
   }
-  return RuleViolation(RuleId::kIrrCall1,
-                       absl::StrCat("seat ", seat, " has not called in this hand"));
+  return Refuse(RuleId::kIrrCall1, {.what = Refusal::kNotCalled, .seat = seat});
 }
 
 // [STUD-GAME-5] the seat has a live hand with upcards to rearrange.
@@ -282,8 +293,7 @@ absl::Status CheckReordered(const HandState& st, const IrregularityReport& r) {
   bool up = false;
   for (int k = 0; k < s.num_cards; ++k) up = up || s.cards[k].face_up;
   if (!s.live() || !up) {
-    return RuleViolation(RuleId::kGame5,
-                         absl::StrCat("seat ", seat, " has no live hand with upcards"));
+    return Refuse(RuleId::kGame5, {.what = Refusal::kNoUpcards, .seat = seat});
   }
   return absl::OkStatus();
 }
@@ -291,7 +301,7 @@ absl::Status CheckReordered(const HandState& st, const IrregularityReport& r) {
 // [STUD-ALLIN-5] the platform's count of disconnect all-ins left.
 absl::Status CheckTimeout(const HandState&, const IrregularityReport& r) {
   if (r.allowance_remaining < 0) {
-    return Invalid("report.allowance_remaining", "must not be negative");
+    return Invalid("report.allowance_remaining", Refusal::kAllowanceNegative);
   }
   return absl::OkStatus();
 }
@@ -313,16 +323,16 @@ RuleId DealerErrorRule(const IrregularityReport& r) {
 
 absl::Status ValidateReport(const HandState& st, const IrregularityReport& r) {
   const IrregularityTraits* traits = TraitsOf(static_cast<int>(r.kind));
-  if (traits == nullptr) return Invalid("report.kind", "unknown irregularity");
+  if (traits == nullptr) return Invalid("report.kind", Refusal::kUnknownKind);
   if (r.from_deal) {
     if (!traits->from_deal) {
-      return Invalid("report.from_deal", "no deal report stands for this kind");
+      return Invalid("report.from_deal", Refusal::kFromDealNoKind);
     }
     return FromDeal(st, r);
   }
   const unsigned read = traits->reads;
   if (const std::string field = UnreadField(r, read); !field.empty()) {
-    return Invalid(field, "not read by this kind; leave it at its default");
+    return Invalid(field, Refusal::kFieldUnread);
   }
   if (traits->needs_seat) {
     if (absl::Status s = SeatInRange(st, r.seat, "report.seat"); !s.ok()) return s;

@@ -2,9 +2,9 @@
 // the awards [STUD-SHOW-1..4, STUD-ALLIN-1].
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "engine/internal.h"
 #include "engine/pot.h"
+#include "engine/refusal.h"
 
 namespace stud::internal {
 namespace {
@@ -146,10 +146,10 @@ void StartShowdown(HandState& st) {
 
 absl::Status ApplyShowdown(HandState& st, const Action& a) {
   if (a.kind != ActionKind::kShow && a.kind != ActionKind::kMuck) {
-    return RuleViolation(RuleId::kShow1, "betting is over; the hand is at showdown: show or muck");
+    return Refuse(RuleId::kShow1, {.what = Refusal::kShowOrMuck});
   }
   if (a.seat != st.actor) {
-    return RuleViolation(RuleId::kShow1, absl::StrCat("seat ", st.actor, " shows first"));
+    return Refuse(RuleId::kShow1, {.what = Refusal::kShowsFirst, .seat = st.actor});
   }
   Seat& s = st.seats[a.seat];
   if (a.kind == ActionKind::kShow) {

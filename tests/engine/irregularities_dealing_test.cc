@@ -1,6 +1,7 @@
 // Burn errors (STUD-IRR-BURN-1, -2), premature cards (STUD-IRR-PREM-1, -2) and
 // deal reports the engine cannot rule (wrong seat) in LIVE dealing.
 #include "engine/irregularities.h"
+#include "engine/refusal.h"
 #include "tests/testing/live.h"
 #include "tests/testing/status_matchers.h"
 
@@ -160,7 +161,10 @@ TEST(Dealing, STUD_IRR_BURN_1_WrongSeatDealPointsToTheReport) {
   const HandState before = t.st;
   absl::Status s = Apply(t.st, {.kind = K::kDeal, .seat = 2, .card = C("4c"), .face_up = false});
   EXPECT_EQ(RuleIdOf(s), "STUD-DEAL-1");
-  EXPECT_NE(std::string(s.message()).find("BURN_ERROR"), std::string::npos) << s;
+  // The refusal points to a BURN_ERROR report: the card went to another seat.
+  const RefusalFacts facts = RefusalOf(s).value_or(RefusalFacts{});
+  EXPECT_EQ(facts.what, Refusal::kWrongDeal) << s;
+  EXPECT_NE(facts.seat, facts.other_seat);
   EXPECT_TRUE(t.st == before);
 }
 

@@ -3,6 +3,7 @@
 // (STUD-IRR-CARDS-1), calls when beaten (STUD-IRR-CALL-1), time-outs
 // (STUD-ALLIN-4, STUD-ALLIN-5), under each profile where they differ.
 #include "engine/irregularities.h"
+#include "engine/refusal.h"
 #include "tests/testing/live.h"
 #include "tests/testing/status_matchers.h"
 
@@ -144,7 +145,9 @@ TEST(Table, STUD_IRR_FOLD_2_KilledHandActingCitesTheKill) {
   const HandState before = t.st;
   const absl::Status s = Apply(t.st, {.kind = K::kCall, .seat = 3, .amount_to = 100});
   EXPECT_EQ(RuleIdOf(s), "STUD-IRR-FOLD-2") << s;
-  EXPECT_NE(s.message().find("seat 3's hand is dead"), absl::string_view::npos) << s;
+  const RefusalFacts facts = RefusalOf(s).value_or(RefusalFacts{});
+  EXPECT_EQ(facts.what, Refusal::kHandDead) << s;
+  EXPECT_EQ(facts.seat, 3);
   EXPECT_TRUE(t.st == before);
 }
 

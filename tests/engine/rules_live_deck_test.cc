@@ -6,6 +6,7 @@
 
 #include "engine/engine.h"
 #include "engine/internal.h"
+#include "engine/refusal.h"
 #include "engine/view.h"
 #include "tests/testing/live.h"
 #include "tests/testing/status_matchers.h"
@@ -185,7 +186,7 @@ TEST(LiveDeck, STUD_DEAL_4_BurnedCardIsNeverDealt) {
   const HandState before = d.st;
   const absl::Status s = d.Deal(burned);
   EXPECT_EQ(RuleIdOf(s), "STUD-DEAL-4");
-  EXPECT_NE(s.message().find("burned"), std::string::npos) << s;
+  EXPECT_EQ(RefusalOf(s).value_or(RefusalFacts{}).what, Refusal::kCardBurned) << s;
   EXPECT_TRUE(d.st == before);
   ASSERT_NO_FATAL_FAILURE(d.DealStreet());
   ASSERT_NO_FATAL_FAILURE(d.Bet());

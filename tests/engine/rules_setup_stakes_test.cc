@@ -7,6 +7,7 @@
 #include "engine/engine.h"
 #include "engine/hand_eval.h"
 #include "engine/pot.h"
+#include "engine/refusal.h"
 #include "tests/testing/hands.h"
 #include "tests/testing/status_matchers.h"
 
@@ -317,7 +318,8 @@ void ExpectInvalid(const HandConfig& c, const std::string& field) {
   absl::StatusOr<HandState> st = NewHand(c);
   ASSERT_THAT(st, StatusIs(absl::StatusCode::kInvalidArgument));
   EXPECT_EQ(RuleIdOf(st.status()), "");
-  EXPECT_NE(std::string(st.status().message()).find(field), std::string::npos) << st.status();
+  EXPECT_THAT(RefusalOf(st.status()).value_or(RefusalFacts{}).field, ::testing::HasSubstr(field))
+      << st.status();
 }
 
 TEST(Config, MalformedConfigsAreInvalidArgument) {
