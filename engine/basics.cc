@@ -4,10 +4,6 @@
 #include "absl/strings/str_cat.h"
 
 namespace stud {
-namespace {
-constexpr char kRulePayloadUrl[] = "type.stud.dev/stud.RuleId";
-}  // namespace
-
 absl::string_view StreetName(Street s) {
   switch (s) {
     case Street::kThird:
@@ -61,12 +57,12 @@ absl::string_view ActionKindName(ActionKind k) {
 absl::Status RuleViolation(RuleId rule_id, absl::string_view message) {
   const absl::string_view id = RuleIdName(rule_id);
   absl::Status s = absl::FailedPreconditionError(absl::StrCat(id, ": ", message));
-  s.SetPayload(kRulePayloadUrl, absl::Cord(id));
+  s.SetPayload(kRuleIdPayloadUrl, absl::Cord(id));
   return s;
 }
 
 std::string RuleIdOf(const absl::Status& status) {
-  auto payload = status.GetPayload(kRulePayloadUrl);
+  auto payload = status.GetPayload(kRuleIdPayloadUrl);
   return payload ? std::string(*payload) : std::string();
 }
 

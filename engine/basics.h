@@ -40,8 +40,12 @@ enum class ActionKind : uint8_t {
 absl::string_view StreetName(Street s);  // "3rd street" .. "7th street"
 absl::string_view ActionKindName(ActionKind k);
 
+// The payload that carries a refusal's rule ID ("STUD-CAP-1").
+inline constexpr char kRuleIdPayloadUrl[] = "type.stud.dev/stud.RuleId";
 // FAILED_PRECONDITION whose message starts with the rule's catalogue ID
-// ("STUD-CAP-1: ...") and which carries it as a payload for RuleIdOf.
+// ("STUD-CAP-1: ...") and which carries it as a payload for RuleIdOf. The
+// service's own refusals use it; the engine's carry facts (Refuse,
+// engine/refusal.h).
 absl::Status RuleViolation(RuleId rule_id, absl::string_view message);
 // The rule ID carried by a RuleViolation status, or "".
 std::string RuleIdOf(const absl::Status& status);

@@ -5,15 +5,18 @@
 // to them in irregularity_table.cc.
 #include "engine/irregularities.h"
 
-#include "absl/strings/str_cat.h"
+#include <utility>
+
 #include "engine/irregularities_internal.h"
 #include "engine/irregularity_table.h"
+#include "engine/refusal.h"
 
 namespace stud {
 namespace internal {
 namespace {
 
-absl::Status NotNow(RuleId rule, absl::string_view why) { return RuleViolation(rule, why); }
+// A report the rules do not allow now.
+absl::Status NotNow(RuleId rule, RefusalFacts facts) { return Refuse(rule, std::move(facts)); }
 
 bool Facing(const HandState& st, int seat) { return st.bet_to > st.seats[seat].street_bet; }
 
@@ -24,11 +27,13 @@ absl::StatusOr<Outcome> RuleWrongOpener(HandState& st, const IrregularityReport&
   constexpr RuleId kRule = RuleId::kIrrWrong1;
   if (absl::Status s = LiveOnly(st, kRule); !s.ok()) return s;
   if (!NoActionYet(st)) {
-    return NotNow(kRule, "the opener is corrected only before anyone else has acted on the street");
+    return NotNow(kRule, {.what = Refusal::kOpenerAfterAction});
   }
   if (r.seat == st.actor || !st.seats[r.seat].can_act()) {
-    return NotNow(kRule, absl::StrCat(Seat(r.seat), " is not a wrongly designated opener: ",
-                                      Seat(st.actor), " opens ", StreetName(st.street)));
+    return NotNow(kRule, {.what = Refusal::kNotWrongOpener,
+                          .seat = r.seat,
+                          .other_seat = st.actor,
+                          .street = st.street});
   }
   const int right = st.actor;
   Outcome o{.rule_id = kRule};
@@ -54,19 +59,15 @@ absl::StatusOr<Outcome> RuleAbsent(HandState& st, const IrregularityReport& r) {
   constexpr RuleId kRule = RuleId::kIrrAbs1;
   const Options& opt = st.config.options;
   if (opt.profile == Profile::kOnline) {
-    return NotNow(kRule, "online, an absent player is a time-out: report TIMEOUT (STUD-ALLIN-4)");
+    return NotNow(kRule, {.what = Refusal::kAbsentOnline});
   }
   if (st.phase != Phase::kBetting) {
-    return NotNow(kRule,
-                  "an absent player's hand is killed during the betting, once everyone "
-                  "has the starting hand");
+    return NotNow(kRule, {.what = Refusal::kAbsentOutsideBetting});
   }
   const bool tournament = opt.absent_kill == AbsentKill::kAfterStartingHands;
   if (!tournament && r.seat != st.actor) {
     return NotNow(kRule,
-                  absl::StrCat("in a cash game the hand is killed when the action reaches "
-                               "the seat; report it when ",
-                               Seat(r.seat), " is to act (", Seat(st.actor), " is to act now)"));
+                  {.what = Refusal::kAbsentNotReached, .seat = r.seat, .other_seat = st.actor});
   }
   Outcome o{.rule_id = kRule, .decision = Decision::kHandKilled};
   o.params = {.seat = r.seat,
@@ -95,18 +96,14 @@ absl::StatusOr<Outcome> RuleFoldOut(HandState& st, const IrregularityReport& r) 
         .rule_id = RuleId::kShow3, .decision = Decision::kNoEffect, .params = {.seat = r.seat}};
   }
   if (st.phase != Phase::kBetting || r.seat != st.actor) {
-    return NotNow(
-        rule, absl::StrCat("only the player to act can fold this way; ",
-                           st.actor != 0 ? Seat(st.actor) : std::string("nobody"), " is to act"));
+    return NotNow(rule, {.what = Refusal::kFoldNotToAct, .other_seat = st.actor});
   }
   const bool facing = Facing(st, r.seat) || st.bring_in_due;
   if (picked_up && !facing) {
-    return NotNow(rule,
-                  "no bet is faced: this is a fold with no bet (checking out); report "
-                  "CHECKED_OUT (STUD-IRR-FOLD-1)");
+    return NotNow(rule, {.what = Refusal::kPickedUpWithoutBet});
   }
   if (!picked_up && facing) {
-    return NotNow(rule, "a bet is faced: this is an ordinary fold; apply a fold action");
+    return NotNow(rule, {.what = Refusal::kCheckedOutFacingBet});
   }
   const LegalActionList legal = BettingOptions(st, r.seat);
   const LegalAction* fold = FindLegal(legal, ActionKind::kFold, 0);
@@ -133,10 +130,10 @@ absl::StatusOr<Outcome> RuleCardCount(HandState& st, const IrregularityReport& r
   constexpr RuleId kRule = RuleId::kIrrCards1;
   if (absl::Status s = LiveOnly(st, kRule); !s.ok()) return s;
   if (r.card_count < 0 || r.card_count == 7 || r.card_count > 8 + 7) {
-    return absl::InvalidArgumentError("report.card_count: the cards the seat holds, not 7");
+    return Malformed({.what = Refusal::kCardCountSeven, .field = "report.card_count"});
   }
   if (!st.seats[r.seat].live() || st.phase == Phase::kComplete) {
-    return NotNow(kRule, absl::StrCat(Seat(r.seat), " has no live hand"));
+    return NotNow(kRule, {.what = Refusal::kSeatHasNoLiveHand, .seat = r.seat});
   }
   Outcome o{.rule_id = kRule,
             .decision = Decision::kHandKilled,
@@ -148,7 +145,7 @@ absl::StatusOr<Outcome> RuleCardCount(HandState& st, const IrregularityReport& r
   }
   if (!(st.phase == Phase::kShowdown ||
         (st.phase == Phase::kBetting && st.street == Street::kSeventh))) {
-    return NotNow(kRule, "a short hand is ruled at the showdown (7th street)");
+    return NotNow(kRule, {.what = Refusal::kShortHandBeforeShowdown});
   }
   const bool any_short = st.config.options.short_hand == ShortHand::kPlayerOptionAnyShort;
   // A seat skipped on an earlier street misses more than its 7th card.
@@ -170,12 +167,10 @@ absl::StatusOr<Outcome> RuleCardCount(HandState& st, const IrregularityReport& r
 // [STUD-ALLIN-4], [STUD-ALLIN-5]
 absl::StatusOr<Outcome> RuleTimeout(HandState& st, const IrregularityReport& r) {
   if (r.allowance_remaining < 0) {
-    return absl::InvalidArgumentError("report.allowance_remaining: must not be negative");
+    return Malformed({.what = Refusal::kAllowanceNegative, .field = "report.allowance_remaining"});
   }
   if (st.phase != Phase::kBetting || r.seat != st.actor) {
-    return NotNow(RuleId::kAllin4,
-                  absl::StrCat("a time-out is ruled for the player to act; ",
-                               st.actor != 0 ? Seat(st.actor) : "nobody", " is to act"));
+    return NotNow(RuleId::kAllin4, {.what = Refusal::kTimeoutNotToAct, .other_seat = st.actor});
   }
   if (r.allowance_remaining > 0) {
     const int left = r.allowance_remaining - 1;
@@ -226,9 +221,7 @@ absl::StatusOr<Outcome> RuleUpcardsReordered(HandState&, const IrregularityRepor
 
 absl::Status LiveOnly(const HandState& st, RuleId rule) {
   if (st.config.deal_source == DealSource::kReported) return absl::OkStatus();
-  return RuleViolation(rule,
-                       "the engine deals this hand and designates the opener: this dealer "
-                       "error cannot occur (LIVE dealing only)");
+  return Refuse(rule, {.what = Refusal::kLiveDealingOnly});
 }
 
 namespace {
@@ -238,7 +231,7 @@ absl::StatusOr<Outcome> RuleOnCopy(HandState& st, const IrregularityReport& r) {
   // Every field is checked before anything changes.
   if (absl::Status s = ValidateReport(st, r); !s.ok()) return s;
   if (st.phase == Phase::kComplete && r.kind != IrregularityKind::kCalledWhenBeaten) {
-    return RuleViolation(RuleId::kGame1, "the hand is over; nothing left to rule on");
+    return Refuse(RuleId::kGame1, {.what = Refusal::kNothingLeftToRule});
   }
   const size_t at = OpenRuling(st, r);
   absl::StatusOr<Outcome> o = RulesOf(r.kind).rule(st, r);

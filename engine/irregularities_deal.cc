@@ -3,9 +3,9 @@
 // [STUD-IRR-PREM-1, -2]; and which deal reports stand for one of them.
 #include <algorithm>
 
-#include "absl/strings/str_cat.h"
 #include "engine/irregularities.h"
 #include "engine/irregularities_internal.h"
+#include "engine/refusal.h"
 
 namespace stud {
 namespace internal {
@@ -21,10 +21,11 @@ int IndexOf(const HandState& st, int seat, Card card) {
 }
 
 absl::Status CardOk(const HandState& st, Card card, absl::string_view field) {
-  if (card.index() >= kDeckSize)
-    return absl::InvalidArgumentError(absl::StrCat(field, ": not a card"));
+  if (card.index() >= kDeckSize) {
+    return Malformed({.what = Refusal::kNotACard, .field = std::string(field)});
+  }
   if (st.seen.Contains(card)) {
-    return RuleViolation(RuleId::kDeal4, absl::StrCat(card.ToString(), " is already in play"));
+    return Refuse(RuleId::kDeal4, {.what = Refusal::kCardAlreadyInPlay, .card = card});
   }
   return absl::OkStatus();
 }
@@ -86,9 +87,7 @@ absl::StatusOr<Outcome> HoleExposed(HandState& st, int seat, int index, RuleId r
   }
   if (s.door_down) return BothExposed(st, seat, RuleId::kIrrExp2);
   if (s.num_cards > 2) {
-    return RuleViolation(rule, absl::StrCat(Seat(seat),
-                                            " already has its third card; an exposed "
-                                            "hole card is ruled before the third card is dealt"));
+    return Refuse(rule, {.what = Refusal::kThirdCardAlreadyDealt, .seat = seat});
   }
   if (!s.cards[index].face_up) Expose(st, seat, index, rule);
   MarkCardDue(st, seat, CardDue::kThirdDown);
@@ -156,8 +155,9 @@ absl::StatusOr<Outcome> RuleExposed(HandState& st, const IrregularityReport& r) 
   if (r.kind == IrregularityKind::kCardOffTable) rule = RuleId::kIrrExp3;
   if (r.kind == IrregularityKind::kFinalCardFaceUp) rule = RuleId::kIrrExp5;
   if (absl::Status s = LiveOnly(st, rule); !s.ok()) return s;
-  if (!st.seats[r.seat].live())
-    return RuleViolation(rule, absl::StrCat(Seat(r.seat), " has no live hand"));
+  if (!st.seats[r.seat].live()) {
+    return Refuse(rule, {.what = Refusal::kSeatHasNoLiveHand, .seat = r.seat});
+  }
   if (r.from_deal) {
     // The reported card itself came face up (DealIrregularity checked it).
     GiveAsDealt(st, r.seat, r.card, true);
@@ -168,17 +168,15 @@ absl::StatusOr<Outcome> RuleExposed(HandState& st, const IrregularityReport& r) 
   }
   if (r.kind == IrregularityKind::kBothHolecardsExposed) {
     if (!BeforeThirdStreetBetting(st) || st.seats[r.seat].num_cards < 2) {
-      return RuleViolation(rule,
-                           "both hole cards are ruled on once dealt, before the 3rd-street "
-                           "betting starts");
+      return Refuse(rule, {.what = Refusal::kBothHoleCardsTooLate});
     }
     return BothExposed(st, r.seat, rule);
   }
-  if (!r.has_card) return absl::InvalidArgumentError("report.card: required for this kind");
+  if (!r.has_card) return Malformed({.what = Refusal::kCardRequired, .field = "report.card"});
   const int index = IndexOf(st, r.seat, r.card);
   if (index < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("report.card: ", r.card.ToString(), " is not a card of seat ", r.seat));
+    return Malformed(
+        {.what = Refusal::kNotCardOfSeat, .field = "report.card", .seat = r.seat, .card = r.card});
   }
   const SeatCard& c = st.seats[r.seat].cards[index];
   if (c.face_up) {
@@ -188,18 +186,18 @@ absl::StatusOr<Outcome> RuleExposed(HandState& st, const IrregularityReport& r) 
   }
   if (c.street == Street::kThird && r.kind != IrregularityKind::kFinalCardFaceUp) {
     if (!BeforeThirdStreetBetting(st)) {
-      return RuleViolation(rule, "an exposed hole card is ruled before the 3rd-street betting");
+      return Refuse(rule, {.what = Refusal::kHoleCardTooLate});
     }
     return HoleExposed(st, r.seat, index, rule);
   }
   if (c.street == Street::kSeventh) {
     if (!FinalRoundOpen(st)) {
-      return RuleViolation(rule, "a face-up final card is ruled before the 7th-street betting");
+      return Refuse(rule, {.what = Refusal::kFinalCardTooLate});
     }
     Expose(st, r.seat, index, rule);
     return FinalUp(st, r.seat, rule);
   }
-  return RuleViolation(rule, "only a 3rd-street hole card or the final card can be exposed");
+  return Refuse(rule, {.what = Refusal::kNotExposable});
 }
 
 // [STUD-IRR-BURN-1], [STUD-IRR-BURN-2]
@@ -208,45 +206,39 @@ absl::StatusOr<Outcome> RuleBurnError(HandState& st, const IrregularityReport& r
   const RuleId rule = final_card ? RuleId::kIrrBurn2 : RuleId::kIrrBurn1;
   if (absl::Status s = LiveOnly(st, rule); !s.ok()) return s;
   if (r.burn_delta != 1 && r.burn_delta != -1) {
-    return absl::InvalidArgumentError("report.burn_delta: +1 (two cards burned) or -1 (no burn)");
+    return Malformed({.what = Refusal::kBurnDelta, .field = "report.burn_delta"});
   }
   if (r.street != st.street || !(st.phase == Phase::kAwaitingDeal || NoActionYet(st))) {
-    return RuleViolation(rule, absl::StrCat("a burn error is corrected on the street it happened, "
-                                            "before anyone acts on it (now ",
-                                            StreetName(st.street), ")"));
+    return Refuse(rule, {.what = Refusal::kBurnErrorTooLate, .street = st.street});
   }
   const bool all_stand =
       final_card && st.config.options.final_burn_error == FinalBurnError::kAllStand;
   if (all_stand && !r.moves.empty()) {
-    return absl::InvalidArgumentError(
-        "report.moves: under final_burn_error = ALL_STAND every card "
-        "stands; report no moves");
+    return Malformed({.what = Refusal::kMovesUnderAllStand, .field = "report.moves"});
   }
   // Validate the moves: each seat once, a card of this street, and a new card
   // that is unseen or another moved seat's card.
   CardSet replaced, placed;
   for (const CardMove& m : r.moves) {
     if (m.seat < 1 || m.seat > st.config.num_seats || st.street == Street::kThird) {
-      return absl::InvalidArgumentError(
-          "report.moves: a seat 1..N holding a card of 4th..7th street");
+      return Malformed({.what = Refusal::kMoveSeatInvalid, .field = "report.moves"});
     }
     const ::stud::Seat& s = st.seats[m.seat];
     if (s.num_cards == 0 || s.cards[s.num_cards - 1].street != st.street) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("report.moves: seat ", m.seat, " has no card of ", StreetName(st.street)));
+      return Malformed({.what = Refusal::kMoveSeatNoCard,
+                        .field = "report.moves",
+                        .seat = m.seat,
+                        .street = st.street});
     }
     if (std::find(r.seats.begin(), r.seats.end(), m.seat) != r.seats.end()) {
-      return RuleViolation(rule, absl::StrCat(Seat(m.seat),
-                                              " mixed in or looked at its final card "
-                                              "and must keep it"));
+      return Refuse(rule, {.what = Refusal::kMoveKeptSeat, .seat = m.seat});
     }
     replaced.Add(s.cards[s.num_cards - 1].card);
   }
   for (const CardMove& m : r.moves) {
     if (m.card.index() >= kDeckSize || placed.Contains(m.card) ||
         (st.seen.Contains(m.card) && !replaced.Contains(m.card))) {
-      return absl::InvalidArgumentError(absl::StrCat("report.moves: ", m.card.ToString(),
-                                                     " is already in play elsewhere or repeated"));
+      return Malformed({.what = Refusal::kMoveCardInPlay, .field = "report.moves", .card = m.card});
     }
     placed.Add(m.card);
   }
@@ -284,24 +276,20 @@ absl::StatusOr<Outcome> RulePremature(HandState& st, const IrregularityReport& r
   if (absl::Status s = LiveOnly(st, rule); !s.ok()) return s;
   if (st.phase != Phase::kBetting || st.street == Street::kSeventh ||
       static_cast<int>(r.street) != static_cast<int>(st.street) + 1) {
-    return RuleViolation(rule,
-                         "premature cards are the next street's, dealt while this street's "
-                         "betting is still open");
+    return Refuse(rule, {.what = Refusal::kPrematureNotNext});
   }
   if (r.cards.empty() && !keeps) {
-    return absl::InvalidArgumentError(
-        "report.cards: name the cards dealt early (or report.card "
-        "with report.seat for a final downcard the player keeps)");
+    return Malformed({.what = Refusal::kPrematureNoCards, .field = "report.cards"});
   }
   if (keeps && (r.street != Street::kSeventh || r.seat < 1 || r.seat > st.config.num_seats ||
                 !st.seats[r.seat].live() || st.seats[r.seat].has_seventh)) {
-    return RuleViolation(rule, "only a live player's premature final downcard can be kept");
+    return Refuse(rule, {.what = Refusal::kPrematureKeepNotLive});
   }
   CardSet named;
   for (Card c : r.cards) {
     if (absl::Status s = CardOk(st, c, "report.cards"); !s.ok()) return s;
     if (named.Contains(c) || (keeps && c == r.card)) {
-      return absl::InvalidArgumentError("report.cards: a card is named twice");
+      return Malformed({.what = Refusal::kCardNamedTwiceInList, .field = "report.cards"});
     }
     named.Add(c);
   }

@@ -8,14 +8,10 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/str_cat.h"
 #include "engine/irregularities.h"
 #include "engine/table_ops.h"
 
 namespace stud::internal {
-
-// "seat 3" inside an error message (a refused report; rulings carry no words).
-inline std::string Seat(int seat) { return absl::StrCat("seat ", seat); }
 
 // What a ruling decided, before the state change is measured.
 struct Outcome {

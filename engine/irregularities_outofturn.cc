@@ -15,9 +15,10 @@
 // The held action is found in the log (the last kOutOfTurn of the street not
 // yet settled), so the hand state needs no new field and Replay() rebuilds it.
 #include <optional>
+#include <utility>
 
-#include "absl/strings/str_cat.h"
 #include "engine/irregularities_internal.h"
+#include "engine/refusal.h"
 
 namespace stud::internal {
 namespace {
@@ -79,12 +80,6 @@ bool ActionChanged(const HandState& st, size_t since) {
   return false;
 }
 
-std::string ActionText(const IrregularityReport& r) {
-  std::string kind(ActionKindName(r.action));
-  if (r.action == ActionKind::kFold || r.action == ActionKind::kCheck) return kind;
-  return absl::StrCat(kind, " to ", r.amount_to);
-}
-
 }  // namespace
 
 void TakeBackOutOfTurn(HandState& st) {
@@ -115,31 +110,36 @@ void SettleOutOfTurn(HandState& st) {
 // [STUD-IRR-WRONG-1], [STUD-ORDER-1], [STUD-BRING-1]
 absl::StatusOr<Outcome> RuleOutOfTurn(HandState& st, const IrregularityReport& r) {
   if (st.config.options.profile == Profile::kOnline) {
-    return RuleViolation(kRule, "online, the service takes an action only from the seat to act");
+    return Refuse(kRule, {.what = Refusal::kOutOfTurnOnline});
   }
   if (st.phase != Phase::kBetting) {
-    return RuleViolation(kRule, "an action out of turn is ruled during a betting round");
+    return Refuse(kRule, {.what = Refusal::kOutOfTurnOutsideBetting});
   }
   if (r.seat == st.actor) {
-    return RuleViolation(kRule, absl::StrCat(Seat(r.seat), " is to act: apply its action"));
+    return Refuse(kRule, {.what = Refusal::kOutOfTurnIsToAct, .seat = r.seat});
   }
   if (!st.seats[r.seat].can_act()) {
-    return RuleViolation(kRule, absl::StrCat(Seat(r.seat), " has no action left in this hand"));
+    return Refuse(kRule, {.what = Refusal::kOutOfTurnNoAction, .seat = r.seat});
   }
   if (FindHeld(st)) {
-    return RuleViolation(kRule, "another action out of turn is still waiting for its seat's turn");
+    return Refuse(kRule, {.what = Refusal::kOutOfTurnWaiting});
   }
   // What the seat did must be something it could do in turn at this level.
   const LegalActionList legal = BettingOptions(st, r.seat);
   const LegalAction* chosen = FindLegal(legal, r.action, r.amount_to);
   if (chosen == nullptr) {
-    std::string could;
+    // What it could do: each action, and its street total when it puts in chips.
+    RefusalFacts f{.what = Refusal::kOutOfTurnImpossible,
+                   .seat = r.seat,
+                   .amount = r.amount_to,
+                   .action = r.action};
     for (const LegalAction& l : legal) {
-      absl::StrAppend(&could, could.empty() ? "" : ", ", ActionKindName(l.kind));
-      if (l.amount_by > 0) absl::StrAppend(&could, " to ", l.amount_to);
+      if (f.num_amounts == static_cast<int>(f.amounts.size())) break;
+      const size_t k = static_cast<size_t>(f.num_amounts++);
+      f.actions[k] = l.kind;
+      f.amounts[k] = l.amount_by > 0 ? l.amount_to : -1;
     }
-    return RuleViolation(kRule, absl::StrCat(Seat(r.seat), " could not ", ActionText(r),
-                                             " even in turn; it could: ", could));
+    return Refuse(kRule, std::move(f));
   }
   const Chips chips = chosen->amount_by;
   PutChipsOutOfTurn(st, r.seat, chips, chosen->amount_to, kRule);

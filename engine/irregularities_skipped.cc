@@ -22,9 +22,9 @@
 // so nothing new is kept in the hand state.
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "engine/irregularities.h"
 #include "engine/irregularities_internal.h"
+#include "engine/refusal.h"
 
 namespace stud::internal {
 namespace {
@@ -103,51 +103,46 @@ bool KillDeadShortHands(HandState& st) {
 
 absl::Status CheckSkippedSeat(const HandState& st, const IrregularityReport& r) {
   if (r.street < Street::kThird || r.street > Street::kSeventh) {
-    return absl::InvalidArgumentError("report.street: must be 3..7");
+    return Malformed({.what = Refusal::kStreetOutOfRange, .field = "report.street"});
   }
   if (r.card_count != 0) {
-    return absl::InvalidArgumentError(
-        "report.card_count: not read by SKIPPED_SEAT (the engine counts the seat's cards); "
-        "leave it 0");
+    return Malformed({.what = Refusal::kSkippedCardCountUnread, .field = "report.card_count"});
   }
   if (r.has_card) {
-    if (r.card.index() >= kDeckSize) return absl::InvalidArgumentError("report.card: not a card");
+    if (r.card.index() >= kDeckSize) {
+      return Malformed({.what = Refusal::kNotACard, .field = "report.card"});
+    }
     if (r.declare_live) {
-      return absl::InvalidArgumentError(
-          "report.declare_live: a short hand is declared live at the showdown, not with the "
-          "missed card");
+      return Malformed({.what = Refusal::kDeclareLiveWithCard, .field = "report.declare_live"});
     }
     if (st.seen.Contains(r.card)) {
-      return RuleViolation(RuleId::kDeal4,
-                           absl::StrCat("report.card: ", r.card.ToString(),
-                                        " is already in play; a card is dealt once"));
+      return Refuse(RuleId::kDeal4,
+                    {.what = Refusal::kCardInPlay, .field = "report.card", .card = r.card});
     }
   } else if (r.card != Card()) {
-    return absl::InvalidArgumentError("report.card: set without has_card");
+    return Malformed({.what = Refusal::kCardWithoutHasCard, .field = "report.card"});
   }
   if (r.street == Street::kThird) {
-    return RuleViolation(RuleId::kDeal1,
-                         "the starting hand is completed before the bring-in: report the missed "
-                         "3rd-street card to the seat as a deal");
+    return Refuse(RuleId::kDeal1, {.what = Refusal::kSkippedThirdStreet});
   }
   // A seat that checked out is still dealt to [STUD-IRR-FOLD-1]: it can be
   // passed over as the deal reaches it, though its hand cannot win.
   const bool dealt_to = st.seats[r.seat].checked_out && StillOwed(st, r.seat);
   if (!st.seats[r.seat].live() && !dealt_to) {
-    return RuleViolation(kCards, absl::StrCat(Seat(r.seat), " has no live hand"));
+    return Refuse(kCards, {.what = Refusal::kSeatHasNoLiveHand, .seat = r.seat});
   }
   if (r.street > st.street) {
-    return RuleViolation(kCards, absl::StrCat(StreetName(r.street), " has not been dealt yet (now ",
-                                              StreetName(st.street), ")"));
+    return Refuse(kCards,
+                  {.what = Refusal::kStreetNotDealt, .street = r.street, .current = st.street});
   }
   if (r.street == st.street && StillOwed(st, r.seat) && NextDeal(st).seat != r.seat) {
-    return RuleViolation(kCards, absl::StrCat("the deal has not reached ", Seat(r.seat), " on ",
-                                              StreetName(r.street), "; seat ", NextDeal(st).seat,
-                                              " is owed the next card"));
+    return Refuse(kCards, {.what = Refusal::kDealNotReached,
+                           .seat = r.seat,
+                           .other_seat = NextDeal(st).seat,
+                           .street = r.street});
   }
   if (HasCardOf(st.seats[r.seat], r.street)) {
-    return RuleViolation(kCards, absl::StrCat(Seat(r.seat), " holds its ", StreetName(r.street),
-                                              " card: it was not skipped"));
+    return Refuse(kCards, {.what = Refusal::kNotSkipped, .seat = r.seat, .street = r.street});
   }
   return absl::OkStatus();
 }
@@ -161,8 +156,7 @@ absl::StatusOr<Outcome> RuleSkippedSeat(HandState& st, const IrregularityReport&
   if (street == st.street && StillOwed(st, seat)) {
     // The deal is passing the seat now: it goes on without the card.
     if (r.has_card) {
-      return RuleViolation(RuleId::kDeal2, absl::StrCat("the deal has not passed ", Seat(seat),
-                                                        ": report that card as dealt to it"));
+      return Refuse(RuleId::kDeal2, {.what = Refusal::kDealNotPassed, .seat = seat});
     }
     StopDealingTo(st, seat);
     o.params.while_dealing = true;
@@ -180,12 +174,7 @@ absl::StatusOr<Outcome> RuleSkippedSeat(HandState& st, const IrregularityReport&
       street == st.street && (st.phase == Phase::kAwaitingDeal || NoActionYet(st));
   if (r.has_card) {
     if (!correctable) {
-      return RuleViolation(kBurn, absl::StrCat("the missed ", StreetName(street),
-                                               " card can be given only before "
-                                               "anyone acts on that street; ",
-                                               Seat(seat),
-                                               " plays short: report "
-                                               "SKIPPED_SEAT without a card"));
+      return Refuse(kBurn, {.what = Refusal::kMissedCardTooLate, .seat = seat, .street = street});
     }
     // [STUD-IRR-BURN-1] put right while still possible.
     const ::stud::Seat& s = st.seats[seat];

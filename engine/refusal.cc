@@ -16,14 +16,15 @@ constexpr char kRefusalPayloadUrl[] = "type.stud.dev/stud.Refusal";
 struct Fixed {
   Refusal what;
   RuleId rule;
-  Street street;
+  Street street, current;
   ActionKind action;
   Card card;
   bool face_up;
   bool flag;
   int seat, other_seat, count, limit, num_amounts;
   Chips chips, amount;
-  std::array<Chips, 6> amounts;
+  std::array<Chips, 8> amounts;
+  std::array<ActionKind, 8> actions;
   uint32_t field_size, text_size;
 };
 static_assert(std::is_trivially_copyable_v<Fixed>);
@@ -33,6 +34,7 @@ absl::Cord Encode(const RefusalFacts& f) {
   x.what = f.what;
   x.rule = f.rule;
   x.street = f.street;
+  x.current = f.current;
   x.action = f.action;
   x.card = f.card;
   x.face_up = f.face_up;
@@ -45,6 +47,7 @@ absl::Cord Encode(const RefusalFacts& f) {
   x.chips = f.chips;
   x.amount = f.amount;
   x.amounts = f.amounts;
+  x.actions = f.actions;
   x.field_size = static_cast<uint32_t>(f.field.size());
   x.text_size = static_cast<uint32_t>(f.text.size());
   std::string bytes(sizeof x, '\0');
@@ -64,6 +67,7 @@ std::optional<RefusalFacts> Decode(const absl::Cord& payload) {
   f.what = x.what;
   f.rule = x.rule;
   f.street = x.street;
+  f.current = x.current;
   f.action = x.action;
   f.card = x.card;
   f.face_up = x.face_up;
@@ -76,6 +80,7 @@ std::optional<RefusalFacts> Decode(const absl::Cord& payload) {
   f.chips = x.chips;
   f.amount = x.amount;
   f.amounts = x.amounts;
+  f.actions = x.actions;
   f.field = bytes.substr(sizeof x, x.field_size);
   f.text = bytes.substr(sizeof x + x.field_size, x.text_size);
   return f;
@@ -85,10 +90,9 @@ std::optional<RefusalFacts> Decode(const absl::Cord& payload) {
 
 absl::Status Refuse(RuleId rule, RefusalFacts facts) {
   facts.rule = rule;
-  // RuleViolation sets the rule payload; its message is the ID alone here.
-  absl::Status s = RuleViolation(rule, "");
-  absl::Status out(s.code(), RuleIdName(rule));
-  s.ForEachPayload([&](absl::string_view url, const absl::Cord& p) { out.SetPayload(url, p); });
+  const absl::string_view id = RuleIdName(rule);
+  absl::Status out = absl::FailedPreconditionError(id);
+  out.SetPayload(kRuleIdPayloadUrl, absl::Cord(id));
   out.SetPayload(kRefusalPayloadUrl, Encode(facts));
   return out;
 }

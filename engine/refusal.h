@@ -134,7 +134,52 @@ enum class Refusal : uint16_t {
   kUnknownKind,               // field
   kFromDealNoKind,            // field
   kFieldUnread,               // field
-  kLast = kFieldUnread,       // the last one (the tests walk them all)
+  // Rulings on irregularities (engine/irregularities*.cc).
+  kOpenerAfterAction,          //
+  kNotWrongOpener,             // seat, other_seat (the opener), street
+  kAbsentOnline,               //
+  kAbsentOutsideBetting,       //
+  kAbsentNotReached,           // seat, other_seat (the actor)
+  kFoldNotToAct,               // other_seat (the actor, 0: nobody)
+  kPickedUpWithoutBet,         //
+  kCheckedOutFacingBet,        //
+  kCardCountSeven,             // field
+  kSeatHasNoLiveHand,          // seat
+  kShortHandBeforeShowdown,    //
+  kTimeoutNotToAct,            // other_seat (the actor, 0: nobody)
+  kLiveDealingOnly,            //
+  kNothingLeftToRule,          //
+  kCardAlreadyInPlay,          // card
+  kThirdCardAlreadyDealt,      // seat
+  kBothHoleCardsTooLate,       //
+  kHoleCardTooLate,            //
+  kFinalCardTooLate,           //
+  kNotExposable,               //
+  kBurnErrorTooLate,           // street (now)
+  kMovesUnderAllStand,         // field
+  kMoveSeatInvalid,            // field
+  kMoveSeatNoCard,             // field, seat, street
+  kMoveKeptSeat,               // seat
+  kMoveCardInPlay,             // field, card
+  kPrematureNotNext,           //
+  kPrematureNoCards,           // field
+  kPrematureKeepNotLive,       //
+  kCardNamedTwiceInList,       // field
+  kOutOfTurnOnline,            //
+  kOutOfTurnOutsideBetting,    //
+  kOutOfTurnIsToAct,           // seat
+  kOutOfTurnNoAction,          // seat
+  kOutOfTurnWaiting,           //
+  kOutOfTurnImpossible,        // seat, action, amount; actions/amounts (what it could do)
+  kSkippedCardCountUnread,     // field
+  kDeclareLiveWithCard,        // field
+  kSkippedThirdStreet,         //
+  kStreetNotDealt,             // street (reported), current (now)
+  kDealNotReached,             // seat, street, other_seat (owed the next card)
+  kNotSkipped,                 // seat, street
+  kDealNotPassed,              // seat
+  kMissedCardTooLate,          // seat, street
+  kLast = kMissedCardTooLate,  // the last one (the tests walk them all)
 };
 
 // The facts of one refusal. Which fields a refusal sets is listed beside its
@@ -152,10 +197,14 @@ struct RefusalFacts {
   Chips amount = 0;
   Card card;
   Street street = Street::kThird;
+  Street current = Street::kThird;  // the hand's street, where `street` is another
   ActionKind action = ActionKind::kFold;
   bool face_up = false;
   bool flag = false;
-  std::array<Chips, 6> amounts{};  // the amounts allowed, in order
+  // The amounts allowed, in order, and with kOutOfTurnImpossible the actions
+  // they belong to (an amount of -1: an action that puts in no chips).
+  std::array<Chips, 8> amounts{};
+  std::array<ActionKind, 8> actions{};
   int num_amounts = 0;
   friend bool operator==(const RefusalFacts&, const RefusalFacts&) = default;
 };

@@ -55,6 +55,33 @@ absl::string_view ActionEs(ActionKind k) {
   return "desconocida";
 }
 
+std::string SeatOrNobodyEn(int seat) {
+  return seat != 0 ? absl::StrCat("seat ", seat) : std::string("nobody");
+}
+std::string SeatOrNobodyEs(int seat) {
+  return seat != 0 ? absl::StrCat("el asiento ", seat) : std::string("nadie");
+}
+
+// What a seat could do (kOutOfTurnImpossible): "fold, call to 4, raise to 8".
+std::string CouldEn(const RefusalFacts& f) {
+  std::string out;
+  for (int i = 0; i < f.num_amounts && i < static_cast<int>(f.amounts.size()); ++i) {
+    const size_t k = static_cast<size_t>(i);
+    absl::StrAppend(&out, i == 0 ? "" : ", ", ActionKindName(f.actions[k]));
+    if (f.amounts[k] >= 0) absl::StrAppend(&out, " to ", f.amounts[k]);
+  }
+  return out;
+}
+std::string CouldEs(const RefusalFacts& f) {
+  std::string out;
+  for (int i = 0; i < f.num_amounts && i < static_cast<int>(f.amounts.size()); ++i) {
+    const size_t k = static_cast<size_t>(i);
+    absl::StrAppend(&out, i == 0 ? "" : ", ", ActionEs(f.actions[k]));
+    if (f.amounts[k] >= 0) absl::StrAppend(&out, " a ", f.amounts[k]);
+  }
+  return out;
+}
+
 // The message a status carries before it is worded (engine/refusal.cc).
 std::string RawMessage(const RefusalFacts& f) {
   return f.rule != RuleId::kNone ? std::string(RuleIdName(f.rule)) : f.field;
@@ -324,6 +351,122 @@ std::string RefusalWhyEn(const RefusalFacts& f) {
       return "no deal report stands for this kind";
     case R::kFieldUnread:
       return "not read by this kind; leave it at its default";
+    // Rulings on irregularities.
+    case R::kOpenerAfterAction:
+      return "the opener is corrected only before anyone else has acted on the street";
+    case R::kNotWrongOpener:
+      return absl::StrCat("seat ", f.seat, " is not a wrongly designated opener: seat ",
+                          f.other_seat, " opens ", StreetName(f.street));
+    case R::kAbsentOnline:
+      return "online, an absent player is a time-out: report TIMEOUT (STUD-ALLIN-4)";
+    case R::kAbsentOutsideBetting:
+      return "an absent player's hand is killed during the betting, once everyone has the "
+             "starting hand";
+    case R::kAbsentNotReached:
+      return absl::StrCat(
+          "in a cash game the hand is killed when the action reaches the seat; report it when "
+          "seat ",
+          f.seat, " is to act (seat ", f.other_seat, " is to act now)");
+    case R::kFoldNotToAct:
+      return absl::StrCat("only the player to act can fold this way; ",
+                          SeatOrNobodyEn(f.other_seat), " is to act");
+    case R::kPickedUpWithoutBet:
+      return "no bet is faced: this is a fold with no bet (checking out); report CHECKED_OUT "
+             "(STUD-IRR-FOLD-1)";
+    case R::kCheckedOutFacingBet:
+      return "a bet is faced: this is an ordinary fold; apply a fold action";
+    case R::kCardCountSeven:
+      return "the cards the seat holds, not 7";
+    case R::kSeatHasNoLiveHand:
+      return absl::StrCat("seat ", f.seat, " has no live hand");
+    case R::kShortHandBeforeShowdown:
+      return "a short hand is ruled at the showdown (7th street)";
+    case R::kTimeoutNotToAct:
+      return absl::StrCat("a time-out is ruled for the player to act; ",
+                          SeatOrNobodyEn(f.other_seat), " is to act");
+    case R::kLiveDealingOnly:
+      return "the engine deals this hand and designates the opener: this dealer error cannot "
+             "occur (LIVE dealing only)";
+    case R::kNothingLeftToRule:
+      return "the hand is over; nothing left to rule on";
+    case R::kCardAlreadyInPlay:
+      return absl::StrCat(card, " is already in play");
+    case R::kThirdCardAlreadyDealt:
+      return absl::StrCat("seat ", f.seat,
+                          " already has its third card; an exposed hole card is ruled before the "
+                          "third card is dealt");
+    case R::kBothHoleCardsTooLate:
+      return "both hole cards are ruled on once dealt, before the 3rd-street betting starts";
+    case R::kHoleCardTooLate:
+      return "an exposed hole card is ruled before the 3rd-street betting";
+    case R::kFinalCardTooLate:
+      return "a face-up final card is ruled before the 7th-street betting";
+    case R::kNotExposable:
+      return "only a 3rd-street hole card or the final card can be exposed";
+    case R::kBurnErrorTooLate:
+      return absl::StrCat(
+          "a burn error is corrected on the street it happened, before anyone acts on it (now ",
+          StreetName(f.street), ")");
+    case R::kMovesUnderAllStand:
+      return "under final_burn_error = ALL_STAND every card stands; report no moves";
+    case R::kMoveSeatInvalid:
+      return "a seat 1..N holding a card of 4th..7th street";
+    case R::kMoveSeatNoCard:
+      return absl::StrCat("seat ", f.seat, " has no card of ", StreetName(f.street));
+    case R::kMoveKeptSeat:
+      return absl::StrCat("seat ", f.seat,
+                          " mixed in or looked at its final card and must keep it");
+    case R::kMoveCardInPlay:
+      return absl::StrCat(card, " is already in play elsewhere or repeated");
+    case R::kPrematureNotNext:
+      return "premature cards are the next street's, dealt while this street's betting is still "
+             "open";
+    case R::kPrematureNoCards:
+      return "name the cards dealt early (or report.card with report.seat for a final downcard "
+             "the player keeps)";
+    case R::kPrematureKeepNotLive:
+      return "only a live player's premature final downcard can be kept";
+    case R::kCardNamedTwiceInList:
+      return "a card is named twice";
+    case R::kOutOfTurnOnline:
+      return "online, the service takes an action only from the seat to act";
+    case R::kOutOfTurnOutsideBetting:
+      return "an action out of turn is ruled during a betting round";
+    case R::kOutOfTurnIsToAct:
+      return absl::StrCat("seat ", f.seat, " is to act: apply its action");
+    case R::kOutOfTurnNoAction:
+      return absl::StrCat("seat ", f.seat, " has no action left in this hand");
+    case R::kOutOfTurnWaiting:
+      return "another action out of turn is still waiting for its seat's turn";
+    case R::kOutOfTurnImpossible: {
+      const bool no_chips = f.action == ActionKind::kFold || f.action == ActionKind::kCheck;
+      return absl::StrCat("seat ", f.seat, " could not ", ActionKindName(f.action),
+                          no_chips ? "" : absl::StrCat(" to ", f.amount),
+                          " even in turn; it could: ", CouldEn(f));
+    }
+    case R::kSkippedCardCountUnread:
+      return "not read by SKIPPED_SEAT (the engine counts the seat's cards); leave it 0";
+    case R::kDeclareLiveWithCard:
+      return "a short hand is declared live at the showdown, not with the missed card";
+    case R::kSkippedThirdStreet:
+      return "the starting hand is completed before the bring-in: report the missed 3rd-street "
+             "card to the seat as a deal";
+    case R::kStreetNotDealt:
+      return absl::StrCat(StreetName(f.street), " has not been dealt yet (now ",
+                          StreetName(f.current), ")");
+    case R::kDealNotReached:
+      return absl::StrCat("the deal has not reached seat ", f.seat, " on ", StreetName(f.street),
+                          "; seat ", f.other_seat, " is owed the next card");
+    case R::kNotSkipped:
+      return absl::StrCat("seat ", f.seat, " holds its ", StreetName(f.street),
+                          " card: it was not skipped");
+    case R::kDealNotPassed:
+      return absl::StrCat("the deal has not passed seat ", f.seat,
+                          ": report that card as dealt to it");
+    case R::kMissedCardTooLate:
+      return absl::StrCat("the missed ", StreetName(f.street),
+                          " card can be given only before anyone acts on that street; seat ",
+                          f.seat, " plays short: report SKIPPED_SEAT without a card");
   }
   return "refused";
 }
@@ -598,6 +741,124 @@ std::string RefusalWhyEs(const RefusalFacts& f) {
       return "ningún reparto informado equivale a este tipo";
     case R::kFieldUnread:
       return "este tipo no lo lee; déjelo en su valor por defecto";
+    // Rulings on irregularities.
+    case R::kOpenerAfterAction:
+      return "el abridor solo se corrige antes de que nadie más haya actuado en la calle";
+    case R::kNotWrongOpener:
+      return absl::StrCat(seat, " no es un abridor mal designado: abre el asiento ", f.other_seat,
+                          " la ", StreetEs(f.street));
+    case R::kAbsentOnline:
+      return "en línea, un jugador ausente es un tiempo agotado: informe TIMEOUT (STUD-ALLIN-4)";
+    case R::kAbsentOutsideBetting:
+      return "la mano de un jugador ausente se mata durante las apuestas, cuando todos tienen su "
+             "mano inicial";
+    case R::kAbsentNotReached:
+      return absl::StrCat(
+          "en una partida de cash la mano se mata cuando la acción llega al asiento; infórmelo "
+          "cuando le toque al asiento ",
+          f.seat, " (ahora le toca al asiento ", f.other_seat, ")");
+    case R::kFoldNotToAct:
+      return absl::StrCat("solo el jugador al que le toca puede retirarse así; le toca a ",
+                          SeatOrNobodyEs(f.other_seat));
+    case R::kPickedUpWithoutBet:
+      return "no hay apuesta delante: es retirarse sin apuesta (checking out); informe "
+             "CHECKED_OUT (STUD-IRR-FOLD-1)";
+    case R::kCheckedOutFacingBet:
+      return "hay una apuesta delante: es un retiro normal; aplique una acción de retirarse";
+    case R::kCardCountSeven:
+      return "las cartas que tiene el asiento, no 7";
+    case R::kSeatHasNoLiveHand:
+      return absl::StrCat(seat, " no tiene una mano viva");
+    case R::kShortHandBeforeShowdown:
+      return "una mano corta se decide en el showdown (7a calle)";
+    case R::kTimeoutNotToAct:
+      return absl::StrCat("un tiempo agotado se decide para el jugador al que le toca; le toca a ",
+                          SeatOrNobodyEs(f.other_seat));
+    case R::kLiveDealingOnly:
+      return "el motor reparte esta mano y designa al abridor: este error del crupier no puede "
+             "ocurrir (solo con reparto LIVE)";
+    case R::kNothingLeftToRule:
+      return "la mano ha terminado; no queda nada que decidir";
+    case R::kCardAlreadyInPlay:
+      return absl::StrCat(card, " ya está en juego");
+    case R::kThirdCardAlreadyDealt:
+      return absl::StrCat(seat,
+                          " ya tiene su tercera carta; una carta tapada expuesta se decide antes "
+                          "de repartir la tercera");
+    case R::kBothHoleCardsTooLate:
+      return "las dos cartas tapadas se deciden una vez repartidas, antes de que empiecen las "
+             "apuestas de la 3a calle";
+    case R::kHoleCardTooLate:
+      return "una carta tapada expuesta se decide antes de las apuestas de la 3a calle";
+    case R::kFinalCardTooLate:
+      return "una última carta boca arriba se decide antes de las apuestas de la 7a calle";
+    case R::kNotExposable:
+      return "solo puede exponerse una carta tapada de la 3a calle o la última carta";
+    case R::kBurnErrorTooLate:
+      return absl::StrCat(
+          "un error de quemada se corrige en la calle en que ocurrió, antes de que nadie actúe en "
+          "ella (ahora ",
+          StreetEs(f.street), ")");
+    case R::kMovesUnderAllStand:
+      return "con final_burn_error = ALL_STAND todas las cartas se mantienen; no informe "
+             "movimientos";
+    case R::kMoveSeatInvalid:
+      return "un asiento 1..N con una carta de la 4a a la 7a calle";
+    case R::kMoveSeatNoCard:
+      return absl::StrCat(seat, " no tiene carta de la ", StreetEs(f.street));
+    case R::kMoveKeptSeat:
+      return absl::StrCat(seat, " mezcló o miró su última carta y debe conservarla");
+    case R::kMoveCardInPlay:
+      return absl::StrCat(card, " ya está en juego en otro sitio o se repite");
+    case R::kPrematureNotNext:
+      return "las cartas prematuras son las de la calle siguiente, repartidas con las apuestas "
+             "de esta calle aún abiertas";
+    case R::kPrematureNoCards:
+      return "nombre las cartas repartidas antes de tiempo (o report.card con report.seat para "
+             "una última carta tapada que el jugador conserva)";
+    case R::kPrematureKeepNotLive:
+      return "solo puede conservarse la última carta tapada prematura de un jugador vivo";
+    case R::kCardNamedTwiceInList:
+      return "una carta se nombra dos veces";
+    case R::kOutOfTurnOnline:
+      return "en línea, el servicio solo acepta una acción del asiento al que le toca";
+    case R::kOutOfTurnOutsideBetting:
+      return "una acción fuera de turno se decide durante una ronda de apuestas";
+    case R::kOutOfTurnIsToAct:
+      return absl::StrCat("le toca al asiento ", f.seat, ": aplique su acción");
+    case R::kOutOfTurnNoAction:
+      return absl::StrCat(seat, " ya no tiene acción en esta mano");
+    case R::kOutOfTurnWaiting:
+      return "otra acción fuera de turno sigue esperando el turno de su asiento";
+    case R::kOutOfTurnImpossible: {
+      const bool no_chips = f.action == ActionKind::kFold || f.action == ActionKind::kCheck;
+      return absl::StrCat(seat, " no podría ", ActionEs(f.action),
+                          no_chips ? "" : absl::StrCat(" a ", f.amount),
+                          " ni en su turno; podría: ", CouldEs(f));
+    }
+    case R::kSkippedCardCountUnread:
+      return "SKIPPED_SEAT no lo lee (el motor cuenta las cartas del asiento); déjelo en 0";
+    case R::kDeclareLiveWithCard:
+      return "una mano corta se declara viva en el showdown, no con la carta omitida";
+    case R::kSkippedThirdStreet:
+      return "la mano inicial se completa antes del bring-in: informe la carta omitida de la 3a "
+             "calle como un reparto a ese asiento";
+    case R::kStreetNotDealt:
+      return absl::StrCat("la ", StreetEs(f.street), " aún no se ha repartido (ahora ",
+                          StreetEs(f.current), ")");
+    case R::kDealNotReached:
+      return absl::StrCat("el reparto no ha llegado al asiento ", f.seat, " en la ",
+                          StreetEs(f.street), "; al asiento ", f.other_seat,
+                          " se le debe la siguiente carta");
+    case R::kNotSkipped:
+      return absl::StrCat(seat, " tiene su carta de la ", StreetEs(f.street), ": no se le omitió");
+    case R::kDealNotPassed:
+      return absl::StrCat("el reparto no ha pasado del asiento ", f.seat,
+                          ": informe esa carta como repartida a él");
+    case R::kMissedCardTooLate:
+      return absl::StrCat("la carta omitida de la ", StreetEs(f.street),
+                          " solo puede darse antes de que nadie actúe en esa calle; ", seat,
+                          " juega corto: informe SKIPPED_SEAT sin carta");
   }
   return "no se permite";
 }
