@@ -72,6 +72,21 @@ TEST_F(LocalizedCallTest, TheCallersLanguageFirstThenTheHands) {
   EXPECT_EQ(LocalizedOf(english_caller).locale(), "en-US");
 }
 
+// An engine refusal in Spanish is its own sentence, made from the refusal's
+// facts (text/refusal_text.h), not one generic sentence per rule.
+TEST_F(LocalizedCallTest, AnEngineRefusalInSpanishSaysWhatIsWrong) {
+  const grpc::Status en = IllegalCheck(v1::LOCALE_EN, "");
+  const grpc::Status es = IllegalCheck(v1::LOCALE_EN, "es");
+  ASSERT_EQ(es.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  const std::string rule = ErrorInfoOf(es).reason();
+  const std::string said = LocalizedOf(es).message();
+  EXPECT_EQ(said.rfind("La regla " + rule + " no lo permite: ", 0), 0u) << said;
+  EXPECT_EQ(said.find("no lo permite ahora"), std::string::npos) << said;
+  // The raise to 1 is refused on 3rd street: the English and the Spanish name it.
+  EXPECT_NE(en.error_message().find("3rd street"), std::string::npos) << en.error_message();
+  EXPECT_NE(said.find("3a calle"), std::string::npos) << said;
+}
+
 TEST_F(LocalizedCallTest, ReasonsAndFieldsInSpanish) {
   grpc::ClientContext ctx;
   SetDeadline(&ctx);
