@@ -97,7 +97,7 @@ absl::Status Refuse(RuleId rule, RefusalFacts facts) {
   return out;
 }
 
-absl::Status Malformed(RefusalFacts facts) {
+absl::Status Malformed(const RefusalFacts& facts) {
   absl::Status s = absl::InvalidArgumentError(facts.field);
   s.SetPayload(kRefusalPayloadUrl, Encode(facts));
   return s;

@@ -213,7 +213,7 @@ struct RefusalFacts {
 // rule ID (RuleIdOf) and the facts (RefusalOf), whose `rule` is set to `rule`.
 absl::Status Refuse(RuleId rule, RefusalFacts facts);
 // INVALID_ARGUMENT: the request is malformed. Message: the field path.
-absl::Status Malformed(RefusalFacts facts);
+absl::Status Malformed(const RefusalFacts& facts);
 // The facts a Refuse/Malformed status carries, or nullopt.
 std::optional<RefusalFacts> RefusalOf(const absl::Status& status);
 // `status` with its facts replaced (same code, message and other payloads).

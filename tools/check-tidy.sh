@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # clang-tidy with the project's .clang-tidy over the project's own sources
-# (engine/, history/, service/; tests and tools are not linted). Fails on any
+# (engine/, text/, history/, service/; tests and tools are not linted). Fails on any
 # finding (WarningsAsErrors). ctest Lint.ClangTidy runs it, so CI checks it.
 #   tools/check-tidy.sh BUILD_DIR     (needs BUILD_DIR/compile_commands.json)
 set -euo pipefail
@@ -33,7 +33,7 @@ command -v "$tidy" >/dev/null || { echo "check-tidy: $tidy missing (tools/instal
 # run-clang-tidy exits non-zero when any file has a finding.
 if ! "$tidy" -p "$db" -j "${JOBS:-$(nproc)}" -quiet -clang-tidy-binary clang-tidy-22 \
     -extra-arg=-Wno-c2y-extensions -extra-arg=-Wno-deprecated-declarations \
-    "$(pwd)/(engine|history|service)/.*\.cc$" >"$out" 2>/dev/null; then
+    "$(pwd)/(engine|text|history|service)/.*\.cc$" >"$out" 2>/dev/null; then
   grep -E "(warning|error):" "$out" | sort -u
   echo "check-tidy: findings above (.clang-tidy)" >&2
   exit 1
