@@ -85,7 +85,7 @@ absl::StatusOr<std::vector<Card>> ParseCards(absl::string_view text);
 std::string CardsToString(const std::vector<Card>& cards);
 // The rank's letter in card notation (rank_value 0 = deuce .. 12 = ace):
 // '2'..'9', 'T', 'J', 'Q', 'K', 'A'. Its names in words are the service's
-// (service/api/vocabulary.h).
+// (text/vocabulary.h).
 char RankChar(int rank_value);
 
 class CardSet {

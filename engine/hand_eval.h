@@ -67,7 +67,7 @@ std::array<Card, 5> BestFiveLow(CardSet cards);
 // too). High: kings full of fives = {kFullHouse, K K K 5 5}, the wheel =
 // {kStraight, 5 4 3 2 A}. Low: the worst rank first, a paired low's pair
 // first: 8-6-4-2-A = {kHighCard, 8 6 4 2 A}, {kPair, 6 6 9 7 3}. The engine
-// names no hand: the words are the service's (service/api/hand_names.h), and
+// names no hand: the words are the service's (text/hand_names.h), and
 // only a caller that shows a hand to a person pays for them.
 struct HandRanks {
   HandCategory category = HandCategory::kHighCard;

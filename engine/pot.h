@@ -50,7 +50,7 @@ struct SettledPot {
 };
 
 // A live hand as data: its values name it (RanksOfHigh/RanksOfLow; the words
-// are the service's, service/api/hand_names.h).
+// are the service's, text/hand_names.h).
 struct ShownHand {
   int seat = 0;
   HighValue high = 0;

@@ -1,7 +1,7 @@
 // A ruling as data: the rule applied, the decision it took, the facts it
 // speaks of and the exact change to the hand. The engine builds no sentence:
 // the service words a ruling in English and Spanish
-// (service/api/ruling_text.h). The answer of a step that was ruled (engine/step.h,
+// (text/ruling_text.h). The answer of a step that was ruled (engine/step.h,
 // engine/irregularities.h).
 #ifndef STUD_ENGINE_RULING_H_
 #define STUD_ENGINE_RULING_H_
@@ -117,7 +117,7 @@ struct Ruling {
   Decision decision = Decision::kNoEffect;
   // What it speaks of, and the option value that decided where the rule
   // books disagree (params.option). No words: the service renders them
-  // (service/api/ruling_text.h).
+  // (text/ruling_text.h).
   RulingParams params;
   // The exact change.
   std::vector<SeatCardRef> exposed;  // cards now face up for everyone

@@ -6,6 +6,7 @@
 #include "engine/hand_state.h"  // kBoardSeat
 #include "text/refusal_text.h"
 #include "text/refusal_text_internal.h"
+#include "text/vocabulary.h"
 
 namespace stud::text {
 namespace {
@@ -13,41 +14,8 @@ namespace {
 using R = Refusal;
 using internal::AmountList;
 
-std::string StreetEs(Street s) { return absl::StrCat(static_cast<int>(s), "a calle"); }
-
-absl::string_view ActionEs(ActionKind k) {
-  switch (k) {
-    case ActionKind::kFold:
-      return "retirarse";
-    case ActionKind::kCheck:
-      return "pasar";
-    case ActionKind::kCall:
-      return "igualar";
-    case ActionKind::kBringIn:
-      return "la apuesta obligatoria (bring-in)";
-    case ActionKind::kComplete:
-      return "completar";
-    case ActionKind::kBet:
-      return "apostar";
-    case ActionKind::kRaise:
-      return "subir";
-    case ActionKind::kShow:
-      return "mostrar";
-    case ActionKind::kMuck:
-      return "tirar las cartas";
-    case ActionKind::kDeal:
-      return "repartir";
-    case ActionKind::kDeclareAllIn:
-      return "declararse all-in";
-    case ActionKind::kDeclineOption:
-      return "rechazar la opción";
-    case ActionKind::kBurn:
-      return "quemar";
-    case ActionKind::kReshuffle:
-      return "rebarajar";
-  }
-  return "desconocida";
-}
+using words::ActionEs;
+using words::StreetEs;
 
 std::string SeatOrNobodyEs(int seat) {
   return seat != 0 ? absl::StrCat("el asiento ", seat) : std::string("nadie");

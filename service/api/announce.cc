@@ -5,23 +5,23 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/engine.h"
-#include "service/api/vocabulary.h"
+#include "text/vocabulary.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
 namespace {
 
-using words::CardText;
-using words::kHighTagEn;
-using words::kHighTagEs;
-using words::kLowTagEn;
-using words::kLowTagEs;
-using words::MoneyEn;
-using words::MoneyEs;
-using words::SeatCapEn;
-using words::SeatCapEs;
-using words::SeatEn;
-using words::SeatEs;
+using text::words::CardText;
+using text::words::kHighTagEn;
+using text::words::kHighTagEs;
+using text::words::kLowTagEn;
+using text::words::kLowTagEs;
+using text::words::MoneyEn;
+using text::words::MoneyEs;
+using text::words::SeatCapEn;
+using text::words::SeatCapEs;
+using text::words::SeatEn;
+using text::words::SeatEs;
 
 // The seat's up-cards as they stand after `upto` operations are not tracked,
 // so boards are described from the current state; announcements are computed
@@ -96,18 +96,18 @@ void AnnounceOpener(const HandState& state, const Operation& op, v1::Locale loca
   const int high = order.empty() ? seat : order.front().seat;
   if (rule == RuleId::kOrder4 && high != seat) {
     Add(out, locale, "HIGH_HAND", seat, rule,
-        absl::StrCat(hand_en, " on ", words::StreetEn(op.street), ": ", SeatEn(high), " (",
+        absl::StrCat(hand_en, " on ", text::words::StreetEn(op.street), ": ", SeatEn(high), " (",
                      Board(state, high), ") is all-in; ", SeatEn(seat), " (", Board(state, seat),
                      ") acts first"),
-        absl::StrCat(hand_es, " en ", words::StreetEs(op.street), ": el ", SeatEs(high), " (",
+        absl::StrCat(hand_es, " en ", text::words::StreetEs(op.street), ": el ", SeatEs(high), " (",
                      Board(state, high), ") está all-in; habla primero el ", SeatEs(seat), " (",
                      Board(state, seat), ")"));
     return;
   }
   Add(out, locale, "HIGH_HAND", seat, rule == RuleId::kOrder6 ? rule : RuleId::kOrder5,
-      absl::StrCat(hand_en, " on ", words::StreetEn(op.street), ": ", SeatEn(seat), " (",
+      absl::StrCat(hand_en, " on ", text::words::StreetEn(op.street), ": ", SeatEn(seat), " (",
                    Board(state, seat), ") acts first"),
-      absl::StrCat(hand_es, " en ", words::StreetEs(op.street), ": ", SeatEs(seat), " (",
+      absl::StrCat(hand_es, " en ", text::words::StreetEs(op.street), ": ", SeatEs(seat), " (",
                    Board(state, seat), ") habla primero"));
 }
 
@@ -128,10 +128,10 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
         const uint32_t bit = 1u << op.card.rank_value();
         if (fresh && (up_ranks[static_cast<size_t>(seat)] & bit) != 0) {
           Add(out, locale, "PAIR", seat, RuleId::kIrrAnn1,
-              absl::StrCat("Pair of ", words::RankPluralEn(op.card.rank_value()), " showing, ",
-                           SeatEn(seat)),
-              absl::StrCat("Pareja de ", words::RankPluralEs(op.card.rank_value()), " a la vista, ",
-                           SeatEs(seat)));
+              absl::StrCat("Pair of ", text::words::RankPluralEn(op.card.rank_value()),
+                           " showing, ", SeatEn(seat)),
+              absl::StrCat("Pareja de ", text::words::RankPluralEs(op.card.rank_value()),
+                           " a la vista, ", SeatEs(seat)));
         }
         up_ranks[static_cast<size_t>(seat)] |= bit;
         break;

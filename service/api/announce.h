@@ -1,7 +1,7 @@
 // Dealer announcements [STUD-IRR-ANN-1]: the low card bringing in, the high
 // hand acting first, open pairs, completions, raises and pot awards, each with
 // ready-made English and Spanish text worded from the service's one
-// vocabulary (service/api/vocabulary.h). Derived from the operations a call
+// vocabulary (text/vocabulary.h). Derived from the operations a call
 // appended; presentation only, so it lives in the service, not the engine.
 // Possible straights and flushes are never announced (announce_draws is off by
 // default and not yet supported here).

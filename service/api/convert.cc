@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "service/api/hand_names.h"
+#include "text/hand_names.h"
 #include "text/refusal_text.h"
 
 namespace stud::service {
@@ -422,11 +422,11 @@ void EncodeSettlement(const Settlement& settlement, MessageLanguage language,
     v1::ShownHand* sh = out->add_hands();
     sh->set_seat(h.seat);
     for (Card c : h.best_high) sh->add_best_five_high(c.ToString());
-    sh->set_high_name(HighHandName(h.high, language));
+    sh->set_high_name(text::HighHandName(h.high, language));
     sh->set_has_low(h.has_low);
     if (h.has_low) {
       for (Card c : h.best_low) sh->add_best_five_low(c.ToString());
-      sh->set_low_name(LowHandName(h.low, language));
+      sh->set_low_name(text::LowHandName(h.low, language));
     }
   }
   for (int seat = 1; seat <= kMaxSeats; ++seat) {

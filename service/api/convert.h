@@ -62,7 +62,7 @@ void EncodeSeatCards(const HandState& state, int seat, int viewer,
 // The engine's public view (ViewFor(state, kPublicViewer)): everything public
 // except the deck commitment and the hand id (filled by the caller).
 void EncodePublicView(const TableView& view, stud::v1::PublicView* out);
-// The settlement; each shown hand named in `language` (api/hand_names.h).
+// The settlement; each shown hand named in `language` (text/hand_names.h).
 void EncodeSettlement(const Settlement& settlement, MessageLanguage language,
                       stud::v1::ResolveShowdownResponse* out);
 

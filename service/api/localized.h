@@ -18,10 +18,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "text/language.h"
 
 namespace stud::service {
 
-enum class MessageLanguage { kEnglish, kSpanish };
+using MessageLanguage = text::MessageLanguage;
 
 // The language an Accept-Language header prefers among English and Spanish;
 // nullopt when it names neither (or is empty).

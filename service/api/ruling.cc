@@ -1,7 +1,7 @@
 #include "service/api/ruling.h"
 
 #include "service/api/convert.h"
-#include "service/api/ruling_text.h"
+#include "text/ruling_text.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -9,12 +9,12 @@ namespace v1 = stud::v1;
 void EncodeRuling(const HandState& state, const Ruling& r, v1::Ruling* out) {
   out->set_rule_id(std::string(RuleIdName(r.rule_id)));
   out->set_decision(std::string(DecisionName(r.decision)));
-  RulingText text = RenderRuling(r);
-  out->set_explanation_en(std::move(text.en));
-  out->set_explanation_es(std::move(text.es));
-  out->set_alternative(std::move(text.alternative));
-  out->set_redeal_en(std::move(text.redeal_en));
-  out->set_redeal_es(std::move(text.redeal_es));
+  text::RulingText worded = text::RenderRuling(r);
+  out->set_explanation_en(std::move(worded.en));
+  out->set_explanation_es(std::move(worded.es));
+  out->set_alternative(std::move(worded.alternative));
+  out->set_redeal_en(std::move(worded.redeal_en));
+  out->set_redeal_es(std::move(worded.redeal_es));
   for (const SeatCardRef& c : r.exposed) {
     v1::RulingCard* rc = out->add_exposed_cards();
     rc->set_seat(c.seat);

@@ -16,12 +16,12 @@
 #include "engine/engine.h"
 #include "engine/view.h"
 #include "service/api/convert.h"
-#include "service/api/ruling_text.h"
 #include "service/fairness/shuffle.h"
 #include "service/observability/tracing.h"
 #include "service/rpc/dealing.h"
 #include "service/rpc/fairness_view.h"
 #include "service/rpc/hand_service.h"
+#include "text/ruling_text.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -81,9 +81,9 @@ absl::Status HandService::ApplySeed(const CallContext& call, const v1::ApplyActi
     v1::Ruling* ruling = resp->mutable_ruling();
     ruling->set_rule_id(std::string(RuleIdName(RuleId::kDeal6)));
     ruling->set_decision("SEEDING_CLOSED");
-    RulingText text = SeedingClosedText();
-    ruling->set_explanation_en(std::move(text.en));
-    ruling->set_explanation_es(std::move(text.es));
+    text::RulingText worded = text::SeedingClosedText();
+    ruling->set_explanation_en(std::move(worded.en));
+    ruling->set_explanation_es(std::move(worded.es));
   } else {
     if (action.seed().empty() || action.seed().size() > fairness::kMaxPlayerSeedBytes) {
       return absl::InvalidArgumentError(absl::StrCat("action.seed: 1 to ",

@@ -1,8 +1,8 @@
-// Hand names in words (service/api/hand_names.h): every English name pinned
+// Hand names in words (text/hand_names.h): every English name pinned
 // (they are in the API's answers, ShownHand.high_name/low_name), the Spanish
 // ones worded from the same vocabulary, and ResolveShowdown naming hands in the
 // request's locale.
-#include "service/api/hand_names.h"
+#include "text/hand_names.h"
 
 #include <cstdint>
 #include <map>
@@ -25,6 +25,9 @@ using ::stud::service::testing::SetDeadline;
 using ::stud::service::testing::StartHand;
 using ::stud::testing::IsOk;
 using ::stud::testing::StatusIs;
+using text::HighHandName;
+using text::LowHandName;
+using text::MessageLanguage;
 
 constexpr MessageLanguage kEn = MessageLanguage::kEnglish;
 constexpr MessageLanguage kEs = MessageLanguage::kSpanish;

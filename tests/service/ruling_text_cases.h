@@ -10,9 +10,9 @@
 
 #include "engine/card.h"
 #include "engine/ruling.h"
-#include "service/api/ruling_text.h"
+#include "text/ruling_text.h"
 
-namespace stud::service {
+namespace stud::text {
 
 inline Card C(absl::string_view text) { return *ParseCard(text); }
 
@@ -39,6 +39,6 @@ inline void ExpectWordedAsBefore(std::span<const RulingTextCase> cases) {
   }
 }
 
-}  // namespace stud::service
+}  // namespace stud::text
 
 #endif  // STUD_TESTS_SERVICE_RULING_TEXT_CASES_H_

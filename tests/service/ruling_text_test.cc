@@ -1,7 +1,7 @@
 // Every ruling in words, pinned: for each kind of ruling (rule, decision,
 // option and variant) the English and Spanish explanation, the option text
 // and the redeal instructions exactly as the API answers them
-// (service/api/ruling_text.h). The cases were recorded from the rulings the
+// (text/ruling_text.h). The cases were recorded from the rulings the
 // engine's tests make when the sentences moved out of the engine; the last
 // few are variants those tests do not reach. A change here is a change every
 // client sees. Player and table irregularities here; dealer errors in
@@ -10,7 +10,7 @@
 
 #include "ruling_text_cases.h"
 
-namespace stud::service {
+namespace stud::text {
 namespace {
 
 const RulingTextCase kCases[] = {
@@ -283,4 +283,4 @@ TEST(RulingText, SeedingClosed) {
 }
 
 }  // namespace
-}  // namespace stud::service
+}  // namespace stud::text

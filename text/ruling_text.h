@@ -2,19 +2,19 @@
 // the decision and RulingParams: seats, cards, amounts, the option that
 // decided); this is the one place a ruling's explanation, the option value
 // that decided it and a misdeal's redeal instructions are worded, in English
-// and Spanish, from the vocabulary of service/api/vocabulary.h. Whoever
+// and Spanish, from the vocabulary of text/vocabulary.h. Whoever
 // shows a ruling to a person (the API's Ruling, service/api/ruling.h) calls
 // it. The sentences are part of the API's answers: a change here is a change
 // clients see (tests/service/ruling_text_test.cc pins every one).
-#ifndef STUD_SERVICE_API_RULING_TEXT_H_
-#define STUD_SERVICE_API_RULING_TEXT_H_
+#ifndef STUD_TEXT_RULING_TEXT_H_
+#define STUD_TEXT_RULING_TEXT_H_
 
 #include <string>
 
 #include "absl/strings/string_view.h"
 #include "engine/ruling.h"
 
-namespace stud::service {
+namespace stud::text {
 
 struct RulingText {
   std::string en;  // the explanation, as a floor person would say it
@@ -43,6 +43,6 @@ RulingText DealerError(Decision decision, const RulingParams& p);
 RulingText ShortHandLive(const RulingParams& p, bool cap);
 }  // namespace ruling_text
 
-}  // namespace stud::service
+}  // namespace stud::text
 
-#endif  // STUD_SERVICE_API_RULING_TEXT_H_
+#endif  // STUD_TEXT_RULING_TEXT_H_

@@ -1,12 +1,12 @@
-// The service's one vocabulary in English and Spanish: how a seat, a street,
-// a card, a rank, an action and an amount are worded inside a ruling's
-// explanation (service/api/ruling_text.h), a dealer's announcement
-// (service/api/announce.h) and a hand's name (service/api/hand_names.h). Each word is spelled here
-// once per language. Hand names (service/api/hand_names.h) are worded from the rank names here. The
-// English street and action names are the engine's (its error messages use them too); the Spanish
-// ones live only here.
-#ifndef STUD_SERVICE_API_VOCABULARY_H_
-#define STUD_SERVICE_API_VOCABULARY_H_
+// The one vocabulary in English and Spanish: how a seat, a street, a card, a
+// rank, an action and an amount are worded inside a ruling's explanation
+// (text/ruling_text.h), a refusal (text/refusal_text.h), a hand's name
+// (text/hand_names.h) and a dealer's announcement (service/api/announce.h).
+// Each word is spelled here once per language. The English street and action
+// names are the engine's (StreetName, ActionKindName); the Spanish ones live
+// only here.
+#ifndef STUD_TEXT_VOCABULARY_H_
+#define STUD_TEXT_VOCABULARY_H_
 
 #include <span>
 #include <string>
@@ -16,7 +16,7 @@
 #include "engine/card.h"
 #include "engine/stakes.h"
 
-namespace stud::service::words {
+namespace stud::text::words {
 
 // "seat 3" inside a sentence, "Seat 3" opening one.
 std::string SeatEn(int seat);
@@ -32,6 +32,9 @@ std::string SeatListEs(std::span<const int> seats);
 // "4th street" / "4a calle".
 std::string StreetEn(Street street);
 std::string StreetEs(Street street);
+// An action named in Spanish ("subir", "igualar"); the English names are the
+// engine's (ActionKindName).
+absl::string_view ActionEs(ActionKind action);
 
 // "As", "Td": the same in both languages.
 std::string CardText(Card card);
@@ -61,6 +64,6 @@ std::string ActionText(ActionKind action, Chips amount_to);
 std::string MoneyEn(Chips cents);
 std::string MoneyEs(Chips cents);
 
-}  // namespace stud::service::words
+}  // namespace stud::text::words
 
-#endif  // STUD_SERVICE_API_VOCABULARY_H_
+#endif  // STUD_TEXT_VOCABULARY_H_

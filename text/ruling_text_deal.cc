@@ -6,10 +6,10 @@
 #include <span>
 
 #include "absl/strings/str_cat.h"
-#include "service/api/ruling_text.h"
-#include "service/api/vocabulary.h"
+#include "text/ruling_text.h"
+#include "text/vocabulary.h"
 
-namespace stud::service::ruling_text {
+namespace stud::text::ruling_text {
 namespace {
 
 using words::CardText;
@@ -270,4 +270,4 @@ RulingText DealerError(Decision decision, const RulingParams& p) {
   }
 }
 
-}  // namespace stud::service::ruling_text
+}  // namespace stud::text::ruling_text

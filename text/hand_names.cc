@@ -1,12 +1,12 @@
-#include "service/api/hand_names.h"
+#include "text/hand_names.h"
 
 #include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "service/api/vocabulary.h"
+#include "text/vocabulary.h"
 
-namespace stud::service {
+namespace stud::text {
 namespace {
 
 using words::kLowTagEn;
@@ -151,4 +151,4 @@ std::string LowHandName(LowValue value, MessageLanguage language) {
   return es ? LowEs(*h) : LowEn(*h);
 }
 
-}  // namespace stud::service
+}  // namespace stud::text

@@ -1,9 +1,9 @@
-#include "service/api/vocabulary.h"
+#include "text/vocabulary.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
-namespace stud::service::words {
+namespace stud::text::words {
 namespace {
 
 constexpr absl::string_view kRankNamesEn[kNumRanks] = {"deuce", "three", "four", "five", "six",
@@ -40,6 +40,40 @@ std::string SeatListEs(std::span<const int> seats) {
 std::string StreetEn(Street street) { return std::string(StreetName(street)); }
 std::string StreetEs(Street street) { return absl::StrCat(static_cast<int>(street), "a calle"); }
 
+absl::string_view ActionEs(ActionKind action) {
+  switch (action) {
+    case ActionKind::kFold:
+      return "retirarse";
+    case ActionKind::kCheck:
+      return "pasar";
+    case ActionKind::kCall:
+      return "igualar";
+    case ActionKind::kBringIn:
+      return "la apuesta obligatoria (bring-in)";
+    case ActionKind::kComplete:
+      return "completar";
+    case ActionKind::kBet:
+      return "apostar";
+    case ActionKind::kRaise:
+      return "subir";
+    case ActionKind::kShow:
+      return "mostrar";
+    case ActionKind::kMuck:
+      return "tirar las cartas";
+    case ActionKind::kDeal:
+      return "repartir";
+    case ActionKind::kDeclareAllIn:
+      return "declararse all-in";
+    case ActionKind::kDeclineOption:
+      return "rechazar la opción";
+    case ActionKind::kBurn:
+      return "quemar";
+    case ActionKind::kReshuffle:
+      return "rebarajar";
+  }
+  return "desconocida";
+}
+
 std::string CardText(Card card) { return card.ToString(); }
 
 absl::string_view RankNameEn(int rank_value) { return kRankNamesEn[rank_value]; }
@@ -66,4 +100,4 @@ std::string MoneyEs(Chips cents) {
   return absl::StrFormat("%d,%02d $", cents / 100, (cents < 0 ? -cents : cents) % 100);
 }
 
-}  // namespace stud::service::words
+}  // namespace stud::text::words

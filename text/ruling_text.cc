@@ -2,12 +2,12 @@
 // absent player, folds out of turn, card counts, time-outs, calls when
 // beaten, rearranged upcards, actions out of turn), the dispatch by kind and
 // the option values. Dealer errors are worded in ruling_text_deal.cc.
-#include "service/api/ruling_text.h"
+#include "text/ruling_text.h"
 
 #include "absl/strings/str_cat.h"
-#include "service/api/vocabulary.h"
+#include "text/vocabulary.h"
 
-namespace stud::service {
+namespace stud::text {
 namespace {
 
 using words::ActionText;
@@ -268,4 +268,4 @@ RulingText SeedingClosedText() {
               "mano se reparte ahora."};
 }
 
-}  // namespace stud::service
+}  // namespace stud::text
