@@ -12,7 +12,7 @@ export DEBIAN_FRONTEND=noninteractive
 SERVER_PACKAGES=(
   g++ cmake make pkg-config ca-certificates
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-  libabsl-dev prometheus-cpp-dev libsodium-dev libgcrypt20-dev libhiredis-dev libjemalloc-dev
+  libabsl-dev prometheus-cpp-dev libsodium-dev libgcrypt20-dev libhiredis-dev libjemalloc-dev libmicrohttpd-dev
 )
 PACKAGES=(
   g++ cmake make ninja-build pkg-config ca-certificates
@@ -20,6 +20,8 @@ PACKAGES=(
   libabsl-dev prometheus-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libsodium-dev libgcrypt20-dev
   # stud_server's allocator (STUD_MALLOC, service/CMakeLists.txt).
   libjemalloc-dev
+  # stud_server's Connect listener (--connect_listen): HTTP/1.1 by GNU libmicrohttpd.
+  libmicrohttpd-dev
   # The hand ledger's Redis client (stud_server --ledger) and the server its tests start.
   libhiredis-dev redis-server
   python3 python3-grpcio python3-grpc-tools python3-protobuf

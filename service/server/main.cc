@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
   // Server reflection (grpcurl list, describe): linked into this binary alone.
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   if (absl::Status st = service::StartServer(parts); !st.ok()) return service::StartupFailed(st);
+  if (absl::Status st = service::StartConnect(parts); !st.ok()) return service::StartupFailed(st);
   service::AnnounceReady(parts);
   service::DrainAndStop(parts, service::WaitForShutdownSignal(signals));
   return 0;

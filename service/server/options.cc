@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -119,6 +120,16 @@ ABSL_FLAG(int, max_in_flight_per_tenant, 0,
           "RESOURCE_EXHAUSTED TENANT_OVERLOADED (0 = no per-tenant limit)");
 ABSL_FLAG(int, workers, 0,
           "Threads serving calls when --max_in_flight is set (0 = one per core; 32 with --ledger)");
+ABSL_FLAG(std::string, connect_listen, "",
+          "Connect unary calls over HTTP/1.1 (JSON or binary) on this address (host:port; port 0 = "
+          "any free port, logged as connect_listening); empty = off. TLS as --tls_cert/--tls_key");
+ABSL_FLAG(int, connect_threads, 0,
+          "Threads of --connect_listen, each serving one call at a time (0 = two per core)");
+ABSL_FLAG(int, connect_max_connections, 4096, "Open --connect_listen connections at most");
+ABSL_FLAG(int, connect_idle_timeout_seconds, 60,
+          "A --connect_listen connection idle this long is closed");
+ABSL_FLAG(int, connect_default_timeout_ms, 10000,
+          "Deadline of a Connect call that sends no connect-timeout-ms");
 
 namespace stud::service {
 
@@ -129,6 +140,35 @@ bool ReadFile(const std::string& path, std::string* out) {
   s << in.rdbuf();
   *out = s.str();
   return true;
+}
+
+absl::StatusOr<ConnectListenerOptions> ConnectListenerOptionsFromFlags() {
+  ConnectListenerOptions options;
+  options.address = absl::GetFlag(FLAGS_connect_listen);
+  if (options.address.empty()) return options;
+  const int threads = absl::GetFlag(FLAGS_connect_threads);
+  options.threads = threads > 0
+                        ? threads
+                        : 2 * std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  options.max_connections = absl::GetFlag(FLAGS_connect_max_connections);
+  options.idle_timeout = absl::Seconds(absl::GetFlag(FLAGS_connect_idle_timeout_seconds));
+  options.default_timeout = absl::Milliseconds(absl::GetFlag(FLAGS_connect_default_timeout_ms));
+  if (options.max_connections < 1 || options.idle_timeout <= absl::ZeroDuration() ||
+      options.default_timeout <= absl::ZeroDuration())
+    return absl::InvalidArgumentError(
+        "--connect_max_connections, --connect_idle_timeout_seconds and "
+        "--connect_default_timeout_ms must be positive");
+  if (!absl::GetFlag(FLAGS_tls_client_ca).empty())
+    return absl::InvalidArgumentError(
+        "--connect_listen does not ask for client certificates: it cannot serve with "
+        "--tls_client_ca");
+  if (const std::string cert = absl::GetFlag(FLAGS_tls_cert); !cert.empty()) {
+    if (!ReadFile(cert, &options.tls_cert_pem))
+      return absl::InvalidArgumentError("--tls_cert: cannot read " + cert);
+    if (!ReadFile(absl::GetFlag(FLAGS_tls_key), &options.tls_key_pem))
+      return absl::InvalidArgumentError("--tls_key: cannot read " + absl::GetFlag(FLAGS_tls_key));
+  }
+  return options;
 }
 
 absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> ServerCredentialsFromFlags() {

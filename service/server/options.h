@@ -12,6 +12,7 @@
 #include "absl/flags/declare.h"
 #include "absl/status/statusor.h"
 #include "grpcpp/security/server_credentials.h"
+#include "service/connect/connect_listener.h"
 #include "service/fairness/receipt.h"
 #include "service/token/sealer.h"
 #include "service/trust/redis_ledger.h"
@@ -58,6 +59,11 @@ ABSL_DECLARE_FLAG(int, max_watchers_per_tenant);
 ABSL_DECLARE_FLAG(int, watch_idle_timeout_seconds);
 ABSL_DECLARE_FLAG(int, max_in_flight_per_tenant);
 ABSL_DECLARE_FLAG(int, workers);
+ABSL_DECLARE_FLAG(std::string, connect_listen);
+ABSL_DECLARE_FLAG(int, connect_threads);
+ABSL_DECLARE_FLAG(int, connect_max_connections);
+ABSL_DECLARE_FLAG(int, connect_idle_timeout_seconds);
+ABSL_DECLARE_FLAG(int, connect_default_timeout_ms);
 
 namespace stud::service {
 
@@ -66,6 +72,9 @@ bool ReadFile(const std::string& path, std::string* out);
 
 // --tls_cert, --tls_key (both or neither), --tls_client_ca: plaintext, TLS or mutual TLS.
 absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> ServerCredentialsFromFlags();
+// --connect_listen and its limits; an empty address when it is off. With
+// --tls_cert the listener serves TLS with the same certificate and key.
+absl::StatusOr<ConnectListenerOptions> ConnectListenerOptionsFromFlags();
 
 // The key ring from --key_file, else env STUD_KEYS, else an ephemeral key
 // (logged ephemeral_key), sealing --token_format. `key_ids`: the ring's key

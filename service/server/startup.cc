@@ -230,6 +230,29 @@ absl::Status StartServer(ServerParts& parts) {
   return absl::OkStatus();
 }
 
+absl::Status StartConnect(ServerParts& parts) {
+  absl::StatusOr<ConnectListenerOptions> options = ConnectListenerOptionsFromFlags();
+  if (!options.ok()) return options.status();
+  if (options->address.empty()) return absl::OkStatus();
+  grpc::ChannelArguments channel;
+  channel.SetMaxReceiveMessageSize(absl::GetFlag(FLAGS_max_message_bytes));
+  channel.SetMaxSendMessageSize(absl::GetFlag(FLAGS_max_message_bytes));
+  parts.connect_calls = std::make_unique<ConnectCalls>(parts.server->InProcessChannel(channel),
+                                                       options->default_timeout);
+  absl::StatusOr<std::unique_ptr<ConnectListener>> listener =
+      ConnectListener::Start(parts.connect_calls.get(), *options);
+  if (!listener.ok()) return listener.status();
+  parts.connect = *std::move(listener);
+  const size_t colon = options->address.rfind(':');
+  parts.connect_host = options->address.substr(0, colon);
+  LogLine(LogLevel::kInfo, "connect_listening")
+      .Str("address", absl::StrCat(parts.connect_host, ":", parts.connect->port()))
+      .Int("port", parts.connect->port())
+      .Int("threads", options->threads)
+      .Bool("tls", !options->tls_cert_pem.empty());
+  return absl::OkStatus();
+}
+
 void AnnounceReady(const ServerParts& parts) {
   const ServiceOptions& options = parts.options;
   LogLine(LogLevel::kInfo, "startup")

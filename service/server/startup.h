@@ -20,6 +20,8 @@
 
 #include "absl/status/status.h"
 #include "grpcpp/grpcpp.h"
+#include "service/connect/connect_call.h"
+#include "service/connect/connect_listener.h"
 #include "service/fairness/receipt.h"
 #include "service/observability/logging.h"
 #include "service/observability/metrics.h"
@@ -70,6 +72,10 @@ struct ServerParts {
   std::string host;  // of --listen
   int port = 0;      // bound
   std::unique_ptr<grpc::Server> server;
+  // StartConnect (--connect_listen; null when off)
+  std::unique_ptr<ConnectCalls> connect_calls;
+  std::unique_ptr<ConnectListener> connect;
+  std::string connect_host;  // of --connect_listen
 };
 
 // Parses the command line (absl exits on an unknown flag or --help); --help
@@ -99,6 +105,10 @@ absl::Status BuildService(ServerParts& parts);
 // The connection policy, the gRPC server listening on --listen with the
 // service registered, and health SERVING.
 absl::Status StartServer(ServerParts& parts);
+// --connect_listen: Connect unary calls over HTTP/1.1 through the server's
+// in-process channel (connect/connect_listener.h), logged as
+// "connect_listening" with the bound port; or off.
+absl::Status StartConnect(ServerParts& parts);
 // The "startup" log line (the whole configuration, never key bytes), the
 // "preset_allowed" warning, then the one stdout line
 // "stud_server listening on <host>:<port>".
