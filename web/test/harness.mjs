@@ -50,6 +50,58 @@ export async function startGatewayOnly(upstream, extraArgs = []) {
   return { gateway: web.address, pid: web.child.pid, stop: () => stop(web.child) };
 }
 
+// stud_server with its Connect listener (--connect_listen=127.0.0.1:0, announced on stderr as the
+// JSON line "connect_listening"; the other stderr lines are passed on) and the same --key_file
+// as startStack. Returns { upstream (gRPC address), connect (the listener's base URL), dir, stop() }.
+export async function startConnectServer(serverArgs = []) {
+  const server = process.env.STUD_SERVER;
+  if (!server) throw new Error("set STUD_SERVER to the stud_server binary");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stud-connect-"));
+  const keyFile = path.join(dir, "keys");
+  fs.writeFileSync(keyFile, `3:${"ab".repeat(32)}\n`);
+  const child = spawn(
+    server,
+    ["--listen", "127.0.0.1:0", "--key_file", keyFile, "--metrics_listen", "", "--connect_listen=127.0.0.1:0", ...serverArgs],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const connect = new Promise((resolve) => {
+    readline.createInterface({ input: child.stderr }).on("line", (line) => {
+      const match = /"event":"connect_listening","address":"([^"]+)"/.exec(line);
+      if (match) resolve(`http://${match[1]}`);
+      else process.stderr.write(`${line}\n`);
+    });
+  });
+  const upstream = new Promise((resolve) => {
+    readline.createInterface({ input: child.stdout }).on("line", (line) => {
+      const match = /^stud_server listening on (\S+)$/.exec(line);
+      if (match) resolve(match[1]);
+    });
+  });
+  let timer;
+  const failed = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error("stud_server did not start within 15 s")), 15_000);
+    child.once("exit", (code) => reject(new Error(`stud_server exited with ${code} before it was ready`)));
+  });
+  try {
+    const [address, base] = await Promise.race([Promise.all([upstream, connect]), failed]);
+    return {
+      upstream: address,
+      connect: base,
+      dir,
+      stop: async () => {
+        await stop(child);
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    child.kill("SIGKILL");
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 // serverArgs: extra stud_server flags. Returns { upstream, gateway (base URL), stop() }.
 export async function startStack(serverArgs = []) {
   const server = process.env.STUD_SERVER;
