@@ -9,7 +9,6 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/notification.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/rpc/status.pb.h"
@@ -45,18 +44,6 @@ bool Forwarded(absl::string_view name) {
          absl::StartsWith(name, "x-stud-");
 }
 
-// Response metadata that is the service's own, not a hop's (web/src/unary-wire.ts).
-bool IsMetadata(absl::string_view name) {
-  static constexpr absl::string_view kHop[] = {
-      "content-type", "content-length", "content-encoding",  "accept-encoding",
-      "te",           "trailer",        "transfer-encoding", "date",
-      "server",       "user-agent",     "connection",        "keep-alive"};
-  if (absl::StartsWith(name, "grpc-") || absl::StartsWith(name, "connect-")) return false;
-  for (absl::string_view hop : kHop)
-    if (name == hop) return false;
-  return true;
-}
-
 // Connect's name and HTTP status of each gRPC code (connectrpc.com/docs/protocol#error-codes).
 struct CodeInfo {
   absl::string_view name;
@@ -86,37 +73,19 @@ CodeInfo InfoOf(grpc::StatusCode code) {
   return i >= 0 && i < static_cast<int>(std::size(kCodes)) ? kCodes[i] : kCodes[2];
 }
 
-std::string Flatten(const grpc::ByteBuffer& buffer) {
-  std::vector<grpc::Slice> slices;
-  std::string out;
-  if (!buffer.Dump(&slices).ok()) return out;
-  out.reserve(buffer.Length());
-  for (const grpc::Slice& s : slices)
-    out.append(reinterpret_cast<const char*>(s.begin()), s.size());
-  return out;
-}
-
 ConnectAnswer Plain(int http_status, absl::string_view text) {
   ConnectAnswer answer{.http_status = http_status, .headers = {}, .body = std::string(text)};
   answer.headers.emplace_back("content-type", "text/plain; charset=utf-8");
   return answer;
 }
 
-template <typename Map>
-void CopyMetadata(const Map& from, absl::string_view prefix, ConnectAnswer* answer) {
-  for (const auto& [key, value] : from) {
-    const absl::string_view name(key.data(), key.size());
-    if (IsMetadata(name))
-      answer->headers.emplace_back(absl::StrCat(prefix, name),
-                                   std::string(value.data(), value.size()));
-  }
-}
-
 }  // namespace
 
-ConnectCalls::ConnectCalls(std::shared_ptr<grpc::Channel> channel, absl::Duration default_timeout)
-    : stub_(std::move(channel)),
+ConnectCalls::ConnectCalls(UnaryBytesHandler serve, absl::Duration default_timeout,
+                           size_t max_message_bytes)
+    : serve_(std::move(serve)),
       default_timeout_(default_timeout),
+      max_message_bytes_(max_message_bytes),
       types_(util::NewTypeResolverForDescriptorPool(
           std::string(kTypeUrlPrefix), google::protobuf::DescriptorPool::generated_pool())) {
   const google::protobuf::ServiceDescriptor* service =
@@ -177,25 +146,21 @@ ConnectAnswer ConnectCalls::Serve(const ConnectRequest& request) const {
     message = binary;
   }
 
-  grpc::ClientContext context;
-  context.set_deadline(absl::ToChronoTime(absl::Now() + timeout));
+  if (message.size() > max_message_bytes_)
+    return ErrorAnswer(
+        grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                     absl::StrCat("request message larger than ", max_message_bytes_, " bytes")));
+  ClientMetadata metadata;
   for (const auto& [name, value] : request.headers)
-    if (Forwarded(name)) context.AddMetadata(name, value);
-  grpc::Slice slice(message.data(), message.size());
-  grpc::ByteBuffer request_bytes(&slice, 1);
-  grpc::ByteBuffer response_bytes;
-  grpc::Status status;
-  absl::Notification done;
-  stub_.UnaryCall(&context, std::string(request.path), grpc::StubOptions(), &request_bytes,
-                  &response_bytes, [&](const grpc::Status& s) {
-                    status = s;
-                    done.Notify();
-                  });
-  done.WaitForNotification();
+    if (Forwarded(name)) metadata.emplace(name, value);
+  const absl::Time deadline = absl::Now() + timeout;
+  std::string payload;
+  const grpc::Status status = serve_(request.path, metadata, message, &payload);
+  if (absl::Now() > deadline)
+    return ErrorAnswer(grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "the deadline passed"));
   if (!status.ok()) return ErrorAnswer(status);
 
   ConnectAnswer answer;
-  std::string payload = Flatten(response_bytes);
   if (*body_kind == Body::kJson) {
     answer.headers.emplace_back("content-type", "application/json");
     // Written straight from the wire as the gateway writes it (json_text.h);
@@ -214,8 +179,6 @@ ConnectAnswer ConnectCalls::Serve(const ConnectRequest& request) const {
     answer.headers.emplace_back("content-type", "application/proto");
     answer.body = std::move(payload);
   }
-  CopyMetadata(context.GetServerInitialMetadata(), "", &answer);
-  CopyMetadata(context.GetServerTrailingMetadata(), "trailer-", &answer);
   return answer;
 }
 

@@ -50,8 +50,7 @@ void FromUpdate(const v1::HandUpdate& u, bool changed, bool detailed, bool need_
   for (const v1::Operation& op : u.operations()) AddRule(op.rule_id(), f);
 }
 
-std::optional<SpanContext> ParentFromMetadata(grpc::CallbackServerContext* ctx) {
-  const auto& md = ctx->client_metadata();
+std::optional<SpanContext> ParentFromMetadata(const ClientMetadata& md) {
   auto it = md.find("traceparent");
   if (it == md.end()) return std::nullopt;
   std::optional<SpanContext> parent =
@@ -154,7 +153,7 @@ RpcFacts Describe(const v1::ReplayHandHistoryRequest&, const v1::ReplayHandHisto
   return f;
 }
 
-RpcObservation::RpcObservation(const Observability* obs, grpc::CallbackServerContext* ctx,
+RpcObservation::RpcObservation(const Observability* obs, const ClientMetadata& metadata,
                                RpcMethod method)
     : obs_(obs), method_(method) {
   if (obs_ == nullptr) return;
@@ -162,7 +161,7 @@ RpcObservation::RpcObservation(const Observability* obs, grpc::CallbackServerCon
   if (obs_->metrics != nullptr) obs_->metrics->RpcStarted(method_);
   if (obs_->tracer != nullptr) {
     span_.emplace(obs_->tracer,
-                  obs_->tracer->StartServerSpan(SpanName(method_), ParentFromMetadata(ctx)));
+                  obs_->tracer->StartServerSpan(SpanName(method_), ParentFromMetadata(metadata)));
   }
 }
 

@@ -9,6 +9,7 @@
 #define STUD_SERVICE_OBSERVABILITY_OBSERVABILITY_H_
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,11 +71,15 @@ RpcFacts Describe(const stud::v1::ReplayHandHistoryRequest& req,
                   const stud::v1::ReplayHandHistoryResponse& resp, bool ok, bool detailed = true,
                   const HandFacts* noted = nullptr);
 
+// A call's metadata (headers), as gRPC gives a server's handler; the Connect
+// listener builds the same from its HTTP headers.
+using ClientMetadata = std::multimap<grpc::string_ref, grpc::string_ref>;
+
 // Per-call bookkeeping used by ServeUnary. Owns the call's server span and
 // hand facts, which its handler reaches through trace().
 class RpcObservation {
  public:
-  RpcObservation(const Observability* obs, grpc::CallbackServerContext* ctx, RpcMethod method);
+  RpcObservation(const Observability* obs, const ClientMetadata& metadata, RpcMethod method);
   RpcObservation(const RpcObservation&) = delete;
   RpcObservation& operator=(const RpcObservation&) = delete;
   bool active() const { return obs_ != nullptr; }
@@ -95,14 +100,14 @@ class RpcObservation {
 
 // Runs `handler` (called with the call's CallTrace), then `send_response`
 // when it succeeded (it writes the response's bytes; its error, if any,
-// becomes the call's status), records the call and finishes `reactor` with the
-// status. Neither `req` nor `resp` is touched after the Finish, which may free
-// them.
-template <typename Req, typename Resp, typename Handler, typename SendResponse>
-void ServeUnary(const Observability* obs, grpc::CallbackServerContext* ctx, RpcMethod method,
+// becomes the call's status), records the call and calls `finish` with the
+// status (the transport's answer). Neither `req` nor `resp` is touched after
+// `finish`, which may free them.
+template <typename Req, typename Resp, typename Handler, typename SendResponse, typename Finish>
+void ServeUnary(const Observability* obs, const ClientMetadata& metadata, RpcMethod method,
                 const Req& req, const Resp& resp, Handler&& handler, SendResponse&& send_response,
-                grpc::ServerUnaryReactor* reactor) {
-  RpcObservation observation(obs, ctx, method);
+                Finish&& finish) {
+  RpcObservation observation(obs, metadata, method);
   // Worded: an engine refusal's facts become its English message
   // (text/refusal_text.h) before the call is logged, traced and answered.
   absl::Status st = text::Worded(handler(observation.trace()));
@@ -111,7 +116,7 @@ void ServeUnary(const Observability* obs, grpc::CallbackServerContext* ctx, RpcM
   if (observation.active())
     observation.Finish(st, static_cast<int>(status.error_code()),
                        Describe(req, resp, st.ok(), observation.detailed(), observation.noted()));
-  reactor->Finish(status);
+  finish(status);
 }
 
 }  // namespace stud::service

@@ -234,11 +234,13 @@ absl::Status StartConnect(ServerParts& parts) {
   absl::StatusOr<ConnectListenerOptions> options = ConnectListenerOptionsFromFlags();
   if (!options.ok()) return options.status();
   if (options->address.empty()) return absl::OkStatus();
-  grpc::ChannelArguments channel;
-  channel.SetMaxReceiveMessageSize(absl::GetFlag(FLAGS_max_message_bytes));
-  channel.SetMaxSendMessageSize(absl::GetFlag(FLAGS_max_message_bytes));
-  parts.connect_calls = std::make_unique<ConnectCalls>(parts.server->InProcessChannel(channel),
-                                                       options->default_timeout);
+  StudServiceImpl* service = parts.service.get();
+  parts.connect_calls = std::make_unique<ConnectCalls>(
+      [service](absl::string_view path, const ClientMetadata& metadata, absl::string_view request,
+                std::string* response) {
+        return service->ServeBytes(path, metadata, request, response);
+      },
+      options->default_timeout, absl::GetFlag(FLAGS_max_message_bytes));
   absl::StatusOr<std::unique_ptr<ConnectListener>> listener =
       ConnectListener::Start(parts.connect_calls.get(), *options);
   if (!listener.ok()) return listener.status();

@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "service/api/localized.h"
 #include "service/api/status_mapping.h"
@@ -30,8 +32,7 @@ absl::string_view SeatTicketOf(const Req& req) {
 }
 
 // The language the caller's Accept-Language prefers, if English or Spanish.
-std::optional<MessageLanguage> AskedLanguage(const grpc::CallbackServerContext& ctx) {
-  const auto& metadata = ctx.client_metadata();
+std::optional<MessageLanguage> AskedLanguage(const ClientMetadata& metadata) {
   auto it = metadata.find("accept-language");
   if (it == metadata.end()) return std::nullopt;
   return FromAcceptLanguage(absl::string_view(it->second.data(), it->second.size()));
@@ -51,12 +52,12 @@ bool PlatformOnly(const Req& req) {
 }  // namespace
 
 absl::Status StudServiceImpl::Authorized(
-    grpc::CallbackServerContext* ctx, const absl::StatusOr<Caller>& caller,
+    const ClientMetadata& metadata, const absl::StatusOr<Caller>& caller,
     absl::string_view seat_ticket, const CallTrace& trace,
     absl::FunctionRef<absl::Status(const CallContext&)> handler) const {
   // Errors in the caller's language, else the hand's (api/localized.h).
   HandLanguage hand_language;
-  const std::optional<MessageLanguage> asked = AskedLanguage(*ctx);
+  const std::optional<MessageLanguage> asked = AskedLanguage(metadata);
   absl::Status status = AuthorizedIn(caller, seat_ticket, &hand_language, trace, handler);
   if (std::optional<MessageLanguage> lang = asked ? asked : hand_language.noted()) {
     SetMessageLanguage(&status, *lang);
@@ -153,30 +154,103 @@ grpc::ServerUnaryReactor* StudServiceImpl::Serve(
     reactor->Finish(ToGrpcStatus(UndecodableRequest(RpcMethodName(method))));
     return reactor;
   }
+  ServeCall(
+      ctx->client_metadata(), method, call,
+      [call, response] { return call->SerializeResponse(response); },
+      [reactor](const grpc::Status& status) { reactor->Finish(status); }, handle);
+  return reactor;
+}
+
+template <typename Req, typename Resp, typename Send, typename Finish>
+void StudServiceImpl::ServeCall(const ClientMetadata& metadata, RpcMethod method,
+                                UnaryCall<Req, Resp>* call, Send send, Finish finish,
+                                absl::Status (HandService::*handle)(const Req&, Resp*,
+                                                                    const CallContext&) const) {
   // Every handler goes through ServeUnary (observability.h): metrics, the
   // server span and logs are recorded there, once per call. Dispatch runs
   // exactly one of the two paths below, and each ends by freeing the call.
-  auto finish = [this, ctx, method, call, response, reactor](auto&& handler) {
-    ServeUnary(
-        observability_, ctx, method, call->request(), *call->response(), handler,
-        [call, response] { return call->SerializeResponse(response); }, reactor);
+  auto serve = [this, &metadata, method, call, send, finish](auto&& handler) {
+    ServeUnary(observability_, metadata, method, call->request(), *call->response(), handler, send,
+               finish);
     delete call;
   };
   // The call's one authentication (callers.h): Dispatch takes the tenant's
   // slot with it, and the handler's context is made from it.
   Dispatch(
-      callers_.Authenticate(ctx->client_metadata(), SeatTicketOf(call->request()),
-                            PlatformOnly(call->request())),
-      [this, ctx, call, handle, finish](const absl::StatusOr<Caller>& caller) {
-        finish([&](const CallTrace& trace) {
+      callers_.Authenticate(metadata, SeatTicketOf(call->request()), PlatformOnly(call->request())),
+      [this, &metadata, call, handle, serve](const absl::StatusOr<Caller>& caller) {
+        serve([&](const CallTrace& trace) {
           const Req& req = call->request();
-          return Authorized(ctx, caller, SeatTicketOf(req), trace, [&](const CallContext& context) {
-            return (hands_.*handle)(req, call->response(), context);
-          });
+          return Authorized(metadata, caller, SeatTicketOf(req), trace,
+                            [&](const CallContext& context) {
+                              return (hands_.*handle)(req, call->response(), context);
+                            });
         });
       },
-      [&](const absl::Status& why) { finish([&](const CallTrace&) { return why; }); });
-  return reactor;
+      [&](const absl::Status& why) { serve([&](const CallTrace&) { return why; }); });
+}
+
+template <typename Req, typename Resp>
+grpc::Status StudServiceImpl::ServeBytesOf(RpcMethod method, const ClientMetadata& metadata,
+                                           absl::string_view request, std::string* response,
+                                           absl::Status (HandService::*handle)(const Req&, Resp*,
+                                                                               const CallContext&)
+                                               const) {
+  auto* call = new UnaryCall<Req, Resp>();
+  if (!call->ParseRequest(request)) {
+    if (observability_ != nullptr && observability_->metrics != nullptr) {
+      observability_->metrics->UndecodableRequest(method);
+    }
+    delete call;
+    return ToGrpcStatus(UndecodableRequest(RpcMethodName(method)));
+  }
+  // Answered inline, or on an admission worker when load shedding is on.
+  grpc::Status answer;
+  absl::Notification answered;
+  ServeCall(
+      metadata, method, call,
+      [call, response] {
+        return call->SerializeResponse(response)
+                   ? grpc::Status::OK
+                   : grpc::Status(grpc::StatusCode::INTERNAL, "the response does not serialize");
+      },
+      [&answer, &answered](const grpc::Status& status) {
+        answer = status;
+        answered.Notify();
+      },
+      handle);
+  answered.WaitForNotification();
+  return answer;
+}
+
+grpc::Status StudServiceImpl::ServeBytes(absl::string_view path, const ClientMetadata& metadata,
+                                         absl::string_view request, std::string* response) {
+  constexpr absl::string_view kPrefix = "/stud.v1.StudService/";
+  if (!absl::ConsumePrefix(&path, kPrefix))
+    return grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "not a stud.v1.StudService method");
+#define STUD_RPC(Name) \
+  if (path == #Name)   \
+    return ServeBytesOf(RpcMethod::k##Name, metadata, request, response, &HandService::Name);
+  STUD_RPC(NewHand)
+  STUD_RPC(ApplyAction)
+  STUD_RPC(LegalActions)
+  STUD_RPC(ResolveShowdown)
+  STUD_RPC(RuleIrregularity)
+  STUD_RPC(GetView)
+  STUD_RPC(ExportHandHistory)
+  STUD_RPC(ReplayHandHistory)
+#undef STUD_RPC
+  if (path == "GetSigningKeys") {
+    v1::GetSigningKeysRequest req;
+    v1::GetSigningKeysResponse resp;
+    if (!req.ParseFromArray(request.data(), static_cast<int>(request.size())))
+      return ToGrpcStatus(UndecodableRequest("GetSigningKeys"));
+    grpc::Status status = ToGrpcStatus(hands_.GetSigningKeys(req, &resp));
+    if (status.ok()) resp.SerializeToString(response);
+    return status;
+  }
+  return grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
+                      absl::StrCat("stud.v1.StudService has no unary method ", path));
 }
 
 #define STUD_RPC(Name)                                                              \
@@ -204,7 +278,7 @@ grpc::ServerWriteReactor<v1::WatchHandResponse>* StudServiceImpl::WatchHand(
   if (draining)
     last_arrival_nanos_.store(absl::ToUnixNanos(absl::Now()), std::memory_order_relaxed);
   // As the unary calls' errors (api/localized.h).
-  const std::optional<MessageLanguage> language = AskedLanguage(*ctx);
+  const std::optional<MessageLanguage> language = AskedLanguage(ctx->client_metadata());
   // Opening a watch counts against the seat's rate limit like any call.
   const absl::Status refusal = draining      ? ServerDraining()
                                : caller.ok() ? AdmitSeat(caller->tenant, request->seat_ticket())

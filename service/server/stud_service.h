@@ -17,6 +17,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "service/observability/metrics.h"
+#include "service/observability/observability.h"
 #include "service/rpc/hand_service.h"
 #include "service/server/admission.h"
 #include "service/server/callers.h"
@@ -64,6 +65,16 @@ class StudServiceImpl final : public RawStudService {
   grpc::ServerUnaryReactor* ExportHandHistory(grpc::CallbackServerContext* ctx,
                                               const grpc::ByteBuffer* request,
                                               grpc::ByteBuffer* response) override;
+  // One unary call from its request's bytes, outside gRPC (the Connect
+  // listener, connect/connect_call.h): `path` is the gRPC method path
+  // ("/stud.v1.StudService/ApplyAction"). The same path as a gRPC call:
+  // parsed (undecodable: INVALID_ARGUMENT, counted), authenticated from
+  // `metadata`, admitted, observed, its errors mapped. Blocks until answered;
+  // *response holds the response's bytes when OK. UNIMPLEMENTED for a path
+  // that is not a unary method.
+  grpc::Status ServeBytes(absl::string_view path, const ClientMetadata& metadata,
+                          absl::string_view request, std::string* response);
+
   // Graceful stop, before grpc::Server::Shutdown (which cancels the calls
   // gRPC has received but not yet handed to the service): from now on every
   // new call is answered UNAVAILABLE, reason SERVER_DRAINING (retryable:
@@ -98,7 +109,7 @@ class StudServiceImpl final : public RawStudService {
   // its tenant), and `trace`, its observation's span and hand facts
   // (ServeUnary): an unauthenticated or rate-limited call never reaches it.
   // `seat_ticket`: the request's seat ticket ("" when it has none).
-  absl::Status Authorized(grpc::CallbackServerContext* ctx, const absl::StatusOr<Caller>& caller,
+  absl::Status Authorized(const ClientMetadata& metadata, const absl::StatusOr<Caller>& caller,
                           absl::string_view seat_ticket, const CallTrace& trace,
                           absl::FunctionRef<absl::Status(const CallContext&)> handler) const;
   // OK, or SEAT_RATE_LIMITED when the seat of `seat_ticket` (a ticket's
@@ -110,14 +121,27 @@ class StudServiceImpl final : public RawStudService {
                             absl::FunctionRef<absl::Status(const CallContext&)> handler) const;
 
   // Parses the request's bytes into a new UnaryCall (its messages on one
-  // arena), then dispatches it to `handle`, which fills the response; the
-  // response's bytes go to `response`, and the call is finished on gRPC's
-  // DefaultReactor.
+  // arena), then serves it (ServeCall); the response's bytes go to
+  // `response`, and the call is finished on gRPC's DefaultReactor.
   template <typename Req, typename Resp>
   grpc::ServerUnaryReactor* Serve(grpc::CallbackServerContext* ctx, RpcMethod method,
                                   const grpc::ByteBuffer& request, grpc::ByteBuffer* response,
                                   absl::Status (HandService::*handle)(const Req&, Resp*,
                                                                       const CallContext&) const);
+  // One parsed call, whatever its transport: authenticated from `metadata`,
+  // dispatched to `handle` (which fills the response), observed once; then
+  // `send()` writes the response's bytes (when OK) and `finish(status)`
+  // answers. Deletes `call` after `finish`. `metadata` must live until then.
+  template <typename Req, typename Resp, typename Send, typename Finish>
+  void ServeCall(const ClientMetadata& metadata, RpcMethod method, UnaryCall<Req, Resp>* call,
+                 Send send, Finish finish,
+                 absl::Status (HandService::*handle)(const Req&, Resp*, const CallContext&) const);
+  // ServeBytes of one method.
+  template <typename Req, typename Resp>
+  grpc::Status ServeBytesOf(RpcMethod method, const ClientMetadata& metadata,
+                            absl::string_view request, std::string* response,
+                            absl::Status (HandService::*handle)(const Req&, Resp*,
+                                                                const CallContext&) const);
   // Runs `serve(caller)` (which finishes the call) now, or on a worker when
   // load shedding is on; `refuse` answers with the reason instead when the
   // queue is full or the caller's tenant has its limit in flight. Exactly one

@@ -23,7 +23,9 @@
 #define STUD_SERVICE_SERVER_UNARY_CALL_H_
 
 #include <cstddef>
+#include <string>
 
+#include "absl/strings/string_view.h"
 #include "google/protobuf/arena.h"
 #include "grpcpp/grpcpp.h"
 
@@ -71,6 +73,12 @@ class UnaryCall final {
     grpc::ByteBuffer shared(bytes);  // the slices are shared, not copied; parsing consumes it
     return grpc::SerializationTraits<Req>::Deserialize(&shared, request_).ok();
   }
+
+  // The same from bytes that are not in a gRPC buffer (ServeBytes).
+  bool ParseRequest(absl::string_view bytes) {
+    return request_->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
+  }
+  bool SerializeResponse(std::string* out) const { return response_->SerializeToString(out); }
 
   // The response's bytes into *out, which gRPC sends when the call finishes
   // OK; gRPC's error (INTERNAL) when the response cannot be serialized.
