@@ -5,6 +5,7 @@
 #include "engine/engine.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
+#include "service/api/deterministic_bytes.h"
 #include "service/api/localized.h"
 #include "service/token/sealer.h"
 #include "text/refusal_text.h"
@@ -211,7 +212,9 @@ grpc::Status ToGrpcStatus(const absl::Status& engine_status) {
   google::rpc::Status details;
   details.set_code(static_cast<int32_t>(code));
   details.set_message(message);
-  details.add_details()->PackFrom(info);
+  google::protobuf::Any* packed_info = details.add_details();
+  packed_info->set_type_url("type.googleapis.com/google.rpc.ErrorInfo");
+  packed_info->set_value(DeterministicBytes(info));  // its metadata map in key order
   details.add_details()->PackFrom(localized);
   return grpc::Status(static_cast<grpc::StatusCode>(code), message, details.SerializeAsString());
 }

@@ -1,5 +1,6 @@
 #include "service/connect/connect_call.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -126,9 +127,11 @@ ConnectAnswer ConnectCalls::Serve(const ConnectRequest& request) const {
   absl::Duration timeout = default_timeout_;
   if (const absl::string_view ms = HeaderOf(request, "connect-timeout-ms"); !ms.empty()) {
     int64_t value = 0;
-    if (ms.size() > 10 || !absl::SimpleAtoi(ms, &value) || value < 0)
-      return ErrorAnswer(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                                      "connect-timeout-ms: at most 10 digits"));
+    const bool digits = std::all_of(ms.begin(), ms.end(), absl::ascii_isdigit);
+    if (ms.size() > 10 || !digits || !absl::SimpleAtoi(ms, &value))
+      return ErrorAnswer(
+          grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                       "connect-timeout-ms: a whole number of milliseconds, at most 10 digits"));
     timeout = absl::Milliseconds(value);
   }
 

@@ -28,6 +28,7 @@
 #include "absl/strings/string_view.h"
 #include "google/protobuf/arena.h"
 #include "grpcpp/grpcpp.h"
+#include "service/api/deterministic_bytes.h"
 
 namespace stud::service {
 
@@ -78,11 +79,24 @@ class UnaryCall final {
   bool ParseRequest(absl::string_view bytes) {
     return request_->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
   }
-  bool SerializeResponse(std::string* out) const { return response_->SerializeToString(out); }
+  bool SerializeResponse(std::string* out) const {
+    if (kHasMap) {
+      *out = DeterministicBytes(*response_);
+      return true;
+    }
+    return response_->SerializeToString(out);
+  }
 
   // The response's bytes into *out, which gRPC sends when the call finishes
   // OK; gRPC's error (INTERNAL) when the response cannot be serialized.
   grpc::Status SerializeResponse(grpc::ByteBuffer* out) const {
+    if (kHasMap) {
+      const std::string bytes = DeterministicBytes(*response_);
+      grpc::Slice slice(bytes);
+      grpc::ByteBuffer buffer(&slice, 1);
+      out->Swap(&buffer);
+      return grpc::Status::OK;
+    }
     bool own_buffer = false;
     grpc::ByteBuffer bytes;
     grpc::Status status =
@@ -92,6 +106,15 @@ class UnaryCall final {
   }
 
  private:
+  // A response with a map field is serialized with its maps in key order
+  // (api/deterministic_bytes.h): the same answer, the same bytes.
+  static inline const bool kHasMap = [] {
+    const google::protobuf::Descriptor* type = Resp::descriptor();
+    for (int i = 0; i < type->field_count(); ++i)
+      if (type->field(i)->is_map()) return true;
+    return false;
+  }();
+
   InlineArena<kInitialBlock> arena_;  // declared first: the messages live on it
   Req* const request_;
   Resp* const response_;

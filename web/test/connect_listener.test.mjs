@@ -377,7 +377,7 @@ test("the listener's own HTTP answers: 404, 405, 415, 501 for gzip, a bad connec
   for (const timeout of ["abc", "-1", "12345678901", "1.5"]) {
     const answer = await post(server.connect, "GetSigningKeys", "{}", "application/json", { "connect-timeout-ms": timeout });
     assert.equal(answer.status, 400, timeout);
-    assert.deepEqual(JSON.parse(answer.body), { code: "invalid_argument", message: "connect-timeout-ms: at most 10 digits" }, timeout);
+    assert.deepEqual(JSON.parse(answer.body), { code: "invalid_argument", message: "connect-timeout-ms: a whole number of milliseconds, at most 10 digits" }, timeout);
     const theirs = await post(gateway.gateway, "GetSigningKeys", "{}", "application/json", { "connect-timeout-ms": timeout });
     assert.equal(theirs.status, 400, `${timeout} through the gateway`);
     assert.equal(JSON.parse(theirs.body).code, "invalid_argument");
