@@ -152,6 +152,48 @@ class TransportSecurityTest(unittest.TestCase):
         self.assertEqual(code, 0)
         self.assertIn('"mutual_tls":true', logs)
 
+    def test_connect_listener_serves_tls_with_the_same_certificate(self):
+        import json
+        import socket
+        import ssl
+        import urllib.error
+        import urllib.request
+        with socket.socket() as probe:  # a free port for --connect_listen (its log line is read at the end)
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        server = Server(["--tls_cert", CERTS["server"][1], "--tls_key", CERTS["server"][0],
+                         "--connect_listen=127.0.0.1:%d" % port])
+        body = json.dumps({"variant": "VARIANT_STUD", "stakes": {"preset": "$15-$30"},
+                           "seats": [{"seat": 1, "stack": "1000"}, {"seat": 2, "stack": "1000"}]}).encode()
+
+        def post(scheme, context=None):
+            req = urllib.request.Request("%s://localhost:%d/stud.v1.StudService/NewHand" % (scheme, port), data=body,
+                                         headers={"content-type": "application/json"})
+            with urllib.request.urlopen(req, timeout=10, context=context) as resp:
+                return resp.status, json.loads(resp.read())
+        try:
+            status, answer = post("https", ssl.create_default_context(cafile=CERTS["server_ca"]))
+            self.assertEqual(status, 200)
+            self.assertTrue(answer["update"]["token"])
+            # A client that does not trust the server's CA, and plain HTTP, get no answer.
+            with self.assertRaises(urllib.error.URLError):
+                post("https", ssl.create_default_context(cafile=CERTS["rogue_ca"]))
+            with self.assertRaises((urllib.error.URLError, ConnectionError, OSError)):
+                post("http")
+        finally:
+            code, logs = server.stop()
+        self.assertEqual(code, 0)
+        self.assertIn('"event":"connect_listening","address":"127.0.0.1:%d"' % port, logs)
+        self.assertIn('"tls":true', logs)
+
+    def test_connect_listener_refuses_mutual_tls(self):
+        proc = subprocess.run([ARGS.server, "--listen", "127.0.0.1:0", "--metrics_listen=",
+                               "--tls_cert", CERTS["server"][1], "--tls_key", CERTS["server"][0],
+                               "--tls_client_ca", CERTS["client_ca"], "--connect_listen=127.0.0.1:0"],
+                              capture_output=True, text=True, timeout=15)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("--connect_listen does not ask for client certificates", proc.stderr)
+
     def test_mutual_tls_flag_needs_tls(self):
         proc = subprocess.run([ARGS.server, "--listen", "127.0.0.1:0", "--metrics_listen=",
                                "--tls_client_ca", CERTS["client_ca"]], capture_output=True, text=True, timeout=15)
