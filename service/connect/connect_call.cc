@@ -83,10 +83,11 @@ ConnectAnswer Plain(int http_status, absl::string_view text) {
 }  // namespace
 
 ConnectCalls::ConnectCalls(UnaryBytesHandler serve, absl::Duration default_timeout,
-                           size_t max_message_bytes)
+                           size_t max_message_bytes, Metrics* metrics)
     : serve_(std::move(serve)),
       default_timeout_(default_timeout),
       max_message_bytes_(max_message_bytes),
+      metrics_(metrics),
       types_(util::NewTypeResolverForDescriptorPool(
           std::string(kTypeUrlPrefix), google::protobuf::DescriptorPool::generated_pool())) {
   const google::protobuf::ServiceDescriptor* service =
@@ -102,6 +103,20 @@ ConnectCalls::ConnectCalls(UnaryBytesHandler serve, absl::Duration default_timeo
 }
 
 ConnectAnswer ConnectCalls::Serve(const ConnectRequest& request) const {
+  return Counted(Answer(request));
+}
+
+ConnectAnswer ConnectCalls::BodyTooLarge(size_t limit) const {
+  return Counted(ErrorAnswer(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                                          absl::StrCat("request larger than ", limit, " bytes"))));
+}
+
+ConnectAnswer ConnectCalls::Counted(ConnectAnswer answer) const {
+  if (metrics_ != nullptr) metrics_->ConnectAnswered(answer.http_status);
+  return answer;
+}
+
+ConnectAnswer ConnectCalls::Answer(const ConnectRequest& request) const {
   const auto method = methods_.find(request.path);
   if (method == methods_.end()) return Plain(404, "no such Connect unary method\n");
   if (request.http_method != "POST") {

@@ -69,7 +69,10 @@ class ConnectCalls {
   // `serve`: the server's unary calls; what it refers to must outlive this.
   // `max_message_bytes`: the largest request message, as the gRPC server's
   // --max_message_bytes (larger: resource_exhausted).
-  ConnectCalls(UnaryBytesHandler serve, absl::Duration default_timeout, size_t max_message_bytes);
+  // `metrics` (may be null): every answer is counted by its HTTP status
+  // (stud_connect_responses_total).
+  ConnectCalls(UnaryBytesHandler serve, absl::Duration default_timeout, size_t max_message_bytes,
+               Metrics* metrics = nullptr);
 
   // Serves one request to its end (blocks the calling thread until the
   // server answers or the deadline passes). Never fails: every problem is
@@ -77,10 +80,15 @@ class ConnectCalls {
   // Connect unary call of this service).
   ConnectAnswer Serve(const ConnectRequest& request) const;
 
-  // The error answer for a gRPC status (Connect's JSON error body).
-  ConnectAnswer ErrorAnswer(const grpc::Status& status) const;
+  // The answer to a body over the listener's `limit` (resource_exhausted).
+  ConnectAnswer BodyTooLarge(size_t limit) const;
 
  private:
+  ConnectAnswer Answer(const ConnectRequest& request) const;
+  // The error answer for a gRPC status (Connect's JSON error body).
+  ConnectAnswer ErrorAnswer(const grpc::Status& status) const;
+  ConnectAnswer Counted(ConnectAnswer answer) const;
+
   struct Method {
     std::string input_type_url;
     std::string output_type_url;
@@ -89,6 +97,7 @@ class ConnectCalls {
   UnaryBytesHandler serve_;
   absl::Duration default_timeout_;
   size_t max_message_bytes_;
+  Metrics* metrics_;
   std::unique_ptr<google::protobuf::util::TypeResolver> types_;
   absl::flat_hash_map<std::string, Method> methods_;  // by path
 };

@@ -70,10 +70,7 @@ struct ConnectListenerAccess {
       return MHD_YES;
     }
     if (pending->too_large)
-      return Send(connection,
-                  self->calls_->ErrorAnswer(grpc::Status(
-                      grpc::StatusCode::RESOURCE_EXHAUSTED,
-                      absl::StrCat("request larger than ", self->max_request_bytes_, " bytes"))));
+      return Send(connection, self->calls_->BodyTooLarge(self->max_request_bytes_));
     ConnectRequest request{
         .http_method = method, .path = url, .headers = {}, .body = pending->body};
     MHD_get_connection_values(connection, MHD_HEADER_KIND, &CollectHeader, &request.headers);

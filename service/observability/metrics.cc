@@ -146,6 +146,17 @@ Metrics::Metrics(const BuildInfo& build) : registry_(std::make_shared<prometheus
                           .Name("stud_rpc_undecodable_requests_total")
                           .Help("Requests whose bytes were not the method's request message")
                           .Register(*registry_);
+  auto& connect = BuildCounter()
+                      .Name("stud_connect_responses_total")
+                      .Help(
+                          "Answers of the Connect listener (--connect_listen) by HTTP status "
+                          "(\"other\": any status not listed)")
+                      .Register(*registry_);
+  for (size_t i = 0; i < kConnectStatuses.size(); ++i) {
+    const int status = kConnectStatuses[i];
+    connect_answers_[i] =
+        &connect.Add({{"status", status == 0 ? "other" : std::to_string(status)}});
+  }
   for (int m = 0; m < kRpcMethodCount; ++m) {
     const std::string method(RpcMethodName(static_cast<RpcMethod>(m)));
     undecodable_[static_cast<size_t>(m)] = &undecodable.Add({{"method", method}});
@@ -195,6 +206,12 @@ void Metrics::SetSealingKey(uint32_t key_id) {
 }
 
 void Metrics::RpcStarted(RpcMethod m) { in_flight_cache_[static_cast<size_t>(m)]->Increment(); }
+
+void Metrics::ConnectAnswered(int http_status) {
+  size_t i = 0;
+  while (i + 1 < kConnectStatuses.size() && kConnectStatuses[i] != http_status) ++i;
+  connect_answers_[i]->Increment();
+}
 
 void Metrics::UndecodableRequest(RpcMethod m) {
   undecodable_[static_cast<size_t>(m)]->Increment();

@@ -80,6 +80,9 @@ class Metrics {
   // answered INVALID_ARGUMENT too).
   void UndecodableRequest(RpcMethod m);
 
+  // An answer of the Connect listener (service/connect/), by HTTP status.
+  void ConnectAnswered(int http_status);
+
   void SpansDropped(absl::string_view reason, uint64_t spans);
   void SpansExported(uint64_t spans);
   void SpanQueueSize(size_t spans);
@@ -98,6 +101,10 @@ class Metrics {
   prometheus::Family<prometheus::Counter>* rulings_;
   prometheus::Family<prometheus::Counter>* token_rejections_;
   std::array<prometheus::Counter*, kRpcMethodCount> undecodable_{};
+  // The Connect listener's answers: the statuses it gives, then any other.
+  static constexpr std::array<int, 15> kConnectStatuses = {200, 400, 401, 403, 404, 405, 409, 415,
+                                                           429, 499, 500, 501, 503, 504, 0};
+  std::array<prometheus::Counter*, kConnectStatuses.size()> connect_answers_{};
   prometheus::Family<prometheus::Gauge>* sealing_key_;
   prometheus::Family<prometheus::Counter>* spans_dropped_;
   prometheus::Counter* spans_exported_;

@@ -240,7 +240,7 @@ absl::Status StartConnect(ServerParts& parts) {
                 std::string* response) {
         return service->ServeBytes(path, metadata, request, response);
       },
-      options->default_timeout, absl::GetFlag(FLAGS_max_message_bytes));
+      options->default_timeout, absl::GetFlag(FLAGS_max_message_bytes), parts.metrics.get());
   absl::StatusOr<std::unique_ptr<ConnectListener>> listener =
       ConnectListener::Start(parts.connect_calls.get(), *options);
   if (!listener.ok()) return listener.status();

@@ -138,6 +138,13 @@ void StudServiceImpl::Dispatch(absl::StatusOr<Caller> caller,
 
 // ---- gRPC adapter ----
 
+grpc::Status StudServiceImpl::Undecodable(RpcMethod method) const {
+  if (observability_ != nullptr && observability_->metrics != nullptr) {
+    observability_->metrics->UndecodableRequest(method);
+  }
+  return ToGrpcStatus(UndecodableRequest(RpcMethodName(method)));
+}
+
 template <typename Req, typename Resp>
 grpc::ServerUnaryReactor* StudServiceImpl::Serve(
     grpc::CallbackServerContext* ctx, RpcMethod method, const grpc::ByteBuffer& request,
@@ -147,11 +154,8 @@ grpc::ServerUnaryReactor* StudServiceImpl::Serve(
   // Deleted as soon as the call is finished (its response is serialized by then).
   auto* call = new UnaryCall<Req, Resp>();
   if (!call->ParseRequest(request)) {
-    if (observability_ != nullptr && observability_->metrics != nullptr) {
-      observability_->metrics->UndecodableRequest(method);
-    }
     delete call;
-    reactor->Finish(ToGrpcStatus(UndecodableRequest(RpcMethodName(method))));
+    reactor->Finish(Undecodable(method));
     return reactor;
   }
   ServeCall(
@@ -198,11 +202,8 @@ grpc::Status StudServiceImpl::ServeBytesOf(RpcMethod method, const ClientMetadat
                                                const) {
   auto* call = new UnaryCall<Req, Resp>();
   if (!call->ParseRequest(request)) {
-    if (observability_ != nullptr && observability_->metrics != nullptr) {
-      observability_->metrics->UndecodableRequest(method);
-    }
     delete call;
-    return ToGrpcStatus(UndecodableRequest(RpcMethodName(method)));
+    return Undecodable(method);
   }
   // Answered inline, or on an admission worker when load shedding is on.
   grpc::Status answer;
@@ -231,14 +232,7 @@ grpc::Status StudServiceImpl::ServeBytes(absl::string_view path, const ClientMet
 #define STUD_RPC(Name) \
   if (path == #Name)   \
     return ServeBytesOf(RpcMethod::k##Name, metadata, request, response, &HandService::Name);
-  STUD_RPC(NewHand)
-  STUD_RPC(ApplyAction)
-  STUD_RPC(LegalActions)
-  STUD_RPC(ResolveShowdown)
-  STUD_RPC(RuleIrregularity)
-  STUD_RPC(GetView)
-  STUD_RPC(ExportHandHistory)
-  STUD_RPC(ReplayHandHistory)
+  STUD_UNARY_RPCS(STUD_RPC)
 #undef STUD_RPC
   if (path == "GetSigningKeys") {
     v1::GetSigningKeysRequest req;
@@ -259,14 +253,7 @@ grpc::Status StudServiceImpl::ServeBytes(absl::string_view path, const ClientMet
                                                   grpc::ByteBuffer* response) {     \
     return Serve(ctx, RpcMethod::k##Name, *request, response, &HandService::Name);  \
   }
-STUD_RPC(NewHand)
-STUD_RPC(ApplyAction)
-STUD_RPC(LegalActions)
-STUD_RPC(ResolveShowdown)
-STUD_RPC(RuleIrregularity)
-STUD_RPC(GetView)
-STUD_RPC(ExportHandHistory)
-STUD_RPC(ReplayHandHistory)
+STUD_UNARY_RPCS(STUD_RPC)
 #undef STUD_RPC
 
 grpc::ServerWriteReactor<v1::WatchHandResponse>* StudServiceImpl::WatchHand(

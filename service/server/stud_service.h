@@ -40,6 +40,18 @@ using RawStudService = stud::v1::StudService::WithRawCallbackMethod_NewHand<
                                     stud::v1::StudService::WithCallbackMethod_GetSigningKeys<
                                         stud::v1::StudService::Service>>>>>>>>>>;
 
+// Every unary method served from its raw bytes (Serve, ServeBytes), as
+// X(Name) for each; GetSigningKeys, a typed method, is served apart.
+#define STUD_UNARY_RPCS(X) \
+  X(NewHand)               \
+  X(ApplyAction)           \
+  X(LegalActions)          \
+  X(ResolveShowdown)       \
+  X(RuleIrregularity)      \
+  X(GetView)               \
+  X(ExportHandHistory)     \
+  X(ReplayHandHistory)
+
 class StudServiceImpl final : public RawStudService {
  public:
   StudServiceImpl(const Sealer* sealer, ServiceOptions options);
@@ -136,6 +148,8 @@ class StudServiceImpl final : public RawStudService {
   void ServeCall(const ClientMetadata& metadata, RpcMethod method, UnaryCall<Req, Resp>* call,
                  Send send, Finish finish,
                  absl::Status (HandService::*handle)(const Req&, Resp*, const CallContext&) const);
+  // INVALID_ARGUMENT for a request whose bytes are not `method`'s message, counted.
+  grpc::Status Undecodable(RpcMethod method) const;
   // ServeBytes of one method.
   template <typename Req, typename Resp>
   grpc::Status ServeBytesOf(RpcMethod method, const ClientMetadata& metadata,

@@ -8,11 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/type_resolver_util.h"
 #include "gtest/gtest.h"
+#include "prometheus/text_serializer.h"
 #include "service/api/deterministic_bytes.h"
 #include "service/connect/json_text.h"
+#include "service/observability/metrics.h"
 #include "tests/service/service_fixture.h"
 
 namespace stud::service {
@@ -48,8 +51,9 @@ TEST(ConnectJsonText, WritesEveryAnswerOfRealHandsAsProtobufDoes) {
   Server server;
   int answers = 0;
   for (int hand = 0; hand < 12; ++hand) {
-    v1::NewHandRequest req = testing::BasicHand(
-        2 + hand % 7, v1::DEALING_MODE_SERVICE, hand % 3 == 0 ? v1::VARIANT_RAZZ : v1::VARIANT_STUD);
+    v1::NewHandRequest req =
+        testing::BasicHand(2 + hand % 7, v1::DEALING_MODE_SERVICE,
+                           hand % 3 == 0 ? v1::VARIANT_RAZZ : v1::VARIANT_STUD);
     v1::NewHandResponse started;
     grpc::ClientContext ctx;
     testing::SetDeadline(&ctx);
@@ -225,6 +229,32 @@ TEST_F(ConnectCallsTest, RequestsThatAreNotConnectUnaryCalls) {
   const ConnectAnswer huge =
       Post("ApplyAction", "application/proto", std::string((1 << 20) + 1, '\0'));
   EXPECT_EQ(huge.http_status, 429) << huge.body;
+}
+
+TEST(ConnectCallsMetrics, EveryAnswerCountedByItsHttpStatus) {
+  Server server;
+  Metrics metrics(BuildInfo{"t", "t"});
+  const ConnectCalls calls(
+      [&server](absl::string_view path, const ClientMetadata& metadata, absl::string_view request,
+                std::string* response) {
+        return server.service().ServeBytes(path, metadata, request, response);
+      },
+      absl::Seconds(10), 1 << 20, &metrics);
+  const std::vector<std::pair<std::string, std::string>> json = {
+      {"content-type", "application/json"}};
+  for (int i = 0; i < 3; ++i)
+    calls.Serve({.http_method = "POST",
+                 .path = "/stud.v1.StudService/GetSigningKeys",
+                 .headers = json,
+                 .body = "{}"});
+  calls.Serve({.http_method = "POST", .path = "/nowhere", .headers = json, .body = "{}"});
+  calls.BodyTooLarge(4 << 20);
+  prometheus::TextSerializer serializer;
+  const std::string text = serializer.Serialize(metrics.registry()->Collect());
+  EXPECT_TRUE(absl::StrContains(text, "stud_connect_responses_total{status=\"200\"} 3")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "stud_connect_responses_total{status=\"404\"} 1")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "stud_connect_responses_total{status=\"429\"} 1")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "stud_connect_responses_total{status=\"other\"} 0")) << text;
 }
 
 }  // namespace
