@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds the server and the CLI client, and starts the rules service with embedded
-# defaults on 127.0.0.1:50051 (no configuration, no external server):
+# defaults on 127.0.0.1:50051 (no configuration, no external server), and its Connect listener (JSON or
+# binary unary calls over HTTP/1.1, no Node needed) on http://127.0.0.1:8081 (CONNECT_LISTEN overrides
+# the address; --connect_listen= turns it off):
 #   tools/run.sh [stud_server flags...]
 # Without a key file the server seals hands with an ephemeral key (it says so).
 # The quick start is trusted mode and runs with --allow_deck_reveal, so stud_cli
@@ -19,7 +21,9 @@ tools/install-deps.sh
 BUILD_DIR="${BUILD_DIR:-build}"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD_DIR" -j "$(nproc)" --target stud_server stud_cli
-if [ "$web" = false ]; then exec "$BUILD_DIR/service/stud_server" --allow_deck_reveal "$@"; fi
+# Before "$@": a --connect_listen given there wins (the last occurrence of a flag does).
+connect="--connect_listen=${CONNECT_LISTEN-127.0.0.1:8081}"
+if [ "$web" = false ]; then exec "$BUILD_DIR/service/stud_server" --allow_deck_reveal "$connect" "$@"; fi
 
 upstream=127.0.0.1:50051
 prev=""
@@ -29,7 +33,7 @@ for a in "$@"; do
   prev="$a"
 done
 (cd web && npm install --no-audit --no-fund --loglevel=error && npm run --silent build)
-"$BUILD_DIR/service/stud_server" --allow_deck_reveal "$@" &
+"$BUILD_DIR/service/stud_server" --allow_deck_reveal "$connect" "$@" &
 server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null' EXIT
 node web/dist/gateway.mjs --listen="${WEB_LISTEN:-127.0.0.1:8080}" --upstream="$upstream" &
