@@ -5,7 +5,8 @@
 #   `promtool check rules` on the PrometheusRule's groups, which must be
 #   generated from deploy/prometheus/rules.yml (tools/deploy/gen_prometheusrule.py). The ledger Component
 #   (k8s/components/ledger) is checked in k8s/overlays/ledger and once more added
-#   to the dev overlay (a Component any overlay can use).
+#   to the dev overlay (a Component any overlay can use); the Connect Ingress
+#   example (k8s/components/connect-ingress) on top of prod.
 # Usage: k8s_test.sh REPO_ROOT
 set -euo pipefail
 root="$1"
@@ -76,4 +77,30 @@ kubectl kustomize "$tmp/dev-ledger" > "$tmp/dev-ledger.yaml"
 grep -q -- '--ledger=redis-sentinel://' "$tmp/dev-ledger.yaml" || { echo "FAIL: dev + ledger Component has no --ledger"; exit 1; }
 echo "ok: kubectl kustomize dev + k8s/components/ledger ($(grep -c '^kind:' "$tmp/dev-ledger.yaml") objects)"
 node "$here/k8s_validate.js" --env dev --dockerfile "$root/deploy/Dockerfile" "$tmp/dev-ledger.yaml"
+# The Connect Ingress Component on top of prod (which has the gateway): the
+# same checks, and its exact paths to the Connect listener are every unary
+# method of the proto, no more (a missing one would still work, through the
+# gateway, so it is checked here).
+mkdir -p "$tmp/prod-ingress"
+rel="$(realpath --relative-to="$tmp/prod-ingress" "$root/k8s")"
+cat > "$tmp/prod-ingress/kustomization.yaml" <<YAML
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources: ["$rel/overlays/prod"]
+components: ["$rel/components/connect-ingress"]
+YAML
+kubectl kustomize "$tmp/prod-ingress" > "$tmp/prod-ingress.yaml"
+node "$here/k8s_validate.js" --env prod --dockerfile "$root/deploy/Dockerfile" \
+  --web_dockerfile "$root/deploy/web.Dockerfile" "$tmp/prod-ingress.yaml"
+routed="$(node -e '
+  const YAML = require(process.argv[1]);
+  const fs = require("fs");
+  const docs = YAML.parseAllDocuments(fs.readFileSync(process.argv[2], "utf8")).map((d) => d.toJS());
+  const paths = docs.filter((d) => d && d.kind === "Ingress").flatMap((i) => i.spec.rules.flatMap((r) => r.http.paths))
+    .filter((p) => p.backend.service.port.name === "connect").map((p) => p.path.split("/").pop());
+  console.log([...new Set(paths)].sort().join(" "));
+' "$here/node_modules/yaml" "$tmp/prod-ingress.yaml")"
+unary="$(grep -E '^\s*rpc ' "$root/proto/stud/v1/stud.proto" | grep -v stream | sed -E 's/^\s*rpc ([A-Za-z0-9_]+).*/\1/' | LC_ALL=C sort | xargs)"
+[ "$routed" = "$unary" ] || { echo "FAIL: connect-ingress routes [$routed] to the Connect listener; the unary methods are [$unary]"; exit 1; }
+echo "ok: kubectl kustomize prod + k8s/components/connect-ingress (the $(wc -w <<<"$unary") unary methods to the Connect listener)"
 echo "k8s_test: all overlays pass"

@@ -14,7 +14,9 @@
 //      no password outside a secretKeyRef; --ledger (redis:// or
 //      redis-sentinel://) pointing at Services or StatefulSet pods of the
 //      rendering that only the rendering's own pods may reach, at least three
-//      Sentinels (the ledger's rules: k8s_ledger_rules.js).
+//      Sentinels (the ledger's rules: k8s_ledger_rules.js); an Ingress's
+//      backends are Services and ports of the rendering, and only exact
+//      unary-method paths go to the Connect listener's port.
 // The "ledger" overlay is built on prod and checked with prod's rules.
 // The schemas allow unknown fields, so a misspelled field passes check 1; the
 // project rules catch the ones that matter by reading them.
@@ -341,6 +343,26 @@ if (prod) {
     const limit = memBytes((((d.spec.template.spec.containers[0] || {}).resources || {}).limits || {}).memory);
     if (inFlight > 0 && limit !== undefined && inFlight * messageBytes + 64 * 1024 ** 2 > limit) {
       fail(d, `--max_in_flight=${inFlight} x --max_message_bytes=${messageBytes} + 64 MiB exceeds the memory limit`);
+    }
+  }
+}
+// An Ingress (k8s/components/connect-ingress): every backend is a Service of
+// the rendering and one of its ports; the Connect listener's port (a Service
+// port targeting the container port "connect") takes only the exact path of a
+// unary method: a prefix or WatchHand (a stream) there would answer 404.
+for (const ing of byKind('Ingress')) {
+  for (const rule of ing.spec.rules || []) {
+    for (const p of (rule.http || {}).paths || []) {
+      const b = (p.backend || {}).service || {};
+      const want = b.port || {};
+      const where = `${rule.host || '*'}${p.path}`;
+      const svc = byKind('Service').find((s) => s.metadata.name === b.name);
+      const port = svc && (svc.spec.ports || []).find((sp) => (want.name !== undefined ? sp.name === want.name : sp.port === want.number));
+      if (!svc) fail(ing, `${where}: backend ${b.name} is not a Service of the rendering`);
+      else if (!port) fail(ing, `${where}: Service ${b.name} has no port ${JSON.stringify(want)}`);
+      else if (port.targetPort === 'connect' && (p.pathType !== 'Exact' || !/^\/stud\.v1\.StudService\/\w+$/.test(p.path) || p.path.endsWith('/WatchHand'))) {
+        fail(ing, `${where}: only the exact path of a unary method may go to the Connect listener`);
+      }
     }
   }
 }
