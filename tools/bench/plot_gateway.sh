@@ -60,8 +60,10 @@ set offsets 0, 0, 0.6, 0.6
 set title "throughput (medians; whiskers: slowest to fastest round)\ngrey: direct gRPC, green: stud\\_server's Connect listener, blue: stud\\_web"
 set xlabel "calls/s"
 set xrange [0:*]
+set format x "%.0s%c"
 plot many using ($3/2):0:($3/2):(0.35):2:ytic(1) with boxxyerror lc rgb variable, \
      many using 3:0:4:5 with xerrorbars lc rgb "black" pt -1
+set format x "%g"
 set title "one call at a time: mean (stud\\_loadgen rows: p50)\ncolours as on the left"
 set xlabel "µs per call"
 plot one using ($3/2):0:($3/2):(0.35):2:ytic(1) with boxxyerror lc rgb variable
