@@ -111,6 +111,13 @@ ConnectAnswer ConnectCalls::BodyTooLarge(size_t limit) const {
                                           absl::StrCat("request larger than ", limit, " bytes"))));
 }
 
+ConnectAnswer ConnectCalls::BuffersFull(size_t limit) const {
+  return Counted(
+      ErrorAnswer(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                               absl::StrCat("the server is receiving ", limit,
+                                            " bytes of requests already: retry in a moment"))));
+}
+
 ConnectAnswer ConnectCalls::Counted(ConnectAnswer answer) const {
   if (metrics_ != nullptr) metrics_->ConnectAnswered(answer.http_status);
   return answer;

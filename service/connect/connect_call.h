@@ -82,6 +82,9 @@ class ConnectCalls {
 
   // The answer to a body over the listener's `limit` (resource_exhausted).
   ConnectAnswer BodyTooLarge(size_t limit) const;
+  // The answer to a body that would take the bodies being received past
+  // the listener's `limit` (resource_exhausted, to be retried).
+  ConnectAnswer BuffersFull(size_t limit) const;
 
  private:
   ConnectAnswer Answer(const ConnectRequest& request) const;

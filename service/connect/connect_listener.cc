@@ -18,9 +18,22 @@ namespace stud::service {
 constexpr size_t kConnectionMemory = 32 * 1024;
 
 // One request while its body arrives (libmicrohttpd's per-request pointer).
+// Its bytes count against the listener's buffered total until it is done.
 struct PendingRequest {
+  explicit PendingRequest(std::atomic<size_t>* total) : buffered_total(total) {}
+  PendingRequest(const PendingRequest&) = delete;
+  PendingRequest& operator=(const PendingRequest&) = delete;
+  ~PendingRequest() { Release(); }
+  void Release() {
+    buffered_total->fetch_sub(body.size(), std::memory_order_relaxed);
+    body.clear();
+    body.shrink_to_fit();
+  }
+
+  std::atomic<size_t>* buffered_total;
   std::string body;
-  bool too_large = false;
+  bool too_large = false;  // over the request limit: answered resource_exhausted
+  bool too_many = false;   // over the listener's buffered total: the same
 };
 
 struct ConnectListenerAccess {
@@ -56,21 +69,30 @@ struct ConnectListenerAccess {
     auto* self = static_cast<ConnectListener*>(cls);
     auto* pending = static_cast<PendingRequest*>(*request_state);
     if (pending == nullptr) {
-      *request_state = new PendingRequest();
+      *request_state = new PendingRequest(&self->buffered_bytes_);
       return MHD_YES;
     }
     if (*upload_size > 0) {
-      if (pending->body.size() + *upload_size > self->max_request_bytes_) {
-        pending->too_large = true;
-        pending->body.clear();
-      } else if (!pending->too_large) {
-        pending->body.append(upload, *upload_size);
-      }
+      const size_t piece = *upload_size;
       *upload_size = 0;
+      if (pending->too_large || pending->too_many) return MHD_YES;  // read and dropped
+      if (pending->body.size() + piece > self->max_request_bytes_) {
+        pending->too_large = true;
+        pending->Release();
+      } else if (self->buffered_bytes_.fetch_add(piece, std::memory_order_relaxed) + piece >
+                 self->max_buffered_bytes_) {
+        self->buffered_bytes_.fetch_sub(piece, std::memory_order_relaxed);
+        pending->too_many = true;
+        pending->Release();
+      } else {
+        pending->body.append(upload, piece);
+      }
       return MHD_YES;
     }
     if (pending->too_large)
       return Send(connection, self->calls_->BodyTooLarge(self->max_request_bytes_));
+    if (pending->too_many)
+      return Send(connection, self->calls_->BuffersFull(self->max_buffered_bytes_));
     ConnectRequest request{
         .http_method = method, .path = url, .headers = {}, .body = pending->body};
     MHD_get_connection_values(connection, MHD_HEADER_KIND, &CollectHeader, &request.headers);
@@ -107,7 +129,7 @@ absl::StatusOr<std::unique_ptr<ConnectListener>> ConnectListener::Start(
   std::memcpy(&address, found->ai_addr, found->ai_addrlen);
   freeaddrinfo(found);
 
-  std::unique_ptr<ConnectListener> listener(new ConnectListener(calls, options.max_request_bytes));
+  std::unique_ptr<ConnectListener> listener(new ConnectListener(calls, options));
   unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO;
   // (No MHD_USE_ERROR_LOG: stderr is the server's JSON lines.)
   if (address.ss_family == AF_INET6) flags |= MHD_USE_IPv6;

@@ -13,13 +13,17 @@
 // next: a call blocks its thread until the server answers, so the threads
 // are the calls in flight on this listener.
 // Limits: request bodies up to `max_request_bytes` (larger: Connect
-// resource_exhausted, the rest of the body not read); headers up to the
-// per-connection memory (32 KiB; larger: 431); `max_connections` open at
-// once (more are accepted and closed); an idle connection closed after
-// `idle_timeout`.
+// resource_exhausted; the rest of the body is read and dropped, not kept);
+// bodies being received, all connections together, up to
+// `max_buffered_bytes` (a body that would pass it: resource_exhausted, so
+// that slow senders cannot hold max_connections x max_request_bytes of
+// memory); headers up to the per-connection memory (32 KiB; larger: 431);
+// `max_connections` open at once (more are accepted and closed); an idle
+// connection closed after `idle_timeout`.
 #ifndef STUD_SERVICE_CONNECT_CONNECT_LISTENER_H_
 #define STUD_SERVICE_CONNECT_CONNECT_LISTENER_H_
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -36,6 +40,7 @@ struct ConnectListenerOptions {
   std::string address;  // host:port (numeric host; port 0 = any free port)
   int threads = 2;
   size_t max_request_bytes = 4 << 20;
+  size_t max_buffered_bytes = 64 << 20;
   int max_connections = 4096;
   absl::Duration idle_timeout = absl::Seconds(60);
   absl::Duration default_timeout = absl::Seconds(10);  // a call without connect-timeout-ms
@@ -58,11 +63,15 @@ class ConnectListener {
   int port() const { return port_; }
 
  private:
-  ConnectListener(const ConnectCalls* calls, size_t max_request_bytes)
-      : calls_(calls), max_request_bytes_(max_request_bytes) {}
+  ConnectListener(const ConnectCalls* calls, const ConnectListenerOptions& options)
+      : calls_(calls),
+        max_request_bytes_(options.max_request_bytes),
+        max_buffered_bytes_(options.max_buffered_bytes) {}
 
   const ConnectCalls* calls_;
   size_t max_request_bytes_;
+  size_t max_buffered_bytes_;
+  std::atomic<size_t> buffered_bytes_{0};  // bodies being received, every connection
   std::string tls_cert_pem_;
   std::string tls_key_pem_;
   MHD_Daemon* daemon_ = nullptr;

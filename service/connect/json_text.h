@@ -2,9 +2,10 @@
 // bytes along the generated descriptors: byte for byte what the web gateway
 // (protobuf-es toJson, then JSON.stringify) writes for the same bytes, so a
 // caller gets the same answer from stud_server's Connect listener as from the
-// gateway. protobuf's own converter (util::BinaryToJsonString) takes about
-// 90 us for a 3 KB HandUpdate answer; this about a tenth of it, and it escapes
-// strings as JSON.stringify does (protobuf also escapes < > U+2028 and DEL).
+// gateway. protobuf's own converter (util::BinaryToJsonString) takes 93-101
+// us for a 3.3 KB ApplyAction answer, this 16-19 us (docs/benchmarks.md); and
+// it escapes strings as JSON.stringify does (protobuf also escapes < > U+2028
+// and DEL).
 //
 // The form: fields in declaration order, under their JSON names; 64-bit
 // integers as strings; enums by name (a number when unknown); bytes as

@@ -126,6 +126,9 @@ ABSL_FLAG(std::string, connect_listen, "",
 ABSL_FLAG(int, connect_threads, 0,
           "Threads of --connect_listen, each serving one call at a time (0 = two per core)");
 ABSL_FLAG(int, connect_max_connections, 4096, "Open --connect_listen connections at most");
+ABSL_FLAG(int, connect_max_buffered_mib, 64,
+          "Request bodies --connect_listen holds while they arrive, all connections together, in "
+          "MiB; a body that would pass it is refused RESOURCE_EXHAUSTED (429)");
 ABSL_FLAG(int, connect_idle_timeout_seconds, 60,
           "A --connect_listen connection idle this long is closed");
 ABSL_FLAG(int, connect_default_timeout_ms, 10000,
@@ -151,12 +154,15 @@ absl::StatusOr<ConnectListenerOptions> ConnectListenerOptionsFromFlags() {
                         ? threads
                         : 2 * std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   options.max_connections = absl::GetFlag(FLAGS_connect_max_connections);
+  options.max_buffered_bytes =
+      static_cast<size_t>(std::max(0, absl::GetFlag(FLAGS_connect_max_buffered_mib))) << 20;
   options.idle_timeout = absl::Seconds(absl::GetFlag(FLAGS_connect_idle_timeout_seconds));
   options.default_timeout = absl::Milliseconds(absl::GetFlag(FLAGS_connect_default_timeout_ms));
-  if (options.max_connections < 1 || options.idle_timeout <= absl::ZeroDuration() ||
+  if (options.max_connections < 1 || options.max_buffered_bytes == 0 ||
+      options.idle_timeout <= absl::ZeroDuration() ||
       options.default_timeout <= absl::ZeroDuration())
     return absl::InvalidArgumentError(
-        "--connect_max_connections, --connect_idle_timeout_seconds and "
+        "--connect_max_connections, --connect_max_buffered_mib, --connect_idle_timeout_seconds and "
         "--connect_default_timeout_ms must be positive");
   if (!absl::GetFlag(FLAGS_tls_client_ca).empty())
     return absl::InvalidArgumentError(

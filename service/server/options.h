@@ -62,6 +62,7 @@ ABSL_DECLARE_FLAG(int, workers);
 ABSL_DECLARE_FLAG(std::string, connect_listen);
 ABSL_DECLARE_FLAG(int, connect_threads);
 ABSL_DECLARE_FLAG(int, connect_max_connections);
+ABSL_DECLARE_FLAG(int, connect_max_buffered_mib);
 ABSL_DECLARE_FLAG(int, connect_idle_timeout_seconds);
 ABSL_DECLARE_FLAG(int, connect_default_timeout_ms);
 

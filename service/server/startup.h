@@ -105,8 +105,9 @@ absl::Status BuildService(ServerParts& parts);
 // The connection policy, the gRPC server listening on --listen with the
 // service registered, and health SERVING.
 absl::Status StartServer(ServerParts& parts);
-// --connect_listen: Connect unary calls over HTTP/1.1 through the server's
-// in-process channel (connect/connect_listener.h), logged as
+// --connect_listen: Connect unary calls over HTTP/1.1, served by the
+// service's own unary path (StudServiceImpl::ServeBytes,
+// connect/connect_listener.h), logged as
 // "connect_listening" with the bound port; or off.
 absl::Status StartConnect(ServerParts& parts);
 // The "startup" log line (the whole configuration, never key bytes), the
