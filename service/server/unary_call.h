@@ -80,7 +80,7 @@ class UnaryCall final {
     return request_->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
   }
   bool SerializeResponse(std::string* out) const {
-    if (kHasMap) {
+    if (HasMap()) {
       *out = DeterministicBytes(*response_);
       return true;
     }
@@ -90,7 +90,7 @@ class UnaryCall final {
   // The response's bytes into *out, which gRPC sends when the call finishes
   // OK; gRPC's error (INTERNAL) when the response cannot be serialized.
   grpc::Status SerializeResponse(grpc::ByteBuffer* out) const {
-    if (kHasMap) {
+    if (HasMap()) {
       const std::string bytes = DeterministicBytes(*response_);
       grpc::Slice slice(bytes);
       grpc::ByteBuffer buffer(&slice, 1);
@@ -108,12 +108,15 @@ class UnaryCall final {
  private:
   // A response with a map field is serialized with its maps in key order
   // (api/deterministic_bytes.h): the same answer, the same bytes.
-  static inline const bool kHasMap = [] {
-    const google::protobuf::Descriptor* type = Resp::descriptor();
-    for (int i = 0; i < type->field_count(); ++i)
-      if (type->field(i)->is_map()) return true;
-    return false;
-  }();
+  static bool HasMap() {
+    static const bool has_map = [] {
+      const google::protobuf::Descriptor* type = Resp::descriptor();
+      for (int i = 0; i < type->field_count(); ++i)
+        if (type->field(i)->is_map()) return true;
+      return false;
+    }();
+    return has_map;
+  }
 
   InlineArena<kInitialBlock> arena_;  // declared first: the messages live on it
   Req* const request_;
