@@ -13,6 +13,7 @@
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/rpc/status.pb.h"
+#include "service/api/status_mapping.h"
 #include "service/connect/json_text.h"
 #include "stud/v1/stud.grpc.pb.h"
 
@@ -74,6 +75,12 @@ CodeInfo InfoOf(grpc::StatusCode code) {
   return i >= 0 && i < static_cast<int>(std::size(kCodes)) ? kCodes[i] : kCodes[2];
 }
 
+// The listener's own refusals carry the details every error of the service
+// carries (ErrorInfo with the code's reason, LocalizedMessage: api/status_mapping.h).
+grpc::Status Refusal(absl::StatusCode code, absl::string_view message) {
+  return ToGrpcStatus(absl::Status(code, message));
+}
+
 ConnectAnswer Plain(int http_status, absl::string_view text) {
   ConnectAnswer answer{.http_status = http_status, .headers = {}, .body = std::string(text)};
   answer.headers.emplace_back("content-type", "text/plain; charset=utf-8");
@@ -107,15 +114,15 @@ ConnectAnswer ConnectCalls::Serve(const ConnectRequest& request) const {
 }
 
 ConnectAnswer ConnectCalls::BodyTooLarge(size_t limit) const {
-  return Counted(ErrorAnswer(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                                          absl::StrCat("request larger than ", limit, " bytes"))));
+  return Counted(ErrorAnswer(Refusal(absl::StatusCode::kResourceExhausted,
+                                     absl::StrCat("request larger than ", limit, " bytes"))));
 }
 
 ConnectAnswer ConnectCalls::BuffersFull(size_t limit) const {
   return Counted(
-      ErrorAnswer(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                               absl::StrCat("the server is receiving ", limit,
-                                            " bytes of requests already: retry in a moment"))));
+      ErrorAnswer(Refusal(absl::StatusCode::kResourceExhausted,
+                          absl::StrCat("the server is receiving ", limit,
+                                       " bytes of requests already: retry in a moment"))));
 }
 
 ConnectAnswer ConnectCalls::Counted(ConnectAnswer answer) const {
@@ -140,9 +147,9 @@ ConnectAnswer ConnectCalls::Answer(const ConnectRequest& request) const {
   const absl::string_view encoding = HeaderOf(request, "content-encoding");
   if (!encoding.empty() && encoding != "identity") {
     ConnectAnswer answer =
-        ErrorAnswer(grpc::Status(grpc::StatusCode::UNIMPLEMENTED,
-                                 absl::StrCat("content-encoding ", encoding,
-                                              " is not served here: send the body uncompressed")));
+        ErrorAnswer(Refusal(absl::StatusCode::kUnimplemented,
+                            absl::StrCat("content-encoding ", encoding,
+                                         " is not served here: send the body uncompressed")));
     answer.headers.emplace_back("accept-encoding", "identity");
     return answer;
   }
@@ -152,8 +159,8 @@ ConnectAnswer ConnectCalls::Answer(const ConnectRequest& request) const {
     const bool digits = std::all_of(ms.begin(), ms.end(), absl::ascii_isdigit);
     if (ms.size() > 10 || !digits || !absl::SimpleAtoi(ms, &value))
       return ErrorAnswer(
-          grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                       "connect-timeout-ms: a whole number of milliseconds, at most 10 digits"));
+          Refusal(absl::StatusCode::kInvalidArgument,
+                  "connect-timeout-ms: a whole number of milliseconds, at most 10 digits"));
     timeout = absl::Milliseconds(value);
   }
 
@@ -164,17 +171,17 @@ ConnectAnswer ConnectCalls::Answer(const ConnectRequest& request) const {
     const auto parsed = util::JsonToBinaryString(types_.get(), method->second.input_type_url,
                                                  std::string(request.body), &binary, options);
     if (!parsed.ok())
-      return ErrorAnswer(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                                      absl::StrCat("the body is not JSON of this method's "
-                                                   "request: ",
-                                                   parsed.message().ToString())));
+      return ErrorAnswer(Refusal(absl::StatusCode::kInvalidArgument,
+                                 absl::StrCat("the body is not JSON of this method's "
+                                              "request: ",
+                                              parsed.message().ToString())));
     message = binary;
   }
 
   if (message.size() > max_message_bytes_)
     return ErrorAnswer(
-        grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                     absl::StrCat("request message larger than ", max_message_bytes_, " bytes")));
+        Refusal(absl::StatusCode::kResourceExhausted,
+                absl::StrCat("request message larger than ", max_message_bytes_, " bytes")));
   ClientMetadata metadata;
   for (const auto& [name, value] : request.headers)
     if (Forwarded(name)) metadata.emplace(name, value);
@@ -182,7 +189,7 @@ ConnectAnswer ConnectCalls::Answer(const ConnectRequest& request) const {
   std::string payload;
   const grpc::Status status = serve_(request.path, metadata, message, &payload);
   if (absl::Now() > deadline)
-    return ErrorAnswer(grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "the deadline passed"));
+    return ErrorAnswer(Refusal(absl::StatusCode::kDeadlineExceeded, "the deadline passed"));
   if (!status.ok()) return ErrorAnswer(status);
 
   ConnectAnswer answer;
@@ -195,10 +202,9 @@ ConnectAnswer ConnectCalls::Answer(const ConnectRequest& request) const {
       const auto st = util::BinaryToJsonString(types_.get(), method->second.output_type_url,
                                                payload, &answer.body);
       if (!st.ok())
-        return ErrorAnswer(
-            grpc::Status(grpc::StatusCode::INTERNAL,
-                         absl::StrCat("stud_server's answer does not convert to JSON: ",
-                                      st.message().ToString())));
+        return ErrorAnswer(Refusal(absl::StatusCode::kInternal,
+                                   absl::StrCat("stud_server's answer does not convert to JSON: ",
+                                                st.message().ToString())));
     }
   } else {
     answer.headers.emplace_back("content-type", "application/proto");

@@ -38,7 +38,8 @@
 #include "absl/time/time.h"
 #include "google/protobuf/util/type_resolver.h"
 #include "grpcpp/grpcpp.h"
-#include "service/observability/observability.h"
+#include "service/observability/client_metadata.h"
+#include "service/observability/metrics.h"
 
 namespace stud::service {
 

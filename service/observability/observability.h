@@ -9,7 +9,6 @@
 #define STUD_SERVICE_OBSERVABILITY_OBSERVABILITY_H_
 
 #include <chrono>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +17,7 @@
 #include "grpcpp/grpcpp.h"
 #include "service/api/status_mapping.h"
 #include "service/observability/call_trace.h"
+#include "service/observability/client_metadata.h"
 #include "service/observability/hand_facts.h"
 #include "service/observability/metrics.h"
 #include "service/observability/tracing.h"
@@ -70,10 +70,6 @@ RpcFacts Describe(const stud::v1::ExportHandHistoryRequest& req,
 RpcFacts Describe(const stud::v1::ReplayHandHistoryRequest& req,
                   const stud::v1::ReplayHandHistoryResponse& resp, bool ok, bool detailed = true,
                   const HandFacts* noted = nullptr);
-
-// A call's metadata (headers), as gRPC gives a server's handler; the Connect
-// listener builds the same from its HTTP headers.
-using ClientMetadata = std::multimap<grpc::string_ref, grpc::string_ref>;
 
 // Per-call bookkeeping used by ServeUnary. Owns the call's server span and
 // hand facts, which its handler reaches through trace().

@@ -220,6 +220,8 @@ TEST_F(ConnectCallsTest, RequestsThatAreNotConnectUnaryCalls) {
     const ConnectAnswer t =
         Post("GetSigningKeys", "application/json", "{}", {{"connect-timeout-ms", bad}});
     EXPECT_EQ(t.http_status, 400) << bad;
+    // The listener's own refusals carry the service's details too.
+    EXPECT_TRUE(absl::StrContains(t.body, R"("debug":{"reason":"INVALID_ARGUMENT")")) << t.body;
   }
   const ConnectAnswer late =
       Post("GetSigningKeys", "application/json", "{}", {{"connect-timeout-ms", "0"}});
