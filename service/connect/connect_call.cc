@@ -167,9 +167,9 @@ ConnectAnswer ConnectCalls::Answer(const ConnectRequest& request) const {
   std::string binary;
   absl::string_view message = request.body;
   if (*body_kind == Body::kJson) {
-    util::JsonParseOptions options;
-    const auto parsed = util::JsonToBinaryString(types_.get(), method->second.input_type_url,
-                                                 std::string(request.body), &binary, options);
+    const auto parsed = util::JsonToBinaryString(
+        types_.get(), method->second.input_type_url,
+        google::protobuf::StringPiece(request.body.data(), request.body.size()), &binary);
     if (!parsed.ok())
       return ErrorAnswer(Refusal(absl::StatusCode::kInvalidArgument,
                                  absl::StrCat("the body is not JSON of this method's "
