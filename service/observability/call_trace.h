@@ -7,6 +7,9 @@
 #ifndef STUD_SERVICE_OBSERVABILITY_CALL_TRACE_H_
 #define STUD_SERVICE_OBSERVABILITY_CALL_TRACE_H_
 
+#include "absl/functional/any_invocable.h"
+#include "absl/status/status.h"
+
 namespace stud::service {
 
 class RpcSpan;        // tracing.h
@@ -20,6 +23,11 @@ struct CallTrace {
   // the call's metrics, span and log lines (null: nowhere).
   HandFactsSink* hand = nullptr;
 };
+
+// A handler's completion: the call's status, once, from any thread (at once,
+// or later from the ledger's: trust/ledger.h). ServeUnary (observability.h)
+// answers the call from it.
+using HandlerDone = absl::AnyInvocable<void(absl::Status) &&>;
 
 }  // namespace stud::service
 

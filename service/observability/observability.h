@@ -9,6 +9,7 @@
 #define STUD_SERVICE_OBSERVABILITY_OBSERVABILITY_H_
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -94,25 +95,32 @@ class RpcObservation {
   HandFactsSink hand_facts_;  // the handler notes its hand's facts (hand_facts.h)
 };
 
-// Runs `handler` (called with the call's CallTrace), then `send_response`
-// when it succeeded (it writes the response's bytes; its error, if any,
-// becomes the call's status), records the call and calls `finish` with the
-// status (the transport's answer). Neither `req` nor `resp` is touched after
-// `finish`, which may free them.
+// Runs `handler(trace, done)` (trace: the call's CallTrace); when the handler
+// completes `done` (at once, or later from another thread: a ledger call),
+// runs `send_response` if it succeeded (it writes the response's bytes; its
+// error, if any, becomes the call's status), records the call and calls
+// `finish` with the status (the transport's answer). Neither `req` nor `resp`
+// is touched after `finish`, which may free them.
 template <typename Req, typename Resp, typename Handler, typename SendResponse, typename Finish>
 void ServeUnary(const Observability* obs, const ClientMetadata& metadata, RpcMethod method,
-                const Req& req, const Resp& resp, Handler&& handler, SendResponse&& send_response,
-                Finish&& finish) {
-  RpcObservation observation(obs, metadata, method);
-  // Worded: an engine refusal's facts become its English message
-  // (text/refusal_text.h) before the call is logged, traced and answered.
-  absl::Status st = text::Worded(handler(observation.trace()));
-  grpc::Status status = ToGrpcStatus(st);
-  if (status.ok()) status = send_response();
-  if (observation.active())
-    observation.Finish(st, static_cast<int>(status.error_code()),
-                       Describe(req, resp, st.ok(), observation.detailed(), observation.noted()));
-  finish(status);
+                const Req& req, const Resp& resp, Handler&& handler, SendResponse send_response,
+                Finish finish) {
+  auto observation = std::make_unique<RpcObservation>(obs, metadata, method);
+  const CallTrace trace = observation->trace();
+  handler(trace, [observation = std::move(observation), &req, &resp,
+                  send_response = std::move(send_response),
+                  finish = std::move(finish)](absl::Status handled) mutable {
+    // Worded: an engine refusal's facts become its English message
+    // (text/refusal_text.h) before the call is logged, traced and answered.
+    const absl::Status st = text::Worded(std::move(handled));
+    grpc::Status status = ToGrpcStatus(st);
+    if (status.ok()) status = send_response();
+    if (observation->active())
+      observation->Finish(
+          st, static_cast<int>(status.error_code()),
+          Describe(req, resp, st.ok(), observation->detailed(), observation->noted()));
+    finish(status);
+  });
 }
 
 }  // namespace stud::service

@@ -37,6 +37,9 @@ class TenantAuth;       // trust/tenants.h
 class TenantLimiter;    // trust/tenant_limits.h
 class WatchHub;         // trust/watch_hub.h
 
+// ServiceOptions::workers: no worker threads.
+inline constexpr int kCallsOnGrpcThreads = -1;
+
 struct ServiceOptions {
   bool allow_preset = false;  // --allow_preset: accept DEALING_MODE_PRESET
   // --allow_history_reveal: ExportHandHistory may write every seat's down cards.
@@ -51,11 +54,13 @@ struct ServiceOptions {
   const TenantAuth* tenants = nullptr;
   // Where calls must carry a seat ticket (null: nowhere). Must outlive the service.
   const SeatTicketPolicy* seat_tickets = nullptr;
-  // Load shedding (--max_in_flight): 0 = handlers run on gRPC's threads as
-  // calls arrive. N > 0 = calls go to a queue served by `workers` threads; a
-  // call arriving while N are queued or running is refused at once with
-  // RESOURCE_EXHAUSTED, so memory and queueing delay stay bounded above
-  // capacity and the server recovers as soon as the load drops.
+  // Load shedding (--max_in_flight): 0 = no bound, handlers run on gRPC's
+  // threads as calls arrive. N > 0 = a call arriving while N calls are
+  // accepted and not yet answered is refused at once with RESOURCE_EXHAUSTED,
+  // so memory and queueing delay stay bounded above capacity and the server
+  // recovers as soon as the load drops; the calls go to a queue served by
+  // `workers` threads, or with kCallsOnGrpcThreads run on gRPC's threads (the
+  // default with a ledger, whose calls do not hold a thread while Redis answers).
   int max_in_flight = 0;
   int workers = 0;  // 0 = one per core
   // The hand ledger (--ledger; null: off, trusted mode). Must outlive the service.

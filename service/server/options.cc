@@ -119,7 +119,8 @@ ABSL_FLAG(int, max_in_flight_per_tenant, 0,
           "With --tenant_keys_file: calls one tenant may have queued or running; more are refused "
           "RESOURCE_EXHAUSTED TENANT_OVERLOADED (0 = no per-tenant limit)");
 ABSL_FLAG(int, workers, 0,
-          "Threads serving calls when --max_in_flight is set (0 = one per core; 32 with --ledger)");
+          "Threads serving calls when --max_in_flight is set (0 = one per core; -1 = none, calls "
+          "run on gRPC's threads: the default with --ledger)");
 ABSL_FLAG(std::string, connect_listen, "",
           "Connect unary calls over HTTP/1.1 (JSON or binary) on this address (host:port; port 0 = "
           "any free port, logged as connect_listening); empty = off. TLS as --tls_cert/--tls_key");

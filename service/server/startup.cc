@@ -23,9 +23,8 @@
 namespace stud::service {
 namespace {
 
-// The defaults of --max_in_flight and --workers when a ledger is on.
+// The default of --max_in_flight when a ledger is on.
 constexpr int kLedgerMaxInFlight = 1024;
-constexpr int kLedgerWorkers = 32;
 
 absl::Status Invalid(absl::string_view message) { return absl::InvalidArgumentError(message); }
 
@@ -49,11 +48,12 @@ absl::Status StartLedger(const std::string& url, ServerParts& parts) {
       .Bool("reachable", ping.ok())
       .Str("msg", ping.ok() ? "hand ledger on" : std::string(ping.message()));
   parts.options.ledger = parts.ledger.get();
-  // A ledger call waits for Redis. On gRPC's two callback threads that wait
-  // would hold the server to two calls at a time, so with a ledger the calls
-  // run on a pool of workers (docs/benchmarks.md, "With the hand ledger").
+  // A ledger call leaves its thread while Redis answers (trust/ledger.h), so
+  // the calls stay on gRPC's threads, and the calls awaiting Redis are
+  // bounded: without a bound a stalled Redis would hold every call that
+  // arrives until its timeout (docs/benchmarks.md, "With the hand ledger").
   if (parts.options.max_in_flight == 0) parts.options.max_in_flight = kLedgerMaxInFlight;
-  if (parts.options.workers == 0) parts.options.workers = kLedgerWorkers;
+  if (parts.options.workers == 0) parts.options.workers = kCallsOnGrpcThreads;
   return absl::OkStatus();
 }
 
@@ -190,7 +190,7 @@ absl::Status BuildService(ServerParts& parts) {
   options.tenants = parts.tenants.get();
   options.seat_tickets = &parts.seat_tickets;
   options.max_in_flight = std::max(0, absl::GetFlag(FLAGS_max_in_flight));
-  options.workers = std::max(0, absl::GetFlag(FLAGS_workers));
+  options.workers = std::max(kCallsOnGrpcThreads, absl::GetFlag(FLAGS_workers));
   if (const std::string url = absl::GetFlag(FLAGS_ledger); !url.empty()) {
     if (absl::Status st = StartLedger(url, parts); !st.ok()) return st;
   }

@@ -51,32 +51,36 @@ bool PlatformOnly(const Req& req) {
 
 }  // namespace
 
-absl::Status StudServiceImpl::Authorized(
-    const ClientMetadata& metadata, const absl::StatusOr<Caller>& caller,
-    absl::string_view seat_ticket, const CallTrace& trace,
-    absl::FunctionRef<absl::Status(const CallContext&)> handler) const {
-  // Errors in the caller's language, else the hand's (api/localized.h).
+void StudServiceImpl::Authorized(const ClientMetadata& metadata,
+                                 const absl::StatusOr<Caller>& caller,
+                                 absl::string_view seat_ticket, const CallTrace& trace,
+                                 absl::FunctionRef<absl::Status(const CallContext&)> handler,
+                                 HandlerDone done) const {
+  LedgerScope ledger(ledger_);  // commits what the call changed, or refuses it (ledger.h)
   HandLanguage hand_language;
+  absl::Status handled = AuthorizedIn(caller, seat_ticket, &hand_language, trace, &ledger, handler);
+  // Errors in the caller's language, else the hand's (api/localized.h).
   const std::optional<MessageLanguage> asked = AskedLanguage(metadata);
-  absl::Status status = AuthorizedIn(caller, seat_ticket, &hand_language, trace, handler);
-  if (std::optional<MessageLanguage> lang = asked ? asked : hand_language.noted()) {
-    SetMessageLanguage(&status, *lang);
-  }
-  return status;
+  const std::optional<MessageLanguage> language = asked ? asked : hand_language.noted();
+  ledger.Finish(std::move(handled), caller.ok() ? absl::string_view(caller->tenant) : "",
+                [language, done = std::move(done)](absl::Status status) mutable {
+                  if (language) SetMessageLanguage(&status, *language);
+                  std::move(done)(std::move(status));
+                });
 }
 
 absl::Status StudServiceImpl::AuthorizedIn(
     const absl::StatusOr<Caller>& caller, absl::string_view seat_ticket, HandLanguage* language,
-    const CallTrace& trace, absl::FunctionRef<absl::Status(const CallContext&)> handler) const {
-  LedgerScope ledger(ledger_);  // commits what the call changed, or refuses it (ledger.h)
+    const CallTrace& trace, LedgerScope* ledger,
+    absl::FunctionRef<absl::Status(const CallContext&)> handler) const {
   if (!caller.ok()) return caller.status();
   if (absl::Status st = AdmitSeat(caller->tenant, seat_ticket); !st.ok()) return st;
   const CallContext call{.tenant = caller->tenant,
                          .device = caller->device,
                          .language = language,
                          .trace = trace,
-                         .ledger = &ledger};
-  return ledger.Finish(handler(call), caller->tenant);
+                         .ledger = ledger};
+  return handler(call);
 }
 
 StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
@@ -86,8 +90,9 @@ StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
       callers_(sealer, options.tenants, options.seat_tickets),
       seat_rate_limit_(options.seat_rate_limit),
       ledger_(options.ledger),
+      max_in_flight_(options.max_in_flight),
       tenant_limits_(options.tenants != nullptr ? options.tenant_limits : nullptr) {
-  if (options.max_in_flight > 0)
+  if (options.max_in_flight > 0 && options.workers != kCallsOnGrpcThreads)
     admission_ = std::make_unique<Admission>(options.max_in_flight, options.workers);
 }
 
@@ -102,9 +107,10 @@ absl::Status StudServiceImpl::AdmitSeat(absl::string_view tenant,
   return seat_rate_limit_->Admit(tenant, seat_ticket.substr(7, 16), seat, absl::Now());
 }
 
-void StudServiceImpl::Dispatch(absl::StatusOr<Caller> caller,
-                               absl::AnyInvocable<void(const absl::StatusOr<Caller>&) &&> serve,
-                               absl::FunctionRef<void(const absl::Status&)> refuse) {
+void StudServiceImpl::Dispatch(
+    absl::StatusOr<Caller> caller,
+    absl::AnyInvocable<void(const absl::StatusOr<Caller>&, Answered) &&> serve,
+    absl::FunctionRef<void(const absl::Status&)> refuse) {
   if (draining_.load(std::memory_order_relaxed)) {
     last_arrival_nanos_.store(absl::ToUnixNanos(absl::Now()), std::memory_order_relaxed);
     refuse(ServerDraining());
@@ -121,18 +127,29 @@ void StudServiceImpl::Dispatch(absl::StatusOr<Caller> caller,
       return;
     }
   }
-  // Counted from here until the call is answered (serve finishes it).
-  ++in_flight_;
-  auto counted = [this, serve = std::move(serve), caller = std::move(caller)]() mutable {
-    std::move(serve)(caller);
+  // Counted, and the tenant's slot held, from here until the call is
+  // answered: `answered` runs then, which may be after `serve` has returned
+  // (a ledger call completes on the ledger's thread). With load shedding the
+  // bound is on these calls, those awaiting the ledger included.
+  const int before = in_flight_.fetch_add(1);
+  if (max_in_flight_ > 0 && before >= max_in_flight_) {
     --in_flight_;
+    refuse(ServerOverloaded(max_in_flight_));
+    return;
+  }
+  Answered answered = [this, slot = std::move(slot)]() mutable {
+    slot.reset();
+    --in_flight_;
+  };
+  auto counted = [serve = std::move(serve), caller = std::move(caller),
+                  answered = std::move(answered)]() mutable {
+    std::move(serve)(caller, std::move(answered));
   };
   if (admission_ == nullptr) {
     counted();
-  } else if (!admission_->TrySubmit(
-                 [counted = std::move(counted), slot = std::move(slot)]() mutable { counted(); })) {
-    --in_flight_;
-    refuse(ServerOverloaded(admission_->max_in_flight()));
+  } else if (!admission_->TrySubmit(std::move(counted))) {
+    --in_flight_;  // `answered` never ran; the slot went with it
+    refuse(ServerOverloaded(max_in_flight_));
   }
 }
 
@@ -172,26 +189,37 @@ void StudServiceImpl::ServeCall(const ClientMetadata& metadata, RpcMethod method
                                                                     const CallContext&) const) {
   // Every handler goes through ServeUnary (observability.h): metrics, the
   // server span and logs are recorded there, once per call. Dispatch runs
-  // exactly one of the two paths below, and each ends by freeing the call.
-  auto serve = [this, &metadata, method, call, send, finish](auto&& handler) {
+  // exactly one of the two paths below, and each ends by freeing the call
+  // once it is answered.
+  auto serve = [this, &metadata, method, call, send, finish](auto&& handler, Answered answered) {
     ServeUnary(observability_, metadata, method, call->request(), *call->response(), handler, send,
-               finish);
-    delete call;
+               [call, finish, answered = std::move(answered)](const grpc::Status& status) mutable {
+                 finish(status);
+                 delete call;
+                 if (answered) std::move(answered)();
+               });
   };
   // The call's one authentication (callers.h): Dispatch takes the tenant's
   // slot with it, and the handler's context is made from it.
   Dispatch(
       callers_.Authenticate(metadata, SeatTicketOf(call->request()), PlatformOnly(call->request())),
-      [this, &metadata, call, handle, serve](const absl::StatusOr<Caller>& caller) {
-        serve([&](const CallTrace& trace) {
-          const Req& req = call->request();
-          return Authorized(metadata, caller, SeatTicketOf(req), trace,
-                            [&](const CallContext& context) {
-                              return (hands_.*handle)(req, call->response(), context);
-                            });
-        });
+      [this, &metadata, call, handle, serve](const absl::StatusOr<Caller>& caller,
+                                             Answered answered) {
+        serve(
+            [&](const CallTrace& trace, HandlerDone done) {
+              const Req& req = call->request();
+              Authorized(
+                  metadata, caller, SeatTicketOf(req), trace,
+                  [&](const CallContext& context) {
+                    return (hands_.*handle)(req, call->response(), context);
+                  },
+                  std::move(done));
+            },
+            std::move(answered));
       },
-      [&](const absl::Status& why) { serve([&](const CallTrace&) { return why; }); });
+      [&](const absl::Status& why) {
+        serve([&](const CallTrace&, HandlerDone done) { std::move(done)(why); }, nullptr);
+      });
 }
 
 template <typename Req, typename Resp>

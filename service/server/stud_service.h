@@ -16,6 +16,7 @@
 #include "absl/status/status.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "service/observability/call_trace.h"
 #include "service/observability/client_metadata.h"
 #include "service/observability/metrics.h"
 #include "service/rpc/hand_service.h"
@@ -121,15 +122,19 @@ class StudServiceImpl final : public RawStudService {
   // its tenant), and `trace`, its observation's span and hand facts
   // (ServeUnary): an unauthenticated or rate-limited call never reaches it.
   // `seat_ticket`: the request's seat ticket ("" when it has none).
-  absl::Status Authorized(const ClientMetadata& metadata, const absl::StatusOr<Caller>& caller,
-                          absl::string_view seat_ticket, const CallTrace& trace,
-                          absl::FunctionRef<absl::Status(const CallContext&)> handler) const;
+  // The call's status goes to `done`: at once, or from the ledger's thread
+  // once the ledger has answered (trust/ledger.h, LedgerScope::Finish).
+  void Authorized(const ClientMetadata& metadata, const absl::StatusOr<Caller>& caller,
+                  absl::string_view seat_ticket, const CallTrace& trace,
+                  absl::FunctionRef<absl::Status(const CallContext&)> handler,
+                  HandlerDone done) const;
   // OK, or SEAT_RATE_LIMITED when the seat of `seat_ticket` (a ticket's
   // bytes; "" = none) is over --seat_rate_limit.
   absl::Status AdmitSeat(absl::string_view tenant, absl::string_view seat_ticket) const;
-  // Authorized without the error's language; the handler notes the hand's in `language`.
+  // Authorized up to the ledger: the caller's checks and the handler, which
+  // notes the hand's language in `language` and its tokens in `ledger`.
   absl::Status AuthorizedIn(const absl::StatusOr<Caller>& caller, absl::string_view seat_ticket,
-                            HandLanguage* language, const CallTrace& trace,
+                            HandLanguage* language, const CallTrace& trace, LedgerScope* ledger,
                             absl::FunctionRef<absl::Status(const CallContext&)> handler) const;
 
   // Parses the request's bytes into a new UnaryCall (its messages on one
@@ -156,12 +161,15 @@ class StudServiceImpl final : public RawStudService {
                             absl::string_view request, std::string* response,
                             absl::Status (HandService::*handle)(const Req&, Resp*,
                                                                 const CallContext&) const);
-  // Runs `serve(caller)` (which finishes the call) now, or on a worker when
-  // load shedding is on; `refuse` answers with the reason instead when the
-  // queue is full or the caller's tenant has its limit in flight. Exactly one
-  // of them runs. `caller`: the call's authentication, made once by Serve.
+  // Run once a call is answered (Dispatch's bookkeeping).
+  using Answered = absl::AnyInvocable<void() &&>;
+  // Runs `serve(caller, answered)` (which finishes the call, then runs
+  // `answered`) now, or on a worker when load shedding is on; `refuse`
+  // answers with the reason instead when max_in_flight calls are unanswered
+  // or the caller's tenant has its limit in flight. Exactly one of them runs.
+  // `caller`: the call's authentication, made once by Serve.
   void Dispatch(absl::StatusOr<Caller> caller,
-                absl::AnyInvocable<void(const absl::StatusOr<Caller>&) &&> serve,
+                absl::AnyInvocable<void(const absl::StatusOr<Caller>&, Answered) &&> serve,
                 absl::FunctionRef<void(const absl::Status&)> refuse);
 
   HandService hands_;
@@ -170,6 +178,7 @@ class StudServiceImpl final : public RawStudService {
   Callers callers_;                   // who a call is: API key or seat ticket
   SeatRateLimiter* seat_rate_limit_;  // null: no per-seat limit
   Ledger* ledger_;
+  const int max_in_flight_;               // 0: no bound
   TenantLimiter* tenant_limits_;          // null: no per-tenant limit
   std::unique_ptr<Admission> admission_;  // null: no load shedding
   std::atomic<bool> draining_{false};

@@ -3,6 +3,9 @@
 #include <sodium.h>
 
 #include <algorithm>
+#include <future>
+#include <memory>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
@@ -26,15 +29,40 @@ absl::Status LedgerBehind(absl::string_view hand_id, uint64_t token_version,
 
 }  // namespace
 
-absl::StatusOr<LedgerResult> NoLedger::Create(const std::string&, const LedgerCommit&) {
-  return LedgerResult{LedgerOutcome::kApplied, 0};
+namespace {
+
+// A Start call, waited for: std::promise rather than absl::Notification, so
+// ThreadSanitizer sees the hand-over.
+template <typename Start>
+absl::StatusOr<LedgerResult> Wait(Start start) {
+  std::promise<absl::StatusOr<LedgerResult>> answered;
+  std::future<absl::StatusOr<LedgerResult>> result = answered.get_future();
+  start([&answered](absl::StatusOr<LedgerResult> r) { answered.set_value(std::move(r)); });
+  return result.get();
 }
-absl::StatusOr<LedgerResult> NoLedger::Advance(const std::string&, const LedgerEntry&,
-                                               const LedgerCommit& to) {
-  return LedgerResult{LedgerOutcome::kApplied, to.entry.version};
+
+}  // namespace
+
+absl::StatusOr<LedgerResult> Ledger::Create(const std::string& key, const LedgerCommit& commit) {
+  return Wait([&](LedgerDone done) { StartCreate(key, commit, std::move(done)); });
 }
-absl::StatusOr<LedgerResult> NoLedger::Check(const std::string&, const LedgerEntry& entry) {
-  return LedgerResult{LedgerOutcome::kLatest, entry.version};
+absl::StatusOr<LedgerResult> Ledger::Advance(const std::string& key, const LedgerEntry& from,
+                                             const LedgerCommit& to) {
+  return Wait([&](LedgerDone done) { StartAdvance(key, from, to, std::move(done)); });
+}
+absl::StatusOr<LedgerResult> Ledger::Check(const std::string& key, const LedgerEntry& entry) {
+  return Wait([&](LedgerDone done) { StartCheck(key, entry, std::move(done)); });
+}
+
+void NoLedger::StartCreate(const std::string&, LedgerCommit, LedgerDone done) {
+  std::move(done)(LedgerResult{LedgerOutcome::kApplied, 0});
+}
+void NoLedger::StartAdvance(const std::string&, const LedgerEntry&, LedgerCommit to,
+                            LedgerDone done) {
+  std::move(done)(LedgerResult{LedgerOutcome::kApplied, to.entry.version});
+}
+void NoLedger::StartCheck(const std::string&, const LedgerEntry& entry, LedgerDone done) {
+  std::move(done)(LedgerResult{LedgerOutcome::kLatest, entry.version});
 }
 absl::StatusOr<LedgerLatest> NoLedger::Latest(const std::string&) { return LedgerLatest{}; }
 
@@ -115,75 +143,137 @@ void LedgerScope::NoteSealed(absl::string_view hand_id, uint64_t version, uint64
                   {{version, TokenDigest(token)}, std::string(token), first_op, ended}};
 }
 
-absl::Status LedgerScope::Finish(absl::Status handler_status, absl::string_view tenant) {
-  if (ledger_ == nullptr) return handler_status;
-  if (opened_ && opened_->hand_id_hex.empty()) return LedgerNeedsHandId();
-  if (sealed_ && sealed_->hand_id_hex.empty()) {
-    return absl::InternalError("ledger: a sealed hand has no hand id");
+// What a call's Finish carries to the ledger's answer: the scope's notes
+// (the scope itself belongs to the handler's stack frame), the tenant, the
+// handler's status and the completion.
+struct LedgerScope::Pending {
+  Ledger* ledger;
+  std::optional<Noted> opened;
+  std::optional<Noted> sealed;
+  std::string tenant;
+  absl::Status handler_status;
+  absl::AnyInvocable<void(absl::Status) &&> done;
+
+  const Noted& about() const { return opened ? *opened : *sealed; }
+  static void Complete(std::unique_ptr<Pending> p, absl::Status status) {
+    std::move(p->done)(std::move(status));
   }
-  if (!handler_status.ok()) {
-    // Nothing was applied. A stale token is reported as such rather than
-    // judged; when the ledger cannot say, the call's own error stands.
-    if (!opened_) return handler_status;
-    absl::StatusOr<LedgerResult> r =
-        ledger_->Check(LedgerKey(tenant, opened_->hand_id_hex), opened_->commit.entry);
+  // A call that succeeded, completed once the ledger has answered.
+  static void Judge(std::unique_ptr<Pending> p, const absl::StatusOr<LedgerResult>& r) {
+    absl::Status status = p->Judged(r);
+    Complete(std::move(p), std::move(status));
+  }
+
+  // A refused call (nothing applied): a stale token is reported as such
+  // rather than judged; when the ledger cannot say, the call's own error stands.
+  absl::Status Refusal(const absl::StatusOr<LedgerResult>& r) const {
     if (!r.ok()) return handler_status;
-    if (r->outcome == LedgerOutcome::kSuperseded) {
-      return TokenSuperseded(opened_->hand_id_hex, opened_->commit.entry.version,
-                             r->latest_version);
+    switch (r->outcome) {
+      case LedgerOutcome::kSuperseded:
+        return TokenSuperseded(opened->hand_id_hex, opened->commit.entry.version,
+                               r->latest_version);
+      case LedgerOutcome::kMissing:
+        return HandNotInLedger(opened->hand_id_hex);
+      case LedgerOutcome::kBehind:
+        return LedgerBehind(opened->hand_id_hex, opened->commit.entry.version, r->latest_version);
+      default:
+        return handler_status;
     }
-    if (r->outcome == LedgerOutcome::kMissing) return HandNotInLedger(opened_->hand_id_hex);
-    if (r->outcome == LedgerOutcome::kBehind) {
-      return LedgerBehind(opened_->hand_id_hex, opened_->commit.entry.version, r->latest_version);
-    }
-    return handler_status;
   }
-  absl::StatusOr<LedgerResult> r;
-  const Noted* about = opened_ ? &*opened_ : sealed_ ? &*sealed_ : nullptr;
-  if (about == nullptr)
-    return handler_status;  // no hand involved (stateless showdown, a replay without a token)
-  const std::string key = LedgerKey(tenant, about->hand_id_hex);
-  if (sealed_ && !opened_) {
-    r = ledger_->Create(key, sealed_->commit);
-  } else if (sealed_ && sealed_->hand_id_hex != opened_->hand_id_hex) {
+
+  // A call that succeeded: its status once the ledger has answered.
+  absl::Status Judged(const absl::StatusOr<LedgerResult>& r) const {
+    if (!r.ok()) return r.status();
+    switch (r->outcome) {
+      case LedgerOutcome::kApplied:
+      case LedgerOutcome::kRetry:
+      case LedgerOutcome::kLatest:
+        return handler_status;
+      case LedgerOutcome::kMissing:
+        return HandNotInLedger(about().hand_id_hex);
+      case LedgerOutcome::kSuperseded:
+        if (!opened) return absl::InternalError("ledger: a new hand's id is already taken");
+        return TokenSuperseded(opened->hand_id_hex, opened->commit.entry.version,
+                               r->latest_version);
+      case LedgerOutcome::kBehind:
+        return LedgerBehind(about().hand_id_hex, opened ? opened->commit.entry.version : 0,
+                            r->latest_version);
+      case LedgerOutcome::kHandsExhausted:
+        return WithReason(
+            absl::StatusCode::kResourceExhausted, "TENANT_HANDS_EXHAUSTED",
+            absl::StrCat("tenant '", tenant, "' has ", r->live_hands,
+                         " hands in play in the hand ledger (--ledger_max_hands_per_tenant); "
+                         "finish or abandon hands (an abandoned hand counts until it expires) "
+                         "and retry later"));
+    }
+    return absl::InternalError("ledger: unknown outcome");
+  }
+};
+
+void LedgerScope::Finish(absl::Status handler_status, absl::string_view tenant,
+                         absl::AnyInvocable<void(absl::Status) &&> done) {
+  if (ledger_ == nullptr) return std::move(done)(std::move(handler_status));
+  if (opened_ && opened_->hand_id_hex.empty()) return std::move(done)(LedgerNeedsHandId());
+  if (sealed_ && sealed_->hand_id_hex.empty()) {
+    return std::move(done)(absl::InternalError("ledger: a sealed hand has no hand id"));
+  }
+  // No hand involved (stateless showdown, a replay without a token), or a
+  // refused call that opened none: nothing to ask.
+  if (!opened_ && (!sealed_ || !handler_status.ok())) {
+    return std::move(done)(std::move(handler_status));
+  }
+  auto p = std::unique_ptr<Pending>(new Pending{ledger_, std::move(opened_), std::move(sealed_),
+                                                std::string(tenant), std::move(handler_status),
+                                                std::move(done)});
+  Ledger* const ledger = p->ledger;
+  const std::string key = LedgerKey(p->tenant, p->about().hand_id_hex);
+  if (!p->handler_status.ok()) {
+    const LedgerEntry entry = p->opened->commit.entry;
+    ledger->StartCheck(key, entry, [p = std::move(p)](absl::StatusOr<LedgerResult> r) mutable {
+      absl::Status status = p->Refusal(r);
+      Pending::Complete(std::move(p), std::move(status));
+    });
+    return;
+  }
+  if (p->sealed && !p->opened) {
+    LedgerCommit commit = std::move(p->sealed->commit);
+    ledger->StartCreate(key, std::move(commit),
+                        [p = std::move(p)](absl::StatusOr<LedgerResult> r) mutable {
+                          Pending::Judge(std::move(p), r);
+                        });
+  } else if (p->sealed && p->sealed->hand_id_hex != p->opened->hand_id_hex) {
     // A redeal (NewHand with redeal_of): the misdealt hand must be at its
     // latest token, and the redeal is a new hand [STUD-IRR-EXP-1].
-    r = ledger_->Check(key, opened_->commit.entry);
-    if (r.ok() && (r->outcome == LedgerOutcome::kLatest || r->outcome == LedgerOutcome::kRetry)) {
-      r = ledger_->Create(LedgerKey(tenant, sealed_->hand_id_hex), sealed_->commit);
-      if (r.ok() && r->outcome == LedgerOutcome::kSuperseded) {
-        return absl::InternalError("ledger: a new hand's id is already taken");
-      }
-    }
-  } else if (sealed_) {
-    r = ledger_->Advance(key, opened_->commit.entry, sealed_->commit);
+    const LedgerEntry entry = p->opened->commit.entry;
+    ledger->StartCheck(key, entry, [p = std::move(p)](absl::StatusOr<LedgerResult> r) mutable {
+      if (!r.ok() || (r->outcome != LedgerOutcome::kLatest && r->outcome != LedgerOutcome::kRetry))
+        return Pending::Judge(std::move(p), r);
+      Ledger* const store = p->ledger;
+      const std::string redeal = LedgerKey(p->tenant, p->sealed->hand_id_hex);
+      LedgerCommit commit = std::move(p->sealed->commit);
+      store->StartCreate(redeal, std::move(commit),
+                         [p = std::move(p)](absl::StatusOr<LedgerResult> created) mutable {
+                           if (created.ok() && created->outcome == LedgerOutcome::kSuperseded) {
+                             return Pending::Complete(
+                                 std::move(p),
+                                 absl::InternalError("ledger: a new hand's id is already taken"));
+                           }
+                           Pending::Judge(std::move(p), created);
+                         });
+    });
+  } else if (p->sealed) {
+    const LedgerEntry from = p->opened->commit.entry;
+    LedgerCommit to = std::move(p->sealed->commit);
+    ledger->StartAdvance(key, from, std::move(to),
+                         [p = std::move(p)](absl::StatusOr<LedgerResult> r) mutable {
+                           Pending::Judge(std::move(p), r);
+                         });
   } else {
-    r = ledger_->Check(key, opened_->commit.entry);
+    const LedgerEntry entry = p->opened->commit.entry;
+    ledger->StartCheck(key, entry, [p = std::move(p)](absl::StatusOr<LedgerResult> r) mutable {
+      Pending::Judge(std::move(p), r);
+    });
   }
-  if (!r.ok()) return r.status();
-  switch (r->outcome) {
-    case LedgerOutcome::kApplied:
-    case LedgerOutcome::kRetry:
-    case LedgerOutcome::kLatest:
-      return handler_status;
-    case LedgerOutcome::kMissing:
-      return HandNotInLedger(about->hand_id_hex);
-    case LedgerOutcome::kSuperseded:
-      if (!opened_) return absl::InternalError("ledger: a new hand's id is already taken");
-      return TokenSuperseded(opened_->hand_id_hex, opened_->commit.entry.version,
-                             r->latest_version);
-    case LedgerOutcome::kBehind:
-      return LedgerBehind(opened_ ? opened_->hand_id_hex : about->hand_id_hex,
-                          opened_ ? opened_->commit.entry.version : 0, r->latest_version);
-    case LedgerOutcome::kHandsExhausted:
-      return WithReason(
-          absl::StatusCode::kResourceExhausted, "TENANT_HANDS_EXHAUSTED",
-          absl::StrCat("tenant '", tenant, "' has ", r->live_hands,
-                       " hands in play in the hand ledger (--ledger_max_hands_per_tenant); "
-                       "finish or abandon hands (an abandoned hand counts until it expires) "
-                       "and retry later"));
-  }
-  return absl::InternalError("ledger: unknown outcome");
 }
 
 }  // namespace stud::service

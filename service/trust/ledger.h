@@ -35,6 +35,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -106,30 +107,45 @@ inline constexpr char kWatchFieldFirstOp[] = "o";
 inline constexpr char kWatchFieldEnded[] = "e";
 inline constexpr int kWatchStreamMaxLen = 1024;
 
-// The store behind the ledger. Implementations are thread-safe. Every method
-// returns UNAVAILABLE (nothing written) when the store cannot be reached in
-// time; no method blocks longer than its configured timeouts.
+// A ledger call's completion: runs once, with the result, on the ledger's own
+// thread (or inline, when the answer needs no store). It must not wait on the
+// ledger (the synchronous forms below): that thread is the one that answers.
+using LedgerDone = absl::AnyInvocable<void(absl::StatusOr<LedgerResult>) &&>;
+
+// The store behind the ledger. Implementations are thread-safe. Every call
+// ends with UNAVAILABLE (nothing written) when the store cannot be reached in
+// time; none takes longer than its configured timeouts.
+//
+// The service uses the Start forms: they return at once and complete `done`
+// when the store has answered, so no handler thread waits on the store.
+// Create, Advance and Check are the same calls waiting for their result.
 class Ledger {
  public:
   virtual ~Ledger() = default;
   // `key` is LedgerKey(tenant, hand id); `commit.ended` picks the expiry
   // (ended hands are kept for a shorter time than hands in play). A write
   // (kApplied) also publishes the change on the watch stream.
-  virtual absl::StatusOr<LedgerResult> Create(const std::string& key,
-                                              const LedgerCommit& commit) = 0;
-  virtual absl::StatusOr<LedgerResult> Advance(const std::string& key, const LedgerEntry& from,
-                                               const LedgerCommit& to) = 0;
-  virtual absl::StatusOr<LedgerResult> Check(const std::string& key, const LedgerEntry& entry) = 0;
+  virtual void StartCreate(const std::string& key, LedgerCommit commit, LedgerDone done) = 0;
+  virtual void StartAdvance(const std::string& key, const LedgerEntry& from, LedgerCommit to,
+                            LedgerDone done) = 0;
+  virtual void StartCheck(const std::string& key, const LedgerEntry& entry, LedgerDone done) = 0;
+  // Waits for the store (GetView by hand id, tools).
   virtual absl::StatusOr<LedgerLatest> Latest(const std::string& key) = 0;
+
+  absl::StatusOr<LedgerResult> Create(const std::string& key, const LedgerCommit& commit);
+  absl::StatusOr<LedgerResult> Advance(const std::string& key, const LedgerEntry& from,
+                                       const LedgerCommit& to);
+  absl::StatusOr<LedgerResult> Check(const std::string& key, const LedgerEntry& entry);
 };
 
-// Ledger off (trusted mode, the default): every call passes, nothing is stored.
+// Ledger off (trusted mode, the default): every call passes, inline, and
+// nothing is stored.
 class NoLedger final : public Ledger {
  public:
-  absl::StatusOr<LedgerResult> Create(const std::string&, const LedgerCommit&) override;
-  absl::StatusOr<LedgerResult> Advance(const std::string&, const LedgerEntry&,
-                                       const LedgerCommit&) override;
-  absl::StatusOr<LedgerResult> Check(const std::string&, const LedgerEntry&) override;
+  void StartCreate(const std::string&, LedgerCommit, LedgerDone done) override;
+  void StartAdvance(const std::string&, const LedgerEntry&, LedgerCommit to,
+                    LedgerDone done) override;
+  void StartCheck(const std::string&, const LedgerEntry& entry, LedgerDone done) override;
   // Nothing is stored: always kMissing.
   absl::StatusOr<LedgerLatest> Latest(const std::string&) override;
 };
@@ -184,15 +200,20 @@ class LedgerScope {
   void NoteSealed(absl::string_view hand_id, uint64_t version, uint64_t first_op, bool ended,
                   absl::string_view token);
 
-  // The call's final status: `handler_status` when the ledger agrees (after
-  // committing what the call changed), else the ledger's refusal.
-  absl::Status Finish(absl::Status handler_status, absl::string_view tenant);
+  // Completes `done` with the call's final status: `handler_status` when the
+  // ledger agrees (after committing what the call changed), else the
+  // ledger's refusal. Inline when the call needs no ledger; otherwise on the
+  // ledger's thread, after the scope itself may be gone (what it noted moves
+  // into the completion).
+  void Finish(absl::Status handler_status, absl::string_view tenant,
+              absl::AnyInvocable<void(absl::Status) &&> done);
 
  private:
   struct Noted {
     std::string hand_id_hex;
     LedgerCommit commit;  // the token is kept for a sealed one only
   };
+  struct Pending;
   Ledger* ledger_;
   std::optional<Noted> opened_;
   std::optional<Noted> sealed_;

@@ -91,7 +91,7 @@ uint64_t VersionOf(absl::string_view value) {
   return v;
 }
 
-constexpr const char* kOps[] = {"create", "advance", "check", "latest"};  // Record's `op`
+constexpr const char* kOps[] = {"create", "advance", "check", "latest"};  // Count's `op`
 constexpr const char* kResults[] = {"applied", "retry",  "latest",          "superseded",
                                     "missing", "behind", "hands_exhausted", "unavailable"};
 constexpr size_t kUnavailable = std::size(kResults) - 1;
@@ -136,11 +136,11 @@ struct RedisLedger::Metrics {
 // A WAIT holds the connection's replies for up to its timeout.
 RedisLedger::RedisLedger(RedisLedgerOptions options, prometheus::Registry* registry)
     : options_(std::move(options)),
+      metrics_(std::make_unique<Metrics>()),
       redis_(options_,
              options_.io_timeout +
                  (options_.wait_replicas > 0 ? options_.wait_timeout : absl::ZeroDuration()),
-             registry),
-      metrics_(std::make_unique<Metrics>()) {
+             registry) {
   if (registry != nullptr) RegisterMetrics(*registry);
 }
 
@@ -187,88 +187,115 @@ void RedisLedger::Count(int op, absl::Time start, const absl::Status& status,
   }
 }
 
-absl::StatusOr<LedgerResult> RedisLedger::Record(int op, absl::Time start,
-                                                 absl::StatusOr<LedgerResult> r) {
-  Count(op, start, r.status(), r.ok() ? r->outcome : LedgerOutcome::kMissing);
-  return r;
+LedgerDone RedisLedger::Recorded(int op, LedgerDone done) {
+  return [this, op, start = absl::Now(),
+          done = std::move(done)](absl::StatusOr<LedgerResult> r) mutable {
+    Count(op, start, r.status(), r.ok() ? r->outcome : LedgerOutcome::kMissing);
+    std::move(done)(std::move(r));
+  };
 }
 
-absl::StatusOr<LedgerResult> RedisLedger::Commit(const std::string& key, std::string from,
-                                                 uint64_t from_version, const LedgerCommit& to) {
-  const uint64_t version = to.entry.version;
-  absl::StatusOr<RedisPipeline::Reply> r = redis_.Run(
-      {"EVAL", CommitScript(), "3", key, absl::StrCat(key, kWatchStreamSuffix), LiveHandsKey(key),
-       std::move(from), Head(to.entry), to.token, absl::StrCat(Ttl(to.ended)),
-       WatchStreamId(version), absl::StrCat(to.first_op), to.ended ? "1" : "0",
-       absl::StrCat(std::max<int64_t>(0, options_.max_hands_per_tenant)),
-       std::string(HandIdOfKey(key))});
-  if (!r.ok()) return r.status();
-  const redisReply* a = r->r.get();
+// The script's answer: {code, head of the entry now}.
+absl::StatusOr<LedgerResult> RedisLedger::CommitResult(const RedisPipeline::Reply& reply,
+                                                       uint64_t from_version, uint64_t version) {
+  const redisReply* a = reply.r.get();
   if (a->type != REDIS_REPLY_ARRAY || a->elements != 2 ||
       a->element[0]->type != REDIS_REPLY_INTEGER || a->element[1]->type != REDIS_REPLY_STRING) {
     return LedgerUnavailable("unexpected reply to the ledger script");
   }
   const absl::string_view head(a->element[1]->str, a->element[1]->len);
-  LedgerResult out;
   switch (a->element[0]->integer) {
     case 0:
       return LedgerResult{LedgerOutcome::kMissing, 0};
     case 1:
-      out = LedgerResult{LedgerOutcome::kRetry, VersionOf(head)};
-      break;
+      return LedgerResult{LedgerOutcome::kRetry, VersionOf(head)};
     case 2:
-      out = LedgerResult{LedgerOutcome::kApplied, version};
-      break;
+      return LedgerResult{LedgerOutcome::kApplied, version};
     case 4:
       return LedgerResult{LedgerOutcome::kHandsExhausted, 0, VersionOf(head)};
     default:
       return LedgerResult{NotLatest(from_version, VersionOf(head)), VersionOf(head)};
   }
-  if (options_.wait_replicas > 0) {
+}
+
+void RedisLedger::Commit(const std::string& key, std::string from, uint64_t from_version,
+                         LedgerCommit to, LedgerDone done) {
+  const uint64_t version = to.entry.version;
+  std::vector<std::string> args = {
+      "EVAL",
+      CommitScript(),
+      "3",
+      key,
+      absl::StrCat(key, kWatchStreamSuffix),
+      LiveHandsKey(key),
+      std::move(from),
+      Head(to.entry),
+      std::move(to.token),
+      absl::StrCat(Ttl(to.ended)),
+      WatchStreamId(version),
+      absl::StrCat(to.first_op),
+      to.ended ? "1" : "0",
+      absl::StrCat(std::max<int64_t>(0, options_.max_hands_per_tenant)),
+      std::string(HandIdOfKey(key))};
+  redis_.Submit(std::move(args), [this, from_version, version, done = std::move(done)](
+                                     absl::StatusOr<RedisPipeline::Reply> r) mutable {
+    if (!r.ok()) return std::move(done)(r.status());
+    absl::StatusOr<LedgerResult> out = CommitResult(*r, from_version, version);
+    const bool wrote = out.ok() && (out->outcome == LedgerOutcome::kApplied ||
+                                    out->outcome == LedgerOutcome::kRetry);
+    if (!wrote || options_.wait_replicas <= 0) return std::move(done)(std::move(out));
+    // Acknowledged by enough replicas, on the connection that wrote (a WAIT
+    // counts that connection's writes). Queued from the pipeline's own
+    // thread: it goes in the next batch.
     const int64_t ms = std::max<int64_t>(1, absl::ToInt64Milliseconds(options_.wait_timeout));
-    absl::StatusOr<RedisPipeline::Reply> w =
-        redis_.Run({"WAIT", absl::StrCat(options_.wait_replicas), absl::StrCat(ms)});
-    if (!w.ok()) return w.status();
-    if (w->connection != r->connection) {
-      return LedgerUnavailable(
-          "the connection to redis changed between the write and its WAIT (a failover?)");
-    }
-    if (w->r->type != REDIS_REPLY_INTEGER || w->r->integer < options_.wait_replicas) {
-      if (metrics_->wait_short != nullptr) metrics_->wait_short->Increment();
-      return LedgerUnavailable(absl::StrCat(
-          "the write reached ", w->r->type == REDIS_REPLY_INTEGER ? w->r->integer : 0, " of ",
-          options_.wait_replicas, " replicas within ", ms, " ms (--ledger_wait_replicas)"));
-    }
+    redis_.Submit({"WAIT", absl::StrCat(options_.wait_replicas), absl::StrCat(ms)},
+                  [this, ms, connection = r->connection, out = *out,
+                   done = std::move(done)](absl::StatusOr<RedisPipeline::Reply> w) mutable {
+                    std::move(done)(Acknowledged(w, connection, ms, out));
+                  });
+  });
+}
+
+absl::StatusOr<LedgerResult> RedisLedger::Acknowledged(
+    const absl::StatusOr<RedisPipeline::Reply>& w, uint64_t connection, int64_t ms,
+    const LedgerResult& out) {
+  if (!w.ok()) return w.status();
+  if (w->connection != connection) {
+    return LedgerUnavailable(
+        "the connection to redis changed between the write and its WAIT (a failover?)");
+  }
+  if (w->r->type != REDIS_REPLY_INTEGER || w->r->integer < options_.wait_replicas) {
+    if (metrics_->wait_short != nullptr) metrics_->wait_short->Increment();
+    return LedgerUnavailable(absl::StrCat(
+        "the write reached ", w->r->type == REDIS_REPLY_INTEGER ? w->r->integer : 0, " of ",
+        options_.wait_replicas, " replicas within ", ms, " ms (--ledger_wait_replicas)"));
   }
   return out;
 }
 
-absl::StatusOr<LedgerResult> RedisLedger::Create(const std::string& key,
-                                                 const LedgerCommit& commit) {
-  const absl::Time start = absl::Now();
-  return Record(0, start, Commit(key, "", 0, commit));
+void RedisLedger::StartCreate(const std::string& key, LedgerCommit commit, LedgerDone done) {
+  Commit(key, "", 0, std::move(commit), Recorded(0, std::move(done)));
 }
 
-absl::StatusOr<LedgerResult> RedisLedger::Advance(const std::string& key, const LedgerEntry& from,
-                                                  const LedgerCommit& to) {
-  const absl::Time start = absl::Now();
-  return Record(1, start, Commit(key, Head(from), from.version, to));
+void RedisLedger::StartAdvance(const std::string& key, const LedgerEntry& from, LedgerCommit to,
+                               LedgerDone done) {
+  Commit(key, Head(from), from.version, std::move(to), Recorded(1, std::move(done)));
 }
-absl::StatusOr<LedgerResult> RedisLedger::Check(const std::string& key, const LedgerEntry& entry) {
-  const absl::Time start = absl::Now();
-  auto result = [&]() -> absl::StatusOr<LedgerResult> {
-    // The head and one byte more, not the token; "" when there is no entry.
-    absl::StatusOr<RedisPipeline::Reply> r =
-        redis_.Run({"GETRANGE", key, "0", absl::StrCat(kMaxHeadBytes)});
-    if (!r.ok()) return r.status();
-    if (r->r->type != REDIS_REPLY_STRING || r->r->len == 0)
-      return LedgerResult{LedgerOutcome::kMissing, 0};
-    const absl::string_view head = HeadOf(absl::string_view(r->r->str, r->r->len));
-    return LedgerResult{
-        head == Head(entry) ? LedgerOutcome::kLatest : NotLatest(entry.version, VersionOf(head)),
-        VersionOf(head)};
-  }();
-  return Record(2, start, std::move(result));
+
+void RedisLedger::StartCheck(const std::string& key, const LedgerEntry& entry, LedgerDone done) {
+  // The head and one byte more, not the token; "" when there is no entry.
+  redis_.Submit(
+      {"GETRANGE", key, "0", absl::StrCat(kMaxHeadBytes)},
+      [head_wanted = Head(entry), version = entry.version,
+       done = Recorded(2, std::move(done))](absl::StatusOr<RedisPipeline::Reply> r) mutable {
+        if (!r.ok()) return std::move(done)(r.status());
+        if (r->r->type != REDIS_REPLY_STRING || r->r->len == 0)
+          return std::move(done)(LedgerResult{LedgerOutcome::kMissing, 0});
+        const absl::string_view head = HeadOf(absl::string_view(r->r->str, r->r->len));
+        std::move(done)(LedgerResult{
+            head == head_wanted ? LedgerOutcome::kLatest : NotLatest(version, VersionOf(head)),
+            VersionOf(head)});
+      });
 }
 
 absl::StatusOr<LedgerLatest> RedisLedger::Latest(const std::string& key) {

@@ -78,10 +78,10 @@ class RedisLedger final : public Ledger {
   RedisLedger(const RedisLedger&) = delete;
   RedisLedger& operator=(const RedisLedger&) = delete;
 
-  absl::StatusOr<LedgerResult> Create(const std::string& key, const LedgerCommit& commit) override;
-  absl::StatusOr<LedgerResult> Advance(const std::string& key, const LedgerEntry& from,
-                                       const LedgerCommit& to) override;
-  absl::StatusOr<LedgerResult> Check(const std::string& key, const LedgerEntry& entry) override;
+  void StartCreate(const std::string& key, LedgerCommit commit, LedgerDone done) override;
+  void StartAdvance(const std::string& key, const LedgerEntry& from, LedgerCommit to,
+                    LedgerDone done) override;
+  void StartCheck(const std::string& key, const LedgerEntry& entry, LedgerDone done) override;
   absl::StatusOr<LedgerLatest> Latest(const std::string& key) override;
   // PING: OK when the server answers (startup log, readiness).
   absl::Status Ping();
@@ -91,16 +91,23 @@ class RedisLedger final : public Ledger {
   void RegisterMetrics(prometheus::Registry& registry);
   int64_t Ttl(bool ended) const;
   // The commit script for Create (`from` "") and Advance (`from` the head of
-  // the entry the call opened).
-  absl::StatusOr<LedgerResult> Commit(const std::string& key, std::string from,
-                                      uint64_t from_version, const LedgerCommit& to);
+  // the entry the call opened), then the WAIT for replicas when asked for.
+  void Commit(const std::string& key, std::string from, uint64_t from_version, LedgerCommit to,
+              LedgerDone done);
+  static absl::StatusOr<LedgerResult> CommitResult(const RedisPipeline::Reply& reply,
+                                                   uint64_t from_version, uint64_t version);
+  // `out` once the WAIT `w` (sent on the write's `connection`) counted the replicas asked for.
+  absl::StatusOr<LedgerResult> Acknowledged(const absl::StatusOr<RedisPipeline::Reply>& w,
+                                            uint64_t connection, int64_t ms,
+                                            const LedgerResult& out);
   // Counts the call (op: 0 create, 1 advance, 2 check, 3 latest) and its round trip time.
   void Count(int op, absl::Time start, const absl::Status& status, LedgerOutcome outcome);
-  absl::StatusOr<LedgerResult> Record(int op, absl::Time start, absl::StatusOr<LedgerResult> r);
+  // `done`, counted when it runs (op as in Count, timed from now).
+  LedgerDone Recorded(int op, LedgerDone done);
 
   const RedisLedgerOptions options_;
+  std::unique_ptr<Metrics> metrics_;  // before redis_: its completions count into it
   RedisPipeline redis_;
-  std::unique_ptr<Metrics> metrics_;
 };
 
 }  // namespace stud::service

@@ -4,7 +4,7 @@
 #include <signal.h>
 
 #include <cerrno>
-#include <condition_variable>
+#include <future>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -29,13 +29,11 @@ constexpr RedisConnectFailure kFailures[] = {
 
 }  // namespace
 
-// One queued command: `done` (guarded by mu_) once `result` is final; `wake`
-// when it is done or has become the front of the queue.
+// One queued command; `result` is final once Send has seen it.
 struct RedisPipeline::Command {
-  const std::vector<std::string>* args;
+  std::vector<std::string> args;
+  Done done;
   absl::StatusOr<Reply> result = LedgerUnavailable("not sent");
-  bool done = false;
-  std::condition_variable wake;
 };
 
 // Every series made at start-up (at zero) and then used without a lookup.
@@ -57,9 +55,16 @@ RedisPipeline::RedisPipeline(RedisLedgerOptions options, absl::Duration read_tim
   // must fail with EPIPE (and the call with UNAVAILABLE), not kill the process.
   signal(SIGPIPE, SIG_IGN);
   if (registry != nullptr) RegisterMetrics(*registry);
+  thread_ = std::thread([this] { Loop(); });
 }
 
 RedisPipeline::~RedisPipeline() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  queued_.notify_one();
+  thread_.join();  // what was queued is sent and completed first
   if (connection_ != nullptr) redisFree(connection_);
 }
 
@@ -122,29 +127,48 @@ redisContext* RedisPipeline::Connect(std::string* error) {
   return c.context;
 }
 
-absl::StatusOr<RedisPipeline::Reply> RedisPipeline::Run(const std::vector<std::string>& args) {
-  Command command{&args};
-  std::unique_lock<std::mutex> lock(mu_);
-  queue_.push_back(&command);
-  command.wake.wait(lock, [&] { return command.done || queue_.front() == &command; });
-  if (command.done) return std::move(command.result);
-  // The front of the queue leads: it sends the commands queued so far as one
-  // batch while later callers queue up behind it for the next.
+void RedisPipeline::Submit(std::vector<std::string> args, Done done) {
+  auto* command = new Command{std::move(args), std::move(done)};
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    queue_.push_back(command);
+  }
+  queued_.notify_one();  // no system call when the thread is busy sending
+}
+
+absl::StatusOr<RedisPipeline::Reply> RedisPipeline::Run(std::vector<std::string> args) {
+  if (std::this_thread::get_id() == thread_.get_id()) {
+    return LedgerUnavailable("internal: a ledger completion waited on the ledger's own thread");
+  }
+  // std::promise rather than absl::Notification: ThreadSanitizer sees it.
+  std::promise<absl::StatusOr<Reply>> answered;
+  std::future<absl::StatusOr<Reply>> reply = answered.get_future();
+  Submit(std::move(args),
+         [&answered](absl::StatusOr<Reply> r) { answered.set_value(std::move(r)); });
+  return reply.get();
+}
+
+void RedisPipeline::Loop() {
   std::vector<Command*> batch;
-  for (Command* c : queue_) {
-    if (static_cast<int>(batch.size()) == options_.max_batch) break;
-    batch.push_back(c);
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    queued_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+    if (queue_.empty()) return;  // stopped, and everything queued is answered
+    // Everything queued so far (up to max_batch) in one write, while later
+    // callers queue up behind it for the next.
+    batch.clear();
+    while (!queue_.empty() && static_cast<int>(batch.size()) < options_.max_batch) {
+      batch.push_back(queue_.front());
+      queue_.pop_front();
+    }
+    lock.unlock();
+    Send(batch);
+    for (Command* c : batch) {
+      std::move(c->done)(std::move(c->result));
+      delete c;
+    }
+    lock.lock();
   }
-  lock.unlock();
-  Send(batch);
-  lock.lock();
-  for (Command* c : batch) {
-    queue_.pop_front();
-    c->done = true;
-    if (c != &command) c->wake.notify_one();
-  }
-  if (!queue_.empty()) queue_.front()->wake.notify_one();  // the next leader
-  return std::move(command.result);
 }
 
 void RedisPipeline::Send(const std::vector<Command*>& batch) {
@@ -158,7 +182,7 @@ void RedisPipeline::Send(const std::vector<Command*>& batch) {
     for (Command* c : todo) {
       std::vector<const char*> argv;
       std::vector<size_t> argvlen;
-      for (const std::string& a : *c->args) {
+      for (const std::string& a : c->args) {
         argv.push_back(a.data());
         argvlen.push_back(a.size());
       }

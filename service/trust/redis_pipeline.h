@@ -1,12 +1,14 @@
 // One connection to the hand ledger's Redis (its master, through the
 // Sentinels with redis-sentinel://), shared by every caller of RedisLedger,
 // in batches (group commit, as LevelDB batches its writers): callers queue
-// their commands; the caller at the front of the queue sends everything
-// queued so far in one write, reads the replies in order (Redis answers a
-// connection's commands in order), hands each caller its reply and wakes the
-// next front. At light load a command is its caller's own round trip; under
-// load one round trip and a few system calls, here and in Redis, serve a whole
-// batch. Every connect and every read has a timeout.
+// their commands with a completion and return at once; the pipeline's own
+// thread sends everything queued so far in one write, reads the replies in
+// order (Redis answers a connection's commands in order) and runs each
+// command's completion with its reply. No caller's thread waits on Redis
+// (Submit); Run is the waiting form, for callers that have nothing else to
+// do. At light load a command is its own round trip; under load one round
+// trip and a few system calls, here and in Redis, serve a whole batch. Every
+// connect and every read has a timeout.
 //
 // When the connection breaks (the server restarted) the commands of the batch
 // that got no reply are sent once more on a fresh connection; the caller's
@@ -24,13 +26,16 @@
 #ifndef STUD_SERVICE_TRUST_REDIS_PIPELINE_H_
 #define STUD_SERVICE_TRUST_REDIS_PIPELINE_H_
 
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "service/trust/redis_connect.h"
@@ -58,15 +63,25 @@ class RedisPipeline {
   RedisPipeline(const RedisPipeline&) = delete;
   RedisPipeline& operator=(const RedisPipeline&) = delete;
 
-  // Queues `args` and returns its reply (an error reply other than READONLY
-  // becomes UNAVAILABLE LEDGER_UNAVAILABLE), sending a batch when at the front.
-  absl::StatusOr<Reply> Run(const std::vector<std::string>& args);
+  // A command's completion: its reply, or UNAVAILABLE LEDGER_UNAVAILABLE
+  // (an error reply other than READONLY becomes one). It runs on the
+  // pipeline's thread, once, and must not wait on this pipeline (Run): that
+  // thread is the one that would answer. What it submits goes in a later batch.
+  using Done = absl::AnyInvocable<void(absl::StatusOr<Reply>) &&>;
+
+  // Queues `args` and returns at once; `done` runs when the reply is in.
+  void Submit(std::vector<std::string> args, Done done);
+  // Submit, then wait for the reply. Refused (UNAVAILABLE) on the pipeline's
+  // own thread, where it could only wait for itself.
+  absl::StatusOr<Reply> Run(std::vector<std::string> args);
 
  private:
   struct Metrics;
   struct Command;
   void RegisterMetrics(prometheus::Registry& registry);
-  // Sends `batch` and fills in every command's result (the batch's leader only).
+  // The pipeline's thread: takes what is queued, sends it, completes it.
+  void Loop();
+  // Sends `batch` and fills in every command's result (the pipeline's thread).
   void Send(const std::vector<Command*>& batch);
   // A connection to the (current) master; null with `error` set.
   redisContext* Connect(std::string* error);
@@ -76,10 +91,13 @@ class RedisPipeline {
   std::unique_ptr<Metrics> metrics_;
   // std::mutex rather than absl::Mutex: ThreadSanitizer sees it (admission.h).
   std::mutex mu_;
-  std::deque<Command*> queue_;          // guarded by mu_; the front leads
-  redisContext* connection_ = nullptr;  // used by the leader only
-  uint64_t connection_serial_ = 0;      // counts connections (the leader only)
-  RedisAddress master_;                 // where connection_ went last (the leader only)
+  std::condition_variable queued_;      // signalled when queue_ gains a command or on stop
+  std::deque<Command*> queue_;          // guarded by mu_; sent in order
+  bool stop_ = false;                   // guarded by mu_
+  redisContext* connection_ = nullptr;  // the pipeline's thread only
+  uint64_t connection_serial_ = 0;      // counts connections (the pipeline's thread only)
+  RedisAddress master_;                 // where connection_ went last (the pipeline's thread only)
+  std::thread thread_;                  // last: started once the members above exist
 };
 
 }  // namespace stud::service

@@ -1,8 +1,12 @@
 // The hand ledger (service/trust/ledger.h) when Redis fails: a Redis that is
 // down fails closed (UNAVAILABLE, nothing applied) and, restarted, loses no
 // hand; a Redis that stops answering times the call out, and the exact retry
-// recovers the commit. The ledger's normal work is ledger_test.cc's.
+// recovers the commit; and the calls awaiting a Redis that does not answer
+// hold no thread, so calls that need no ledger are still answered. The
+// ledger's normal work is ledger_test.cc's.
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -103,6 +107,81 @@ TEST(Ledger, TimedOutCommitIsRecoveredByTheExactRetry) {
     v1::ApplyActionResponse fork;
     ExpectSuperseded(Apply(r.stub(), u.token(), other, &fork), "another action after the timeout");
   }
+}
+
+// No handler thread waits on Redis: a call is finished from the ledger's
+// reply (trust/ledger.h). With Redis stopped, 64 ApplyActions are accepted and
+// all await the ledger at once (more than gRPC has threads: with a handler
+// waiting on Redis, at most one call per thread could be in the server), a
+// stateless ResolveShowdown, which needs no ledger, is answered meanwhile,
+// and once Redis answers every ApplyAction gets its answer (the first
+// applies, the rest are its exact retries).
+TEST(Ledger, CallsAwaitingRedisHoldNoThread) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  RedisLedgerOptions o = *ParseLedgerUrl(redis.url());
+  o.io_timeout = absl::Seconds(60);  // longer than the test: no call times out
+  Replica r(o);
+  const v1::HandUpdate u = Next(r.stub(), Start(r.stub()));
+  v1::ApplyActionRequest req;
+  req.set_token(u.token());
+  *req.mutable_action() = ChooseAction(u, false);
+
+  constexpr int kCalls = 64;
+  std::mutex mu;
+  std::condition_variable answered;
+  std::vector<grpc::Status> statuses;
+  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+  std::vector<v1::ApplyActionResponse> responses(kCalls);
+  redis.Pause();
+  for (int i = 0; i < kCalls; ++i) {
+    contexts.push_back(std::make_unique<grpc::ClientContext>());
+    contexts.back()->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+    r.stub().async()->ApplyAction(contexts.back().get(), &req, &responses[static_cast<size_t>(i)],
+                                  [&](grpc::Status st) {
+                                    std::lock_guard<std::mutex> lock(mu);
+                                    statuses.push_back(std::move(st));
+                                    answered.notify_one();
+                                  });
+  }
+  for (int i = 0; i < 500 && r.server->service().in_flight() < kCalls; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(r.server->service().in_flight(), kCalls) << "calls accepted while Redis is stopped";
+
+  v1::ResolveShowdownRequest showdown;
+  v1::StatelessShowdown* sd = showdown.mutable_stateless();
+  sd->set_variant(v1::VARIANT_STUD);
+  for (const auto& [seat, cards] : std::vector<std::pair<int, std::vector<std::string>>>{
+           {1, {"As", "Ad", "Kc", "Kd", "2h", "3h", "7s"}},
+           {2, {"Qs", "Qd", "Jc", "Jd", "4h", "5h", "8s"}}}) {
+    v1::ShowdownSeat* s = sd->add_seats();
+    s->set_seat(seat);
+    for (const std::string& c : cards) s->add_cards(c);
+    s->set_contribution(100);
+  }
+  v1::ResolveShowdownResponse settled;
+  EXPECT_THAT(Call(r.stub(), &v1::StudService::Stub::ResolveShowdown, showdown, &settled), IsOk())
+      << "a call that needs no ledger, while 64 await a stopped Redis";
+  const auto won = settled.won().find(1);
+  EXPECT_TRUE(won != settled.won().end() && won->second == 200) << settled.ShortDebugString();
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    EXPECT_TRUE(statuses.empty()) << "no ApplyAction can be answered before Redis answers";
+  }
+
+  redis.Resume();
+  std::unique_lock<std::mutex> lock(mu);
+  ASSERT_TRUE(
+      answered.wait_for(lock, std::chrono::seconds(30), [&] { return statuses.size() == kCalls; }))
+      << statuses.size() << " of " << kCalls << " answered";
+  for (const grpc::Status& st : statuses) EXPECT_THAT(st, IsOk());
+  for (const v1::ApplyActionResponse& resp : responses) {
+    EXPECT_EQ(resp.update().version(), u.version() + 1);
+    EXPECT_EQ(resp.update().token(), responses[0].update().token());
+  }
+  lock.unlock();
+  EXPECT_EQ(r.server->service().in_flight(), 0);
 }
 
 }  // namespace
