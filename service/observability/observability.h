@@ -99,8 +99,9 @@ class RpcObservation {
 // completes `done` (at once, or later from another thread: a ledger call),
 // runs `send_response` if it succeeded (it writes the response's bytes; its
 // error, if any, becomes the call's status), records the call and calls
-// `finish` with the status (the transport's answer). Neither `req` nor `resp`
-// is touched after `finish`, which may free them.
+// `finish` with the status (the transport's answer), last: neither `req` nor
+// `resp` nor anything of the server's is touched after `finish`, which may
+// free them.
 template <typename Req, typename Resp, typename Handler, typename SendResponse, typename Finish>
 void ServeUnary(const Observability* obs, const ClientMetadata& metadata, RpcMethod method,
                 const Req& req, const Resp& resp, Handler&& handler, SendResponse send_response,
@@ -119,6 +120,9 @@ void ServeUnary(const Observability* obs, const ClientMetadata& metadata, RpcMet
       observation->Finish(
           st, static_cast<int>(status.error_code()),
           Describe(req, resp, st.ok(), observation->detailed(), observation->noted()));
+    // Nothing of the server's is touched once the caller has its answer: the
+    // server may be shutting down (a ledger call finishes on the ledger's thread).
+    observation.reset();
     finish(status);
   });
 }

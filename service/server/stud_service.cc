@@ -1,6 +1,8 @@
 #include "service/server/stud_service.h"
 
+#include <chrono>
 #include <optional>
+#include <thread>
 #include <type_traits>
 #include <utility>
 
@@ -94,6 +96,15 @@ StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
       tenant_limits_(options.tenants != nullptr ? options.tenant_limits : nullptr) {
   if (options.max_in_flight > 0 && options.workers != kCallsOnGrpcThreads)
     admission_ = std::make_unique<Admission>(options.max_in_flight, options.workers);
+}
+
+StudServiceImpl::~StudServiceImpl() {
+  // After the server's shutdown every call is answered, so this returns at
+  // once; the load also orders the ledger thread's last decrement before the
+  // object goes.
+  for (int i = 0; i < 3000 && in_flight_.load(std::memory_order_acquire) != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
 }
 
 absl::Status StudServiceImpl::AdmitSeat(absl::string_view tenant,
@@ -194,9 +205,11 @@ void StudServiceImpl::ServeCall(const ClientMetadata& metadata, RpcMethod method
   auto serve = [this, &metadata, method, call, send, finish](auto&& handler, Answered answered) {
     ServeUnary(observability_, metadata, method, call->request(), *call->response(), handler, send,
                [call, finish, answered = std::move(answered)](const grpc::Status& status) mutable {
-                 finish(status);
+                 // Before the answer leaves: once it has, the server may be
+                 // shut down and this object gone.
                  delete call;
                  if (answered) std::move(answered)();
+                 finish(status);
                });
   };
   // The call's one authentication (callers.h): Dispatch takes the tenant's

@@ -56,6 +56,10 @@ using RawStudService = stud::v1::StudService::WithRawCallbackMethod_NewHand<
 class StudServiceImpl final : public RawStudService {
  public:
   StudServiceImpl(const Sealer* sealer, ServiceOptions options);
+  // Waits (at most 30 s) for every accepted call to be answered: a call
+  // awaiting the ledger is finished from the ledger's thread, which touches
+  // this object until just before the answer leaves.
+  ~StudServiceImpl() override;
 
   grpc::ServerUnaryReactor* NewHand(grpc::CallbackServerContext* ctx,
                                     const grpc::ByteBuffer* request,

@@ -229,50 +229,55 @@ void LedgerScope::Finish(absl::Status handler_status, absl::string_view tenant,
   const std::string key = LedgerKey(p->tenant, p->about().hand_id_hex);
   if (!p->handler_status.ok()) {
     const LedgerEntry entry = p->opened->commit.entry;
-    ledger->StartCheck(key, entry, [p = std::move(p)](absl::StatusOr<LedgerResult> r) mutable {
-      absl::Status status = p->Refusal(r);
-      Pending::Complete(std::move(p), std::move(status));
-    });
+    ledger->StartCheck(key, entry,
+                       [p = std::move(p)](const absl::StatusOr<LedgerResult>& r) mutable {
+                         absl::Status status = p->Refusal(r);
+                         Pending::Complete(std::move(p), std::move(status));
+                       });
     return;
   }
   if (p->sealed && !p->opened) {
     LedgerCommit commit = std::move(p->sealed->commit);
     ledger->StartCreate(key, std::move(commit),
-                        [p = std::move(p)](absl::StatusOr<LedgerResult> r) mutable {
+                        [p = std::move(p)](const absl::StatusOr<LedgerResult>& r) mutable {
                           Pending::Judge(std::move(p), r);
                         });
   } else if (p->sealed && p->sealed->hand_id_hex != p->opened->hand_id_hex) {
     // A redeal (NewHand with redeal_of): the misdealt hand must be at its
     // latest token, and the redeal is a new hand [STUD-IRR-EXP-1].
     const LedgerEntry entry = p->opened->commit.entry;
-    ledger->StartCheck(key, entry, [p = std::move(p)](absl::StatusOr<LedgerResult> r) mutable {
-      if (!r.ok() || (r->outcome != LedgerOutcome::kLatest && r->outcome != LedgerOutcome::kRetry))
-        return Pending::Judge(std::move(p), r);
-      Ledger* const store = p->ledger;
-      const std::string redeal = LedgerKey(p->tenant, p->sealed->hand_id_hex);
-      LedgerCommit commit = std::move(p->sealed->commit);
-      store->StartCreate(redeal, std::move(commit),
-                         [p = std::move(p)](absl::StatusOr<LedgerResult> created) mutable {
-                           if (created.ok() && created->outcome == LedgerOutcome::kSuperseded) {
-                             return Pending::Complete(
-                                 std::move(p),
-                                 absl::InternalError("ledger: a new hand's id is already taken"));
-                           }
-                           Pending::Judge(std::move(p), created);
-                         });
-    });
+    ledger->StartCheck(
+        key, entry, [p = std::move(p)](const absl::StatusOr<LedgerResult>& r) mutable {
+          if (!r.ok() ||
+              (r->outcome != LedgerOutcome::kLatest && r->outcome != LedgerOutcome::kRetry))
+            return Pending::Judge(std::move(p), r);
+          Ledger* const store = p->ledger;
+          const std::string redeal = LedgerKey(p->tenant, p->sealed->hand_id_hex);
+          LedgerCommit commit = std::move(p->sealed->commit);
+          store->StartCreate(
+              redeal, std::move(commit),
+              [p = std::move(p)](const absl::StatusOr<LedgerResult>& created) mutable {
+                if (created.ok() && created->outcome == LedgerOutcome::kSuperseded) {
+                  return Pending::Complete(
+                      std::move(p),
+                      absl::InternalError("ledger: a new hand's id is already taken"));
+                }
+                Pending::Judge(std::move(p), created);
+              });
+        });
   } else if (p->sealed) {
     const LedgerEntry from = p->opened->commit.entry;
     LedgerCommit to = std::move(p->sealed->commit);
     ledger->StartAdvance(key, from, std::move(to),
-                         [p = std::move(p)](absl::StatusOr<LedgerResult> r) mutable {
+                         [p = std::move(p)](const absl::StatusOr<LedgerResult>& r) mutable {
                            Pending::Judge(std::move(p), r);
                          });
   } else {
     const LedgerEntry entry = p->opened->commit.entry;
-    ledger->StartCheck(key, entry, [p = std::move(p)](absl::StatusOr<LedgerResult> r) mutable {
-      Pending::Judge(std::move(p), r);
-    });
+    ledger->StartCheck(key, entry,
+                       [p = std::move(p)](const absl::StatusOr<LedgerResult>& r) mutable {
+                         Pending::Judge(std::move(p), r);
+                       });
   }
 }
 

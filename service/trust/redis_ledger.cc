@@ -136,17 +136,18 @@ struct RedisLedger::Metrics {
 // A WAIT holds the connection's replies for up to its timeout.
 RedisLedger::RedisLedger(RedisLedgerOptions options, prometheus::Registry* registry)
     : options_(std::move(options)),
-      metrics_(std::make_unique<Metrics>()),
+      metrics_(MakeMetrics(registry)),
       redis_(options_,
              options_.io_timeout +
                  (options_.wait_replicas > 0 ? options_.wait_timeout : absl::ZeroDuration()),
-             registry) {
-  if (registry != nullptr) RegisterMetrics(*registry);
-}
+             registry) {}
 
 RedisLedger::~RedisLedger() = default;
 
-void RedisLedger::RegisterMetrics(prometheus::Registry& registry) {
+std::unique_ptr<RedisLedger::Metrics> RedisLedger::MakeMetrics(prometheus::Registry* to) {
+  auto metrics = std::make_unique<Metrics>();
+  if (to == nullptr) return metrics;
+  prometheus::Registry& registry = *to;
   auto& calls = prometheus::BuildCounter()
                     .Name("stud_ledger_calls_total")
                     .Help(
@@ -157,7 +158,7 @@ void RedisLedger::RegisterMetrics(prometheus::Registry& registry) {
                        .Name("stud_ledger_call_duration_seconds")
                        .Help("Hand ledger round trip time by operation (failed calls included)")
                        .Register(registry);
-  metrics_->wait_short =
+  metrics->wait_short =
       &prometheus::BuildCounter()
            .Name("stud_ledger_wait_short_total")
            .Help(
@@ -168,11 +169,12 @@ void RedisLedger::RegisterMetrics(prometheus::Registry& registry) {
   const prometheus::Histogram::BucketBoundaries buckets{
       0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1};
   for (size_t o = 0; o < std::size(kOps); ++o) {
-    metrics_->duration[o] = &duration.Add({{"op", kOps[o]}}, buckets);
+    metrics->duration[o] = &duration.Add({{"op", kOps[o]}}, buckets);
     for (size_t r = 0; r < std::size(kResults); ++r) {
-      metrics_->calls[o][r] = &calls.Add({{"op", kOps[o]}, {"result", kResults[r]}});
+      metrics->calls[o][r] = &calls.Add({{"op", kOps[o]}, {"result", kResults[r]}});
     }
   }
+  return metrics;
 }
 
 int64_t RedisLedger::Ttl(bool ended) const {

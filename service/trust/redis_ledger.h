@@ -88,7 +88,9 @@ class RedisLedger final : public Ledger {
 
  private:
   struct Metrics;
-  void RegisterMetrics(prometheus::Registry& registry);
+  // The stud_ledger_* series, registered in `registry` (none when null):
+  // made before the pipeline's thread starts, which counts into them.
+  static std::unique_ptr<Metrics> MakeMetrics(prometheus::Registry* registry);
   int64_t Ttl(bool ended) const;
   // The commit script for Create (`from` "") and Advance (`from` the head of
   // the entry the call opened), then the WAIT for replicas when asked for.
