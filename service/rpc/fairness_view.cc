@@ -1,9 +1,11 @@
 #include "service/rpc/fairness_view.h"
 
+#include <array>
 #include <list>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -22,13 +24,38 @@ namespace v1 = stud::v1;
 
 namespace {
 
-// What every view of a hand needs from its derivation: the deck tree and
-// the server seed's commitment.
-struct HandFairness {
+// What every view of a hand needs from its derivation: the deck tree, the
+// server seed's commitment and the card proofs.
+class HandFairness {
+ public:
   explicit HandFairness(const fairness::Derived& derived, absl::string_view server_seed)
       : tree(derived), seed_commitment(fairness::Sha256({server_seed})) {}
-  fairness::DeckTree tree;
-  fairness::Sha256Digest seed_commitment;
+  // The proof of the card `code` (Provable), made on first use (thread-safe)
+  // and never changed after: every view of the hand shows the same proof for
+  // a card. An answer on an arena points at it (ProofSource).
+  const v1::CardProof& ProofOf(const std::string& code) const {
+    const int position = tree.PositionOf(fairness::CardIndex(code));
+    const auto p = static_cast<size_t>(position);
+    std::call_once(made_[p], [&] {
+      v1::CardProof& proof = proofs_[p];
+      const fairness::DeckTree::Path path = tree.PathOf(position);
+      const absl::string_view salt = tree.SaltAt(position);
+      proof.set_position(static_cast<uint32_t>(position));
+      proof.set_card(code);
+      proof.set_salt(std::string(salt));
+      for (size_t k = 0; k < path.size; ++k)
+        proof.add_path(path.hash[k]->data(), path.hash[k]->size());
+    });
+    return proofs_[p];
+  }
+
+  const fairness::DeckTree tree;
+  const fairness::Sha256Digest seed_commitment;
+
+ private:
+  static constexpr size_t kPositions = fairness::kCards;
+  mutable std::array<std::once_flag, kPositions> made_;
+  mutable std::array<v1::CardProof, kPositions> proofs_;
 };
 using HandFairnessPtr = std::shared_ptr<const HandFairness>;
 
@@ -42,8 +69,8 @@ void WriteTreeKey(const ServiceData& service, std::string* out) {
 
 // The trees of recent hands, shared by every thread: deriving one costs some
 // 280 SHA-256 compressions, and every view of a hand needs its root and
-// proofs. Least recently used first out; a hand's tree never changes, so a
-// hit is always right.
+// proofs (made once per hand and position, HandFairness::ProofAt). Least recently used first out; a
+// hand's tree never changes, so a hit is always right.
 class TreeCache {
  public:
   static TreeCache& Get() {
@@ -69,7 +96,8 @@ class TreeCache {
   }
 
  private:
-  // About 4.5 KB each: at most about 1.2 MB, full within seconds under load
+  // About 9 KB each, and 220 bytes more per proof made (a hand shows some 20
+  // to 40 of its 52 positions): at most about 4.5 MB, full within seconds under load
   // so the server's memory stays flat (Reliability.MixedSoak: with 1,024 hands
   // it was still filling 20 s in, +11 % of the process); a miss derives the
   // tree again (about 18 us). Behind per-call balancing every replica sees
@@ -93,11 +121,11 @@ HandFairnessPtr DeriveHand(const ServiceData& service, int num_seats) {
 // most once per call. A call asks for it once for its public view and once
 // per private view, so each thread keeps the last hand it served next to
 // the shared cache (no lock, no look-up).
-const HandFairness& TreeOf(const ServiceData& service, int num_seats) {
+const HandFairnessPtr& TreeOf(const ServiceData& service, int num_seats) {
   thread_local std::string key, last_key;
   thread_local HandFairnessPtr last;
   WriteTreeKey(service, &key);
-  if (last != nullptr && key == last_key) return *last;
+  if (last != nullptr && key == last_key) return last;
   HandFairnessPtr found = TreeCache::Get().Find(key);
   if (found == nullptr) {
     found = DeriveHand(service, num_seats);
@@ -105,26 +133,41 @@ const HandFairness& TreeOf(const ServiceData& service, int num_seats) {
   }
   last = std::move(found);
   last_key.swap(key);
-  return *last;
+  return last;
 }
 
 // True when `code` is a card (not "", hidden from this viewer).
 bool Provable(const std::string& code) { return fairness::CardIndex(code) >= 0; }
 
-// The proof of the card `code` (Provable), written straight from the tree.
-void AddProof(const fairness::DeckTree& tree, const std::string& code,
-              google::protobuf::RepeatedPtrField<v1::CardProof>* out) {
-  const int position = tree.PositionOf(fairness::CardIndex(code));
-  const fairness::DeckTree::Path path = tree.PathOf(position);
-  const absl::string_view salt = tree.SaltAt(position);
-  v1::CardProof* p = out->Add();
-  p->set_position(static_cast<uint32_t>(position));
-  p->set_card(code);
-  // assign(), not set_x(data, size): that one makes a temporary string first.
-  p->mutable_salt()->assign(salt.data(), salt.size());
-  p->mutable_path()->Reserve(static_cast<int>(path.size));
-  for (size_t k = 0; k < path.size; ++k) p->add_path(path.hash[k]->data(), path.hash[k]->size());
-}
+// Where an answer's proofs come from: the hand's shared proofs, and whether
+// the answer points at them.
+class ProofSource {
+ public:
+  // `out` is the field the proofs go to. On an arena the answer points at
+  // the hand's proofs and keeps the hand's HandFairness alive until the
+  // arena goes (one shared_ptr on it): no proof is copied, which was 7 heap
+  // strings and some 1,700 instructions each. An arena never runs its
+  // messages' destructors, so nothing deletes a proof it does not own, and
+  // nothing changes an answer's proofs after it is built (api/compact.h
+  // leaves them). A message on the heap gets copies.
+  ProofSource(const HandFairnessPtr& hand, google::protobuf::Arena* arena)
+      : hand_(*hand), arena_(arena) {
+    if (arena_ != nullptr) google::protobuf::Arena::Create<HandFairnessPtr>(arena_, hand);
+  }
+  // The proof of the card `code` (Provable).
+  void Add(const std::string& code, google::protobuf::RepeatedPtrField<v1::CardProof>* out) const {
+    const v1::CardProof& proof = hand_.ProofOf(code);
+    if (arena_ != nullptr) {
+      out->UnsafeArenaAddAllocated(const_cast<v1::CardProof*>(&proof));  // read only, see above
+    } else {
+      *out->Add() = proof;
+    }
+  }
+
+ private:
+  const HandFairness& hand_;
+  google::protobuf::Arena* const arena_;
+};
 
 std::string EnumText(const std::string& name, absl::string_view prefix) {
   return std::string(absl::StripPrefix(name, prefix));
@@ -167,7 +210,8 @@ void EncodeFairness(const SealedHand& hand, v1::PublicView* pub) {
     f->set_server_seed_commitment(fairness::ServerSeedCommitment(service.server_seed));
     return;
   }
-  const HandFairness& hf = TreeOf(service, n);
+  const HandFairnessPtr& hand_fairness = TreeOf(service, n);
+  const HandFairness& hf = *hand_fairness;
   const fairness::Sha256Digest& commitment = hf.seed_commitment;
   f->mutable_server_seed_commitment()->assign(reinterpret_cast<const char*>(commitment.data()),
                                               commitment.size());
@@ -179,12 +223,13 @@ void EncodeFairness(const SealedHand& hand, v1::PublicView* pub) {
   }
   google::protobuf::RepeatedPtrField<v1::CardProof>* proofs = f->mutable_card_proofs();
   proofs->Reserve(provable);
+  const ProofSource source(hand_fairness, pub->GetArena());
   for (const v1::SeatView& seat : pub->seats()) {
     for (const v1::SeatCard& card : seat.cards()) {
-      if (Provable(card.card())) AddProof(hf.tree, card.card(), proofs);
+      if (Provable(card.card())) source.Add(card.card(), proofs);
     }
   }
-  if (Provable(pub->common_card())) AddProof(hf.tree, pub->common_card(), proofs);
+  if (Provable(pub->common_card())) source.Add(pub->common_card(), proofs);
   if (service.reveal_policy == v1::REVEAL_POLICY_AT_END && hand.state.phase == Phase::kComplete) {
     f->set_server_seed(service.server_seed);
   }
@@ -197,10 +242,10 @@ void EncodeCardProofs(const SealedHand& hand,
   int provable = 0;
   for (const v1::SeatCard& card : cards) provable += Provable(card.card()) ? 1 : 0;
   if (provable == 0) return;  // nothing this viewer sees: no tree needed
-  const fairness::DeckTree& tree = TreeOf(hand.service, hand.state.config.num_seats).tree;
+  const ProofSource source(TreeOf(hand.service, hand.state.config.num_seats), out->GetArena());
   out->Reserve(out->size() + provable);
   for (const v1::SeatCard& card : cards) {
-    if (Provable(card.card())) AddProof(tree, card.card(), out);
+    if (Provable(card.card())) source.Add(card.card(), out);
   }
 }
 
@@ -247,7 +292,7 @@ std::string ReceiptTranscript(const SealedHand& hand) {
   if (HasFairness(service)) {
     d.service_shuffle = true;
     d.server_seed_commitment = fairness::ServerSeedCommitment(service.server_seed);
-    d.deck_root = std::string(TreeOf(service, state.config.num_seats).tree.root());
+    d.deck_root = std::string(TreeOf(service, state.config.num_seats)->tree.root());
     d.player_seeds = PlayerSeeds(service);
     d.player_seeds.resize(static_cast<size_t>(state.config.num_seats));
     if (service.reveal_policy == v1::REVEAL_POLICY_AT_END) d.server_seed = service.server_seed;

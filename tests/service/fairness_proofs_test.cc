@@ -12,6 +12,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/arena.h"
 #include "service/fairness/merkle.h"
 #include "service/fairness/sha256.h"
 #include "service/fairness/shuffle.h"
@@ -237,12 +238,53 @@ TEST(FairnessProofsTest, EveryAnswersProofsAreTheReferencesBytes) {
         for (int s = 1; s <= 8; ++s) req.add_private_view_seats(s);
         v1::ApplyActionResponse resp;
         ASSERT_THAT(service.ApplyAction(req, &resp), IsOk());
+        // The server's answers live on an arena and point at the hand's
+        // shared proofs (rpc/fairness_view.cc, ProofSource): the same bytes.
+        google::protobuf::Arena arena;
+        auto* on_arena = google::protobuf::Arena::CreateMessage<v1::ApplyActionResponse>(&arena);
+        ASSERT_THAT(service.ApplyAction(req, on_arena), IsOk());
+        ASSERT_EQ(on_arena->SerializeAsString(), resp.SerializeAsString());
         u = resp.update();
       }
       EXPECT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
     }
   }
   EXPECT_GT(checked, 1000);  // the loop saw real proofs, public and private
+}
+
+// Answers on an arena share the hand's proofs rather than copying them, and
+// an answer keeps them alive after the shared tree cache has moved on to
+// other hands (it holds 256): serialized again then, it is the same bytes.
+TEST(FairnessProofsTest, AnswersOnAnArenaShareTheHandsProofsAndKeepThem) {
+  ASSERT_THAT(InitCrypto(), IsOk());
+  Sealer sealer = *Sealer::Create({TestKey(1, 5)});
+  HandService service(&sealer, ServiceOptions{});
+  v1::NewHandResponse start;
+  ASSERT_THAT(service.NewHand(BasicHand(8, v1::DEALING_MODE_SERVICE), &start), IsOk());
+  v1::ApplyActionRequest req;
+  req.set_token(start.update().token());
+  *req.mutable_action() = ChooseAction(start.update(), false);
+  req.add_private_view_seats(1);
+  google::protobuf::Arena first_arena;
+  google::protobuf::Arena second_arena;
+  auto* first = google::protobuf::Arena::CreateMessage<v1::ApplyActionResponse>(&first_arena);
+  auto* second = google::protobuf::Arena::CreateMessage<v1::ApplyActionResponse>(&second_arena);
+  ASSERT_THAT(service.ApplyAction(req, first), IsOk());
+  ASSERT_THAT(service.ApplyAction(req, second), IsOk());
+  const auto& proofs = first->update().public_view().fairness().card_proofs();
+  ASSERT_GT(proofs.size(), 0);
+  EXPECT_EQ(&proofs.Get(0), &second->update().public_view().fairness().card_proofs(0));
+  EXPECT_EQ(&first->update().private_views(0).card_proofs(0),
+            &second->update().private_views(0).card_proofs(0));
+  const std::string bytes = first->SerializeAsString();
+  for (int i = 0; i < 300; ++i) {  // other hands take the cache's places
+    v1::NewHandResponse other;
+    ASSERT_THAT(service.NewHand(BasicHand(3, v1::DEALING_MODE_SERVICE), &other), IsOk());
+  }
+  EXPECT_EQ(first->SerializeAsString(), bytes);
+  v1::ApplyActionResponse on_heap;  // a copy of each proof: the same bytes
+  ASSERT_THAT(service.ApplyAction(req, &on_heap), IsOk());
+  EXPECT_EQ(on_heap.SerializeAsString(), bytes);
 }
 
 }  // namespace
