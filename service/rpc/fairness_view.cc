@@ -14,6 +14,7 @@
 #include "absl/strings/strip.h"
 #include "engine/rule_id.h"
 #include "engine/view.h"
+#include "google/protobuf/arena.h"
 #include "service/api/convert.h"
 #include "service/fairness/merkle.h"
 #include "service/fairness/shuffle.h"
@@ -37,16 +38,20 @@ class HandFairness {
     const int position = tree.PositionOf(fairness::CardIndex(code));
     const auto p = static_cast<size_t>(position);
     std::call_once(made_[p], [&] {
-      v1::CardProof& proof = proofs_[p];
+      // On the hand's own arena: one allocation per string (its bytes).
+      auto* proof = google::protobuf::Arena::CreateMessage<v1::CardProof>(&arena_);
       const fairness::DeckTree::Path path = tree.PathOf(position);
       const absl::string_view salt = tree.SaltAt(position);
-      proof.set_position(static_cast<uint32_t>(position));
-      proof.set_card(code);
-      proof.set_salt(std::string(salt));
+      proof->set_position(static_cast<uint32_t>(position));
+      proof->set_card(code);
+      // assign(), not set_x(data, size): that one makes a temporary string first.
+      proof->mutable_salt()->assign(salt.data(), salt.size());
+      proof->mutable_path()->Reserve(static_cast<int>(path.size));
       for (size_t k = 0; k < path.size; ++k)
-        proof.add_path(path.hash[k]->data(), path.hash[k]->size());
+        proof->add_path(path.hash[k]->data(), path.hash[k]->size());
+      proofs_[p] = proof;
     });
-    return proofs_[p];
+    return *proofs_[p];
   }
 
   const fairness::DeckTree tree;
@@ -54,8 +59,9 @@ class HandFairness {
 
  private:
   static constexpr size_t kPositions = fairness::kCards;
+  mutable google::protobuf::Arena arena_;  // thread-safe; the proofs live on it
   mutable std::array<std::once_flag, kPositions> made_;
-  mutable std::array<v1::CardProof, kPositions> proofs_;
+  mutable std::array<const v1::CardProof*, kPositions> proofs_{};
 };
 using HandFairnessPtr = std::shared_ptr<const HandFairness>;
 
