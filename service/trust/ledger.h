@@ -15,7 +15,9 @@
 // LedgerScope around each call and hands it to the handler in the call's
 // context (rpc/call_context.h, CallContext::ledger); HandService::Unseal notes
 // the token it opened and every place that seals a new token notes it;
-// LedgerScope::Finish then makes the one ledger call the notes ask for:
+// LedgerScope::Finish then makes the one ledger call the notes ask for, and
+// the call is answered from the ledger's reply, on the ledger's thread (no
+// handler thread waits on Redis):
 //   sealed, nothing opened (NewHand, ReplayHandHistory)  Create (Lua SET NX)
 //   opened and sealed (ApplyAction, RuleIrregularity)      Advance (Lua CAS)
 //   opened only (LegalActions, GetView, ResolveShowdown,   Check (GET)
