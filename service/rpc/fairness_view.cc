@@ -75,8 +75,9 @@ void WriteTreeKey(const ServiceData& service, std::string* out) {
 
 // The trees of recent hands, shared by every thread: deriving one costs some
 // 280 SHA-256 compressions, and every view of a hand needs its root and
-// proofs (made once per hand and position, HandFairness::ProofAt). Least recently used first out; a
-// hand's tree never changes, so a hit is always right.
+// proofs (made once per hand and position, HandFairness::ProofOf). Least
+// recently used first out; a hand's tree never changes, so a hit is always
+// right.
 class TreeCache {
  public:
   static TreeCache& Get() {

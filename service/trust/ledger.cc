@@ -3,7 +3,6 @@
 #include <sodium.h>
 
 #include <algorithm>
-#include <future>
 #include <memory>
 #include <utility>
 
@@ -11,6 +10,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "service/api/status_mapping.h"
+#include "service/trust/waited.h"
 
 namespace stud::service {
 namespace {
@@ -29,29 +29,16 @@ absl::Status LedgerBehind(absl::string_view hand_id, uint64_t token_version,
 
 }  // namespace
 
-namespace {
+using Result = absl::StatusOr<LedgerResult>;
 
-// A Start call, waited for: std::promise rather than absl::Notification, so
-// ThreadSanitizer sees the hand-over.
-template <typename Start>
-absl::StatusOr<LedgerResult> Wait(Start start) {
-  std::promise<absl::StatusOr<LedgerResult>> answered;
-  std::future<absl::StatusOr<LedgerResult>> result = answered.get_future();
-  start([&answered](absl::StatusOr<LedgerResult> r) { answered.set_value(std::move(r)); });
-  return result.get();
+Result Ledger::Create(const std::string& key, const LedgerCommit& commit) {
+  return Waited<Result>([&](LedgerDone done) { StartCreate(key, commit, std::move(done)); });
 }
-
-}  // namespace
-
-absl::StatusOr<LedgerResult> Ledger::Create(const std::string& key, const LedgerCommit& commit) {
-  return Wait([&](LedgerDone done) { StartCreate(key, commit, std::move(done)); });
+Result Ledger::Advance(const std::string& key, const LedgerEntry& from, const LedgerCommit& to) {
+  return Waited<Result>([&](LedgerDone done) { StartAdvance(key, from, to, std::move(done)); });
 }
-absl::StatusOr<LedgerResult> Ledger::Advance(const std::string& key, const LedgerEntry& from,
-                                             const LedgerCommit& to) {
-  return Wait([&](LedgerDone done) { StartAdvance(key, from, to, std::move(done)); });
-}
-absl::StatusOr<LedgerResult> Ledger::Check(const std::string& key, const LedgerEntry& entry) {
-  return Wait([&](LedgerDone done) { StartCheck(key, entry, std::move(done)); });
+Result Ledger::Check(const std::string& key, const LedgerEntry& entry) {
+  return Waited<Result>([&](LedgerDone done) { StartCheck(key, entry, std::move(done)); });
 }
 
 void NoLedger::StartCreate(const std::string&, LedgerCommit, LedgerDone done) {
@@ -163,6 +150,12 @@ struct LedgerScope::Pending {
     absl::Status status = p->Judged(r);
     Complete(std::move(p), std::move(status));
   }
+  // Judge, as the completion of the ledger call that decides.
+  static LedgerDone Judging(std::unique_ptr<Pending> p) {
+    return [p = std::move(p)](const absl::StatusOr<LedgerResult>& r) mutable {
+      Judge(std::move(p), r);
+    };
+  }
 
   // A refused call (nothing applied): a stale token is reported as such
   // rather than judged; when the ledger cannot say, the call's own error stands.
@@ -238,10 +231,7 @@ void LedgerScope::Finish(absl::Status handler_status, absl::string_view tenant,
   }
   if (p->sealed && !p->opened) {
     LedgerCommit commit = std::move(p->sealed->commit);
-    ledger->StartCreate(key, std::move(commit),
-                        [p = std::move(p)](const absl::StatusOr<LedgerResult>& r) mutable {
-                          Pending::Judge(std::move(p), r);
-                        });
+    ledger->StartCreate(key, std::move(commit), Pending::Judging(std::move(p)));
   } else if (p->sealed && p->sealed->hand_id_hex != p->opened->hand_id_hex) {
     // A redeal (NewHand with redeal_of): the misdealt hand must be at its
     // latest token, and the redeal is a new hand [STUD-IRR-EXP-1].
@@ -268,16 +258,10 @@ void LedgerScope::Finish(absl::Status handler_status, absl::string_view tenant,
   } else if (p->sealed) {
     const LedgerEntry from = p->opened->commit.entry;
     LedgerCommit to = std::move(p->sealed->commit);
-    ledger->StartAdvance(key, from, std::move(to),
-                         [p = std::move(p)](const absl::StatusOr<LedgerResult>& r) mutable {
-                           Pending::Judge(std::move(p), r);
-                         });
+    ledger->StartAdvance(key, from, std::move(to), Pending::Judging(std::move(p)));
   } else {
     const LedgerEntry entry = p->opened->commit.entry;
-    ledger->StartCheck(key, entry,
-                       [p = std::move(p)](const absl::StatusOr<LedgerResult>& r) mutable {
-                         Pending::Judge(std::move(p), r);
-                       });
+    ledger->StartCheck(key, entry, Pending::Judging(std::move(p)));
   }
 }
 

@@ -4,7 +4,6 @@
 #include <signal.h>
 
 #include <cerrno>
-#include <future>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -14,6 +13,7 @@
 #include "prometheus/registry.h"
 #include "service/api/status_mapping.h"
 #include "service/observability/logging.h"
+#include "service/trust/waited.h"
 
 namespace stud::service {
 namespace {
@@ -140,12 +140,8 @@ absl::StatusOr<RedisPipeline::Reply> RedisPipeline::Run(std::vector<std::string>
   if (std::this_thread::get_id() == thread_.get_id()) {
     return LedgerUnavailable("internal: a ledger completion waited on the ledger's own thread");
   }
-  // std::promise rather than absl::Notification: ThreadSanitizer sees it.
-  std::promise<absl::StatusOr<Reply>> answered;
-  std::future<absl::StatusOr<Reply>> reply = answered.get_future();
-  Submit(std::move(args),
-         [&answered](absl::StatusOr<Reply> r) { answered.set_value(std::move(r)); });
-  return reply.get();
+  return Waited<absl::StatusOr<Reply>>(
+      [&](Done done) { Submit(std::move(args), std::move(done)); });
 }
 
 void RedisPipeline::Loop() {
