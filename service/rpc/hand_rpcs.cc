@@ -2,6 +2,7 @@
 // LegalActions and GetView. Showdowns: showdown_rpc.cc; irregularities:
 // irregularity_rpc.cc; hand histories: history_rpcs.cc; redeals: redeal_rpc.cc.
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -33,31 +34,74 @@ absl::Status CheckVersion(bool has_expected, uint64_t expected, const HandState&
   return absl::OkStatus();
 }
 
+namespace {
+
+// The SealedHand a call opens its token into: this thread's, reused from call
+// to call so that its vectors and strings keep their capacity
+// (ParseSealedHandInto), or a new one for a call made while the thread's is
+// in use (a call within a call: none today, and still correct).
+class ThreadHand {
+ public:
+  ThreadHand() {
+    Slot& slot = ThisThread();
+    if (slot.busy) {
+      hand_ = &own_.emplace();
+    } else {
+      slot.busy = true;
+      hand_ = &slot.hand;
+    }
+  }
+  ~ThreadHand() {
+    if (!own_.has_value()) ThisThread().busy = false;
+  }
+  ThreadHand(const ThreadHand&) = delete;
+  ThreadHand& operator=(const ThreadHand&) = delete;
+  SealedHand* get() { return hand_; }
+
+ private:
+  struct Slot {
+    SealedHand hand;
+    bool busy = false;
+  };
+  static Slot& ThisThread() {
+    thread_local Slot slot;
+    return slot;
+  }
+  std::optional<SealedHand> own_;
+  SealedHand* hand_;
+};
+
+}  // namespace
+
 absl::StatusOr<SealedHand> HandService::Unseal(const CallContext& call, const std::string& token,
                                                const std::string& expected_hand_id) const {
+  SealedHand hand;
+  if (absl::Status st = UnsealInto(call, token, expected_hand_id, &hand); !st.ok()) return st;
+  return hand;
+}
+
+absl::Status HandService::UnsealInto(const CallContext& call, const std::string& token,
+                                     const std::string& expected_hand_id, SealedHand* hand) const {
   if (token.empty()) return absl::InvalidArgumentError("token: required");
   ChildSpan span(call.trace.span, "unseal");
   // A per-thread plaintext buffer: its capacity is kept from call to call.
   thread_local std::string plain;
   if (absl::Status st = sealer_->OpenInto(token, call.tenant, &plain); !st.ok()) return st;
-  absl::StatusOr<SealedHand> hand = ParseSealedHand(plain);
-  if (hand.ok()) {
-    if (call.language != nullptr)
-      call.language->Note(hand->service.locale);  // its errors' language
-    if (call.trace.hand != nullptr)
-      call.trace.hand->NoteHandId(HandIdText(hand->service));  // its logs and span
-  }
-  if (hand.ok() && !expected_hand_id.empty() && HandIdText(hand->service) != expected_hand_id) {
+  if (absl::Status st = ParseSealedHandInto(plain, hand); !st.ok()) return st;
+  if (call.language != nullptr) call.language->Note(hand->service.locale);  // its errors' language
+  if (call.trace.hand != nullptr)
+    call.trace.hand->NoteHandId(HandIdText(hand->service));  // its logs and span
+  if (!expected_hand_id.empty() && HandIdText(hand->service) != expected_hand_id) {
     return HandIdMismatch(expected_hand_id, HandIdText(hand->service));
   }
   // A hand dealt with the ledger is never served without one: no fork, and
   // every replica keeps the hand's line [HandPolicy].
-  if (hand.ok() && hand->service.requires_ledger && options_.ledger == nullptr) {
+  if (hand->service.requires_ledger && options_.ledger == nullptr) {
     return LedgerRequired(HandIdText(hand->service));
   }
-  if (hand.ok() && call.ledger != nullptr)
+  if (call.ledger != nullptr)
     call.ledger->NoteOpened(hand->service.hand_id, hand->state.version, token);
-  return hand;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<HandService::UpdateParts> HandService::DecodeDetail(v1::UpdateDetail detail) {
@@ -239,12 +283,14 @@ absl::Status HandService::DealNewHand(const CallContext& call, const v1::NewHand
 absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
                                       v1::ApplyActionResponse* resp,
                                       const CallContext& call) const {
-  absl::StatusOr<SealedHand> hand = Unseal(call, req.token(), req.expected_hand_id());
-  if (!hand.ok()) return hand.status();
+  ThreadHand opened;
+  SealedHand* hand = opened.get();
+  if (absl::Status st = UnsealInto(call, req.token(), req.expected_hand_id(), hand); !st.ok())
+    return st;
   if (absl::Status st = Permit(call, req, *hand); !st.ok()) return st;
   if (!req.has_action()) return absl::InvalidArgumentError("action: required");
   if (req.action().kind() == v1::ACTION_KIND_SEED || hand->service.seeding) {
-    return ApplySeed(call, req, *std::move(hand), resp);  // seeding_rpc.cc [STUD-DEAL-6]
+    return ApplySeed(call, req, std::move(*hand), resp);  // seeding_rpc.cc [STUD-DEAL-6]
   }
   absl::StatusOr<Action> action = DecodeAction(req.action(), "action");
   if (!action.ok()) return action.status();
@@ -276,8 +322,10 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
 absl::Status HandService::LegalActions(const v1::LegalActionsRequest& req,
                                        v1::LegalActionsResponse* resp,
                                        const CallContext& call) const {
-  absl::StatusOr<SealedHand> hand = Unseal(call, req.token(), req.expected_hand_id());
-  if (!hand.ok()) return hand.status();
+  ThreadHand opened;
+  SealedHand* hand = opened.get();
+  if (absl::Status st = UnsealInto(call, req.token(), req.expected_hand_id(), hand); !st.ok())
+    return st;
   if (absl::Status st = Permit(call, req, *hand); !st.ok()) return st;
   if (hand->service.seeding) return SeedingPending();  // only seeds now [STUD-DEAL-6]
   const HandState& state = hand->state;
@@ -318,8 +366,9 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
     return absl::InvalidArgumentError("token: required (or hand_id, on a server with the ledger)");
   }
   const std::string& token = req.hand_id().empty() ? req.token() : latest_token;
-  absl::StatusOr<SealedHand> hand = Unseal(call, token, req.expected_hand_id());
-  if (!hand.ok()) return hand.status();
+  ThreadHand opened;
+  SealedHand* hand = opened.get();
+  if (absl::Status st = UnsealInto(call, token, req.expected_hand_id(), hand); !st.ok()) return st;
   if (absl::Status st = Permit(call, req, *hand); !st.ok()) return st;
   absl::StatusOr<std::vector<int>> views =
       DecodeViewSeats(req.private_view_seats(), hand->state.config.num_seats, "private_view_seats");
@@ -346,8 +395,9 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
 absl::Status HandService::WatchUpdate(const CallContext& call, const v1::WatchHandRequest& req,
                                       const std::string& token, size_t first_op,
                                       v1::HandUpdate* out, bool* complete) const {
-  absl::StatusOr<SealedHand> hand = Unseal(call, token, req.hand_id());
-  if (!hand.ok()) return hand.status();
+  ThreadHand opened;
+  SealedHand* hand = opened.get();
+  if (absl::Status st = UnsealInto(call, token, req.hand_id(), hand); !st.ok()) return st;
   // The ticket's seat is its byte 23 (seat_tickets.h); Permit refuses a
   // ticket that is not authentic, so the byte is trusted only once it passes.
   const std::string& ticket = req.seat_ticket();

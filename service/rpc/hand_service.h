@@ -144,6 +144,9 @@ class HandService {
   // Opens a token; when `expected_hand_id` is set, the token must be that hand's.
   absl::StatusOr<SealedHand> Unseal(const CallContext& call, const std::string& token,
                                     const std::string& expected_hand_id) const;
+  // The same into `*hand`, which may hold an earlier hand (ParseSealedHandInto).
+  absl::Status UnsealInto(const CallContext& call, const std::string& token,
+                          const std::string& expected_hand_id, SealedHand* hand) const;
   // NewHand with redeal_of: the redeal of a misdeal that kept its antes (redeal_rpc.cc).
   absl::Status NewRedeal(const CallContext& call, const stud::v1::NewHandRequest& req,
                          stud::v1::NewHandResponse* resp) const;

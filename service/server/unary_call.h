@@ -57,7 +57,8 @@ class InlineArena {
 // gets further blocks from the heap, as any arena does. A mid-hand full
 // ApplyAction takes about 4.5 KB (service_bench BM_ApplyAction_9_Total
 // arena_bytes), so 8 KB covers the common calls without a second block.
-template <typename Req, typename Resp, size_t kInitialBlock = 8 * 1024>
+inline constexpr size_t kCallArenaBlock = 8 * 1024;
+template <typename Req, typename Resp, size_t kInitialBlock = kCallArenaBlock>
 class UnaryCall final {
  public:
   UnaryCall()

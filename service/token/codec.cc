@@ -27,17 +27,31 @@ std::string SerializeSealedHand(const SealedHand& hand, uint32_t schema) {
   return out;
 }
 
-absl::StatusOr<SealedHand> ParseSealedHand(absl::string_view plaintext) {
+namespace {
+
+// `hand` is new or reset (token::ResetMessage).
+absl::Status ReadSealedHand(absl::string_view plaintext, SealedHand& hand) {
   // Schema 1 plaintexts are rewritten as schema 2 first (legacy_schema.h).
   if (token::IsSchema1(plaintext)) {
     absl::StatusOr<std::string> upgraded = token::UpgradeSchema1(plaintext);
     if (!upgraded.ok()) return upgraded.status();
-    return ParseSealedHand(*upgraded);
+    return ReadSealedHand(*upgraded, hand);
   }
-  SealedHand hand;
   token::ReadContext ctx;
-  if (absl::Status st = token::ReadMessage(plaintext, hand, ctx); !st.ok()) return st;
+  return token::ReadMessage(plaintext, hand, ctx);
+}
+
+}  // namespace
+
+absl::StatusOr<SealedHand> ParseSealedHand(absl::string_view plaintext) {
+  SealedHand hand;
+  if (absl::Status st = ReadSealedHand(plaintext, hand); !st.ok()) return st;
   return hand;
+}
+
+absl::Status ParseSealedHandInto(absl::string_view plaintext, SealedHand* hand) {
+  token::ResetMessage(*hand);
+  return ReadSealedHand(plaintext, *hand);
 }
 
 }  // namespace stud::service

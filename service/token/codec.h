@@ -69,6 +69,11 @@ std::string SerializeSealedHand(const SealedHand& hand, uint32_t schema = kSeale
 void SerializeSealedHandTo(const SealedHand& hand, std::string* out,  // reuses *out
                            uint32_t schema = kSealedSchema);
 absl::StatusOr<SealedHand> ParseSealedHand(absl::string_view plaintext);
+// The same into `*hand`, which may hold an earlier hand: it ends equal to
+// what ParseSealedHand returns, and its vectors and strings keep their
+// capacity, so a hand kept per thread is read without allocating. On an
+// error *hand is some valid SealedHand (not the one it held).
+absl::Status ParseSealedHandInto(absl::string_view plaintext, SealedHand* hand);
 
 }  // namespace stud::service
 

@@ -88,6 +88,16 @@ template <typename T>
 inline constexpr std::array<ReadFn<T>, kMaxFieldNumber + 1> kReaders =
     MakeReaders<T>(std::make_index_sequence<std::tuple_size_v<decltype(Schema<T>::kFields)>>());
 
+// Empties what ReadMessage fills by adding (lists, strings, per-seat
+// entries) so that an object that held an earlier message reads the next
+// one as a new object would, its vectors and strings keeping their capacity.
+// The other fields need nothing: ReadMessage writes each of them, read or
+// absent (Finish). ParseSealedHandInto (token/codec.h) starts with it.
+template <typename T>
+void ResetMessage(T& obj) {
+  std::apply([&](const auto&... f) { (f.Reset(obj), ...); }, Schema<T>::kFields);
+}
+
 template <typename T>
 absl::Status ReadMessage(absl::string_view bytes, T& obj, ReadContext& ctx) {
   wire::Reader r(bytes);
@@ -134,6 +144,7 @@ struct FieldBase {
   constexpr bool Has(uint32_t n) const { return n == number; }
   absl::Status Bad() const { return OutOfRange(Schema<T>::kName, name); }
   absl::Status Finish(T&, ReadContext&, uint8_t) const { return absl::OkStatus(); }
+  void Reset(T&) const {}  // written whole by Read or Finish
 };
 
 // How an integer travels: int32, int64, uint32, uint64, bool or sint32.
@@ -323,6 +334,7 @@ struct CardBytes : FieldBase<typename MemberOf<M>::Class> {
     }
     return absl::OkStatus();
   }
+  void Reset(T& obj) const { (obj.*M).clear(); }  // absent: no card
 };
 template <auto M>
 constexpr auto Cards(uint32_t n, absl::string_view name) {
@@ -342,6 +354,7 @@ struct BytesField : FieldBase<typename MemberOf<M>::Class> {
     (obj.*M).assign(f.bytes.data(), f.bytes.size());
     return absl::OkStatus();
   }
+  void Reset(T& obj) const { (obj.*M).clear(); }  // absent: empty
 };
 template <auto M>
 constexpr auto Bytes(uint32_t n, absl::string_view name, size_t max) {

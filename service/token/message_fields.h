@@ -34,6 +34,7 @@ struct Message : FieldBase<typename MemberOf<M>::Class> {
   absl::Status Finish(T& obj, ReadContext& ctx, uint8_t count) const {
     return count == 0 ? ReadMessage(absl::string_view(), obj.*M, ctx) : absl::OkStatus();
   }
+  void Reset(T& obj) const { ResetMessage(obj.*M); }
 };
 template <auto M>
 constexpr auto Msg(uint32_t n, absl::string_view name) {
@@ -56,6 +57,7 @@ struct MessageList : FieldBase<typename MemberOf<M>::Class> {
     if (f.type != wire::kLen || (obj.*M).size() >= max) return this->Bad();
     return ReadMessage(f.bytes, (obj.*M).emplace_back(), ctx);
   }
+  void Reset(T& obj) const { (obj.*M).clear(); }
 };
 template <auto M>
 constexpr auto Msgs(uint32_t n, absl::string_view name, size_t max) {
@@ -81,6 +83,8 @@ struct SeatMessages : FieldBase<typename MemberOf<M>::Class> {
   absl::Status Finish(T&, ReadContext& ctx, uint8_t count) const {
     return count == ctx.num_seats ? absl::OkStatus() : this->Bad();
   }
+  // Every entry as new, those past num_seats included (the next hand may have fewer seats).
+  void Reset(T& obj) const { (obj.*M).fill({}); }
 };
 template <auto M>
 constexpr auto PerSeatMsgs(uint32_t n, absl::string_view name) {
@@ -141,6 +145,13 @@ struct PackedInts : FieldBase<typename MemberOf<M>::Class> {
       if (count != ctx.num_seats && !(optional && count == 0)) return this->Bad();
     }
     return absl::OkStatus();
+  }
+  void Reset(T& obj) const {
+    if constexpr (kPerSeat) {
+      (obj.*M).fill(0);
+    } else {
+      (obj.*M).clear();
+    }
   }
 };
 template <auto M>

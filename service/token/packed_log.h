@@ -85,6 +85,7 @@ struct PackedLogField : FieldBase<typename MemberOf<M>::Class> {
     return UnpackLog(ctx.packed_log, ctx.schema == 2 ? &ctx.rule_ids : nullptr, ctx.num_seats,
                      &(obj.*M));
   }
+  void Reset(T& obj) const { (obj.*M).clear(); }
 };
 template <auto M>
 constexpr auto Log(uint32_t n, absl::string_view name) {

@@ -17,6 +17,7 @@
 #include "service/rpc/dealing.h"
 #include "service/rpc/fairness_view.h"
 #include "service/server/stud_service.h"
+#include "service/server/unary_call.h"
 #include "service/token/codec.h"
 #include "service/token/sealer.h"
 #include "stud/internal/v1/state.pb.h"
@@ -309,8 +310,9 @@ BENCHMARK(BM_ApplyAction_6_Seal);
 
 // The whole call in process: parse the request, HandService::ApplyAction
 // (open, decode, engine, views, legal actions, announcements, encode, seal),
-// serialize the response. Request and response live on one arena per call,
-// as the server puts them (each call's UnaryCall, service/server/unary_call.h).
+// serialize the response. Request and response live on one arena per call
+// with the server's 8 KB first block inside it (each call's UnaryCall and its
+// InlineArena, service/server/unary_call.h).
 // Arg 1: the request asks for UPDATE_DETAIL_CHANGES (no public view, no announcements).
 void BM_ApplyAction_9_Total(benchmark::State& st) {
   HandService service(&TheSealer(), ServiceOptions{});
@@ -318,7 +320,8 @@ void BM_ApplyAction_9_Total(benchmark::State& st) {
   size_t response_bytes = 0;
   size_t arena_bytes = 0;
   OverCases(st, [&](const ApplyCase& c) {
-    google::protobuf::Arena arena;
+    InlineArena<kCallArenaBlock> call_arena;
+    google::protobuf::Arena& arena = *call_arena.get();
     auto& req = *google::protobuf::Arena::CreateMessage<stud::v1::ApplyActionRequest>(&arena);
     req.ParseFromString(c.request);
     if (changes_only) req.set_detail(stud::v1::UPDATE_DETAIL_CHANGES);
@@ -348,7 +351,8 @@ void BM_NewHand_Total(benchmark::State& st) {
   const std::string request = nh.SerializeAsString();
   size_t response_bytes = 0;
   for (auto _ : st) {
-    google::protobuf::Arena arena;
+    InlineArena<kCallArenaBlock> call_arena;
+    google::protobuf::Arena& arena = *call_arena.get();
     auto& req = *google::protobuf::Arena::CreateMessage<stud::v1::NewHandRequest>(&arena);
     req.ParseFromString(request);
     auto& resp = *google::protobuf::Arena::CreateMessage<stud::v1::NewHandResponse>(&arena);

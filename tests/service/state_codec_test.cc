@@ -18,13 +18,26 @@ namespace {
 using ::stud::testing::IsOk;
 using ::stud::testing::StatusIs;
 
+// Every state is also read into one SealedHand that held the state before
+// it, or a hand of another variant, size or dealing: a hand reused per
+// thread (ParseSealedHandInto) must read as a new one, whatever it held.
+SealedHand& Reused() {
+  static SealedHand reused;
+  return reused;
+}
+
 void ExpectRoundTrip(const HandState& state, const ServiceData& service) {
   SealedHand hand{state, service};
-  absl::StatusOr<SealedHand> back = ParseSealedHand(SerializeSealedHand(hand));
+  const std::string plain = SerializeSealedHand(hand);
+  absl::StatusOr<SealedHand> back = ParseSealedHand(plain);
   ASSERT_THAT(back, IsOk());
   ASSERT_TRUE(back->state == state)
       << "state differs after the round trip at version " << state.version;
   ASSERT_TRUE(back->service == service);
+  ASSERT_THAT(ParseSealedHandInto(plain, &Reused()), IsOk());
+  ASSERT_TRUE(Reused().state == state)
+      << "a reused hand reads another state at version " << state.version;
+  ASSERT_TRUE(Reused().service == service);
 }
 
 // The state as the protobuf message of proto/stud/internal/v1/state.proto.
@@ -61,11 +74,14 @@ HandConfig Config(Variant variant, DealSource source, int seats, std::mt19937& r
 TEST(StateCodecTest, EveryStateOfManyHandsRoundTrips) {
   ASSERT_THAT(InitCrypto(), IsOk());
   std::mt19937 rng(12345);
-  ServiceData service{1, 2, std::string(32, 'c'), std::string(32, 's')};
+  // Every other hand without the strings, so that a reused hand must drop them.
+  const ServiceData with_strings{1, 2, std::string(32, 'c'), std::string(32, 's')};
+  const ServiceData without{3, 1, "", ""};
   int hands = 0;
   for (Variant variant : {Variant::kStud, Variant::kStudHiLo, Variant::kRazz}) {
     for (DealSource source : {DealSource::kDeck, DealSource::kReported}) {
       for (int round = 0; round < 15; ++round) {
+        const ServiceData& service = round % 2 == 0 ? with_strings : without;
         const int seats = 2 + static_cast<int>(rng() % 7);
         absl::StatusOr<HandState> state = NewHand(Config(variant, source, seats, rng));
         ASSERT_THAT(state, IsOk());
