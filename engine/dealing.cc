@@ -314,7 +314,7 @@ void DesignateOpener(HandState& st) {
     return;
   }
   // [STUD-ORDER-1..4, STUD-ORDER-6] the highest board (Razz: lowest) opens.
-  const std::vector<BoardPlace> order = BoardOrder(st);
+  const BoardOrderList order = BoardOrder(st);
   const int high = order.empty() ? 0 : order.front().seat;
   // [STUD-PAIR-1] FIRST_ACTOR_WITH_PAIR: the pair must be the first actor's, and
   // with the high hand all-in the first actor is the seat to its left [STUD-ORDER-4].
@@ -360,9 +360,9 @@ void DesignateOpener(HandState& st) {
 
 namespace stud {
 
-std::vector<BoardPlace> BoardOrder(const HandState& st) {
+BoardOrderList BoardOrder(const HandState& st) {
   const bool razz = st.config.variant == Variant::kRazz;
-  // (value, seat); inline: BoardOrder runs on every street and every public view.
+  // (value, seat), in seat order.
   absl::InlinedVector<std::pair<BoardValue, int>, kMaxSeats> boards;
   for (int i = 1; i <= st.config.num_seats; ++i) {
     if (!st.seats[i].live() || st.seats[i].num_cards == 0) continue;
@@ -371,10 +371,14 @@ std::vector<BoardPlace> BoardOrder(const HandState& st) {
     boards.emplace_back(razz ? RazzBoardValue(up) : HighBoardValue(up), i);
   }
   // [STUD-ORDER-3] best board first; equal boards by position, seat 1 first.
-  std::stable_sort(boards.begin(), boards.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
-  std::vector<BoardPlace> out;
-  out.reserve(boards.size());
+  // Insertion sort: stable, and for at most 8 boards without std::stable_sort's buffer.
+  for (size_t k = 1; k < boards.size(); ++k) {
+    const std::pair<BoardValue, int> b = boards[k];
+    size_t j = k;
+    for (; j > 0 && boards[j - 1].first < b.first; --j) boards[j] = boards[j - 1];
+    boards[j] = b;
+  }
+  BoardOrderList out;
   for (size_t k = 0; k < boards.size(); ++k) {
     const bool tied = k > 0 && boards[k].first == boards[k - 1].first;
     out.push_back(

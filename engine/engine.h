@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -104,8 +105,9 @@ struct BoardPlace {
 // Every live seat with an up card, best board first (Razz: the lowest board),
 // equal boards by position (the seat dealt first first). From 4th street the
 // first entry is the high hand; on 3rd street the bring-in goes by the lowest
-// door card instead [STUD-BRING-1].
-std::vector<BoardPlace> BoardOrder(const HandState& state);
+// door card instead [STUD-BRING-1]. Inline: made for every public view.
+using BoardOrderList = absl::InlinedVector<BoardPlace, kMaxSeats>;
+BoardOrderList BoardOrder(const HandState& state);
 
 // The next card expected from the dealer in kAwaitingDeal.
 ExpectedDeal NextDeal(const HandState& state);

@@ -54,7 +54,7 @@ struct TableView {
   int bring_in_seat = 0;
   std::optional<Card> common_card;
   absl::InlinedVector<SeatView, 8> seats;  // seats 1..n in order
-  std::vector<BoardPlace> board_order;     // best board first [STUD-ORDER-1..3]
+  BoardOrderList board_order;              // best board first [STUD-ORDER-1..3]
 };
 
 TableView ViewFor(const HandState& state, int viewer);

@@ -92,7 +92,7 @@ void AnnounceOpener(const HandState& state, const Operation& op, v1::Locale loca
   }
   const char* hand_en = razz ? "Low hand" : "High hand";
   const char* hand_es = razz ? "Mano baja" : "Mano alta";
-  const std::vector<BoardPlace> order = BoardOrder(state);
+  const BoardOrderList order = BoardOrder(state);
   const int high = order.empty() ? seat : order.front().seat;
   if (rule == RuleId::kOrder4 && high != seat) {
     Add(out, locale, "HIGH_HAND", seat, rule,
