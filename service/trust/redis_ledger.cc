@@ -224,8 +224,6 @@ void RedisLedger::Commit(const std::string& key, std::string from, uint64_t from
                          LedgerCommit to, LedgerDone done) {
   const uint64_t version = to.entry.version;
   std::vector<std::string> args = {
-      "EVAL",
-      CommitScript(),
       "3",
       key,
       absl::StrCat(key, kWatchStreamSuffix),
@@ -239,23 +237,25 @@ void RedisLedger::Commit(const std::string& key, std::string from, uint64_t from
       to.ended ? "1" : "0",
       absl::StrCat(std::max<int64_t>(0, options_.max_hands_per_tenant)),
       std::string(HandIdOfKey(key))};
-  redis_.Submit(std::move(args), [this, from_version, version, done = std::move(done)](
-                                     absl::StatusOr<RedisPipeline::Reply> r) mutable {
-    if (!r.ok()) return std::move(done)(r.status());
-    absl::StatusOr<LedgerResult> out = CommitResult(*r, from_version, version);
-    const bool wrote = out.ok() && (out->outcome == LedgerOutcome::kApplied ||
-                                    out->outcome == LedgerOutcome::kRetry);
-    if (!wrote || options_.wait_replicas <= 0) return std::move(done)(std::move(out));
-    // Acknowledged by enough replicas, on the connection that wrote (a WAIT
-    // counts that connection's writes). Queued from the pipeline's own
-    // thread: it goes in the next batch.
-    const int64_t ms = std::max<int64_t>(1, absl::ToInt64Milliseconds(options_.wait_timeout));
-    redis_.Submit({"WAIT", absl::StrCat(options_.wait_replicas), absl::StrCat(ms)},
-                  [this, ms, connection = r->connection, out = *out,
-                   done = std::move(done)](absl::StatusOr<RedisPipeline::Reply> w) mutable {
-                    std::move(done)(Acknowledged(w, connection, ms, out));
-                  });
-  });
+  redis_.SubmitScript(
+      CommitScript(), std::move(args),
+      [this, from_version, version,
+       done = std::move(done)](absl::StatusOr<RedisPipeline::Reply> r) mutable {
+        if (!r.ok()) return std::move(done)(r.status());
+        absl::StatusOr<LedgerResult> out = CommitResult(*r, from_version, version);
+        const bool wrote = out.ok() && (out->outcome == LedgerOutcome::kApplied ||
+                                        out->outcome == LedgerOutcome::kRetry);
+        if (!wrote || options_.wait_replicas <= 0) return std::move(done)(std::move(out));
+        // Acknowledged by enough replicas, on the connection that wrote (a WAIT
+        // counts that connection's writes). Queued from the pipeline's own
+        // thread: it goes in the next batch.
+        const int64_t ms = std::max<int64_t>(1, absl::ToInt64Milliseconds(options_.wait_timeout));
+        redis_.Submit({"WAIT", absl::StrCat(options_.wait_replicas), absl::StrCat(ms)},
+                      [this, ms, connection = r->connection, out = *out,
+                       done = std::move(done)](absl::StatusOr<RedisPipeline::Reply> w) mutable {
+                        std::move(done)(Acknowledged(w, connection, ms, out));
+                      });
+      });
 }
 
 absl::StatusOr<LedgerResult> RedisLedger::Acknowledged(

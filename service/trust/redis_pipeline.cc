@@ -1,11 +1,14 @@
 #include "service/trust/redis_pipeline.h"
 
 #include <hiredis/hiredis.h>
+#include <openssl/sha.h>
 #include <signal.h>
 
 #include <cerrno>
+#include <iterator>
 #include <utility>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "prometheus/counter.h"
 #include "prometheus/family.h"
@@ -31,9 +34,10 @@ constexpr RedisConnectFailure kFailures[] = {
 
 // One queued command; `result` is final once Send has seen it.
 struct RedisPipeline::Command {
-  std::vector<std::string> args;
+  std::vector<std::string> args;  // a script's: "EVALSHA", its SHA-1 (filled by Send), the rest
   Done done;
   absl::StatusOr<Reply> result = LedgerUnavailable("not sent");
+  const std::string* script = nullptr;  // SubmitScript's
 };
 
 // Every series made at start-up (at zero) and then used without a lookup.
@@ -44,6 +48,7 @@ struct RedisPipeline::Metrics {
   prometheus::Counter* connect_failures[std::size(kFailures) + 1] = {};
   prometheus::Counter* master_changes = nullptr;
   prometheus::Counter* readonly = nullptr;
+  prometheus::Counter* noscript = nullptr;
 };
 
 RedisPipeline::RedisPipeline(RedisLedgerOptions options, absl::Duration read_timeout,
@@ -106,6 +111,13 @@ void RedisPipeline::RegisterMetrics(prometheus::Registry& registry) {
                                 "master, now a replica) and sent again to the current master")
                             .Register(registry)
                             .Add({});
+  metrics_->noscript = &prometheus::BuildCounter()
+                            .Name("stud_ledger_noscript_total")
+                            .Help(
+                                "Ledger scripts a Redis did not have (NOSCRIPT: restarted, new "
+                                "master, SCRIPT FLUSH), sent again with their text")
+                            .Register(registry)
+                            .Add({});
 }
 
 redisContext* RedisPipeline::Connect(std::string* error) {
@@ -128,12 +140,38 @@ redisContext* RedisPipeline::Connect(std::string* error) {
 }
 
 void RedisPipeline::Submit(std::vector<std::string> args, Done done) {
-  auto* command = new Command{std::move(args), std::move(done)};
+  Enqueue(new Command{std::move(args), std::move(done)});
+}
+
+void RedisPipeline::Enqueue(Command* command) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     queue_.push_back(command);
   }
   queued_.notify_one();  // no system call when the thread is busy sending
+}
+
+void RedisPipeline::SubmitScript(const std::string& script,
+                                 std::vector<std::string> numkeys_keys_args, Done done) {
+  std::vector<std::string> args;
+  args.reserve(numkeys_keys_args.size() + 2);
+  args.emplace_back("EVALSHA");
+  args.emplace_back();  // the SHA-1, on the pipeline's thread
+  std::move(numkeys_keys_args.begin(), numkeys_keys_args.end(), std::back_inserter(args));
+  auto* command = new Command{std::move(args), std::move(done)};
+  command->script = &script;
+  Enqueue(command);
+}
+
+const std::string& RedisPipeline::ShaOf(const std::string& script) {
+  std::string& sha = shas_[&script];
+  if (sha.empty()) {
+    unsigned char digest[SHA_DIGEST_LENGTH];
+    SHA1(reinterpret_cast<const unsigned char*>(script.data()), script.size(), digest);
+    sha = absl::BytesToHexString(
+        absl::string_view(reinterpret_cast<const char*>(digest), sizeof(digest)));
+  }
+  return sha;
 }
 
 absl::StatusOr<RedisPipeline::Reply> RedisPipeline::Run(std::vector<std::string> args) {
@@ -176,6 +214,7 @@ void RedisPipeline::Send(const std::vector<Command*>& batch) {
     if (connection_ == nullptr) connection_ = Connect(&error);
     if (connection_ == nullptr) break;
     for (Command* c : todo) {
+      if (c->script != nullptr && c->args[1].empty()) c->args[1] = ShaOf(*c->script);
       std::vector<const char*> argv;
       std::vector<size_t> argvlen;
       for (const std::string& a : c->args) {
@@ -208,6 +247,14 @@ void RedisPipeline::Send(const std::vector<Command*>& batch) {
       reply.connection = connection_serial_;
       if (reply.r->type != REDIS_REPLY_ERROR) {
         todo[i]->result = std::move(reply);
+      } else if (todo[i]->script != nullptr && todo[i]->args[0] == "EVALSHA" &&
+                 StartsWith(reply.r.get(), "NOSCRIPT")) {
+        // Not run: this Redis does not have the script (yet). Once more with its text.
+        if (metrics_->noscript != nullptr) metrics_->noscript->Increment();
+        todo[i]->args[0] = "EVAL";
+        todo[i]->args[1] = *todo[i]->script;
+        error = absl::StrCat("redis at ", where, " does not have the ledger's script (NOSCRIPT)");
+        again.push_back(todo[i]);
       } else if (StartsWith(reply.r.get(), "READONLY")) {
         // A former master, now a replica (a failover): nothing was written.
         // Ask the Sentinels again and send it to the master they name now.

@@ -10,6 +10,12 @@
 // trip and a few system calls, here and in Redis, serve a whole batch. Every
 // connect and every read has a timeout.
 //
+// Lua scripts (SubmitScript) go by their SHA-1 (EVALSHA): some 1 KB less per
+// call to write, and for Redis to read and hash, than the script's text. A
+// NOSCRIPT answer (a Redis that has not run the script since it started, a
+// master new after a failover, SCRIPT FLUSH) has the command sent once more
+// with the text (EVAL), which caches it there.
+//
 // When the connection breaks (the server restarted) the commands of the batch
 // that got no reply are sent once more on a fresh connection; the caller's
 // commands must therefore be idempotent (RedisLedger's are: a repeated CAS
@@ -35,6 +41,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -71,6 +78,11 @@ class RedisPipeline {
 
   // Queues `args` and returns at once; `done` runs when the reply is in.
   void Submit(std::vector<std::string> args, Done done);
+  // Submit of the Lua `script` (a string that outlives the pipeline) with
+  // `numkeys_keys_args` (the number of keys, the keys, the arguments): EVALSHA,
+  // or EVAL on NOSCRIPT (above).
+  void SubmitScript(const std::string& script, std::vector<std::string> numkeys_keys_args,
+                    Done done);
   // Submit, then wait for the reply. Refused (UNAVAILABLE) on the pipeline's
   // own thread, where it could only wait for itself.
   absl::StatusOr<Reply> Run(std::vector<std::string> args);
@@ -79,12 +91,15 @@ class RedisPipeline {
   struct Metrics;
   struct Command;
   void RegisterMetrics(prometheus::Registry& registry);
+  void Enqueue(Command* command);  // takes it
   // The pipeline's thread: takes what is queued, sends it, completes it.
   void Loop();
   // Sends `batch` and fills in every command's result (the pipeline's thread).
   void Send(const std::vector<Command*>& batch);
   // A connection to the (current) master; null with `error` set.
   redisContext* Connect(std::string* error);
+  // The hex SHA-1 of `script`, made once (the pipeline's thread).
+  const std::string& ShaOf(const std::string& script);
 
   const RedisLedgerOptions options_;
   const absl::Duration read_timeout_;
@@ -97,7 +112,9 @@ class RedisPipeline {
   redisContext* connection_ = nullptr;  // the pipeline's thread only
   uint64_t connection_serial_ = 0;      // counts connections (the pipeline's thread only)
   RedisAddress master_;                 // where connection_ went last (the pipeline's thread only)
-  std::thread thread_;                  // last: started once the members above exist
+  // Scripts' SHA-1s by script (the pipeline's thread only).
+  absl::flat_hash_map<const std::string*, std::string> shas_;
+  std::thread thread_;  // last: started once the members above exist
 };
 
 }  // namespace stud::service

@@ -191,6 +191,40 @@ TEST(Ledger, ConcurrentCommandsArePipelinedOnOneConnection) {
   EXPECT_LT(static_cast<double>(batches), commands) << "some commands went out together";
 }
 
+// The commit script goes by its SHA-1 (EVALSHA); a Redis without it (here
+// SCRIPT FLUSH; in production a new master) answers NOSCRIPT, and the write
+// goes once more with the script's text, which caches it again.
+TEST(Ledger, AFlushedCommitScriptIsSentAgainWithItsText) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  prometheus::Registry registry;
+  RedisLedger ledger(*ParseLedgerUrl(redis.url()), &registry);
+  auto noscript = [&registry] {
+    for (const prometheus::MetricFamily& f : registry.Collect()) {
+      if (f.name == "stud_ledger_noscript_total") return f.metric[0].counter.value;
+    }
+    return -1.0;
+  };
+  const std::string key = LedgerKey("tenant", "flushed");
+  const LedgerCommit v1{{1, "d1"}, "token 1"};
+  const LedgerCommit v2{{2, "d2"}, "token 2", 1};
+  const LedgerCommit v3{{3, "d3"}, "token 3", 2};
+  // A new Redis has never seen the script: the first write is resent with it.
+  ASSERT_THAT(ledger.Create(key, v1), IsOk());
+  EXPECT_EQ(noscript(), 1.0);
+  ASSERT_EQ(redis.Command("SCRIPT FLUSH"), "OK");
+  const absl::StatusOr<LedgerResult> advanced = ledger.Advance(key, v1.entry, v2);
+  ASSERT_THAT(advanced, IsOk());
+  EXPECT_EQ(advanced->outcome, LedgerOutcome::kApplied);
+  EXPECT_EQ(noscript(), 2.0);
+  // Cached again: the next write goes by its SHA-1 alone.
+  const absl::StatusOr<LedgerResult> third = ledger.Advance(key, v2.entry, v3);
+  ASSERT_THAT(third, IsOk());
+  EXPECT_EQ(third->outcome, LedgerOutcome::kApplied);
+  EXPECT_EQ(noscript(), 2.0);
+  EXPECT_EQ(redis.Command("GET " + key), "3:d3:token 3");
+}
+
 TEST(Ledger, TwoReplicasSharingOneRedisContinueEachOthersHands) {
   RedisServer redis;
   ASSERT_TRUE(redis.Start());
