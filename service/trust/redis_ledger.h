@@ -5,7 +5,7 @@
 // -> "<version>:<token digest hex>:<token bytes>", with an expiry:
 // `ttl_in_play` while the hand is in play, `ttl_ended` once it is over. The
 // version and digest (the value's head) decide every comparison; the token is
-// kept for Latest. Create and Advance are one EVAL of one Lua script (atomic
+// kept for Latest. Create and Advance are one call (EVALSHA) of one Lua script (atomic
 // on the server, one round trip): Create sets the key only when it is free (as
 // SET NX), Advance only when its head is the token the call opened (the
 // compare-and-set), and a write also appends the change to the hand's watch

@@ -10,7 +10,7 @@
 # line, the figure docs/benchmarks.md compares with the target.
 # Every call the load generator repeats on a pool token is the exact retry of
 # the call that produced the hand's latest token (docs/ledger.md): the same
-# single EVAL as a first apply.
+# single script call (EVALSHA) as a first apply.
 #
 #   tools/bench/ledger_bench.sh
 #   BUILD_DIR (default build-perf), DURATION (5), CONCURRENCY (32), CHANNELS (4), RUNS (3),
