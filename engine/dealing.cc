@@ -117,8 +117,8 @@ bool HasOpenPair(const HandState& st, int seat) {
   return false;
 }
 
-std::vector<int> Recipients(const HandState& st) {
-  std::vector<int> out;
+absl::InlinedVector<int, kMaxSeats> Recipients(const HandState& st) {
+  absl::InlinedVector<int, kMaxSeats> out;
   for (int i = 1; i <= st.config.num_seats; ++i) {
     // [STUD-IRR-PREM-2] a seat that kept a premature final card gets no other.
     if (st.street == Street::kSeventh && st.seats[i].has_seventh) continue;
@@ -199,7 +199,7 @@ void CarryAntes(HandState& st) {
 }
 
 bool BeginStreetDeal(HandState& st) {
-  const std::vector<int> to = Recipients(st);
+  const absl::InlinedVector<int, kMaxSeats> to = Recipients(st);
   const bool deck = st.config.deal_source == DealSource::kDeck;
   st.deal_pass = 0;
   st.street_uses_common = st.street != Street::kThird && NeedsCommonCard(st, to.size());

@@ -301,12 +301,14 @@ int ToAct(const HandState& st) {
 }
 
 std::vector<LegalAction> LegalActions(const HandState& st, int seat) {
+  const LegalActionList legal = LegalActionsInline(st, seat);
+  return {legal.begin(), legal.end()};
+}
+
+LegalActionList LegalActionsInline(const HandState& st, int seat) {
   switch (st.phase) {
     case Phase::kBetting:
-      if (seat == st.actor && seat != 0) {
-        const internal::LegalActionList options = internal::BettingOptions(st, seat);
-        return {options.begin(), options.end()};
-      }
+      if (seat == st.actor && seat != 0) return internal::BettingOptions(st, seat);
       return {};
     case Phase::kShowdown:
       if (seat != st.actor || seat == 0) return {};
@@ -318,7 +320,7 @@ std::vector<LegalAction> LegalActions(const HandState& st, int seat) {
         if (seat != kBoardSeat) return {};
         return {{ActionKind::kReshuffle, 0, 0, false}};
       }
-      std::vector<LegalAction> out;
+      LegalActionList out;
       // A deal implies a due burn only when the stub then still serves [STUD-DECK-1].
       const bool deal_ok = next.step != DealStep::kBurn || internal::CheckImpliedBurn(st).ok();
       if (next.seat == seat && deal_ok) out.push_back({ActionKind::kDeal, 0, 0, false});
@@ -396,7 +398,7 @@ absl::Status ApplyAction(HandState& st, const Action& a) {
         }
         return ExplainRefusal(st, a, {});
       }
-      const internal::LegalActionList legal = BettingOptions(st, a.seat);
+      const LegalActionList legal = BettingOptions(st, a.seat);
       if (absl::Status s = CheckNoAmount(a, legal); !s.ok()) return s;
       const LegalAction* chosen = FindLegal(legal, a.kind, a.amount_to);
       if (chosen == nullptr) return ExplainRefusal(st, a, legal);

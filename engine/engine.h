@@ -74,6 +74,10 @@ int ToAct(const HandState& state);
 // that seat's turn (or the hand is over). For kAwaitingDeal, seat
 // kBoardSeat or the receiving seat gets the single expected kDeal.
 std::vector<LegalAction> LegalActions(const HandState& state, int seat);
+// The same, held inline (at most four betting actions; more spill to the
+// heap): what Next and Apply build on every call.
+using LegalActionList = absl::InlinedVector<LegalAction, 4>;
+LegalActionList LegalActionsInline(const HandState& state, int seat);
 
 // The entry of `legal` that `action` chooses, or null: the same kind and the
 // listed amount_to, which may be omitted (0) when the kind is listed once.

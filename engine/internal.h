@@ -35,8 +35,8 @@ void GiveReportedCard(HandState& state, Card card);
 void AdvanceDealPass(HandState& state);
 // Whether the seat shows a pair among its own up cards [STUD-PAIR-1].
 bool HasOpenPair(const HandState& state, int seat);
-// Seats receiving cards this street, in dealing order.
-std::vector<int> Recipients(const HandState& state);
+// Seats receiving cards this street, in dealing order (inline: every street).
+absl::InlinedVector<int, kMaxSeats> Recipients(const HandState& state);
 // carried_antes: only seats of the hand, each 0..the ante [STUD-IRR-EXP-1].
 absl::Status ValidateCarriedAntes(const HandConfig& config);
 // The redeal of a misdeal that kept its antes: they are in, none is posted.

@@ -8,12 +8,12 @@ NextStep Next(const HandState& st) {
   if (st.phase == Phase::kAwaitingDeal) {
     const ExpectedDeal deal = NextDeal(st);
     next.deal = deal;
-    next.legal = LegalActions(st, deal.seat);
+    next.legal = LegalActionsInline(st, deal.seat);
     if (deal.seat != kBoardSeat) {
-      for (const LegalAction& a : LegalActions(st, kBoardSeat)) next.legal.push_back(a);
+      for (const LegalAction& a : LegalActionsInline(st, kBoardSeat)) next.legal.push_back(a);
     }
   } else if (next.to_act != 0) {
-    next.legal = LegalActions(st, next.to_act);
+    next.legal = LegalActionsInline(st, next.to_act);
   }
   return next;
 }

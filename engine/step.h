@@ -24,7 +24,7 @@ struct NextStep {
   // The actor's legal actions; in kAwaitingDeal the receiving seat's deal
   // followed by the dealer's (seat 0) burn or reshuffle [STUD-DEAL-3,
   // STUD-DECK-1]. Empty once the hand is over.
-  std::vector<LegalAction> legal;
+  LegalActionList legal;
 };
 NextStep Next(const HandState& state);
 

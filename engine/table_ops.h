@@ -47,9 +47,7 @@ namespace stud::internal {
 
 // ---- queries ----
 // Every legal betting action of `seat` (requires phase kBetting and seat ==
-// actor): at most four, held inline because Apply and LegalActions build the
-// list on every call.
-using LegalActionList = absl::InlinedVector<LegalAction, 4>;
+// actor): at most four (LegalActionList, engine.h).
 LegalActionList BettingOptions(const HandState& state, int seat);
 // The legal action of `legal` matching kind and amount (as Apply reads it).
 const LegalAction* FindLegal(absl::Span<const LegalAction> legal, ActionKind kind, Chips amount_to);

@@ -33,10 +33,11 @@ TEST(Step, ApplyStepAgreesWithApplyAndNextWithLegalActions) {
         if (next.deal->seat != kBoardSeat) {
           for (const LegalAction& a : LegalActions(st, kBoardSeat)) expected.push_back(a);
         }
-        ASSERT_EQ(next.legal, expected);
+        ASSERT_EQ(std::vector<LegalAction>(next.legal.begin(), next.legal.end()), expected);
         ++deals;
       } else {
-        ASSERT_EQ(next.legal, LegalActions(st, next.to_act));
+        ASSERT_EQ(std::vector<LegalAction>(next.legal.begin(), next.legal.end()),
+                  LegalActions(st, next.to_act));
         ++bets;
       }
       Action a;
