@@ -8,13 +8,14 @@
 #ifndef STUD_SERVICE_RPC_CALL_CONTEXT_H_
 #define STUD_SERVICE_RPC_CALL_CONTEXT_H_
 
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "service/observability/call_trace.h"
+#include "service/trust/ledger.h"
 
 namespace stud::service {
 
 class HandLanguage;  // api/localized.h
-class LedgerScope;   // trust/ledger.h
 
 struct CallContext {
   // The authenticated tenant ("" when caller authentication is off): every
@@ -32,6 +33,10 @@ struct CallContext {
   // Where opening and sealing a token note it for the hand ledger's one
   // commit or check of the call (trust/ledger.h). Null: no ledger bookkeeping.
   LedgerScope* ledger = nullptr;
+  // GetView by hand id: the ledger's latest token of the hand, read before
+  // the call was served, so that no handler thread waits on the ledger
+  // (StudServiceImpl). Null: GetView reads it itself (LatestOfHand).
+  const absl::StatusOr<LedgerLatest>* latest = nullptr;
 };
 
 }  // namespace stud::service

@@ -359,7 +359,9 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
       return st;
     }
     absl::StatusOr<LedgerLatest> latest =
-        LatestOfHand(options_.ledger, call.tenant, req.hand_id(), "hand_id");
+        call.latest != nullptr
+            ? *call.latest
+            : LatestOfHand(options_.ledger, call.tenant, req.hand_id(), "hand_id");
     if (!latest.ok()) return latest.status();
     latest_token = std::move(latest->token);
   } else if (req.token().empty()) {

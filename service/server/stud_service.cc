@@ -51,16 +51,56 @@ bool PlatformOnly(const Req& req) {
   }
 }
 
+// GetView by hand id: the hand whose latest token the ledger gives, read
+// before the call is served (Authorized). "" for any other request, and for
+// one GetView refuses before reading (a token too, or a ticket of another hand).
+template <typename Req>
+absl::string_view LatestToRead(const Req& req) {
+  if constexpr (std::is_same_v<Req, v1::GetViewRequest>) {
+    if (!req.hand_id().empty() && req.token().empty() &&
+        CheckTicketNamesHand(req.seat_ticket(), req.hand_id()).ok()) {
+      return req.hand_id();
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 void StudServiceImpl::Authorized(const ClientMetadata& metadata,
                                  const absl::StatusOr<Caller>& caller,
-                                 absl::string_view seat_ticket, const CallTrace& trace,
-                                 absl::FunctionRef<absl::Status(const CallContext&)> handler,
-                                 HandlerDone done) const {
+                                 absl::string_view seat_ticket, absl::string_view latest_of_hand,
+                                 const CallTrace& trace, Handler handler, HandlerDone done) const {
+  absl::Status admitted = caller.ok() ? AdmitSeat(caller->tenant, seat_ticket) : caller.status();
+  if (!admitted.ok() || latest_of_hand.empty() || ledger_ == nullptr) {
+    Served(metadata, caller, std::move(admitted), trace, nullptr, std::move(handler),
+           std::move(done));
+    return;
+  }
+  // Served once the ledger has answered, on its thread: no handler thread waits on it.
+  StartLatestOfHand(ledger_, caller->tenant, latest_of_hand, "hand_id",
+                    [this, &metadata, caller, trace, handler = std::move(handler),
+                     done = std::move(done)](const absl::StatusOr<LedgerLatest>& latest) mutable {
+                      Served(metadata, caller, absl::OkStatus(), trace, &latest, std::move(handler),
+                             std::move(done));
+                    });
+}
+
+void StudServiceImpl::Served(const ClientMetadata& metadata, const absl::StatusOr<Caller>& caller,
+                             absl::Status admitted, const CallTrace& trace,
+                             const absl::StatusOr<LedgerLatest>* latest, Handler handler,
+                             HandlerDone done) const {
   LedgerScope ledger(ledger_);  // commits what the call changed, or refuses it (ledger.h)
   HandLanguage hand_language;
-  absl::Status handled = AuthorizedIn(caller, seat_ticket, &hand_language, trace, &ledger, handler);
+  absl::Status handled = std::move(admitted);
+  if (handled.ok()) {
+    handled = std::move(handler)(CallContext{.tenant = caller->tenant,
+                                             .device = caller->device,
+                                             .language = &hand_language,
+                                             .trace = trace,
+                                             .ledger = &ledger,
+                                             .latest = latest});
+  }
   // Errors in the caller's language, else the hand's (api/localized.h).
   const std::optional<MessageLanguage> asked = AskedLanguage(metadata);
   const std::optional<MessageLanguage> language = asked ? asked : hand_language.noted();
@@ -69,20 +109,6 @@ void StudServiceImpl::Authorized(const ClientMetadata& metadata,
                   if (language) SetMessageLanguage(&status, *language);
                   std::move(done)(std::move(status));
                 });
-}
-
-absl::Status StudServiceImpl::AuthorizedIn(
-    const absl::StatusOr<Caller>& caller, absl::string_view seat_ticket, HandLanguage* language,
-    const CallTrace& trace, LedgerScope* ledger,
-    absl::FunctionRef<absl::Status(const CallContext&)> handler) const {
-  if (!caller.ok()) return caller.status();
-  if (absl::Status st = AdmitSeat(caller->tenant, seat_ticket); !st.ok()) return st;
-  const CallContext call{.tenant = caller->tenant,
-                         .device = caller->device,
-                         .language = language,
-                         .trace = trace,
-                         .ledger = ledger};
-  return handler(call);
 }
 
 StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
@@ -222,9 +248,9 @@ void StudServiceImpl::ServeCall(const ClientMetadata& metadata, RpcMethod method
             [&](const CallTrace& trace, HandlerDone done) {
               const Req& req = call->request();
               Authorized(
-                  metadata, caller, SeatTicketOf(req), trace,
-                  [&](const CallContext& context) {
-                    return (hands_.*handle)(req, call->response(), context);
+                  metadata, caller, SeatTicketOf(req), LatestToRead(req), trace,
+                  [this, call, handle](const CallContext& context) {
+                    return (hands_.*handle)(call->request(), call->response(), context);
                   },
                   std::move(done));
             },

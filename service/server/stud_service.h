@@ -121,25 +121,32 @@ class StudServiceImpl final : public RawStudService {
                                            stud::v1::GetSigningKeysResponse* response) override;
 
  private:
+  // A call's handler, given the call's context.
+  using Handler = absl::AnyInvocable<absl::Status(const CallContext&) &&>;
   // Runs `handler` with the call's context (rpc/call_context.h) made from
   // `caller`, the call's one authentication (Serve makes it, Dispatch reads
   // its tenant), and `trace`, its observation's span and hand facts
   // (ServeUnary): an unauthenticated or rate-limited call never reaches it.
   // `seat_ticket`: the request's seat ticket ("" when it has none).
+  // `latest_of_hand`: a hand id whose latest token the ledger is asked for
+  // first (GetView by hand id; "" for none); the handler then runs from the
+  // ledger's answer (CallContext::latest), on the ledger's thread.
   // The call's status goes to `done`: at once, or from the ledger's thread
   // once the ledger has answered (trust/ledger.h, LedgerScope::Finish).
+  // `metadata` must live until then.
   void Authorized(const ClientMetadata& metadata, const absl::StatusOr<Caller>& caller,
-                  absl::string_view seat_ticket, const CallTrace& trace,
-                  absl::FunctionRef<absl::Status(const CallContext&)> handler,
-                  HandlerDone done) const;
+                  absl::string_view seat_ticket, absl::string_view latest_of_hand,
+                  const CallTrace& trace, Handler handler, HandlerDone done) const;
   // OK, or SEAT_RATE_LIMITED when the seat of `seat_ticket` (a ticket's
   // bytes; "" = none) is over --seat_rate_limit.
   absl::Status AdmitSeat(absl::string_view tenant, absl::string_view seat_ticket) const;
-  // Authorized up to the ledger: the caller's checks and the handler, which
-  // notes the hand's language in `language` and its tokens in `ledger`.
-  absl::Status AuthorizedIn(const absl::StatusOr<Caller>& caller, absl::string_view seat_ticket,
-                            HandLanguage* language, const CallTrace& trace, LedgerScope* ledger,
-                            absl::FunctionRef<absl::Status(const CallContext&)> handler) const;
+  // Authorized once admitted (`admitted`: OK, or why not) and the latest
+  // token read (when asked for): the handler, which notes the hand's
+  // language and its tokens in the call's LedgerScope, then the ledger's
+  // commit or check.
+  void Served(const ClientMetadata& metadata, const absl::StatusOr<Caller>& caller,
+              absl::Status admitted, const CallTrace& trace,
+              const absl::StatusOr<LedgerLatest>* latest, Handler handler, HandlerDone done) const;
 
   // Parses the request's bytes into a new UnaryCall (its messages on one
   // arena), then serves it (ServeCall); the response's bytes go to

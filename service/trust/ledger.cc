@@ -51,7 +51,7 @@ void NoLedger::StartAdvance(const std::string&, const LedgerEntry&, LedgerCommit
 void NoLedger::StartCheck(const std::string&, const LedgerEntry& entry, LedgerDone done) {
   std::move(done)(LedgerResult{LedgerOutcome::kLatest, entry.version});
 }
-absl::StatusOr<LedgerLatest> NoLedger::Latest(const std::string&) { return LedgerLatest{}; }
+void NoLedger::StartLatest(const std::string&, LatestDone done) { std::move(done)(LedgerLatest{}); }
 
 std::string TenantKeyTag(absl::string_view tenant) {
   static constexpr unsigned char kPersonal[crypto_generichash_blake2b_PERSONALBYTES] = {
@@ -101,21 +101,37 @@ std::string TokenDigest(absl::string_view token) {
   return absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(out), sizeof(out)));
 }
 
-absl::StatusOr<LedgerLatest> LatestOfHand(Ledger* ledger, absl::string_view tenant,
-                                          absl::string_view hand_id, absl::string_view field) {
+void StartLatestOfHand(Ledger* ledger, absl::string_view tenant, absl::string_view hand_id,
+                       absl::string_view field, LatestDone done) {
   const bool hex = hand_id.size() == 32 && std::all_of(hand_id.begin(), hand_id.end(), [](char c) {
                      return absl::ascii_isxdigit(static_cast<unsigned char>(c));
                    });
   if (!hex) {
-    return absl::InvalidArgumentError(
+    return std::move(done)(absl::InvalidArgumentError(
         absl::StrCat(field, ": '", absl::CHexEscape(hand_id.substr(0, 64)),
-                     "' is not a hand id (32 hex digits, as in PublicView.hand_id)"));
+                     "' is not a hand id (32 hex digits, as in PublicView.hand_id)")));
   }
-  if (ledger == nullptr) return LedgerNotConfigured(field);
-  const std::string id = absl::AsciiStrToLower(hand_id);
-  absl::StatusOr<LedgerLatest> latest = ledger->Latest(LedgerKey(tenant, id));
-  if (latest.ok() && latest->outcome != LedgerOutcome::kLatest) return HandNotInLedger(id, field);
-  return latest;
+  if (ledger == nullptr) return std::move(done)(LedgerNotConfigured(field));
+  std::string id = absl::AsciiStrToLower(hand_id);
+  const std::string key = LedgerKey(tenant, id);
+  ledger->StartLatest(key, [id = std::move(id), field = std::string(field),
+                            done = std::move(done)](absl::StatusOr<LedgerLatest> latest) mutable {
+    if (latest.ok() && latest->outcome != LedgerOutcome::kLatest) {
+      return std::move(done)(HandNotInLedger(id, field));
+    }
+    std::move(done)(std::move(latest));
+  });
+}
+
+absl::StatusOr<LedgerLatest> LatestOfHand(Ledger* ledger, absl::string_view tenant,
+                                          absl::string_view hand_id, absl::string_view field) {
+  return Waited<absl::StatusOr<LedgerLatest>>(
+      [&](LatestDone done) { StartLatestOfHand(ledger, tenant, hand_id, field, std::move(done)); });
+}
+
+absl::StatusOr<LedgerLatest> Ledger::Latest(const std::string& key) {
+  return Waited<absl::StatusOr<LedgerLatest>>(
+      [&](LatestDone done) { StartLatest(key, std::move(done)); });
 }
 
 void LedgerScope::NoteOpened(absl::string_view hand_id, uint64_t version, absl::string_view token) {

@@ -113,6 +113,8 @@ inline constexpr int kWatchStreamMaxLen = 1024;
 // thread (or inline, when the answer needs no store). It must not wait on the
 // ledger (the synchronous forms below): that thread is the one that answers.
 using LedgerDone = absl::AnyInvocable<void(absl::StatusOr<LedgerResult>) &&>;
+// The same for Latest.
+using LatestDone = absl::AnyInvocable<void(absl::StatusOr<LedgerLatest>) &&>;
 
 // The store behind the ledger. Implementations are thread-safe. Every call
 // ends with UNAVAILABLE (nothing written) when the store cannot be reached in
@@ -131,8 +133,10 @@ class Ledger {
   virtual void StartAdvance(const std::string& key, const LedgerEntry& from, LedgerCommit to,
                             LedgerDone done) = 0;
   virtual void StartCheck(const std::string& key, const LedgerEntry& entry, LedgerDone done) = 0;
-  // Waits for the store (GetView by hand id, tools).
-  virtual absl::StatusOr<LedgerLatest> Latest(const std::string& key) = 0;
+  // The hand's latest token (GetView by hand id, WatchHand).
+  virtual void StartLatest(const std::string& key, LatestDone done) = 0;
+  // The same, waited for (StartLatest unless the store has its own form).
+  virtual absl::StatusOr<LedgerLatest> Latest(const std::string& key);
 
   absl::StatusOr<LedgerResult> Create(const std::string& key, const LedgerCommit& commit);
   absl::StatusOr<LedgerResult> Advance(const std::string& key, const LedgerEntry& from,
@@ -149,7 +153,7 @@ class NoLedger final : public Ledger {
                     LedgerDone done) override;
   void StartCheck(const std::string&, const LedgerEntry& entry, LedgerDone done) override;
   // Nothing is stored: always kMissing.
-  absl::StatusOr<LedgerLatest> Latest(const std::string&) override;
+  void StartLatest(const std::string&, LatestDone done) override;
 };
 
 // "stud:{<tenant tag>:<hand id hex>}": the braces are a Redis Cluster hash
@@ -183,6 +187,10 @@ std::string TokenDigest(absl::string_view token);
 // LEDGER_UNAVAILABLE when it cannot be reached.
 absl::StatusOr<LedgerLatest> LatestOfHand(Ledger* ledger, absl::string_view tenant,
                                           absl::string_view hand_id, absl::string_view field);
+// The same, completing `done` once the ledger has answered (at once for a
+// refused `hand_id` or without a ledger).
+void StartLatestOfHand(Ledger* ledger, absl::string_view tenant, absl::string_view hand_id,
+                       absl::string_view field, LatestDone done);
 
 // The ledger bookkeeping of one call (see the top of the file), passed to the
 // call's handler as a parameter. A scope with a null ledger records nothing

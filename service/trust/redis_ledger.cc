@@ -300,23 +300,37 @@ void RedisLedger::StartCheck(const std::string& key, const LedgerEntry& entry, L
       });
 }
 
+// GET's answer: the value "<head>:<token>", or none.
+absl::StatusOr<LedgerLatest> RedisLedger::LatestResult(
+    const absl::StatusOr<RedisPipeline::Reply>& r) {
+  if (!r.ok()) return r.status();
+  if (r->r->type != REDIS_REPLY_STRING) return LedgerLatest{};
+  const absl::string_view value(r->r->str, r->r->len);
+  const absl::string_view head = HeadOf(value);
+  LedgerLatest out{LedgerOutcome::kMissing, VersionOf(head), ""};
+  if (head.size() < value.size()) {  // an entry written before tokens were kept has none
+    out.outcome = LedgerOutcome::kLatest;
+    out.token = std::string(value.substr(head.size() + 1));
+  }
+  return out;
+}
+
+void RedisLedger::StartLatest(const std::string& key, LatestDone done) {
+  redis_.Submit({"GET", key}, [this, start = absl::Now(), done = std::move(done)](
+                                  absl::StatusOr<RedisPipeline::Reply> r) mutable {
+    absl::StatusOr<LedgerLatest> latest = LatestResult(r);
+    Count(3, start, latest.status(), latest.ok() ? latest->outcome : LedgerOutcome::kMissing);
+    std::move(done)(std::move(latest));
+  });
+}
+
+// Run rather than Waited(StartLatest): refused on the pipeline's own thread
+// instead of waiting there for itself.
 absl::StatusOr<LedgerLatest> RedisLedger::Latest(const std::string& key) {
   const absl::Time start = absl::Now();
-  auto result = [&]() -> absl::StatusOr<LedgerLatest> {
-    absl::StatusOr<RedisPipeline::Reply> r = redis_.Run({"GET", key});
-    if (!r.ok()) return r.status();
-    if (r->r->type != REDIS_REPLY_STRING) return LedgerLatest{};
-    const absl::string_view value(r->r->str, r->r->len);
-    const absl::string_view head = HeadOf(value);
-    LedgerLatest out{LedgerOutcome::kMissing, VersionOf(head), ""};
-    if (head.size() < value.size()) {  // an entry written before tokens were kept has none
-      out.outcome = LedgerOutcome::kLatest;
-      out.token = std::string(value.substr(head.size() + 1));
-    }
-    return out;
-  }();
-  Count(3, start, result.status(), result.ok() ? result->outcome : LedgerOutcome::kMissing);
-  return result;
+  absl::StatusOr<LedgerLatest> latest = LatestResult(redis_.Run({"GET", key}));
+  Count(3, start, latest.status(), latest.ok() ? latest->outcome : LedgerOutcome::kMissing);
+  return latest;
 }
 
 absl::Status RedisLedger::Ping() {

@@ -82,6 +82,7 @@ class RedisLedger final : public Ledger {
   void StartAdvance(const std::string& key, const LedgerEntry& from, LedgerCommit to,
                     LedgerDone done) override;
   void StartCheck(const std::string& key, const LedgerEntry& entry, LedgerDone done) override;
+  void StartLatest(const std::string& key, LatestDone done) override;
   absl::StatusOr<LedgerLatest> Latest(const std::string& key) override;
   // PING: OK when the server answers (startup log, readiness).
   absl::Status Ping();
@@ -102,6 +103,7 @@ class RedisLedger final : public Ledger {
   absl::StatusOr<LedgerResult> Acknowledged(const absl::StatusOr<RedisPipeline::Reply>& w,
                                             uint64_t connection, int64_t ms,
                                             const LedgerResult& out);
+  static absl::StatusOr<LedgerLatest> LatestResult(const absl::StatusOr<RedisPipeline::Reply>& r);
   // Counts the call (op: 0 create, 1 advance, 2 check, 3 latest) and its round trip time.
   void Count(int op, absl::Time start, const absl::Status& status, LedgerOutcome outcome);
   // `done`, counted when it runs (op as in Count, timed from now).

@@ -6,11 +6,16 @@
 // ledger's normal work is ledger_test.cc's.
 #include <chrono>
 #include <condition_variable>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "ledger_fixture.h"
 
 namespace stud::service::testing {
@@ -116,6 +121,48 @@ TEST(Ledger, TimedOutCommitIsRecoveredByTheExactRetry) {
 // stateless ResolveShowdown, which needs no ledger, is answered meanwhile,
 // and once Redis answers every ApplyAction gets its answer (the first
 // applies, the rest are its exact retries).
+// kCalls calls (`send(context, response, done)`), sent while Redis is stopped: all are
+// accepted and none answered, a call that needs no ledger is answered
+// meanwhile, and once Redis resumes every one is answered OK.
+template <typename Resp, typename Send>
+std::vector<Resp> CallsWhileRedisIsStopped(RedisServer& redis, Replica& r, Send send,
+                                           absl::string_view what) {
+  constexpr int kCalls = 64;
+  std::mutex mu;
+  std::condition_variable answered;
+  std::vector<grpc::Status> statuses;
+  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+  std::vector<Resp> responses(kCalls);
+  redis.Pause();
+  for (int i = 0; i < kCalls; ++i) {
+    contexts.push_back(std::make_unique<grpc::ClientContext>());
+    contexts.back()->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+    send(contexts.back().get(), &responses[static_cast<size_t>(i)], [&](grpc::Status st) {
+      std::lock_guard<std::mutex> lock(mu);
+      statuses.push_back(std::move(st));
+      answered.notify_one();
+    });
+  }
+  for (int i = 0; i < 500 && r.server->service().in_flight() < kCalls; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(r.server->service().in_flight(), kCalls) << what << " accepted while Redis is stopped";
+  ExpectAnsweredWithoutTheLedger(r.stub(), absl::StrCat(kCalls, " ", what, " await Redis"));
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    EXPECT_TRUE(statuses.empty()) << "no " << what << " can be answered before Redis answers";
+  }
+  redis.Resume();
+  std::unique_lock<std::mutex> lock(mu);
+  EXPECT_TRUE(
+      answered.wait_for(lock, std::chrono::seconds(30), [&] { return statuses.size() == kCalls; }))
+      << statuses.size() << " of " << kCalls << " answered";
+  for (const grpc::Status& st : statuses) EXPECT_THAT(st, IsOk());
+  lock.unlock();
+  EXPECT_EQ(r.server->service().in_flight(), 0);
+  return responses;
+}
+
 TEST(Ledger, CallsAwaitingRedisHoldNoThread) {
   RedisServer redis;
   ASSERT_TRUE(redis.Start());
@@ -126,62 +173,42 @@ TEST(Ledger, CallsAwaitingRedisHoldNoThread) {
   v1::ApplyActionRequest req;
   req.set_token(u.token());
   *req.mutable_action() = ChooseAction(u, false);
-
-  constexpr int kCalls = 64;
-  std::mutex mu;
-  std::condition_variable answered;
-  std::vector<grpc::Status> statuses;
-  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
-  std::vector<v1::ApplyActionResponse> responses(kCalls);
-  redis.Pause();
-  for (int i = 0; i < kCalls; ++i) {
-    contexts.push_back(std::make_unique<grpc::ClientContext>());
-    contexts.back()->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
-    r.stub().async()->ApplyAction(contexts.back().get(), &req, &responses[static_cast<size_t>(i)],
-                                  [&](grpc::Status st) {
-                                    std::lock_guard<std::mutex> lock(mu);
-                                    statuses.push_back(std::move(st));
-                                    answered.notify_one();
-                                  });
-  }
-  for (int i = 0; i < 500 && r.server->service().in_flight() < kCalls; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  EXPECT_EQ(r.server->service().in_flight(), kCalls) << "calls accepted while Redis is stopped";
-
-  v1::ResolveShowdownRequest showdown;
-  v1::StatelessShowdown* sd = showdown.mutable_stateless();
-  sd->set_variant(v1::VARIANT_STUD);
-  for (const auto& [seat, cards] : std::vector<std::pair<int, std::vector<std::string>>>{
-           {1, {"As", "Ad", "Kc", "Kd", "2h", "3h", "7s"}},
-           {2, {"Qs", "Qd", "Jc", "Jd", "4h", "5h", "8s"}}}) {
-    v1::ShowdownSeat* s = sd->add_seats();
-    s->set_seat(seat);
-    for (const std::string& c : cards) s->add_cards(c);
-    s->set_contribution(100);
-  }
-  v1::ResolveShowdownResponse settled;
-  EXPECT_THAT(Call(r.stub(), &v1::StudService::Stub::ResolveShowdown, showdown, &settled), IsOk())
-      << "a call that needs no ledger, while 64 await a stopped Redis";
-  const auto won = settled.won().find(1);
-  EXPECT_TRUE(won != settled.won().end() && won->second == 200) << settled.ShortDebugString();
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    EXPECT_TRUE(statuses.empty()) << "no ApplyAction can be answered before Redis answers";
-  }
-
-  redis.Resume();
-  std::unique_lock<std::mutex> lock(mu);
-  ASSERT_TRUE(
-      answered.wait_for(lock, std::chrono::seconds(30), [&] { return statuses.size() == kCalls; }))
-      << statuses.size() << " of " << kCalls << " answered";
-  for (const grpc::Status& st : statuses) EXPECT_THAT(st, IsOk());
+  const std::vector<v1::ApplyActionResponse> responses =
+      CallsWhileRedisIsStopped<v1::ApplyActionResponse>(
+          redis, r,
+          [&](grpc::ClientContext* ctx, v1::ApplyActionResponse* resp,
+              std::function<void(grpc::Status)> done) {
+            r.stub().async()->ApplyAction(ctx, &req, resp, std::move(done));
+          },
+          "ApplyActions");
   for (const v1::ApplyActionResponse& resp : responses) {
     EXPECT_EQ(resp.update().version(), u.version() + 1);
     EXPECT_EQ(resp.update().token(), responses[0].update().token());
   }
-  lock.unlock();
-  EXPECT_EQ(r.server->service().in_flight(), 0);
+}
+
+// A phone fetching its hand by id (GetView hand_id: the ledger's latest
+// token, read before the call is served) holds no thread either.
+TEST(Ledger, GetViewByHandIdAwaitingRedisHoldsNoThread) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  RedisLedgerOptions o = *ParseLedgerUrl(redis.url());
+  o.io_timeout = absl::Seconds(60);
+  Replica r(o);
+  const v1::HandUpdate u = Next(r.stub(), Start(r.stub()));
+  v1::GetViewRequest req;
+  req.set_hand_id(u.public_view().hand_id());
+  const std::vector<v1::GetViewResponse> responses = CallsWhileRedisIsStopped<v1::GetViewResponse>(
+      redis, r,
+      [&](grpc::ClientContext* ctx, v1::GetViewResponse* resp,
+          std::function<void(grpc::Status)> done) {
+        r.stub().async()->GetView(ctx, &req, resp, std::move(done));
+      },
+      "GetViews by hand id");
+  for (const v1::GetViewResponse& resp : responses) {
+    EXPECT_EQ(resp.update().version(), u.version());
+    EXPECT_EQ(resp.update().token(), u.token()) << "the latest token";
+  }
 }
 
 }  // namespace

@@ -6,8 +6,10 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "grpcpp/grpcpp.h"
@@ -201,6 +203,31 @@ inline SealedHand OpenSealedHand(const Sealer& sealer, const std::string& token)
   absl::StatusOr<SealedHand> hand = ParseSealedHand(plain.ok() ? *plain : "");
   EXPECT_THAT(hand, ::stud::testing::IsOk());
   return hand.ok() ? *std::move(hand) : SealedHand{};
+}
+
+// A stateless showdown needs no ledger: it is answered at once whatever
+// Redis does, even while calls that need it wait (the ledger's calls hold no
+// thread).
+inline void ExpectAnsweredWithoutTheLedger(stud::v1::StudService::Stub& stub,
+                                           absl::string_view meanwhile) {
+  stud::v1::ResolveShowdownRequest showdown;
+  stud::v1::StatelessShowdown* sd = showdown.mutable_stateless();
+  sd->set_variant(stud::v1::VARIANT_STUD);
+  for (const auto& [seat, cards] : std::vector<std::pair<int, std::vector<std::string>>>{
+           {1, {"As", "Ad", "Kc", "Kd", "2h", "3h", "7s"}},
+           {2, {"Qs", "Qd", "Jc", "Jd", "4h", "5h", "8s"}}}) {
+    stud::v1::ShowdownSeat* s = sd->add_seats();
+    s->set_seat(seat);
+    for (const std::string& c : cards) s->add_cards(c);
+    s->set_contribution(100);
+  }
+  stud::v1::ResolveShowdownResponse settled;
+  grpc::ClientContext ctx;
+  SetDeadline(&ctx);
+  EXPECT_TRUE(stub.ResolveShowdown(&ctx, showdown, &settled).ok())
+      << "a call that needs no ledger, while " << meanwhile;
+  const auto won = settled.won().find(1);
+  EXPECT_TRUE(won != settled.won().end() && won->second == 200) << settled.ShortDebugString();
 }
 
 }  // namespace stud::service::testing
