@@ -50,9 +50,31 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
     if (absl::Status st = CheckTicketNamesHand(request_.seat_ticket(), *hex); !st.ok()) {
       return Refuse(st);
     }
-    absl::StatusOr<LedgerLatest> latest = deps_.ledger->Latest(LedgerKey(caller_.tenant, *hex));
+    // The rest once the ledger has answered, on its thread: no gRPC thread
+    // waits on Redis. A cancel meanwhile is finished there (OnCancel).
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      starting_ = true;
+    }
+    deps_.ledger->StartLatest(
+        LedgerKey(caller_.tenant, *hex),
+        [this](const absl::StatusOr<LedgerLatest>& latest) { Started(latest); });
+  }
+
+  // Start, from the ledger's latest entry of the hand.
+  void Started(const absl::StatusOr<LedgerLatest>& latest) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      starting_ = false;
+      if (finished_) {  // cancelled while the ledger was asked: OnCancel left the Finish here
+        lock.unlock();
+        Finish(grpc::Status::CANCELLED);
+        return;
+      }
+    }
+    const std::string& hex = request_.hand_id();
     if (!latest.ok()) return Refuse(latest.status());
-    if (latest->outcome != LedgerOutcome::kLatest) return Refuse(HandNotInLedger(*hex, "hand_id"));
+    if (latest->outcome != LedgerOutcome::kLatest) return Refuse(HandNotInLedger(hex, "hand_id"));
     // The ticket against the hand, on its latest token (the same check every
     // message repeats).
     bool complete = false;
@@ -67,7 +89,7 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
     const uint64_t after = request_.after_version();
     if (after > latest->version) {
       return Refuse(absl::OutOfRangeError(absl::StrCat(
-          "after_version: ", after, " is later than hand ", *hex, "'s latest version ",
+          "after_version: ", after, " is later than hand ", hex, "'s latest version ",
           latest->version, "; send the last version you received (0 = from the deal)")));
     }
     if (after == latest->version && complete)
@@ -75,7 +97,7 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
     // Last: from here on the hub may offer versions or end the call.
     const uint64_t next = after == 0 ? 0 : after + 1;
     if (absl::Status st =
-            deps_.hub->Add(this, caller_.tenant, WatchStreamKey(caller_.tenant, *hex), next);
+            deps_.hub->Add(this, caller_.tenant, WatchStreamKey(caller_.tenant, hex), next);
         !st.ok()) {
       return Refuse(st);
     }
@@ -113,6 +135,7 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
     std::unique_lock<std::mutex> lock(mu_);
     if (finished_) return;
     finished_ = true;
+    if (starting_) return;  // Started finishes: the ledger's answer still refers to this call
     lock.unlock();
     Finish(grpc::Status::CANCELLED);
   }
@@ -195,7 +218,8 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
   std::optional<absl::Status> end_;  // guarded by mu_: the hub ended the stream
   bool writing_ = false;             // guarded by mu_
   bool full_ = false;                // guarded by mu_: refused an Offer
-  bool finished_ = false;            // guarded by mu_: Finish was called
+  bool finished_ = false;            // guarded by mu_: Finish was called (or is left to Started)
+  bool starting_ = false;            // guarded by mu_: the ledger's latest entry is awaited
 };
 
 }  // namespace

@@ -7,7 +7,8 @@
 //                platform's API key, or a device's seat ticket alone)
 //   ledger       none on this server: FAILED_PRECONDITION LEDGER_NOT_CONFIGURED
 //   hand_id      32 hex digits, else INVALID_ARGUMENT
-//   latest       the ledger's latest entry (Ledger::Latest): none =
+//   latest       the ledger's latest entry (Ledger::StartLatest; the stream
+//                holds no thread meanwhile): none =
 //                FAILED_PRECONDITION HAND_NOT_IN_LEDGER; Redis down =
 //                UNAVAILABLE LEDGER_UNAVAILABLE
 //   ticket       checked against the hand as GetView checks it (seat_tickets.h)

@@ -6,6 +6,7 @@
 // seat's down card. The refusals, the limits, the drain and a Redis outage:
 // watch_hand_refusals_test.cc. The hub's own rules: watch_hub_test.cc.
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <thread>
@@ -58,6 +59,39 @@ TEST(WatchHandTest, WatcherOnReplicaBSeesEveryVersionMadeOnReplicaA) {
   for (const auto& u : table.updates) EXPECT_EQ(u.private_views_size(), 0);
   EXPECT_EQ(seat1.updates.back().public_view().phase(), v1::PHASE_COMPLETE);
   EXPECT_EQ(b.hub->watchers(), 0);
+}
+
+// A stream opens on the ledger's latest entry of the hand, read without
+// holding a thread: while Redis is stopped, more streams open than gRPC has
+// threads, and a call that needs no ledger is still answered.
+TEST(WatchHandTest, StreamsOpeningWhileRedisIsStoppedHoldNoThread) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  RedisLedgerOptions o = *ParseLedgerUrl(redis.url());
+  o.io_timeout = absl::Seconds(60);  // longer than the test: nothing times out
+  WatchHubOptions watch;
+  watch.block = absl::Seconds(60);
+  Replica a(o, watch);
+  Hand h = Deal(a, 3);
+  constexpr int kStreams = 8;
+  std::vector<std::unique_ptr<OpenWatch>> streams(kStreams);
+  redis.Pause();
+  std::vector<std::thread> openers;
+  for (int i = 0; i < kStreams; ++i) {
+    openers.emplace_back(
+        [&, i] { streams[static_cast<size_t>(i)] = std::make_unique<OpenWatch>(a, h, i % 4); });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the streams reach the server
+  ExpectAnsweredWithoutTheLedger(a.stub(), "8 WatchHand streams await a stopped Redis");
+  redis.Resume();
+  for (std::thread& t : openers) t.join();
+  for (int i = 0; i < kStreams; ++i) {
+    OpenWatch& w = *streams[static_cast<size_t>(i)];
+    EXPECT_TRUE(w.first) << "stream " << i << " got the deal once Redis answered";
+    w.ctx.TryCancel();
+    EXPECT_THAT(w.End(), StatusIs(grpc::StatusCode::CANCELLED));
+  }
+  EXPECT_TRUE(Eventually([&] { return a.hub->watchers() == 0; }));
 }
 
 TEST(WatchHandTest, ResumeGetsExactlyTheMissedVersions) {
