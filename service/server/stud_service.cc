@@ -125,10 +125,12 @@ StudServiceImpl::StudServiceImpl(const Sealer* sealer, ServiceOptions options)
 }
 
 StudServiceImpl::~StudServiceImpl() {
-  // After the server's shutdown every call is answered, so this returns at
-  // once; the load also orders the ledger thread's last decrement before the
-  // object goes.
-  for (int i = 0; i < 3000 && in_flight_.load(std::memory_order_acquire) != 0; ++i) {
+  // After the server's shutdown every call is answered and every WatchHand
+  // stream has opened or ended, so this returns at once; the loads also order
+  // the ledger thread's last decrements before the object goes.
+  for (int i = 0; i < 3000 && (in_flight_.load(std::memory_order_acquire) != 0 ||
+                               watches_opening_.load(std::memory_order_acquire) != 0);
+       ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
 }
@@ -337,8 +339,8 @@ grpc::ServerWriteReactor<v1::WatchHandResponse>* StudServiceImpl::WatchHand(
   const absl::Status refusal = draining      ? ServerDraining()
                                : caller.ok() ? AdmitSeat(caller->tenant, request->seat_ticket())
                                              : absl::OkStatus();
-  return StartWatchHand({&hands_, ledger_, watch_hub_}, *request, std::move(caller), refusal,
-                        language);
+  return StartWatchHand({&hands_, ledger_, watch_hub_, &watches_opening_}, *request,
+                        std::move(caller), refusal, language);
 }
 
 grpc::ServerUnaryReactor* StudServiceImpl::GetSigningKeys(grpc::CallbackServerContext* ctx,

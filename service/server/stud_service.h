@@ -194,6 +194,7 @@ class StudServiceImpl final : public RawStudService {
   std::unique_ptr<Admission> admission_;  // null: no load shedding
   std::atomic<bool> draining_{false};
   std::atomic<int> in_flight_{0};
+  std::atomic<int> watches_opening_{0};  // WatchHand streams awaiting the ledger (watch_hand.h)
   std::atomic<int64_t> last_arrival_nanos_{0};
 };
 

@@ -56,13 +56,22 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
       std::lock_guard<std::mutex> lock(mu_);
       starting_ = true;
     }
+    if (deps_.opening != nullptr) deps_.opening->fetch_add(1, std::memory_order_relaxed);
     deps_.ledger->StartLatest(
         LedgerKey(caller_.tenant, *hex),
         [this](const absl::StatusOr<LedgerLatest>& latest) { Started(latest); });
   }
 
-  // Start, from the ledger's latest entry of the hand.
+  // Start, from the ledger's latest entry of the hand; then no longer counted
+  // as opening (release: the service's destructor sees everything done here).
+  // The counter is read first: once Open has finished the call, gRPC may
+  // delete this object.
   void Started(const absl::StatusOr<LedgerLatest>& latest) {
+    std::atomic<int>* const opening = deps_.opening;
+    Open(latest);
+    if (opening != nullptr) opening->fetch_sub(1, std::memory_order_release);
+  }
+  void Open(const absl::StatusOr<LedgerLatest>& latest) {
     {
       std::unique_lock<std::mutex> lock(mu_);
       starting_ = false;

@@ -32,6 +32,7 @@
 #ifndef STUD_SERVICE_SERVER_WATCH_HAND_H_
 #define STUD_SERVICE_SERVER_WATCH_HAND_H_
 
+#include <atomic>
 #include <optional>
 #include <string>
 
@@ -52,6 +53,9 @@ struct WatchHandDeps {
   const HandService* hands = nullptr;
   Ledger* ledger = nullptr;  // null: LEDGER_NOT_CONFIGURED
   WatchHub* hub = nullptr;   // null: LEDGER_NOT_CONFIGURED
+  // Counts the streams awaiting the ledger's answer to open, which the
+  // owner of `hands` waits for before it goes (its destructor). May be null.
+  std::atomic<int>* opening = nullptr;
 };
 
 // Starts one call; gRPC runs the returned reactor (which deletes itself when

@@ -118,6 +118,9 @@ WatchHub::~WatchHub() {
   thread_.join();
   EndAll(LedgerUnavailable("the server is stopping its watch streams"));
   if (reader_ != nullptr) redisFree(reader_);
+  // Under its lock: the last Wake may have run on another thread (a stream
+  // opened from the ledger's reply runs on the ledger's).
+  std::lock_guard<std::mutex> lock(wake_mu_);
   if (wake_conn_ != nullptr) redisFree(wake_conn_);
 }
 

@@ -169,6 +169,7 @@ TEST(Ledger, CallsAwaitingRedisHoldNoThread) {
   RedisLedgerOptions o = *ParseLedgerUrl(redis.url());
   o.io_timeout = absl::Seconds(60);  // longer than the test: no call times out
   Replica r(o);
+  PublishToLedgerThread(*r.ledger);  // its thread serves calls here (service_fixture.h)
   const v1::HandUpdate u = Next(r.stub(), Start(r.stub()));
   v1::ApplyActionRequest req;
   req.set_token(u.token());
@@ -195,6 +196,7 @@ TEST(Ledger, GetViewByHandIdAwaitingRedisHoldsNoThread) {
   RedisLedgerOptions o = *ParseLedgerUrl(redis.url());
   o.io_timeout = absl::Seconds(60);
   Replica r(o);
+  PublishToLedgerThread(*r.ledger);  // its thread serves calls here (service_fixture.h)
   const v1::HandUpdate u = Next(r.stub(), Start(r.stub()));
   v1::GetViewRequest req;
   req.set_hand_id(u.public_view().hand_id());

@@ -17,6 +17,7 @@
 #include "service/server/stud_service.h"
 #include "service/token/codec.h"
 #include "service/token/sealer.h"
+#include "service/trust/ledger.h"
 #include "service/trust/tenants.h"
 #include "stud/v1/stud.grpc.pb.h"
 #include "tests/testing/grpc_status_matchers.h"
@@ -228,6 +229,17 @@ inline void ExpectAnsweredWithoutTheLedger(stud::v1::StudService::Stub& stub,
       << "a call that needs no ledger, while " << meanwhile;
   const auto won = settled.won().find(1);
   EXPECT_TRUE(won != settled.won().end() && won->second == 200) << settled.ShortDebugString();
+}
+
+// Called once a server that uses `ledger` is built: one command through
+// the ledger's queue from this thread (not waited for; Redis need not be up).
+// The calls' work that runs on the ledger's thread (a call finished from
+// Redis's reply, GetView by hand id) reads the server this thread built, and
+// this thread hands each call to gRPC's threads through gRPC's own
+// synchronisation, which ThreadSanitizer cannot see (tests/sanitizers/tsan.supp);
+// the queue's mutex is the edge it can see.
+inline void PublishToLedgerThread(Ledger& ledger) {
+  ledger.StartLatest(LedgerKey("", "published"), [](const absl::StatusOr<LedgerLatest>&) {});
 }
 
 }  // namespace stud::service::testing

@@ -75,6 +75,7 @@ struct Replica {
     options.ledger = ledger.get();
     options.watch_hub = hub.get();
     server = std::make_unique<Server>(std::vector<Key>{TestKey(1, 7)}, options);
+    PublishToLedgerThread(*ledger);
   }
 };
 
