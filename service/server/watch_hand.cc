@@ -71,19 +71,31 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
     Open(latest);
     if (opening != nullptr) opening->fetch_sub(1, std::memory_order_release);
   }
+
+  // Opens the stream, then finishes it when it was refused, or cancelled
+  // meanwhile (OnCancel leaves that Finish here while starting_).
   void Open(const absl::StatusOr<LedgerLatest>& latest) {
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      starting_ = false;
-      if (finished_) {  // cancelled while the ledger was asked: OnCancel left the Finish here
-        lock.unlock();
-        Finish(grpc::Status::CANCELLED);
-        return;
-      }
+    const std::optional<absl::Status> refused = Opening(latest);
+    std::unique_lock<std::mutex> lock(mu_);
+    starting_ = false;
+    if (cancelled_while_starting_) {
+      lock.unlock();
+      deps_.hub->Remove(this);  // in case Opening added it after OnCancel's Remove
+      Finish(grpc::Status::CANCELLED);
+      return;
     }
+    if (refused.has_value()) {
+      finished_ = true;
+      Finish(Grpc(*refused));
+    }
+  }
+
+  // The checks on the latest entry, then the hub: nullopt once the hub has
+  // the call, else the status to end it with (OK: nothing more comes).
+  std::optional<absl::Status> Opening(const absl::StatusOr<LedgerLatest>& latest) {
     const std::string& hex = request_.hand_id();
-    if (!latest.ok()) return Refuse(latest.status());
-    if (latest->outcome != LedgerOutcome::kLatest) return Refuse(HandNotInLedger(hex, "hand_id"));
+    if (!latest.ok()) return latest.status();
+    if (latest->outcome != LedgerOutcome::kLatest) return HandNotInLedger(hex, "hand_id");
     // The ticket against the hand, on its latest token (the same check every
     // message repeats).
     bool complete = false;
@@ -92,24 +104,24 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
       if (absl::Status st =
               deps_.hands->WatchUpdate(Context(), request_, latest->token, 0, &scratch, &complete);
           !st.ok()) {
-        return Refuse(st);
+        return st;
       }
     }
     const uint64_t after = request_.after_version();
     if (after > latest->version) {
-      return Refuse(absl::OutOfRangeError(absl::StrCat(
+      return absl::OutOfRangeError(absl::StrCat(
           "after_version: ", after, " is later than hand ", hex, "'s latest version ",
-          latest->version, "; send the last version you received (0 = from the deal)")));
+          latest->version, "; send the last version you received (0 = from the deal)"));
     }
-    if (after == latest->version && complete)
-      return Refuse(absl::OkStatus());  // nothing more comes
+    if (after == latest->version && complete) return absl::OkStatus();  // nothing more comes
     // Last: from here on the hub may offer versions or end the call.
     const uint64_t next = after == 0 ? 0 : after + 1;
     if (absl::Status st =
             deps_.hub->Add(this, caller_.tenant, WatchStreamKey(caller_.tenant, hex), next);
         !st.ok()) {
-      return Refuse(st);
+      return st;
     }
+    return std::nullopt;
   }
 
   bool Offer(WatchEntryPtr entry) override {
@@ -144,7 +156,10 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
     std::unique_lock<std::mutex> lock(mu_);
     if (finished_) return;
     finished_ = true;
-    if (starting_) return;  // Started finishes: the ledger's answer still refers to this call
+    if (starting_) {  // Open finishes: the stream is still being opened on the ledger's thread
+      cancelled_while_starting_ = true;
+      return;
+    }
     lock.unlock();
     Finish(grpc::Status::CANCELLED);
   }
@@ -223,12 +238,13 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
   v1::WatchHandResponse response_;  // the message being written
 
   std::mutex mu_;
-  std::deque<WatchEntryPtr> queue_;  // guarded by mu_
-  std::optional<absl::Status> end_;  // guarded by mu_: the hub ended the stream
-  bool writing_ = false;             // guarded by mu_
-  bool full_ = false;                // guarded by mu_: refused an Offer
-  bool finished_ = false;            // guarded by mu_: Finish was called (or is left to Started)
-  bool starting_ = false;            // guarded by mu_: the ledger's latest entry is awaited
+  std::deque<WatchEntryPtr> queue_;        // guarded by mu_
+  std::optional<absl::Status> end_;        // guarded by mu_: the hub ended the stream
+  bool writing_ = false;                   // guarded by mu_
+  bool full_ = false;                      // guarded by mu_: refused an Offer
+  bool finished_ = false;                  // guarded by mu_: Finish was called (or is left to Open)
+  bool starting_ = false;                  // guarded by mu_: opening, on the ledger's answer
+  bool cancelled_while_starting_ = false;  // guarded by mu_: OnCancel left its Finish to Open
 };
 
 }  // namespace
