@@ -67,39 +67,40 @@ absl::string_view LatestToRead(const Req& req) {
 
 }  // namespace
 
+template <typename Handler>
 void StudServiceImpl::Authorized(const ClientMetadata& metadata,
                                  const absl::StatusOr<Caller>& caller,
                                  absl::string_view seat_ticket, absl::string_view latest_of_hand,
                                  const CallTrace& trace, Handler handler, HandlerDone done) const {
   absl::Status admitted = caller.ok() ? AdmitSeat(caller->tenant, seat_ticket) : caller.status();
   if (!admitted.ok() || latest_of_hand.empty() || ledger_ == nullptr) {
-    Served(metadata, caller, std::move(admitted), trace, nullptr, std::move(handler),
-           std::move(done));
+    Served(metadata, caller, std::move(admitted), trace, nullptr, handler, std::move(done));
     return;
   }
   // Served once the ledger has answered, on its thread: no handler thread waits on it.
   StartLatestOfHand(ledger_, caller->tenant, latest_of_hand, "hand_id",
                     [this, &metadata, caller, trace, handler = std::move(handler),
                      done = std::move(done)](const absl::StatusOr<LedgerLatest>& latest) mutable {
-                      Served(metadata, caller, absl::OkStatus(), trace, &latest, std::move(handler),
+                      Served(metadata, caller, absl::OkStatus(), trace, &latest, handler,
                              std::move(done));
                     });
 }
 
 void StudServiceImpl::Served(const ClientMetadata& metadata, const absl::StatusOr<Caller>& caller,
                              absl::Status admitted, const CallTrace& trace,
-                             const absl::StatusOr<LedgerLatest>* latest, Handler handler,
+                             const absl::StatusOr<LedgerLatest>* latest,
+                             absl::FunctionRef<absl::Status(const CallContext&)> handler,
                              HandlerDone done) const {
   LedgerScope ledger(ledger_);  // commits what the call changed, or refuses it (ledger.h)
   HandLanguage hand_language;
   absl::Status handled = std::move(admitted);
   if (handled.ok()) {
-    handled = std::move(handler)(CallContext{.tenant = caller->tenant,
-                                             .device = caller->device,
-                                             .language = &hand_language,
-                                             .trace = trace,
-                                             .ledger = &ledger,
-                                             .latest = latest});
+    handled = handler(CallContext{.tenant = caller->tenant,
+                                  .device = caller->device,
+                                  .language = &hand_language,
+                                  .trace = trace,
+                                  .ledger = &ledger,
+                                  .latest = latest});
   }
   // Errors in the caller's language, else the hand's (api/localized.h).
   const std::optional<MessageLanguage> asked = AskedLanguage(metadata);

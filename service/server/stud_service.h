@@ -121,8 +121,6 @@ class StudServiceImpl final : public RawStudService {
                                            stud::v1::GetSigningKeysResponse* response) override;
 
  private:
-  // A call's handler, given the call's context.
-  using Handler = absl::AnyInvocable<absl::Status(const CallContext&) &&>;
   // Runs `handler` with the call's context (rpc/call_context.h) made from
   // `caller`, the call's one authentication (Serve makes it, Dispatch reads
   // its tenant), and `trace`, its observation's span and hand facts
@@ -133,7 +131,9 @@ class StudServiceImpl final : public RawStudService {
   // ledger's answer (CallContext::latest), on the ledger's thread.
   // The call's status goes to `done`: at once, or from the ledger's thread
   // once the ledger has answered (trust/ledger.h, LedgerScope::Finish).
-  // `metadata` must live until then.
+  // `metadata` must live until then. `handler`: absl::Status(const
+  // CallContext&), kept (not allocated) until it runs.
+  template <typename Handler>
   void Authorized(const ClientMetadata& metadata, const absl::StatusOr<Caller>& caller,
                   absl::string_view seat_ticket, absl::string_view latest_of_hand,
                   const CallTrace& trace, Handler handler, HandlerDone done) const;
@@ -146,7 +146,8 @@ class StudServiceImpl final : public RawStudService {
   // commit or check.
   void Served(const ClientMetadata& metadata, const absl::StatusOr<Caller>& caller,
               absl::Status admitted, const CallTrace& trace,
-              const absl::StatusOr<LedgerLatest>* latest, Handler handler, HandlerDone done) const;
+              const absl::StatusOr<LedgerLatest>* latest,
+              absl::FunctionRef<absl::Status(const CallContext&)> handler, HandlerDone done) const;
 
   // Parses the request's bytes into a new UnaryCall (its messages on one
   // arena), then serves it (ServeCall); the response's bytes go to
