@@ -10,19 +10,6 @@ namespace stud::service {
 namespace v1 = stud::v1;
 namespace {
 
-// The one mapping of a pot half, for awards in the log and pot results.
-v1::PotHalf EncodePotHalf(PotHalf half) {
-  switch (half) {
-    case PotHalf::kHigh:
-      return v1::POT_HALF_HIGH;
-    case PotHalf::kLow:
-      return v1::POT_HALF_LOW;
-    case PotHalf::kWhole:
-      break;
-  }
-  return v1::POT_HALF_WHOLE;
-}
-
 absl::Status Invalid(absl::string_view field, absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": ", why));
 }
@@ -258,6 +245,18 @@ absl::StatusOr<std::vector<int>> DecodeViewSeats(
   return out;
 }
 
+v1::PotHalf EncodePotHalf(PotHalf half) {
+  switch (half) {
+    case PotHalf::kHigh:
+      return v1::POT_HALF_HIGH;
+    case PotHalf::kLow:
+      return v1::POT_HALF_LOW;
+    case PotHalf::kWhole:
+      break;
+  }
+  return v1::POT_HALF_WHOLE;
+}
+
 v1::Street EncodeStreet(Street s) { return static_cast<v1::Street>(static_cast<int>(s)); }
 v1::Phase EncodePhase(Phase p) { return static_cast<v1::Phase>(static_cast<int>(p)); }
 v1::ActionKind EncodeActionKind(ActionKind k) {
@@ -313,14 +312,7 @@ void EncodeExpectedDeal(const ExpectedDeal& d, v1::ExpectedDeal* out) {
   out->set_step(static_cast<v1::DealStep>(static_cast<int>(d.step)));
 }
 
-void EncodeOperation(const HandState& state, const Operation& op, uint32_t index, int viewer,
-                     v1::Operation* out) {
-  out->set_index(index);
-  out->set_type(static_cast<v1::OperationType>(static_cast<int>(op.type)));
-  out->set_seat(op.seat);
-  out->set_street(EncodeStreet(op.street));
-  bool hidden = false;
-  const Operation shown = RedactFor(state, op, viewer, &hidden);
+std::optional<Card> OperationCard(const HandState& state, const Operation& op, int viewer) {
   // Operation has no "no card" value (Card() is 2c): only these carry one. A
   // FIRST_TO_ACT names the bring-in door card on 3rd street and nothing later.
   const bool has_card =
@@ -328,7 +320,22 @@ void EncodeOperation(const HandState& state, const Operation& op, uint32_t index
       op.type == OpType::kReplaceCard || (op.type == OpType::kAside && op.amount == 0) ||
       (op.type == OpType::kBurn && op.amount == 0) ||
       (op.type == OpType::kFirstToAct && op.street == Street::kThird && state.bring_in_seat != 0);
-  if (has_card && !hidden) out->set_card(shown.card.ToString());
+  if (!has_card) return std::nullopt;
+  bool hidden = false;
+  const Operation shown = RedactFor(state, op, viewer, &hidden);
+  if (hidden) return std::nullopt;
+  return shown.card;
+}
+
+void EncodeOperation(const HandState& state, const Operation& op, uint32_t index, int viewer,
+                     v1::Operation* out) {
+  out->set_index(index);
+  out->set_type(static_cast<v1::OperationType>(static_cast<int>(op.type)));
+  out->set_seat(op.seat);
+  out->set_street(EncodeStreet(op.street));
+  if (const std::optional<Card> card = OperationCard(state, op, viewer)) {
+    out->set_card(card->ToString());
+  }
   out->set_face_up(op.face_up);
   out->set_all_in(op.all_in);
   if (op.type == OpType::kAward) {

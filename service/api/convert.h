@@ -12,6 +12,7 @@
 #ifndef STUD_SERVICE_API_CONVERT_H_
 #define STUD_SERVICE_API_CONVERT_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,12 +48,17 @@ absl::StatusOr<std::vector<int>> DecodeViewSeats(
 // ---- encoding (responses) ----
 stud::v1::Street EncodeStreet(Street s);
 stud::v1::Phase EncodePhase(Phase p);
+// The one mapping of a pot half, for awards in the log and pot results.
+stud::v1::PotHalf EncodePotHalf(PotHalf half);
 stud::v1::ActionKind EncodeActionKind(ActionKind k);
 stud::v1::Variant EncodeVariant(Variant v);
 stud::v1::Profile EncodeProfile(Profile p);
 void EncodeOptions(const Options& options, stud::v1::RuleOptions* out);
 void EncodeLegalAction(const LegalAction& a, stud::v1::LegalAction* out);
 void EncodeExpectedDeal(const ExpectedDeal& d, stud::v1::ExpectedDeal* out);
+// The card operation `op` shows `viewer`: none for an operation without a
+// card, or whose card `viewer` may not see (RedactFor).
+std::optional<Card> OperationCard(const HandState& state, const Operation& op, int viewer);
 // Operation `index` of the log as `viewer` may see it.
 void EncodeOperation(const HandState& state, const Operation& op, uint32_t index, int viewer,
                      stud::v1::Operation* out);

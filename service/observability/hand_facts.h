@@ -20,26 +20,40 @@
 #ifndef STUD_SERVICE_OBSERVABILITY_HAND_FACTS_H_
 #define STUD_SERVICE_OBSERVABILITY_HAND_FACTS_H_
 
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 
 namespace stud::service {
 
+// What a sampled call's span reads of its answer (observability.cc): the
+// public view's street (0 when the answer has none) and the rule IDs its
+// operations name. Noted by a handler whose answer leaves as bytes, not as
+// the message the span would read them from (rpc/update_bytes.cc).
+struct AnswerDetail {
+  int street = 0;  // stud.v1.Street
+  std::vector<std::string> rule_ids;
+};
+
 struct HandFacts {
-  int variant = 0;       // stud.v1.Variant
-  int dealing_mode = 0;  // stud.v1.DealingMode
-  int phase = 0;         // stud.v1.Phase after the call
+  int variant = 0;                     // stud.v1.Variant
+  int dealing_mode = 0;                // stud.v1.DealingMode
+  int phase = 0;                       // stud.v1.Phase after the call
+  std::optional<AnswerDetail> answer;  // set when the answer is not a message
 };
 
 class HandFactsSink {
  public:
   // Records the facts of the update being built.
-  void Note(const HandFacts& facts) {
-    facts_ = facts;
+  void Note(HandFacts facts) {
+    facts_ = std::move(facts);
     noted_ = true;
   }
+  // Records what the span reads of an answer sent as bytes (after Note).
+  void NoteAnswer(AnswerDetail answer) { facts_.answer = std::move(answer); }
   // Records the id of the hand the call is on. A later note wins (a redeal
   // opens the misdealt hand, then deals the new one).
   void NoteHandId(std::string hand_id) { hand_id_ = std::move(hand_id); }

@@ -37,15 +37,20 @@ void FromUpdate(const v1::HandUpdate& u, bool changed, bool detailed, bool need_
                 const HandFacts* noted, RpcFacts* f) {
   const v1::PublicView& pv = u.public_view();
   // The handler's own note when there is one: the answer may lack the
-  // public view or its fixed facts (hand_facts.h).
-  HandFacts hand{pv.variant(), pv.dealing_mode(), pv.phase()};
-  if (noted != nullptr) hand = *noted;
+  // public view or its fixed facts, or be bytes (hand_facts.h).
+  const HandFacts from_answer{pv.variant(), pv.dealing_mode(), pv.phase()};
+  const HandFacts& hand = noted != nullptr ? *noted : from_answer;
   f->hand_finished = changed && hand.phase == v1::PHASE_COMPLETE;
   if (detailed || need_game || f->hand_finished) {
     f->variant = EnumLabel(v1::Variant_descriptor(), hand.variant, "VARIANT_");
     f->dealing_mode = EnumLabel(v1::DealingMode_descriptor(), hand.dealing_mode, "DEALING_MODE_");
   }
   if (!detailed) return;
+  if (hand.answer.has_value()) {
+    f->street = EnumLabel(v1::Street_descriptor(), hand.answer->street, "STREET_");
+    for (const std::string& rule : hand.answer->rule_ids) AddRule(rule, f);
+    return;
+  }
   f->street = EnumLabel(v1::Street_descriptor(), pv.street(), "STREET_");
   for (const v1::Operation& op : u.operations()) AddRule(op.rule_id(), f);
 }

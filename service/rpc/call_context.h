@@ -8,6 +8,8 @@
 #ifndef STUD_SERVICE_RPC_CALL_CONTEXT_H_
 #define STUD_SERVICE_RPC_CALL_CONTEXT_H_
 
+#include <string>
+
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "service/observability/call_trace.h"
@@ -37,6 +39,11 @@ struct CallContext {
   // the call was served, so that no handler thread waits on the ledger
   // (StudServiceImpl). Null: GetView reads it itself (LatestOfHand).
   const absl::StatusOr<LedgerLatest>* latest = nullptr;
+  // Where a handler may write its whole response's wire bytes instead of
+  // filling the response message (ApplyAction: HandService::WriteUpdate),
+  // which then stays empty; the caller sends these bytes when they are not
+  // empty. Null: always the message (tests and tools, which read it).
+  std::string* response_bytes = nullptr;
 };
 
 }  // namespace stud::service

@@ -31,10 +31,26 @@ class HandFairness {
  public:
   explicit HandFairness(const fairness::Derived& derived, absl::string_view server_seed)
       : tree(derived), seed_commitment(fairness::Sha256({server_seed})) {}
-  // The proof of the card `code` (Provable), made on first use (thread-safe)
-  // and never changed after: every view of the hand shows the same proof for
-  // a card. An answer on an arena points at it (ProofSource).
-  const v1::CardProof& ProofOf(const std::string& code) const {
+  // The proof of the card `code` (Provable; see Made).
+  const v1::CardProof& ProofOf(const std::string& code) const { return *proofs_[Made(code)]; }
+  // The same proof's stud.v1.CardProof wire bytes (protobuf's own
+  // serialization of ProofOf), for an answer written as bytes (WriteFairness).
+  absl::string_view ProofBytes(const std::string& code) const { return proof_bytes_[Made(code)]; }
+
+  const fairness::DeckTree tree;
+  const fairness::Sha256Digest seed_commitment;
+
+ private:
+  static constexpr size_t kPositions = fairness::kCards;
+  mutable google::protobuf::Arena arena_;  // thread-safe; the proofs live on it
+  mutable std::array<std::once_flag, kPositions> made_;
+  mutable std::array<const v1::CardProof*, kPositions> proofs_{};
+  mutable std::array<std::string, kPositions> proof_bytes_;
+
+  // The position of the card `code` (Provable), its proof made on first use
+  // (thread-safe) and never changed after: every view of the hand shows the
+  // same proof for a card. An answer on an arena points at it (ProofSource).
+  size_t Made(const std::string& code) const {
     const int position = tree.PositionOf(fairness::CardIndex(code));
     const auto p = static_cast<size_t>(position);
     std::call_once(made_[p], [&] {
@@ -49,19 +65,11 @@ class HandFairness {
       proof->mutable_path()->Reserve(static_cast<int>(path.size));
       for (size_t k = 0; k < path.size; ++k)
         proof->add_path(path.hash[k]->data(), path.hash[k]->size());
+      proof->SerializeToString(&proof_bytes_[p]);
       proofs_[p] = proof;
     });
-    return *proofs_[p];
+    return p;
   }
-
-  const fairness::DeckTree tree;
-  const fairness::Sha256Digest seed_commitment;
-
- private:
-  static constexpr size_t kPositions = fairness::kCards;
-  mutable google::protobuf::Arena arena_;  // thread-safe; the proofs live on it
-  mutable std::array<std::once_flag, kPositions> made_;
-  mutable std::array<const v1::CardProof*, kPositions> proofs_{};
 };
 using HandFairnessPtr = std::shared_ptr<const HandFairness>;
 
@@ -103,12 +111,12 @@ class TreeCache {
   }
 
  private:
-  // About 9 KB each, and 220 bytes more per proof made (a hand shows some 20
-  // to 40 of its 52 positions): at most about 4.5 MB, full within seconds under load
-  // so the server's memory stays flat (Reliability.MixedSoak: with 1,024 hands
-  // it was still filling 20 s in, +11 % of the process); a miss derives the
-  // tree again (about 18 us). Behind per-call balancing every replica sees
-  // every hand in play, so no per-replica size would hold them all anyway.
+  // About 9 KB each, and 460 bytes more per proof made (the message and its bytes) (a hand shows
+  // some 20 to 40 of its 52 positions): at most about 4.5 MB, full within seconds under load so the
+  // server's memory stays flat (Reliability.MixedSoak: with 1,024 hands it was still filling 20 s
+  // in, +11 % of the process); a miss derives the tree again (about 18 us). Behind per-call
+  // balancing every replica sees every hand in play, so no per-replica size would hold them all
+  // anyway.
   static constexpr size_t kCapacity = 256;
   using Order = std::list<std::pair<std::string, HandFairnessPtr>>;
   std::mutex mu_;
@@ -254,6 +262,50 @@ void EncodeCardProofs(const SealedHand& hand,
   for (const v1::SeatCard& card : cards) {
     if (Provable(card.card())) source.Add(card.card(), out);
   }
+}
+
+void WriteFairness(const SealedHand& hand, absl::Span<const Card> shown, wire::Writer& out) {
+  using F = v1::FairnessView;
+  const ServiceData& service = hand.service;
+  if (!HasFairness(service) || service.seeding) return;  // seeding: EncodeFairness only
+  const int n = hand.state.config.num_seats;
+  const HandFairnessPtr& hand_fairness = TreeOf(service, n);
+  const HandFairness& hf = *hand_fairness;
+  const size_t at = out.Open(v1::PublicView::kFairnessFieldNumber);
+  out.BytesField(F::kShuffleFieldNumber, fairness::kShuffleName);
+  out.BytesField(F::kServerSeedCommitmentFieldNumber, fairness::View(hf.seed_commitment));
+  out.BytesField(F::kDeckRootFieldNumber, hf.tree.root());
+  out.VarintField(F::kPlayerSeedsFieldNumber, service.player_seeds ? 1 : 0);
+  out.VarintField(F::kRevealFieldNumber, service.reveal_policy == v1::REVEAL_POLICY_AT_END
+                                             ? v1::REVEAL_POLICY_AT_END
+                                             : v1::REVEAL_POLICY_SEALED);
+  if (service.player_seeds) {
+    std::vector<std::string> seeds = PlayerSeeds(service);
+    seeds.resize(static_cast<size_t>(n));
+    for (int seat = 1; seat <= n; ++seat) {
+      const std::string& seed = seeds[static_cast<size_t>(seat - 1)];
+      const size_t seat_at = out.Open(F::kSeedsFieldNumber);
+      out.VarintField(v1::SeatSeed::kSeatFieldNumber, static_cast<uint64_t>(seat));
+      out.BytesField(v1::SeatSeed::kSeedFieldNumber, seed);
+      out.VarintField(v1::SeatSeed::kSeededFieldNumber, seed.empty() ? 0 : 1);
+      out.VarintField(v1::SeatSeed::kClosedFieldNumber, service.seeds_closed >> seat & 1);
+      out.Close(seat_at);
+    }
+  }
+  for (Card card : shown) {
+    out.BytesField(F::kCardProofsFieldNumber, hf.ProofBytes(card.ToString()), /*always=*/true);
+  }
+  if (service.reveal_policy == v1::REVEAL_POLICY_AT_END && hand.state.phase == Phase::kComplete) {
+    out.BytesField(F::kServerSeedFieldNumber, service.server_seed);
+  }
+  out.Close(at);
+}
+
+void WriteCardProofs(const SealedHand& hand, absl::Span<const Card> cards, uint32_t field,
+                     wire::Writer& out) {
+  if (!HasFairness(hand.service) || hand.service.seeding || cards.empty()) return;
+  const HandFairness& hf = *TreeOf(hand.service, hand.state.config.num_seats);
+  for (Card card : cards) out.BytesField(field, hf.ProofBytes(card.ToString()), /*always=*/true);
 }
 
 void EncodeServerSeedReveal(const SealedHand& hand, v1::PublicView* pub) {

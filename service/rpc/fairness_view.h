@@ -15,10 +15,13 @@
 
 #include <string>
 
+#include "absl/types/span.h"
+#include "engine/card.h"
 #include "google/protobuf/repeated_ptr_field.h"
 #include "service/fairness/receipt.h"
 #include "service/fairness/shuffle.h"
 #include "service/token/codec.h"
+#include "service/token/wire.h"
 #include "stud/v1/stud.pb.h"
 
 namespace stud::service {
@@ -35,6 +38,15 @@ void EncodeFairness(const SealedHand& hand, stud::v1::PublicView* pub);
 void EncodeCardProofs(const SealedHand& hand,
                       const google::protobuf::RepeatedPtrField<stud::v1::SeatCard>& cards,
                       google::protobuf::RepeatedPtrField<stud::v1::CardProof>* out);
+// The same two written straight to the wire (rpc/update_bytes.h), the bytes
+// protobuf writes for what they fill. WriteFairness: the public view's field
+// `fairness`, `shown` being the cards the view shows face (its seats' in
+// order, then its common card); nothing for a hand without fairness or still
+// seeding. WriteCardProofs: field `field` of the message being written, a
+// proof for each of `cards` (each one the viewer sees).
+void WriteFairness(const SealedHand& hand, absl::Span<const Card> shown, wire::Writer& out);
+void WriteCardProofs(const SealedHand& hand, absl::Span<const Card> cards, uint32_t field,
+                     wire::Writer& out);
 // The server seed for GetView's reveal_deck (a trusted caller; CheckDeckReveal).
 void EncodeServerSeedReveal(const SealedHand& hand, stud::v1::PublicView* pub);
 

@@ -136,30 +136,35 @@ absl::Status CheckSeatNumbers(const google::protobuf::RepeatedPtrField<v1::SeatC
   return absl::OkStatus();
 }
 
-void HandService::FillUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
-                             const std::vector<int>& view_seats, UpdateParts parts,
-                             std::string token, v1::HandUpdate* out,
-                             const NextStep* given_next) const {
+std::string HandService::BeginUpdate(const CallContext& call, const SealedHand& hand,
+                                     size_t first_op, std::string token) const {
   const HandState& state = hand.state;
   if (token.empty()) {
     ChildSpan span(call.trace.span, "seal");
     thread_local std::string plain;  // per-thread, its capacity kept from call to call
     SerializeSealedHandTo(hand, &plain, options_.sealed_schema);
-    out->set_token(sealer_->Seal(plain, call.tenant, hand.service.hand_id));
+    token = sealer_->Seal(plain, call.tenant, hand.service.hand_id);
     if (call.ledger != nullptr) {
       call.ledger->NoteSealed(hand.service.hand_id, state.version, first_op,
-                              state.phase == Phase::kComplete, out->token());
+                              state.phase == Phase::kComplete, token);
     }
-  } else {
-    out->set_token(std::move(token));
   }
-  out->set_version(state.version);
   // Counted by its game whatever the answer shows (observability/hand_facts.h).
   if (call.trace.hand != nullptr) {
     call.trace.hand->Note({.variant = EncodeVariant(state.config.variant),
                            .dealing_mode = static_cast<int>(hand.service.dealing_mode),
                            .phase = static_cast<int>(state.phase)});
   }
+  return token;
+}
+
+void HandService::FillUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
+                             const std::vector<int>& view_seats, UpdateParts parts,
+                             std::string token, v1::HandUpdate* out,
+                             const NextStep* given_next) const {
+  const HandState& state = hand.state;
+  out->set_token(BeginUpdate(call, hand, first_op, std::move(token)));
+  out->set_version(state.version);
   if (hand.service.seeding) {  // players' seeds awaited: nothing dealt [STUD-DEAL-6]
     FillSeeding(hand, view_seats, parts, out);
     return;
@@ -314,7 +319,17 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
     return s;
   }();
   if (!step.ok()) return step.status();
-  if (step->ruling) EncodeRuling(hand->state, *step->ruling, resp->mutable_ruling());
+  if (step->ruling) {
+    EncodeRuling(hand->state, *step->ruling, resp->mutable_ruling());
+  } else if (Writable(call, *hand, *parts)) {  // the response's one field, as bytes
+    wire::Writer out(call.response_bytes, *parts == UpdateParts::kChanges ? kChangesBytesEstimate
+                                                                          : kUpdateBytesEstimate);
+    const size_t at = out.Open(v1::ApplyActionResponse::kUpdateFieldNumber);
+    WriteUpdate(call, *hand, step->first_op, *views, *parts, "", &step->next, out);
+    out.Close(at);
+    out.Finish();
+    return absl::OkStatus();
+  }
   FillUpdate(call, *hand, step->first_op, *views, *parts, "", resp->mutable_update(), &step->next);
   return absl::OkStatus();
 }

@@ -21,6 +21,7 @@
 #include "service/rpc/call_context.h"
 #include "service/token/codec.h"
 #include "service/token/sealer.h"
+#include "service/token/wire.h"
 #include "service/trust/seat_tickets.h"
 #include "stud/v1/stud.pb.h"
 
@@ -173,6 +174,23 @@ class HandService {
   void FillUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
                   const std::vector<int>& view_seats, UpdateParts parts, std::string token,
                   stud::v1::HandUpdate* out, const NextStep* next = nullptr) const;
+  // What every update does before its fields: the token it returns (`token`,
+  // or the hand sealed now when that is empty, noted for the ledger) and the
+  // hand's facts noted for the call's observation.
+  std::string BeginUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
+                          std::string token) const;
+  // True when WriteUpdate writes this call's answer: a caller that takes
+  // bytes (CallContext::response_bytes), a hand dealt and still in play (no
+  // seeding, no receipt), and `parts` other than kCompact. Otherwise the
+  // caller fills the message (FillUpdate).
+  static bool Writable(const CallContext& call, const SealedHand& hand, UpdateParts parts);
+  // FillUpdate's update written straight to `out` as the wire bytes of a
+  // stud.v1.HandUpdate (update_bytes.cc): byte for byte what protobuf
+  // serializes from FillUpdate's message (tests/service/update_bytes_test.cc),
+  // without building it. Only where Writable.
+  void WriteUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
+                   const std::vector<int>& view_seats, UpdateParts parts, std::string token,
+                   const NextStep* next, wire::Writer& out) const;
   // ACTION_KIND_SEED, or any action on a hand in its seeding phase
   // (seeding_rpc.cc) [STUD-DEAL-6].
   absl::Status ApplySeed(const CallContext& call, const stud::v1::ApplyActionRequest& req,
@@ -190,6 +208,12 @@ class HandService {
   absl::Status Permit(const CallContext& call, const Req& req, const SealedHand& hand) const {
     return CheckSeatTicket(*sealer_, options_.seat_tickets, call.tenant, call.device, req, hand);
   }
+
+  // What a written update reserves first (the writer fills it with zeros, then
+  // grows it if needed): a mid-hand full update of 8 seats is about 4.6 KB, its
+  // changes alone about 1 KB (service_bench response_bytes).
+  static constexpr size_t kUpdateBytesEstimate = 6 * 1024;
+  static constexpr size_t kChangesBytesEstimate = 2 * 1024;
 
   const Sealer* sealer_;
   ServiceOptions options_;

@@ -253,7 +253,9 @@ void StudServiceImpl::ServeCall(const ClientMetadata& metadata, RpcMethod method
               Authorized(
                   metadata, caller, SeatTicketOf(req), LatestToRead(req), trace,
                   [this, call, handle](const CallContext& context) {
-                    return (hands_.*handle)(call->request(), call->response(), context);
+                    CallContext with_bytes = context;  // the answer may be written as bytes
+                    with_bytes.response_bytes = call->response_bytes();
+                    return (hands_.*handle)(call->request(), call->response(), with_bytes);
                   },
                   std::move(done));
             },

@@ -69,6 +69,9 @@ class UnaryCall final {
 
   const Req& request() const { return *request_; }
   Resp* response() { return response_; }
+  // Where the handler may write the response's bytes instead of filling
+  // response() (rpc/call_context.h, CallContext::response_bytes).
+  std::string* response_bytes() { return &response_bytes_; }
 
   // Parses the request's bytes; false when they are not a `Req`.
   bool ParseRequest(const grpc::ByteBuffer& bytes) {
@@ -80,7 +83,11 @@ class UnaryCall final {
   bool ParseRequest(absl::string_view bytes) {
     return request_->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
   }
-  bool SerializeResponse(std::string* out) const {
+  bool SerializeResponse(std::string* out) {
+    if (!response_bytes_.empty()) {
+      out->swap(response_bytes_);
+      return true;
+    }
     if (HasMap()) {
       *out = DeterministicBytes(*response_);
       return true;
@@ -91,6 +98,12 @@ class UnaryCall final {
   // The response's bytes into *out, which gRPC sends when the call finishes
   // OK; gRPC's error (INTERNAL) when the response cannot be serialized.
   grpc::Status SerializeResponse(grpc::ByteBuffer* out) const {
+    if (!response_bytes_.empty()) {
+      grpc::Slice slice(response_bytes_);  // a copy: gRPC sends it after this call is deleted
+      grpc::ByteBuffer buffer(&slice, 1);
+      out->Swap(&buffer);
+      return grpc::Status::OK;
+    }
     if (HasMap()) {
       const std::string bytes = DeterministicBytes(*response_);
       grpc::Slice slice(bytes);
@@ -122,6 +135,7 @@ class UnaryCall final {
   InlineArena<kInitialBlock> arena_;  // declared first: the messages live on it
   Req* const request_;
   Resp* const response_;
+  std::string response_bytes_;
 };
 
 }  // namespace stud::service

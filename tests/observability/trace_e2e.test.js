@@ -202,6 +202,12 @@ test('a client traceparent gives server and child spans in the same trace', asyn
   const root2 = got2.find((s) => s.kind === 'SPAN_KIND_SERVER');
   assert.strictEqual(root2.name, 'stud.v1.StudService/ApplyAction');
   assert.strictEqual(root2.parent_span_id, tp2.parentId);
+  // The answer went out as bytes (service/rpc/update_bytes.cc): the span still
+  // names its street and the rules its operations name.
+  assert.strictEqual(attr(root2, 'stud.street'), 'THIRD');
+  const ruled = [...new Set(r2.resp.update.operations.map((o) => o.rule_id).filter(Boolean))];
+  assert.ok(ruled.length > 0, JSON.stringify(r2.resp.update.operations));
+  assert.deepStrictEqual(attr(root2, 'stud.rule_ids'), ruled);
   const names = got2.filter((s) => s !== root2).map((s) => s.name);
   assert.deepStrictEqual(names.sort(), ['engine', 'seal', 'unseal']);
   for (const c of got2) if (c !== root2) assert.strictEqual(c.parent_span_id, root2.span_id);

@@ -1,0 +1,223 @@
+// HandService::WriteUpdate: FillUpdate's HandUpdate written straight to its
+// wire bytes, for the answers that go out as bytes (CallContext::
+// response_bytes). Building the message and then serializing it was most of
+// an ApplyAction's work (docs/benchmarks.md): a few hundred small messages and
+// strings set, then walked twice by protobuf (sizes, then bytes), each card
+// proof's path included. Here each field is written once, in field-number
+// order as protobuf writes it, and a card proof is a copy of the bytes
+// protobuf made once per hand and card (fairness_view.h, WriteFairness).
+//
+// The mapping is FillUpdate's (hand_rpcs.cc, api/convert.cc, fairness_view.cc)
+// and every field number is the generated code's; the few sub-messages with
+// many fields and no repeated parts (the rule options, an announcement) are
+// filled by the same Encode function as the message and serialized by
+// protobuf. tests/service/update_bytes_test.cc checks the bytes against
+// protobuf's serialization of FillUpdate's message over many hands.
+#include "absl/container/inlined_vector.h"
+#include "engine/view.h"
+#include "service/api/announce.h"
+#include "service/api/convert.h"
+#include "service/observability/hand_facts.h"
+#include "service/observability/tracing.h"
+#include "service/rpc/dealing.h"
+#include "service/rpc/fairness_view.h"
+#include "service/rpc/hand_service.h"
+
+namespace stud::service {
+namespace v1 = stud::v1;
+
+namespace {
+
+// An int32, int64 or enum field: negative values sign-extended, as protobuf.
+void Int(wire::Writer& out, uint32_t field, int64_t v) {
+  out.VarintField(field, static_cast<uint64_t>(v));
+}
+void Bool(wire::Writer& out, uint32_t field, bool v) { out.VarintField(field, v ? 1 : 0); }
+
+// A sub-message serialized by protobuf.
+void MessageField(wire::Writer& out, uint32_t field, const google::protobuf::MessageLite& m) {
+  const size_t size = m.ByteSizeLong();
+  out.Room(size + 16);
+  out.Tag(field, wire::kLen);
+  out.Varint(size);
+  out.set_p(m.SerializeWithCachedSizesToArray(out.p()));
+}
+
+// One stud.v1.SeatCard; `card` null when the viewer may not see it.
+void WriteSeatCard(wire::Writer& out, uint32_t field, const Card* card, bool face_up,
+                   Street street) {
+  const size_t at = out.Open(field);
+  if (card != nullptr) out.BytesField(v1::SeatCard::kCardFieldNumber, card->ToString());
+  Bool(out, v1::SeatCard::kFaceUpFieldNumber, face_up);
+  Int(out, v1::SeatCard::kStreetFieldNumber, EncodeStreet(street));
+  out.Close(at);
+}
+
+// EncodeOperation's message.
+void WriteOperation(wire::Writer& out, uint32_t field, const HandState& state, const Operation& op,
+                    uint32_t index, int viewer) {
+  using O = v1::Operation;
+  const size_t at = out.Open(field);
+  out.VarintField(O::kIndexFieldNumber, index);
+  Int(out, O::kTypeFieldNumber, static_cast<int>(op.type));
+  Int(out, O::kSeatFieldNumber, op.seat);
+  Int(out, O::kStreetFieldNumber, EncodeStreet(op.street));
+  if (const std::optional<Card> card = OperationCard(state, op, viewer)) {
+    out.BytesField(O::kCardFieldNumber, card->ToString());
+  }
+  Bool(out, O::kFaceUpFieldNumber, op.face_up);
+  Bool(out, O::kAllInFieldNumber, op.all_in);
+  if (op.type == OpType::kAward) {
+    Int(out, O::kPotFieldNumber, op.pot);
+    Int(out, O::kHalfFieldNumber, EncodePotHalf(op.half));
+    Bool(out, O::kOddChipFieldNumber, op.odd_chip);
+  }
+  Int(out, O::kAmountFieldNumber, op.amount);
+  Int(out, O::kAmountToFieldNumber, op.amount_to);
+  out.BytesField(O::kRuleIdFieldNumber, RuleIdName(op.rule_id));
+  out.Close(at);
+}
+
+// FillUpdate's public view: EncodePublicView, the hand's id, dealing mode,
+// policy and commitment, then EncodeFairness.
+void WritePublicView(const SealedHand& hand, wire::Writer& out) {
+  using P = v1::PublicView;
+  const TableView v = ViewFor(hand.state, kPublicViewer);
+  const size_t at = out.Open(v1::HandUpdate::kPublicViewFieldNumber);
+  Int(out, P::kVariantFieldNumber, EncodeVariant(v.variant));
+  const size_t stakes = out.Open(P::kStakesFieldNumber);
+  Int(out, v1::CustomStakes::kAnteFieldNumber, v.stakes.ante);
+  Int(out, v1::CustomStakes::kBringInFieldNumber, v.stakes.bring_in);
+  Int(out, v1::CustomStakes::kSmallBetFieldNumber, v.stakes.small_bet);
+  Int(out, v1::CustomStakes::kBigBetFieldNumber, v.stakes.big_bet);
+  out.Close(stakes);
+  Int(out, P::kProfileFieldNumber, EncodeProfile(v.options.profile));
+  v1::RuleOptions options;  // scalars only: no allocation
+  EncodeOptions(v.options, &options);
+  MessageField(out, P::kOptionsFieldNumber, options);
+  Int(out, P::kDealingModeFieldNumber, hand.service.dealing_mode);
+  out.VarintField(P::kVersionFieldNumber, v.version);
+  Int(out, P::kPhaseFieldNumber, EncodePhase(v.phase));
+  Int(out, P::kStreetFieldNumber, EncodeStreet(v.street));
+  absl::InlinedVector<Card, kMaxSeats * 7 + 1> shown;  // what the proofs are for, in order
+  for (const SeatView& s : v.seats) {
+    using S = v1::SeatView;
+    const size_t seat = out.Open(P::kSeatsFieldNumber);
+    Int(out, S::kSeatFieldNumber, s.seat);
+    Int(out, S::kStackFieldNumber, s.stack);
+    Int(out, S::kCommittedFieldNumber, s.committed);
+    Int(out, S::kStreetBetFieldNumber, s.street_bet);
+    Bool(out, S::kFoldedFieldNumber, s.folded);
+    Bool(out, S::kAllInFieldNumber, s.all_in);
+    Bool(out, S::kMuckedFieldNumber, s.mucked);
+    Bool(out, S::kShownFieldNumber, s.shown);
+    for (const SeatView::VisibleCard& c : s.cards) {
+      WriteSeatCard(out, S::kCardsFieldNumber, c.hidden ? nullptr : &c.card, c.face_up, c.street);
+      if (!c.hidden) shown.push_back(c.card);
+    }
+    out.Close(seat);
+  }
+  Int(out, P::kPotTotalFieldNumber, v.pot);
+  Int(out, P::kBetToFieldNumber, v.bet_to);
+  Int(out, P::kRaisesFieldNumber, v.raises);
+  Int(out, P::kToActFieldNumber, v.actor);
+  Int(out, P::kBringInSeatFieldNumber, v.bring_in_seat);
+  if (v.common_card.has_value()) {
+    out.BytesField(P::kCommonCardFieldNumber, v.common_card->ToString());
+    shown.push_back(*v.common_card);
+  }
+  const size_t commitment = out.Open(P::kDeckCommitmentFieldNumber);  // EncodeCommitment
+  out.BytesField(v1::DeckCommitment::kCommitmentFieldNumber, hand.service.commitment);
+  out.Close(commitment);
+  for (const BoardPlace& place : v.board_order) {
+    const size_t board = out.Open(P::kBoardOrderFieldNumber);
+    Int(out, v1::BoardPlace::kSeatFieldNumber, place.seat);
+    Int(out, v1::BoardPlace::kRankFieldNumber, place.rank);
+    out.Close(board);
+  }
+  out.BytesField(P::kHandIdFieldNumber, HandIdText(hand.service));
+  const size_t policy = out.Open(P::kPolicyFieldNumber);
+  Bool(out, v1::HandPolicy::kSeatTicketsFieldNumber, hand.service.requires_seat_tickets);
+  Bool(out, v1::HandPolicy::kLedgerFieldNumber, hand.service.requires_ledger);
+  out.Close(policy);
+  WriteFairness(hand, shown, out);
+  out.Close(at);
+}
+
+}  // namespace
+
+bool HandService::Writable(const CallContext& call, const SealedHand& hand, UpdateParts parts) {
+  return call.response_bytes != nullptr && !hand.service.seeding &&
+         hand.state.phase != Phase::kComplete && parts != UpdateParts::kCompact;
+}
+
+void HandService::WriteUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
+                              const std::vector<int>& view_seats, UpdateParts parts,
+                              std::string token, const NextStep* given_next,
+                              wire::Writer& out) const {
+  using U = v1::HandUpdate;
+  const HandState& state = hand.state;
+  out.BytesField(U::kTokenFieldNumber, BeginUpdate(call, hand, first_op, std::move(token)));
+  if (call.trace.hand != nullptr && call.trace.span != nullptr && call.trace.span->sampled()) {
+    AnswerDetail answer;  // what the span would have read of the message
+    if (parts != UpdateParts::kChanges) answer.street = EncodeStreet(state.street);
+    for (size_t i = first_op; i < state.log.size(); ++i) {
+      const absl::string_view rule = RuleIdName(state.log[i].rule_id);
+      if (!rule.empty()) answer.rule_ids.emplace_back(rule);
+    }
+    call.trace.hand->NoteAnswer(std::move(answer));
+  }
+  out.VarintField(U::kVersionFieldNumber, state.version);
+  if (parts != UpdateParts::kChanges) WritePublicView(hand, out);
+  for (int seat : view_seats) {
+    using V = v1::PrivateView;
+    const size_t at = out.Open(U::kPrivateViewsFieldNumber);
+    Int(out, V::kSeatFieldNumber, seat);
+    absl::InlinedVector<Card, 8> shown;  // EncodeSeatCards, the viewer the seat itself
+    const Seat& s = state.seats[static_cast<size_t>(seat)];
+    for (int k = 0; k < s.num_cards; ++k) {
+      const SeatCard& c = s.cards[static_cast<size_t>(k)];
+      const bool visible = SeatCardVisibleTo(state, seat, c, seat);
+      WriteSeatCard(out, V::kCardsFieldNumber, visible ? &c.card : nullptr, c.face_up, c.street);
+      if (visible) shown.push_back(c.card);
+    }
+    for (size_t i = first_op; i < state.log.size(); ++i) {
+      WriteOperation(out, V::kOperationsFieldNumber, state, state.log[i], static_cast<uint32_t>(i),
+                     seat);
+    }
+    WriteCardProofs(hand, shown, V::kCardProofsFieldNumber, out);
+    out.Close(at);
+  }
+  for (size_t i = first_op; i < state.log.size(); ++i) {
+    WriteOperation(out, U::kOperationsFieldNumber, state, state.log[i], static_cast<uint32_t>(i),
+                   kPublicViewer);
+  }
+  std::optional<NextStep> asked;
+  const NextStep& now = given_next != nullptr ? *given_next : asked.emplace(Next(state));
+  Int(out, U::kToActFieldNumber, now.to_act);
+  for (const LegalAction& a : now.legal) {  // EncodeLegalAction
+    const size_t at = out.Open(U::kLegalActionsFieldNumber);
+    Int(out, v1::LegalAction::kKindFieldNumber, EncodeActionKind(a.kind));
+    Int(out, v1::LegalAction::kAmountToFieldNumber, a.amount_to);
+    Int(out, v1::LegalAction::kAmountByFieldNumber, a.amount_by);
+    Bool(out, v1::LegalAction::kAllInFieldNumber, a.all_in);
+    out.Close(at);
+  }
+  if (now.deal.has_value()) {  // EncodeExpectedDeal
+    const size_t at = out.Open(U::kExpectedDealFieldNumber);
+    Int(out, v1::ExpectedDeal::kSeatFieldNumber, now.deal->seat);
+    Bool(out, v1::ExpectedDeal::kFaceUpFieldNumber, now.deal->face_up);
+    Int(out, v1::ExpectedDeal::kStreetFieldNumber, EncodeStreet(now.deal->street));
+    Int(out, v1::ExpectedDeal::kStepFieldNumber, static_cast<int>(now.deal->step));
+    out.Close(at);
+  }
+  if (parts == UpdateParts::kAll) {
+    // This thread's messages, cleared and refilled: their strings keep their capacity.
+    thread_local google::protobuf::RepeatedPtrField<v1::Announcement> announced;
+    announced.Clear();
+    Announce(state, first_op, static_cast<v1::Locale>(hand.service.locale), &announced);
+    for (const v1::Announcement& a : announced) MessageField(out, U::kAnnouncementsFieldNumber, a);
+  }
+}
+
+}  // namespace stud::service

@@ -1,0 +1,179 @@
+// An ApplyAction answer written as bytes (HandService::WriteUpdate, what the
+// server sends) is byte for byte protobuf's serialization of the message
+// FillUpdate fills (what tests and tools read), over many hands: every
+// variant, 2 to 8 seats, SERVICE dealing (card proofs, players' seeds, the
+// server seed revealed at the end), PRESET and LIVE dealing, random private
+// views, every detail, actions that are refused. An answer the writer leaves
+// to the message (a ruling, a compact update, the hand's last answer with its
+// receipt) must then be the message's, with nothing written.
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "hidden_info.h"
+#include "service/rpc/hand_service.h"
+#include "service_fixture.h"
+
+namespace stud::service {
+namespace {
+namespace v1 = stud::v1;
+using ::stud::service::testing::BasicHand;
+using ::stud::service::testing::ChooseAction;
+using ::stud::service::testing::LiveDeal;
+using ::stud::service::testing::OpenSealedHand;
+using ::stud::service::testing::TestKey;
+
+// Where two byte strings first differ, for a failure message a person can read.
+std::string Difference(const std::string& written, const std::string& expected) {
+  size_t i = 0;
+  while (i < written.size() && i < expected.size() && written[i] == expected[i]) ++i;
+  v1::ApplyActionResponse parsed;
+  const bool same_message =
+      parsed.ParseFromString(written) && parsed.SerializeAsString() == expected;
+  return absl::StrCat("written ", written.size(), " bytes, protobuf ", expected.size(),
+                      "; first difference at byte ", i,
+                      same_message ? " (the same message, fields in another order)" : "");
+}
+
+struct Counts {
+  int written = 0;  // answers written as bytes
+  int filled = 0;   // answers left to the message
+  int refused = 0;
+};
+
+class Twins {
+ public:
+  Twins()
+      : sealer_(*Sealer::Create({TestKey(1, 9)})),
+        service_(&sealer_, ServiceOptions{.allow_preset = true}) {}
+
+  v1::HandUpdate Deal(const v1::NewHandRequest& req) {
+    v1::NewHandResponse resp;
+    const absl::Status st = service_.NewHand(req, &resp);
+    EXPECT_TRUE(st.ok()) << st;
+    return resp.update();
+  }
+
+  // `req` applied as a test reads it and as the server sends it: the same
+  // status, and the same bytes. The message's answer, or the refusal.
+  absl::StatusOr<v1::ApplyActionResponse> Apply(const v1::ApplyActionRequest& req, Counts* n) {
+    v1::ApplyActionResponse filled;
+    const absl::Status st = service_.ApplyAction(req, &filled);
+    std::string bytes;
+    v1::ApplyActionResponse beside;
+    const absl::Status written_st =
+        service_.ApplyAction(req, &beside, CallContext{.response_bytes = &bytes});
+    EXPECT_EQ(st, written_st);
+    if (!st.ok()) {
+      ++n->refused;
+      EXPECT_TRUE(bytes.empty());
+      return st;
+    }
+    const std::string expected = filled.SerializeAsString();
+    if (bytes.empty()) {
+      ++n->filled;
+      EXPECT_TRUE(beside.SerializeAsString() == expected) << "a message answer differs";
+    } else {
+      ++n->written;
+      EXPECT_EQ(beside.ByteSizeLong(), 0u) << "a written answer leaves the message empty";
+      EXPECT_TRUE(bytes == expected) << Difference(bytes, expected);
+    }
+    return filled;
+  }
+
+  // A player's seed: once only, since the last one deals with a new salt
+  // (the deck commitment's), so the same request twice answers differently.
+  absl::StatusOr<v1::ApplyActionResponse> Seed(const v1::ApplyActionRequest& req) {
+    v1::ApplyActionResponse resp;
+    if (absl::Status st = service_.ApplyAction(req, &resp); !st.ok()) return st;
+    return resp;
+  }
+
+  SealedHand Open(const std::string& token) { return OpenSealedHand(sealer_, token); }
+
+ private:
+  Sealer sealer_;
+  HandService service_;
+};
+
+v1::Action SeedOf(int seat, std::mt19937& rng) {
+  v1::Action a;
+  a.set_kind(v1::ACTION_KIND_SEED);
+  a.set_seat(seat);
+  a.set_seed(std::string(1 + rng() % 32, static_cast<char>('a' + rng() % 26)));
+  return a;
+}
+
+TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
+  std::mt19937 rng(20261128);
+  Twins twins;
+  Counts n;
+  const v1::Variant variants[] = {v1::VARIANT_STUD, v1::VARIANT_STUD_HI_LO, v1::VARIANT_RAZZ};
+  const v1::UpdateDetail details[] = {v1::UPDATE_DETAIL_UNSPECIFIED, v1::UPDATE_DETAIL_FULL,
+                                      v1::UPDATE_DETAIL_CHANGES, v1::UPDATE_DETAIL_COMPACT};
+  std::vector<Card> live_deck;
+  for (int i = 0; i < kDeckSize; ++i) live_deck.push_back(Card::FromIndex(i));
+  for (int hand = 0; hand < 150; ++hand) {
+    const int seats = 2 + hand % 7;
+    const int kind = hand % 5;  // SERVICE, SERVICE with seeds, SERVICE revealing, PRESET, LIVE
+    const v1::DealingMode mode = kind == 3   ? v1::DEALING_MODE_PRESET
+                                 : kind == 4 ? v1::DEALING_MODE_LIVE
+                                             : v1::DEALING_MODE_SERVICE;
+    v1::NewHandRequest req = BasicHand(seats, mode, variants[hand % 3]);
+    if (kind == 1) req.mutable_fairness()->set_player_seeds(true);
+    if (kind == 2) req.mutable_fairness()->set_reveal(v1::REVEAL_POLICY_AT_END);
+    if (hand % 4 == 0) req.set_locale(v1::LOCALE_ES);
+    std::shuffle(live_deck.begin(), live_deck.end(), rng);
+    v1::HandUpdate u = twins.Deal(req);
+    for (int step = 0; step < 400 && !u.token().empty(); ++step) {
+      const SealedHand opened = twins.Open(u.token());
+      if (opened.state.phase == Phase::kComplete) break;
+      v1::ApplyActionRequest r;
+      r.set_token(u.token());
+      r.set_detail(details[rng() % 4]);
+      for (int s = 1; s <= seats; ++s) {
+        if (rng() % 3 == 0) r.add_private_view_seats(s);
+      }
+      if (kind == 1 && step < seats) {  // seeding, then the deal
+        *r.mutable_action() = SeedOf(step + 1, rng);
+      } else if (mode == v1::DEALING_MODE_LIVE && u.has_expected_deal()) {
+        *r.mutable_action() = LiveDeal(u, opened.state, live_deck);
+      } else if (rng() % 10 == 0) {  // refused: a seat that is not to act
+        *r.mutable_action() = ChooseAction(u, false);
+        r.mutable_action()->set_seat(u.to_act() % seats + 1);
+      } else {
+        *r.mutable_action() = ChooseAction(u, rng() % 3 == 0);
+        if (u.legal_actions_size() > 0 && rng() % 2 == 0) {
+          const v1::LegalAction& la = u.legal_actions(
+              static_cast<int>(rng() % static_cast<uint32_t>(u.legal_actions_size())));
+          r.mutable_action()->set_kind(la.kind());
+          r.mutable_action()->set_amount_to(la.amount_to());
+        }
+      }
+      const bool seeding = kind == 1 && step < seats;
+      absl::StatusOr<v1::ApplyActionResponse> answer = seeding ? twins.Seed(r) : twins.Apply(r, &n);
+      if (::testing::Test::HasFailure()) return;  // the first difference is enough
+      if (!answer.ok()) continue;
+      // The next request needs the token, the turn and the legal actions,
+      // which every detail carries.
+      u.set_token(answer->update().token());
+      u.set_to_act(answer->update().to_act());
+      *u.mutable_legal_actions() = answer->update().legal_actions();
+      if (answer->update().has_expected_deal()) {
+        *u.mutable_expected_deal() = answer->update().expected_deal();
+      } else {
+        u.clear_expected_deal();
+      }
+    }
+  }
+  // Most answers are written, and each way out of the writer was taken.
+  EXPECT_GT(n.written, 2000);
+  EXPECT_GT(n.filled, 500);
+  EXPECT_GT(n.refused, 100);
+  std::printf("answers written %d, filled %d, refused %d\n", n.written, n.filled, n.refused);
+}
+
+}  // namespace
+}  // namespace stud::service
