@@ -322,12 +322,8 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
   if (step->ruling) {
     EncodeRuling(hand->state, *step->ruling, resp->mutable_ruling());
   } else if (Writable(call, *hand, *parts)) {  // the response's one field, as bytes
-    wire::Writer out(call.response_bytes, *parts == UpdateParts::kChanges ? kChangesBytesEstimate
-                                                                          : kUpdateBytesEstimate);
-    const size_t at = out.Open(v1::ApplyActionResponse::kUpdateFieldNumber);
-    WriteUpdate(call, *hand, step->first_op, *views, *parts, "", &step->next, out);
-    out.Close(at);
-    out.Finish();
+    WriteAnswer(call, *hand, step->first_op, *views, *parts, "", &step->next,
+                v1::ApplyActionResponse::kUpdateFieldNumber);
     return absl::OkStatus();
   }
   FillUpdate(call, *hand, step->first_op, *views, *parts, "", resp->mutable_update(), &step->next);
@@ -398,6 +394,11 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
             hand->service.requires_seat_tickets ||
             (options_.seat_tickets != nullptr && options_.seat_tickets->RequiredFor(call.tenant))};
     if (absl::Status st = CheckDeckReveal(caller, hand->state); !st.ok()) return st;
+  }
+  if (!req.reveal_deck() && Writable(call, *hand, UpdateParts::kAllButAnnouncements)) {
+    WriteAnswer(call, *hand, 0, *views, UpdateParts::kAllButAnnouncements, token, nullptr,
+                v1::GetViewResponse::kUpdateFieldNumber);
+    return absl::OkStatus();
   }
   FillUpdate(call, *hand, 0, *views, UpdateParts::kAllButAnnouncements, token,
              resp->mutable_update());

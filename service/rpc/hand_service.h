@@ -191,6 +191,12 @@ class HandService {
   void WriteUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
                    const std::vector<int>& view_seats, UpdateParts parts, std::string token,
                    const NextStep* next, wire::Writer& out) const;
+  // A whole response written to call.response_bytes: its one field
+  // `update_field`, the HandUpdate of WriteUpdate (the response's other
+  // fields empty). Only where Writable.
+  void WriteAnswer(const CallContext& call, const SealedHand& hand, size_t first_op,
+                   const std::vector<int>& view_seats, UpdateParts parts, std::string token,
+                   const NextStep* next, uint32_t update_field) const;
   // ACTION_KIND_SEED, or any action on a hand in its seeding phase
   // (seeding_rpc.cc) [STUD-DEAL-6].
   absl::Status ApplySeed(const CallContext& call, const stud::v1::ApplyActionRequest& req,

@@ -1,18 +1,19 @@
 // HandService::WriteUpdate: FillUpdate's HandUpdate written straight to its
 // wire bytes, for the answers that go out as bytes (CallContext::
-// response_bytes). Building the message and then serializing it was most of
-// an ApplyAction's work (docs/benchmarks.md): a few hundred small messages and
-// strings set, then walked twice by protobuf (sizes, then bytes), each card
-// proof's path included. Here each field is written once, in field-number
-// order as protobuf writes it, and a card proof is a copy of the bytes
-// protobuf made once per hand and card (fairness_view.h, WriteFairness).
+// response_bytes: ApplyAction's and GetView's). Building the message and then serializing it was
+// most of an ApplyAction's work (docs/benchmarks.md): a few hundred small messages and strings set,
+// then walked twice by protobuf (sizes, then bytes), each card proof's path included. Here each
+// field is written once, in field-number order as protobuf writes it, and a card proof is a copy of
+// the bytes protobuf made once per hand and card (fairness_view.h, WriteFairness).
 //
 // The mapping is FillUpdate's (hand_rpcs.cc, api/convert.cc, fairness_view.cc)
 // and every field number is the generated code's; the few sub-messages with
 // many fields and no repeated parts (the rule options, an announcement) are
 // filled by the same Encode function as the message and serialized by
 // protobuf. tests/service/update_bytes_test.cc checks the bytes against
-// protobuf's serialization of FillUpdate's message over many hands.
+// protobuf's serialization of FillUpdate's message over many hands. A sampled
+// call's span reads its street and rule IDs from the message; here they are
+// noted for it (HandFactsSink::NoteAnswer).
 #include "absl/container/inlined_vector.h"
 #include "engine/view.h"
 #include "service/api/announce.h"
@@ -149,6 +150,18 @@ void WritePublicView(const SealedHand& hand, wire::Writer& out) {
 bool HandService::Writable(const CallContext& call, const SealedHand& hand, UpdateParts parts) {
   return call.response_bytes != nullptr && !hand.service.seeding &&
          hand.state.phase != Phase::kComplete && parts != UpdateParts::kCompact;
+}
+
+void HandService::WriteAnswer(const CallContext& call, const SealedHand& hand, size_t first_op,
+                              const std::vector<int>& view_seats, UpdateParts parts,
+                              std::string token, const NextStep* next,
+                              uint32_t update_field) const {
+  wire::Writer out(call.response_bytes,
+                   parts == UpdateParts::kChanges ? kChangesBytesEstimate : kUpdateBytesEstimate);
+  const size_t at = out.Open(update_field);
+  WriteUpdate(call, hand, first_op, view_seats, parts, std::move(token), next, out);
+  out.Close(at);
+  out.Finish();
 }
 
 void HandService::WriteUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,

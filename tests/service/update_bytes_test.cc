@@ -1,4 +1,4 @@
-// An ApplyAction answer written as bytes (HandService::WriteUpdate, what the
+// An ApplyAction or GetView answer written as bytes (HandService::WriteUpdate, what the
 // server sends) is byte for byte protobuf's serialization of the message
 // FillUpdate fills (what tests and tools read), over many hands: every
 // variant, 2 to 8 seats, SERVICE dealing (card proofs, players' seeds, the
@@ -26,10 +26,11 @@ using ::stud::service::testing::OpenSealedHand;
 using ::stud::service::testing::TestKey;
 
 // Where two byte strings first differ, for a failure message a person can read.
+template <typename Resp>
 std::string Difference(const std::string& written, const std::string& expected) {
   size_t i = 0;
   while (i < written.size() && i < expected.size() && written[i] == expected[i]) ++i;
-  v1::ApplyActionResponse parsed;
+  Resp parsed;
   const bool same_message =
       parsed.ParseFromString(written) && parsed.SerializeAsString() == expected;
   return absl::StrCat("written ", written.size(), " bytes, protobuf ", expected.size(),
@@ -56,15 +57,18 @@ class Twins {
     return resp.update();
   }
 
-  // `req` applied as a test reads it and as the server sends it: the same
+  // `req` answered as a test reads it and as the server sends it: the same
   // status, and the same bytes. The message's answer, or the refusal.
-  absl::StatusOr<v1::ApplyActionResponse> Apply(const v1::ApplyActionRequest& req, Counts* n) {
-    v1::ApplyActionResponse filled;
-    const absl::Status st = service_.ApplyAction(req, &filled);
+  template <typename Req, typename Resp>
+  absl::StatusOr<Resp> Twice(absl::Status (HandService::*method)(const Req&, Resp*,
+                                                                 const CallContext&) const,
+                             const Req& req, Counts* n) {
+    Resp filled;
+    const absl::Status st = (service_.*method)(req, &filled, CallContext{});
     std::string bytes;
-    v1::ApplyActionResponse beside;
+    Resp beside;
     const absl::Status written_st =
-        service_.ApplyAction(req, &beside, CallContext{.response_bytes = &bytes});
+        (service_.*method)(req, &beside, CallContext{.response_bytes = &bytes});
     EXPECT_EQ(st, written_st);
     if (!st.ok()) {
       ++n->refused;
@@ -78,9 +82,15 @@ class Twins {
     } else {
       ++n->written;
       EXPECT_EQ(beside.ByteSizeLong(), 0u) << "a written answer leaves the message empty";
-      EXPECT_TRUE(bytes == expected) << Difference(bytes, expected);
+      EXPECT_TRUE(bytes == expected) << Difference<Resp>(bytes, expected);
     }
     return filled;
+  }
+  absl::StatusOr<v1::ApplyActionResponse> Apply(const v1::ApplyActionRequest& req, Counts* n) {
+    return Twice(&HandService::ApplyAction, req, n);
+  }
+  absl::StatusOr<v1::GetViewResponse> View(const v1::GetViewRequest& req, Counts* n) {
+    return Twice(&HandService::GetView, req, n);
   }
 
   // A player's seed: once only, since the last one deals with a new salt
@@ -110,6 +120,7 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
   std::mt19937 rng(20261128);
   Twins twins;
   Counts n;
+  Counts views;
   const v1::Variant variants[] = {v1::VARIANT_STUD, v1::VARIANT_STUD_HI_LO, v1::VARIANT_RAZZ};
   const v1::UpdateDetail details[] = {v1::UPDATE_DETAIL_UNSPECIFIED, v1::UPDATE_DETAIL_FULL,
                                       v1::UPDATE_DETAIL_CHANGES, v1::UPDATE_DETAIL_COMPACT};
@@ -154,6 +165,12 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
       }
       const bool seeding = kind == 1 && step < seats;
       absl::StatusOr<v1::ApplyActionResponse> answer = seeding ? twins.Seed(r) : twins.Apply(r, &n);
+      if (rng() % 4 == 0) {  // a device refreshing: the whole log, its views
+        v1::GetViewRequest view;
+        view.set_token(answer.ok() ? answer->update().token() : u.token());
+        *view.mutable_private_view_seats() = r.private_view_seats();
+        ASSERT_TRUE(twins.View(view, &views).ok());
+      }
       if (::testing::Test::HasFailure()) return;  // the first difference is enough
       if (!answer.ok()) continue;
       // The next request needs the token, the turn and the legal actions,
@@ -172,7 +189,10 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
   EXPECT_GT(n.written, 2000);
   EXPECT_GT(n.filled, 500);
   EXPECT_GT(n.refused, 100);
-  std::printf("answers written %d, filled %d, refused %d\n", n.written, n.filled, n.refused);
+  EXPECT_GT(views.written, 500);
+  EXPECT_GT(views.filled, 20);
+  std::printf("answers written %d, filled %d, refused %d; views written %d, filled %d\n", n.written,
+              n.filled, n.refused, views.written, views.filled);
 }
 
 }  // namespace
