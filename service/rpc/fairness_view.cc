@@ -34,8 +34,13 @@ class HandFairness {
   // The proof of the card `code` (Provable; see Made).
   const v1::CardProof& ProofOf(const std::string& code) const { return *proofs_[Made(code)]; }
   // The same proof's stud.v1.CardProof wire bytes (protobuf's own
-  // serialization of ProofOf), for an answer written as bytes (WriteFairness).
-  absl::string_view ProofBytes(const std::string& code) const { return proof_bytes_[Made(code)]; }
+  // serialization of ProofOf, made on first use), for an answer written as
+  // bytes (WriteFairness).
+  absl::string_view ProofBytes(const std::string& code) const {
+    const size_t p = Made(code);
+    std::call_once(serialized_[p], [&] { proofs_[p]->SerializeToString(&proof_bytes_[p]); });
+    return proof_bytes_[p];
+  }
 
   const fairness::DeckTree tree;
   const fairness::Sha256Digest seed_commitment;
@@ -45,6 +50,7 @@ class HandFairness {
   mutable google::protobuf::Arena arena_;  // thread-safe; the proofs live on it
   mutable std::array<std::once_flag, kPositions> made_;
   mutable std::array<const v1::CardProof*, kPositions> proofs_{};
+  mutable std::array<std::once_flag, kPositions> serialized_;
   mutable std::array<std::string, kPositions> proof_bytes_;
 
   // The position of the card `code` (Provable), its proof made on first use
@@ -65,7 +71,6 @@ class HandFairness {
       proof->mutable_path()->Reserve(static_cast<int>(path.size));
       for (size_t k = 0; k < path.size; ++k)
         proof->add_path(path.hash[k]->data(), path.hash[k]->size());
-      proof->SerializeToString(&proof_bytes_[p]);
       proofs_[p] = proof;
     });
     return p;
