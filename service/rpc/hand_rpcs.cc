@@ -428,8 +428,13 @@ absl::Status HandService::WatchUpdate(const CallContext& call, const v1::WatchHa
   if (!parts.ok()) return parts.status();
   std::vector<int> views;
   if (seat != kTableTicketSeat) views.push_back(seat);
-  FillUpdate(call, *hand, first_op, views, *parts, token, out);
   if (complete != nullptr) *complete = hand->state.phase == Phase::kComplete;
+  if (Writable(call, *hand, *parts)) {
+    WriteAnswer(call, *hand, first_op, views, *parts, token, nullptr,
+                v1::WatchHandResponse::kUpdateFieldNumber);
+    return absl::OkStatus();
+  }
+  FillUpdate(call, *hand, first_op, views, *parts, token, out);
   return absl::OkStatus();
 }
 

@@ -328,21 +328,26 @@ grpc::Status StudServiceImpl::ServeBytes(absl::string_view path, const ClientMet
 STUD_UNARY_RPCS(STUD_RPC)
 #undef STUD_RPC
 
-grpc::ServerWriteReactor<v1::WatchHandResponse>* StudServiceImpl::WatchHand(
-    grpc::CallbackServerContext* ctx, const v1::WatchHandRequest* request) {
+grpc::ServerWriteReactor<grpc::ByteBuffer>* StudServiceImpl::WatchHand(
+    grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* bytes) {
+  v1::WatchHandRequest request;
+  grpc::ByteBuffer shared(*bytes);  // the slices are shared, not copied; parsing consumes it
+  const bool decoded =
+      grpc::SerializationTraits<v1::WatchHandRequest>::Deserialize(&shared, &request).ok();
   // The unary calls' authentication: a device's seat ticket alone will do.
   absl::StatusOr<Caller> caller =
-      callers_.Authenticate(ctx->client_metadata(), request->seat_ticket(), false);
+      callers_.Authenticate(ctx->client_metadata(), request.seat_ticket(), false);
   const bool draining = draining_.load(std::memory_order_relaxed);
   if (draining)
     last_arrival_nanos_.store(absl::ToUnixNanos(absl::Now()), std::memory_order_relaxed);
   // As the unary calls' errors (api/localized.h).
   const std::optional<MessageLanguage> language = AskedLanguage(ctx->client_metadata());
   // Opening a watch counts against the seat's rate limit like any call.
-  const absl::Status refusal = draining      ? ServerDraining()
-                               : caller.ok() ? AdmitSeat(caller->tenant, request->seat_ticket())
+  const absl::Status refusal = !decoded      ? UndecodableRequest("WatchHand")
+                               : draining    ? ServerDraining()
+                               : caller.ok() ? AdmitSeat(caller->tenant, request.seat_ticket())
                                              : absl::OkStatus();
-  return StartWatchHand({&hands_, ledger_, watch_hub_, &watches_opening_}, *request,
+  return StartWatchHand({&hands_, ledger_, watch_hub_, &watches_opening_}, std::move(request),
                         std::move(caller), refusal, language);
 }
 

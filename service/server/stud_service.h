@@ -27,8 +27,8 @@
 
 namespace stud::service {
 
-// Every StudService unary method as a raw callback method (ByteBuffer in and
-// out); WatchHand, a server stream, as a typed callback method (watch_hand.h).
+// Every StudService unary method and WatchHand, a server stream, as raw
+// callback methods (ByteBuffer in and out: unary_call.h, watch_hand.h).
 using RawStudService = stud::v1::StudService::WithRawCallbackMethod_NewHand<
     stud::v1::StudService::WithRawCallbackMethod_ApplyAction<
         stud::v1::StudService::WithRawCallbackMethod_LegalActions<
@@ -37,7 +37,7 @@ using RawStudService = stud::v1::StudService::WithRawCallbackMethod_NewHand<
                     stud::v1::StudService::WithRawCallbackMethod_GetView<
                         stud::v1::StudService::WithRawCallbackMethod_ExportHandHistory<
                             stud::v1::StudService::WithRawCallbackMethod_ReplayHandHistory<
-                                stud::v1::StudService::WithCallbackMethod_WatchHand<
+                                stud::v1::StudService::WithRawCallbackMethod_WatchHand<
                                     stud::v1::StudService::WithCallbackMethod_GetSigningKeys<
                                         stud::v1::StudService::Service>>>>>>>>>>;
 
@@ -103,8 +103,8 @@ class StudServiceImpl final : public RawStudService {
   // The drain, after StartDraining: ends every open WatchHand stream
   // UNAVAILABLE SERVER_DRAINING (the client resumes on another replica).
   void EndWatches();
-  grpc::ServerWriteReactor<stud::v1::WatchHandResponse>* WatchHand(
-      grpc::CallbackServerContext* ctx, const stud::v1::WatchHandRequest* request) override;
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* WatchHand(grpc::CallbackServerContext* ctx,
+                                                        const grpc::ByteBuffer* request) override;
   // Calls accepted and not yet answered (WatchHand streams are not counted).
   int in_flight() const { return in_flight_.load(); }
   // When the last call arrived (refused while draining or not), as

@@ -29,7 +29,7 @@ absl::StatusOr<std::string> HandIdHex(const std::string& hand_id) {
 // kWatchQueueMessages waiting. mu_ guards the queue and the state flags; it is
 // never held while calling the hub, and gRPC's Finish/StartWrite are called
 // only once the state says so (one write in flight, Finish once).
-class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, public WatchSink {
+class WatchCall final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, public WatchSink {
  public:
   WatchCall(const WatchHandDeps& deps, v1::WatchHandRequest request,
             std::optional<MessageLanguage> language)
@@ -193,8 +193,9 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
     if (queue_.empty()) {
       if (!end_.has_value()) {
         // Idle until the next version: the last message's memory goes now
-        // rather than staying with the call (Clear() would keep it).
-        v1::WatchHandResponse().Swap(&response_);
+        // rather than staying with the call.
+        response_.Clear();
+        std::string().swap(bytes_);
         return;
       }
       finished_ = true;
@@ -209,12 +210,17 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
     const bool resume = may_resume && full_ && queue_.size() <= kWatchQueueMessages / 2;
     if (resume) full_ = false;
     lock.unlock();
-    response_.Clear();
-    absl::Status built;
-    {
-      built = deps_.hands->WatchUpdate(Context(), request_, entry->token, entry->first_op,
-                                       response_.mutable_update());
-    }
+    // The message's bytes, written by the service when it can (rpc/update_bytes.cc),
+    // else the message serialized.
+    bytes_.clear();
+    CallContext context = Context();
+    context.response_bytes = &bytes_;
+    v1::WatchHandResponse message;
+    const absl::Status built = deps_.hands->WatchUpdate(context, request_, entry->token,
+                                                        entry->first_op, message.mutable_update());
+    if (built.ok() && bytes_.empty()) message.SerializeToString(&bytes_);
+    grpc::Slice slice(bytes_);
+    grpc::ByteBuffer(&slice, 1).Swap(&response_);
     lock.lock();
     writing_ = built.ok() && !finished_;
     if (finished_) return;  // cancelled meanwhile
@@ -235,7 +241,8 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
   v1::WatchHandRequest request_;
   const std::optional<MessageLanguage> language_;
   Caller caller_;
-  v1::WatchHandResponse response_;  // the message being written
+  std::string bytes_;          // the next message's bytes, capacity kept between messages
+  grpc::ByteBuffer response_;  // the message being written (gRPC's copy of bytes_)
 
   std::mutex mu_;
   std::deque<WatchEntryPtr> queue_;        // guarded by mu_
@@ -249,10 +256,10 @@ class WatchCall final : public grpc::ServerWriteReactor<v1::WatchHandResponse>, 
 
 }  // namespace
 
-grpc::ServerWriteReactor<v1::WatchHandResponse>* StartWatchHand(
-    const WatchHandDeps& deps, const v1::WatchHandRequest& request, absl::StatusOr<Caller> caller,
+grpc::ServerWriteReactor<grpc::ByteBuffer>* StartWatchHand(
+    const WatchHandDeps& deps, v1::WatchHandRequest request, absl::StatusOr<Caller> caller,
     const absl::Status& refusal, std::optional<MessageLanguage> language) {
-  auto* call = new WatchCall(deps, request, language);
+  auto* call = new WatchCall(deps, std::move(request), language);
   call->Start(std::move(caller), refusal);
   return call;
 }

@@ -2,6 +2,7 @@
 // it, from any replica (docs/api.md, "WatchHand").
 //
 // Per call, in order (each refusal ends the stream before any message):
+//   request      bytes that are not a WatchHandRequest: INVALID_ARGUMENT
 //   draining     UNAVAILABLE SERVER_DRAINING
 //   caller       authenticated as the unary calls are (server/callers.h: the
 //                platform's API key, or a device's seat ticket alone)
@@ -18,8 +19,10 @@
 // version 0, on), in order, each once: first those already committed, then
 // each new one as the hub reads it (trust/watch_hub.h). Each message is a
 // HandUpdate built from that version's token (HandService::WatchUpdate) with
-// that version's operations. The stream ends OK after the version that
-// completed the hand (at once when after_version is already that version),
+// that version's operations, sent as the bytes the service writes for it
+// (rpc/update_bytes.cc; the method is raw, as the unary ones are). The
+// stream ends OK after the version that completed the hand (at once when
+// after_version is already that version),
 // and otherwise with a retryable status after which the client resumes with
 // after_version = the last version it received: UNAVAILABLE SERVER_DRAINING
 // (the drain), WATCH_IDLE (--watch_idle_timeout_seconds without a change),
@@ -63,10 +66,9 @@ struct WatchHandDeps {
 // (callers.h, as for the unary calls); `refusal`, when
 // not OK, ends the call at once (the drain). `language`: the call's
 // Accept-Language, in which every error of the stream is localized.
-grpc::ServerWriteReactor<stud::v1::WatchHandResponse>* StartWatchHand(
-    const WatchHandDeps& deps, const stud::v1::WatchHandRequest& request,
-    absl::StatusOr<Caller> caller, const absl::Status& refusal,
-    std::optional<MessageLanguage> language = std::nullopt);
+grpc::ServerWriteReactor<grpc::ByteBuffer>* StartWatchHand(
+    const WatchHandDeps& deps, stud::v1::WatchHandRequest request, absl::StatusOr<Caller> caller,
+    const absl::Status& refusal, std::optional<MessageLanguage> language = std::nullopt);
 
 }  // namespace stud::service
 

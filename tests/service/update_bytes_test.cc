@@ -1,10 +1,11 @@
-// An ApplyAction or GetView answer written as bytes (HandService::WriteUpdate, what the
-// server sends) is byte for byte protobuf's serialization of the message
-// FillUpdate fills (what tests and tools read), over many hands: every
-// variant, 2 to 8 seats, SERVICE dealing (card proofs, players' seeds, the
-// server seed revealed at the end), PRESET and LIVE dealing, random private
-// views, every detail, actions that are refused. An answer the writer leaves
-// to the message (a ruling, a compact update, the hand's last answer with its
+// An ApplyAction, GetView or WatchHand answer written as bytes
+// (HandService::WriteUpdate, what the server sends) is byte for byte
+// protobuf's serialization of the message FillUpdate fills (what tests and
+// tools read), over many hands: every variant, 2 to 8 seats, SERVICE dealing
+// (card proofs, players' seeds, the server seed revealed at the end), PRESET
+// and LIVE dealing, random private views, seat and table tickets, every
+// detail, actions that are refused. An answer the writer leaves to the
+// message (a ruling, a compact update, the hand's last answer with its
 // receipt) must then be the message's, with nothing written.
 #include <random>
 #include <string>
@@ -50,25 +51,23 @@ class Twins {
       : sealer_(*Sealer::Create({TestKey(1, 9)})),
         service_(&sealer_, ServiceOptions{.allow_preset = true}) {}
 
-  v1::HandUpdate Deal(const v1::NewHandRequest& req) {
+  v1::NewHandResponse Deal(const v1::NewHandRequest& req) {
     v1::NewHandResponse resp;
     const absl::Status st = service_.NewHand(req, &resp);
     EXPECT_TRUE(st.ok()) << st;
-    return resp.update();
+    return resp;
   }
 
-  // `req` answered as a test reads it and as the server sends it: the same
-  // status, and the same bytes. The message's answer, or the refusal.
-  template <typename Req, typename Resp>
-  absl::StatusOr<Resp> Twice(absl::Status (HandService::*method)(const Req&, Resp*,
-                                                                 const CallContext&) const,
-                             const Req& req, Counts* n) {
+  // A call answered as a test reads it and as the server sends it: the same
+  // status, and the same bytes. `answer(context, response)` makes the call.
+  // The message's answer, or the refusal.
+  template <typename Resp, typename Answer>
+  absl::StatusOr<Resp> Twice(Answer answer, Counts* n) {
     Resp filled;
-    const absl::Status st = (service_.*method)(req, &filled, CallContext{});
+    const absl::Status st = answer(CallContext{}, &filled);
     std::string bytes;
     Resp beside;
-    const absl::Status written_st =
-        (service_.*method)(req, &beside, CallContext{.response_bytes = &bytes});
+    const absl::Status written_st = answer(CallContext{.response_bytes = &bytes}, &beside);
     EXPECT_EQ(st, written_st);
     if (!st.ok()) {
       ++n->refused;
@@ -81,16 +80,34 @@ class Twins {
       EXPECT_TRUE(beside.SerializeAsString() == expected) << "a message answer differs";
     } else {
       ++n->written;
-      EXPECT_EQ(beside.ByteSizeLong(), 0u) << "a written answer leaves the message empty";
+      EXPECT_EQ(beside.update().ByteSizeLong(), 0u) << "a written answer leaves the message empty";
       EXPECT_TRUE(bytes == expected) << Difference<Resp>(bytes, expected);
     }
     return filled;
   }
   absl::StatusOr<v1::ApplyActionResponse> Apply(const v1::ApplyActionRequest& req, Counts* n) {
-    return Twice(&HandService::ApplyAction, req, n);
+    return Twice<v1::ApplyActionResponse>(
+        [&](const CallContext& call, v1::ApplyActionResponse* out) {
+          return service_.ApplyAction(req, out, call);
+        },
+        n);
   }
   absl::StatusOr<v1::GetViewResponse> View(const v1::GetViewRequest& req, Counts* n) {
-    return Twice(&HandService::GetView, req, n);
+    return Twice<v1::GetViewResponse>(
+        [&](const CallContext& call, v1::GetViewResponse* out) {
+          return service_.GetView(req, out, call);
+        },
+        n);
+  }
+  // One WatchHand message: version `token`, operations from `first_op` on.
+  absl::StatusOr<v1::WatchHandResponse> Watch(const v1::WatchHandRequest& req,
+                                              const std::string& token, size_t first_op,
+                                              Counts* n) {
+    return Twice<v1::WatchHandResponse>(
+        [&](const CallContext& call, v1::WatchHandResponse* out) {
+          return service_.WatchUpdate(call, req, token, first_op, out->mutable_update());
+        },
+        n);
   }
 
   // A player's seed: once only, since the last one deals with a new salt
@@ -121,6 +138,7 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
   Twins twins;
   Counts n;
   Counts views;
+  Counts watched;
   const v1::Variant variants[] = {v1::VARIANT_STUD, v1::VARIANT_STUD_HI_LO, v1::VARIANT_RAZZ};
   const v1::UpdateDetail details[] = {v1::UPDATE_DETAIL_UNSPECIFIED, v1::UPDATE_DETAIL_FULL,
                                       v1::UPDATE_DETAIL_CHANGES, v1::UPDATE_DETAIL_COMPACT};
@@ -137,7 +155,8 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
     if (kind == 2) req.mutable_fairness()->set_reveal(v1::REVEAL_POLICY_AT_END);
     if (hand % 4 == 0) req.set_locale(v1::LOCALE_ES);
     std::shuffle(live_deck.begin(), live_deck.end(), rng);
-    v1::HandUpdate u = twins.Deal(req);
+    const v1::NewHandResponse dealt = twins.Deal(req);
+    v1::HandUpdate u = dealt.update();
     for (int step = 0; step < 400 && !u.token().empty(); ++step) {
       const SealedHand opened = twins.Open(u.token());
       if (opened.state.phase == Phase::kComplete) break;
@@ -171,6 +190,21 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
         *view.mutable_private_view_seats() = r.private_view_seats();
         ASSERT_TRUE(twins.View(view, &views).ok());
       }
+      if (answer.ok() && rng() % 4 == 0) {  // a device watching: a seat's, the table's or none
+        v1::WatchHandRequest watch;
+        watch.set_hand_id(dealt.update().public_view().hand_id());
+        const int ticket = static_cast<int>(rng() % static_cast<uint32_t>(seats + 2));
+        if (ticket < seats) {
+          watch.set_seat_ticket(dealt.seat_tickets(ticket).ticket());
+        } else if (ticket == seats) {
+          watch.set_seat_ticket(dealt.table_ticket());
+        }
+        watch.set_detail(details[rng() % 4]);
+        const std::string& token = answer->update().token();
+        const size_t log = twins.Open(token).state.log.size();
+        const size_t first_op = rng() % 2 == 0 ? log : rng() % (log + 1);
+        ASSERT_TRUE(twins.Watch(watch, token, first_op, &watched).ok());
+      }
       if (::testing::Test::HasFailure()) return;  // the first difference is enough
       if (!answer.ok()) continue;
       // The next request needs the token, the turn and the legal actions,
@@ -191,8 +225,12 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
   EXPECT_GT(n.refused, 100);
   EXPECT_GT(views.written, 500);
   EXPECT_GT(views.filled, 20);
-  std::printf("answers written %d, filled %d, refused %d; views written %d, filled %d\n", n.written,
-              n.filled, n.refused, views.written, views.filled);
+  EXPECT_GT(watched.written, 500);
+  EXPECT_GT(watched.filled, 20);
+  std::printf(
+      "answers written %d, filled %d, refused %d; views written %d, filled %d; watch messages "
+      "written %d, filled %d\n",
+      n.written, n.filled, n.refused, views.written, views.filled, watched.written, watched.filled);
 }
 
 }  // namespace

@@ -1,11 +1,11 @@
 // WatchHand (service/server/watch_hand.h) refused and ended, against a real
 // redis-server with replicas sharing the key ring (watch_fixture.h): opening a
-// watch counts against the seat's rate limit; a bad hand id, an unknown hand,
-// a future version, another hand's or a forged ticket and a replica without a
-// ledger are refused with their reasons, in the caller's language; the limits
-// per replica and per tenant; the drain and an idle stream end UNAVAILABLE; a
-// Redis outage ends the streams and watching resumes after it. What the
-// streams carry: watch_hand_test.cc.
+// watch counts against the seat's rate limit; bytes that are not a request, a
+// bad hand id, an unknown hand, a future version, another hand's or a forged
+// ticket and a replica without a ledger are refused with their reasons, in
+// the caller's language; the limits per replica and per tenant; the drain and
+// an idle stream end UNAVAILABLE; a Redis outage ends the streams and
+// watching resumes after it. What the streams carry: watch_hand_test.cc.
 #include <chrono>
 #include <string>
 #include <thread>
@@ -47,6 +47,12 @@ TEST(WatchHandTest, Refusals) {
 
   Watched bad = Watch(b, "not-a-hand-id", h.tickets[1], 0);
   EXPECT_THAT(bad.status, StatusIs(grpc::StatusCode::INVALID_ARGUMENT, HasSubstr("hand_id")));
+  // Bytes that are not a WatchHandRequest (a string field that is not UTF-8):
+  // the service's own refusal, as for the unary calls (the method is raw).
+  Watched undecodable = Watch(b, std::string(8, '\xff'), h.tickets[1], 0);
+  EXPECT_THAT(undecodable.status,
+              StatusIs(grpc::StatusCode::INVALID_ARGUMENT,
+                       HasSubstr("are not a valid stud.v1.WatchHandRequest message")));
 
   // An unknown hand: a ticket of another hand is refused before the lookup
   // (it cannot tell whether a hand id exists); without one, the ledger says.
