@@ -4,10 +4,11 @@
 // the table reports (time-outs, exposed cards, absent players, ...), LIVE
 // dealer errors (a down card dealt face up) and burns the dealer saw or
 // showed, and forks (a seat acting on a copy of the token, as a player
-// without the ledger can),
-// every answer to every seat's ticket and to the table's shows only cards
-// that viewer may know at that moment (hidden_info.h): its own cards, cards
-// dealt or turned face up, the common card and hands shown at showdown.
+// without the ledger can), every answer to every seat's ticket and to the
+// table's (ApplyAction's and GetView's as the server sends them: the bytes
+// the service writes) shows only cards that viewer may know at that moment
+// (hidden_info.h): its own cards, cards dealt or turned face up, the common
+// card and hands shown at showdown.
 // After every call one viewer looks (GetView, LegalActions or its hand
 // history); at each hand's end every ticket asks GetView, GetView with
 // reveal_deck (refused: PERMISSION_DENIED DECK_REVEAL_NOT_PERMITTED),
@@ -33,6 +34,19 @@ namespace {
 
 using ::stud::testing::IsOk;
 using ::stud::testing::StatusIs;
+
+// A call as the server answers a device: the bytes the service writes
+// (rpc/update_bytes.cc), parsed into `resp`, so that what the sweep checks is
+// what is sent; the message itself where the service leaves the answer to it.
+template <typename Resp, typename Call>
+absl::Status AsSent(Call call, Resp* resp) {
+  std::string bytes;
+  const absl::Status st = call(CallContext{.response_bytes = &bytes}, resp);
+  if (st.ok() && !bytes.empty()) {
+    EXPECT_TRUE(resp->ParseFromString(bytes));
+  }
+  return st;
+}
 
 class TicketSweep {
  public:
@@ -177,7 +191,10 @@ class TicketSweep {
     std::set<int> named;
     if (!action.card().empty()) named.insert(ParseCard(action.card())->index());
     v1::ApplyActionResponse resp;
-    const absl::Status st = service_.ApplyAction(r, &resp);
+    const absl::Status st =
+        AsSent([&](const CallContext& call,
+                   v1::ApplyActionResponse* out) { return service_.ApplyAction(r, out, call); },
+               &resp);
     if (!may_fail) {
       EXPECT_THAT(st, IsOk()) << r.action().DebugString();
     }
@@ -292,7 +309,10 @@ class TicketSweep {
     Scope(viewer, &r);
     r.set_reveal_deck(reveal_deck);
     v1::GetViewResponse resp;
-    const absl::Status st = service_.GetView(r, &resp);
+    const absl::Status st =
+        AsSent([&](const CallContext& call,
+                   v1::GetViewResponse* out) { return service_.GetView(r, out, call); },
+               &resp);
     checker_.Check(reveal_deck ? "GetView(reveal_deck)" : "GetView", viewer, &state, st, resp, {});
     if (!reveal_deck) {
       EXPECT_THAT(st, IsOk());
