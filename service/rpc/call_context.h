@@ -40,9 +40,10 @@ struct CallContext {
   // (StudServiceImpl). Null: GetView reads it itself (LatestOfHand).
   const absl::StatusOr<LedgerLatest>* latest = nullptr;
   // Where a handler may write its whole response's wire bytes instead of
-  // filling the response message (ApplyAction, GetView, WatchHand: HandService::WriteUpdate),
-  // which then stays empty; the caller sends these bytes when they are not
-  // empty. Null: always the message (tests and tools, which read it).
+  // filling the response message, which then stays empty (ApplyAction,
+  // GetView, WatchHand: HandService::WriteUpdate); the caller sends these
+  // bytes when they are not empty. Null: always the message (tests and
+  // tools, which read it).
   std::string* response_bytes = nullptr;
 };
 

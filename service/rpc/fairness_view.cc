@@ -116,12 +116,13 @@ class TreeCache {
   }
 
  private:
-  // About 9 KB each, and 460 bytes more per proof made (the message and its bytes) (a hand shows
-  // some 20 to 40 of its 52 positions): at most about 4.5 MB, full within seconds under load so the
-  // server's memory stays flat (Reliability.MixedSoak: with 1,024 hands it was still filling 20 s
-  // in, +11 % of the process); a miss derives the tree again (about 18 us). Behind per-call
-  // balancing every replica sees every hand in play, so no per-replica size would hold them all
-  // anyway.
+  // About 9 KB each, 220 bytes more per proof made and 240 more once a
+  // written answer has shown it (a hand shows some 20 to 40 of its 52
+  // positions): at most about 7 MB, full within seconds under load so the
+  // server's memory stays flat (Reliability.MixedSoak: with 1,024 hands it was
+  // still filling 20 s in, +11 % of the process); a miss derives the tree again
+  // (about 18 us). Behind per-call balancing every replica sees every hand in
+  // play, so no per-replica size would hold them all anyway.
   static constexpr size_t kCapacity = 256;
   using Order = std::list<std::pair<std::string, HandFairnessPtr>>;
   std::mutex mu_;

@@ -38,7 +38,7 @@ void EncodeFairness(const SealedHand& hand, stud::v1::PublicView* pub);
 void EncodeCardProofs(const SealedHand& hand,
                       const google::protobuf::RepeatedPtrField<stud::v1::SeatCard>& cards,
                       google::protobuf::RepeatedPtrField<stud::v1::CardProof>* out);
-// The same two written straight to the wire (rpc/update_bytes.h), the bytes
+// The same two written straight to the wire (rpc/update_bytes.cc), the bytes
 // protobuf writes for what they fill. WriteFairness: the public view's field
 // `fairness`, `shown` being the cards the view shows face (its seats' in
 // order, then its common card); nothing for a hand without fairness or still

@@ -120,12 +120,13 @@ class HandService {
                                 const CallContext& call = {}) const;
   absl::Status GetView(const stud::v1::GetViewRequest& req, stud::v1::GetViewResponse* resp,
                        const CallContext& call = {}) const;
-  // One WatchHand message (server/watch_hand.h): `out` (or, where the call
-  // takes bytes, call.response_bytes: a whole WatchHandResponse) = version `token` of
-  // hand `req.hand_id()` as `req.seat_ticket()` sees it, checked as GetView
-  // checks a ticket (a seat's own private view; the table, or no ticket where
-  // none is required: the public view only), with the operations from
-  // `first_op` on and `req.detail()`'s parts. `complete`: the hand is over.
+  // One WatchHand message (server/watch_hand.h): `out`, or a whole
+  // WatchHandResponse in call.response_bytes where the call takes bytes, =
+  // version `token` of hand `req.hand_id()` as `req.seat_ticket()` sees it,
+  // checked as GetView checks a ticket (a seat's own private view; the table,
+  // or no ticket where none is required: the public view only), with the
+  // operations from `first_op` on and `req.detail()`'s parts. `complete`: the
+  // hand is over.
   absl::Status WatchUpdate(const CallContext& call, const stud::v1::WatchHandRequest& req,
                            const std::string& token, size_t first_op, stud::v1::HandUpdate* out,
                            bool* complete = nullptr) const;

@@ -12,6 +12,9 @@
 // - The request and the response are one allocation: the messages live on an
 //   arena whose first block is part of this object, so a HandUpdate's few
 //   hundred small messages and strings cost no malloc/free of their own.
+// A handler may also write the response's bytes itself (response_bytes(),
+// rpc/call_context.h): ApplyAction and GetView do (rpc/update_bytes.cc), and
+// those bytes are sent instead of the (then empty) message.
 //
 // Contract: one per call, owned by the service's handler. Once the response
 // is serialized into gRPC's ByteBuffer nothing refers to the messages, so the
