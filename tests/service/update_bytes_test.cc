@@ -7,6 +7,8 @@
 // detail, actions that are refused. An answer the writer leaves to the
 // message (a ruling, a compact update, the hand's last answer with its
 // receipt) must then be the message's, with nothing written.
+#include <algorithm>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
