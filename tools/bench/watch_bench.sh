@@ -5,8 +5,9 @@
 # stud_watch_loadgen playing HANDS hands on replica A at RATE actions per
 # second for DURATION seconds while WATCHERS_PER_HAND streams per hand watch
 # them on replica B. Prints the load generator's RESULT line (commit-to-watcher
-# latency bounds, p50/p99) and RSS line (replica B's memory per 1,000 streams,
-# idle and under load), once per WATCHERS_PER_HAND value in PER_HAND.
+# latency bounds, p50/p99), RSS line (replica B's memory per 1,000 streams,
+# idle and under load) and each replica's CPU seconds (CPU line), once per
+# WATCHERS_PER_HAND value in PER_HAND.
 #
 #   tools/bench/watch_bench.sh
 #   BUILD_DIR (default build), DURATION (10), RATE (1000), HANDS (125), SEATS (4),
@@ -48,6 +49,10 @@ for per_hand in $PER_HAND; do
     --writer "$a_addr" --watcher "$b_addr" --watcher_pid "$b_pid" --hands "$HANDS" --seats "$SEATS" \
     --watchers_per_hand "$per_hand" --rate "$RATE" --duration "$DURATION" 2>"$tmp/loadgen.err"
   sort "$tmp/loadgen.err" | uniq -c | sort -rn | head -5 >&2  # refused streams and calls, if any
+  # Each replica's CPU seconds (user + system) since it started: A answers the
+  # actions, B builds and sends every stream's messages.
+  cpu() { awk -v t="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / t }' "/proc/$1/stat"; }
+  echo "CPU replica_a_s=$(cpu "$a_pid") replica_b_s=$(cpu "$b_pid")"
   kill "$a_pid" "$b_pid"
   wait "$a_pid" "$b_pid" 2>/dev/null || true
 done
