@@ -7,7 +7,6 @@
 #include <cstring>
 #include <utility>
 
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "service/api/convert.h"
 #include "service/api/status_mapping.h"
@@ -125,7 +124,19 @@ std::string NewHandId() {
 }
 
 std::string HandIdText(const ServiceData& service) {
-  return absl::BytesToHexString(service.hand_id);
+  std::string text;
+  HandIdTextTo(service, &text);
+  return text;
+}
+
+void HandIdTextTo(const ServiceData& service, std::string* out) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  out->clear();
+  for (const char c : service.hand_id) {
+    const auto byte = static_cast<uint8_t>(c);
+    out->push_back(kDigits[byte >> 4]);
+    out->push_back(kDigits[byte & 0xf]);
+  }
 }
 
 absl::Status PrepareDeal(const v1::NewHandRequest& request, bool allow_preset, HandConfig* config,

@@ -62,6 +62,9 @@ std::string NewHandId(RandomSource& random);
 std::string NewHandId();
 // The id as the API shows it: lowercase hex, "" for a token without one.
 std::string HandIdText(const ServiceData& service);
+// The same into `*out`, replacing what it held and keeping its capacity (an
+// answer written as bytes: no allocation once the string has room).
+void HandIdTextTo(const ServiceData& service, std::string* out);
 // SHA-256(D || "/" || R || salt) as 32 raw bytes.
 std::string DeckCommitment(const std::vector<Card>& deck, const std::vector<Card>& recycle_order,
                            const std::string& salt);

@@ -136,7 +136,9 @@ void WritePublicView(const SealedHand& hand, wire::Writer& out) {
     Int(out, v1::BoardPlace::kRankFieldNumber, place.rank);
     out.Close(board);
   }
-  out.BytesField(P::kHandIdFieldNumber, HandIdText(hand.service));
+  thread_local std::string hand_id;  // this thread's, its capacity kept
+  HandIdTextTo(hand.service, &hand_id);
+  out.BytesField(P::kHandIdFieldNumber, hand_id);
   const size_t policy = out.Open(P::kPolicyFieldNumber);
   Bool(out, v1::HandPolicy::kSeatTicketsFieldNumber, hand.service.requires_seat_tickets);
   Bool(out, v1::HandPolicy::kLedgerFieldNumber, hand.service.requires_ledger);
