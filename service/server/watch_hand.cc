@@ -87,7 +87,12 @@ class WatchCall final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, publi
     if (refused.has_value()) {
       finished_ = true;
       Finish(Grpc(*refused));
+      return;
     }
+    // What the hub offered or ended while the stream was starting (Pump
+    // waits for this): written now. Nothing of this object is touched after
+    // Pump, which may finish the call (and gRPC then deletes it).
+    if (!writing_) Pump(lock, /*may_resume=*/false);
   }
 
   // The checks on the latest entry, then the hub: nullopt once the hub has
@@ -189,7 +194,9 @@ class WatchCall final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, publi
   // not called by the hub (which holds its lock), so the hub may be told that
   // this call has room again.
   void Pump(std::unique_lock<std::mutex>& lock, bool may_resume) {
-    if (finished_) return;
+    // While starting, Open has yet to run on this object: it pumps then, so
+    // that no write or Finish here can end the call (and free it) under it.
+    if (finished_ || starting_) return;
     if (queue_.empty()) {
       if (!end_.has_value()) {
         // Idle until the next version: the last message's memory goes now
