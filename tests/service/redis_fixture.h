@@ -7,6 +7,7 @@
 #ifndef STUD_TESTS_SERVICE_REDIS_FIXTURE_H_
 #define STUD_TESTS_SERVICE_REDIS_FIXTURE_H_
 
+#include <fcntl.h>
 #include <hiredis/hiredis.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -89,7 +90,16 @@ class RedisServer {
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    if (posix_spawn(&pid_, binary_.c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
+    // Its output to /dev/null (it logs to redis.log): a server left behind by
+    // a test that crashed must not hold the test's output open, which keeps
+    // ctest waiting for the test until its timeout.
+    posix_spawn_file_actions_t files;
+    posix_spawn_file_actions_init(&files);
+    posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&files, 2, "/dev/null", O_WRONLY, 0);
+    const int spawned = posix_spawn(&pid_, binary_.c_str(), &files, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&files);
+    if (spawned != 0) {
       ADD_FAILURE() << "cannot start " << binary_;
       pid_ = 0;
       return false;
