@@ -101,19 +101,8 @@ class UnaryCall final {
   // The response's bytes into *out, which gRPC sends when the call finishes
   // OK; gRPC's error (INTERNAL) when the response cannot be serialized.
   grpc::Status SerializeResponse(grpc::ByteBuffer* out) const {
-    if (!response_bytes_.empty()) {
-      grpc::Slice slice(response_bytes_);  // a copy: gRPC sends it after this call is deleted
-      grpc::ByteBuffer buffer(&slice, 1);
-      out->Swap(&buffer);
-      return grpc::Status::OK;
-    }
-    if (HasMap()) {
-      const std::string bytes = DeterministicBytes(*response_);
-      grpc::Slice slice(bytes);
-      grpc::ByteBuffer buffer(&slice, 1);
-      out->Swap(&buffer);
-      return grpc::Status::OK;
-    }
+    if (!response_bytes_.empty()) return CopiedInto(response_bytes_, out);
+    if (HasMap()) return CopiedInto(DeterministicBytes(*response_), out);
     bool own_buffer = false;
     grpc::ByteBuffer bytes;
     grpc::Status status =
@@ -123,6 +112,14 @@ class UnaryCall final {
   }
 
  private:
+  // `bytes` copied into *out: gRPC sends them after this call is deleted.
+  static grpc::Status CopiedInto(const std::string& bytes, grpc::ByteBuffer* out) {
+    grpc::Slice slice(bytes);
+    grpc::ByteBuffer buffer(&slice, 1);
+    out->Swap(&buffer);
+    return grpc::Status::OK;
+  }
+
   // A response with a map field is serialized with its maps in key order
   // (api/deterministic_bytes.h): the same answer, the same bytes.
   static bool HasMap() {
