@@ -98,21 +98,28 @@ class Writer {
   }
 
   // A length-delimited field whose length is known only at its end (a
-  // message, or bytes written in place): five bytes are kept for the length
-  // and the body is moved back over the unused ones.
+  // message, or bytes written in place): one byte is kept for the length,
+  // enough for a body under 128 bytes (most of them: an operation, a card, a
+  // legal action); a longer body is moved forward to make room for its
+  // longer length.
   size_t Open(uint32_t field) {
     Room(16);
     Tag(field, kLen);
     const size_t at = Pos();
-    p_ += 5;
+    ++p_;
     return at;
   }
   void Close(size_t at) {
-    const size_t len = Pos() - at - 5;
-    uint8_t prefix[5];
+    const size_t len = Pos() - at - 1;
+    if (len < 0x80) {
+      Begin()[at] = static_cast<uint8_t>(len);
+      return;
+    }
+    uint8_t prefix[10];
     const size_t k = static_cast<size_t>(PutVarint(len, prefix) - prefix);
+    Room(k - 1);
     uint8_t* base = Begin() + at;
-    std::memmove(base + k, base + 5, len);
+    std::memmove(base + k, base + 1, len);
     std::memcpy(base, prefix, k);
     p_ = base + k + len;
   }
