@@ -1,6 +1,7 @@
 #include "service/rpc/fairness_view.h"
 
 #include <array>
+#include <cstring>
 #include <list>
 #include <map>
 #include <memory>
@@ -33,14 +34,6 @@ class HandFairness {
       : tree(derived), seed_commitment(fairness::Sha256({server_seed})) {}
   // The proof of the card `code` (Provable; see Made).
   const v1::CardProof& ProofOf(const std::string& code) const { return *proofs_[Made(code)]; }
-  // The same proof's stud.v1.CardProof wire bytes (protobuf's own
-  // serialization of ProofOf, made on first use), for an answer written as
-  // bytes (WriteFairness).
-  absl::string_view ProofBytes(const std::string& code) const {
-    const size_t p = Made(code);
-    std::call_once(serialized_[p], [&] { proofs_[p]->SerializeToString(&proof_bytes_[p]); });
-    return proof_bytes_[p];
-  }
 
   const fairness::DeckTree tree;
   const fairness::Sha256Digest seed_commitment;
@@ -50,8 +43,6 @@ class HandFairness {
   mutable google::protobuf::Arena arena_;  // thread-safe; the proofs live on it
   mutable std::array<std::once_flag, kPositions> made_;
   mutable std::array<const v1::CardProof*, kPositions> proofs_{};
-  mutable std::array<std::once_flag, kPositions> serialized_;
-  mutable std::array<std::string, kPositions> proof_bytes_;
 
   // The position of the card `code` (Provable), its proof made on first use
   // (thread-safe) and never changed after: every view of the hand shows the
@@ -116,9 +107,9 @@ class TreeCache {
   }
 
  private:
-  // About 9 KB each, 220 bytes more per proof made and 240 more once a
-  // written answer has shown it (a hand shows some 20 to 40 of its 52
-  // positions): at most about 7 MB, full within seconds under load so the
+  // About 9 KB each, 220 bytes more per proof a message answer has shown (a
+  // hand shows some 20 to 40 of its 52 positions; an answer written as bytes
+  // makes none, WriteProof): at most about 4.5 MB, full within seconds under load so the
   // server's memory stays flat (Reliability.MixedSoak: with 1,024 hands it was
   // still filling 20 s in, +11 % of the process); a miss derives the tree again
   // (about 18 us). Behind per-call balancing every replica sees every hand in
@@ -155,6 +146,42 @@ const HandFairnessPtr& TreeOf(const ServiceData& service, int num_seats) {
   last = std::move(found);
   last_key.swap(key);
   return last;
+}
+
+// The proof of `card` as the wire bytes of a stud.v1.CardProof, field `field`
+// of the message being written: what HandFairness::Made fills, as protobuf
+// serializes it, written straight from the tree (its position, code, salt and
+// path) with nothing made or kept per proof. Every part but the position has
+// a fixed size, so the proof is at most 236 bytes and is written in place.
+void WriteProof(const fairness::DeckTree& tree, Card card, uint32_t field, wire::Writer& out) {
+  using P = v1::CardProof;
+  using wire::PutVarint;
+  const std::string code = card.ToString();  // two characters
+  // The tree's card index is the engine's: rank * 4 + suit, suits cdhs.
+  const int position = tree.PositionOf(card.index());
+  const fairness::DeckTree::Path path = tree.PathOf(position);
+  constexpr size_t kCode = 2, kSalt = fairness::kSaltBytes, kHash = sizeof(fairness::Hash);
+  const size_t body = (position != 0 ? 2 : 0) + 2 + kCode + 2 + kSalt + path.size * (2 + kHash);
+  out.Room(body + 16);
+  uint8_t* p = PutVarint(field << 3 | wire::kLen, out.p());
+  p = PutVarint(body, p);
+  // A bytes field of a fixed size: its number and size are below 128, one byte each.
+  auto bytes = [&p]<size_t kSize>(uint32_t number, const void* data) {
+    *p++ = static_cast<uint8_t>(number << 3 | wire::kLen);
+    *p++ = static_cast<uint8_t>(kSize);
+    std::memcpy(p, data, kSize);
+    p += kSize;
+  };
+  if (position != 0) {  // proto3: a zero position is not written
+    *p++ = static_cast<uint8_t>(P::kPositionFieldNumber << 3 | wire::kVarint);
+    *p++ = static_cast<uint8_t>(position);
+  }
+  bytes.operator()<kCode>(P::kCardFieldNumber, code.data());
+  bytes.operator()<kSalt>(P::kSaltFieldNumber, tree.SaltAt(position).data());
+  for (size_t k = 0; k < path.size; ++k) {
+    bytes.operator()<kHash>(P::kPathFieldNumber, path.hash[k]->data());
+  }
+  out.set_p(p);
 }
 
 // True when `code` is a card (not "", hidden from this viewer).
@@ -298,9 +325,7 @@ void WriteFairness(const SealedHand& hand, absl::Span<const Card> shown, wire::W
       out.Close(seat_at);
     }
   }
-  for (Card card : shown) {
-    out.BytesField(F::kCardProofsFieldNumber, hf.ProofBytes(card.ToString()), /*always=*/true);
-  }
+  for (Card card : shown) WriteProof(hf.tree, card, F::kCardProofsFieldNumber, out);
   if (service.reveal_policy == v1::REVEAL_POLICY_AT_END && hand.state.phase == Phase::kComplete) {
     out.BytesField(F::kServerSeedFieldNumber, service.server_seed);
   }
@@ -311,7 +336,7 @@ void WriteCardProofs(const SealedHand& hand, absl::Span<const Card> cards, uint3
                      wire::Writer& out) {
   if (!HasFairness(hand.service) || hand.service.seeding || cards.empty()) return;
   const HandFairness& hf = *TreeOf(hand.service, hand.state.config.num_seats);
-  for (Card card : cards) out.BytesField(field, hf.ProofBytes(card.ToString()), /*always=*/true);
+  for (Card card : cards) WriteProof(hf.tree, card, field, out);
 }
 
 void EncodeServerSeedReveal(const SealedHand& hand, v1::PublicView* pub) {

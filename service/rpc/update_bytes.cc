@@ -3,8 +3,8 @@
 // response_bytes: ApplyAction's and GetView's). Building the message and then serializing it was
 // most of an ApplyAction's work (docs/benchmarks.md): a few hundred small messages and strings set,
 // then walked twice by protobuf (sizes, then bytes), each card proof's path included. Here each
-// field is written once, in field-number order as protobuf writes it, and a card proof is a copy of
-// the bytes protobuf made once per hand and card (fairness_view.h, WriteFairness).
+// field is written once, in field-number order as protobuf writes it, a card proof straight from
+// the hand's deck tree (fairness_view.h, WriteFairness).
 //
 // The mapping is FillUpdate's (hand_rpcs.cc, api/convert.cc, fairness_view.cc)
 // and every field number is the generated code's; the few sub-messages with
