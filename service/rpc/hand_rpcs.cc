@@ -279,9 +279,16 @@ absl::Status HandService::DealNewHand(const CallContext& call, const v1::NewHand
   }();
   if (!state.ok()) return state.status();
   hand.state = *std::move(state);
+  // A new hand: new tickets.
+  if (Writable(call, hand, *parts)) {  // the update, then the tickets, as bytes
+    WriteAnswer(call, hand, 0, view_seats, *parts, "", nullptr,
+                v1::NewHandResponse::kUpdateFieldNumber, [&](wire::Writer& out) {
+                  WriteSeatTickets(*sealer_, call.tenant, hand.service, config.num_seats, out);
+                });
+    return absl::OkStatus();
+  }
   FillUpdate(call, hand, 0, view_seats, *parts, "", resp->mutable_update());
-  AddSeatTickets(*sealer_, call.tenant, hand.service, config.num_seats,
-                 resp);  // a new hand: new tickets
+  AddSeatTickets(*sealer_, call.tenant, hand.service, config.num_seats, resp);
   return absl::OkStatus();
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/step.h"
@@ -193,12 +194,15 @@ class HandService {
   void WriteUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
                    const std::vector<int>& view_seats, UpdateParts parts, std::string token,
                    const NextStep* next, wire::Writer& out) const;
-  // A whole response written to call.response_bytes: its one field
-  // `update_field`, the HandUpdate of WriteUpdate (the response's other
-  // fields empty). Only where Writable.
-  void WriteAnswer(const CallContext& call, const SealedHand& hand, size_t first_op,
-                   const std::vector<int>& view_seats, UpdateParts parts, std::string token,
-                   const NextStep* next, uint32_t update_field) const;
+  // A whole response written to call.response_bytes: its field
+  // `update_field`, the HandUpdate of WriteUpdate, then what `rest` writes
+  // (the response's fields numbered after it; NewHand's tickets), the others
+  // empty. Only where Writable.
+  void WriteAnswer(
+      const CallContext& call, const SealedHand& hand, size_t first_op,
+      const std::vector<int>& view_seats, UpdateParts parts, std::string token,
+      const NextStep* next, uint32_t update_field,
+      absl::FunctionRef<void(wire::Writer&)> rest = [](wire::Writer&) {}) const;
   // ACTION_KIND_SEED, or any action on a hand in its seeding phase
   // (seeding_rpc.cc) [STUD-DEAL-6].
   absl::Status ApplySeed(const CallContext& call, const stud::v1::ApplyActionRequest& req,
@@ -225,6 +229,10 @@ class HandService {
 
   const Sealer* sealer_;
   ServiceOptions options_;
+
+  // tests/service/update_bytes_test.cc: NewHand's message answer for the hand
+  // it dealt as bytes (a new hand is random, so it cannot be asked twice).
+  friend class HandServiceTestPeer;
 };
 
 }  // namespace stud::service

@@ -156,13 +156,14 @@ bool HandService::Writable(const CallContext& call, const SealedHand& hand, Upda
 
 void HandService::WriteAnswer(const CallContext& call, const SealedHand& hand, size_t first_op,
                               const std::vector<int>& view_seats, UpdateParts parts,
-                              std::string token, const NextStep* next,
-                              uint32_t update_field) const {
+                              std::string token, const NextStep* next, uint32_t update_field,
+                              absl::FunctionRef<void(wire::Writer&)> rest) const {
   wire::Writer out(call.response_bytes,
                    parts == UpdateParts::kChanges ? kChangesBytesEstimate : kUpdateBytesEstimate);
   const size_t at = out.Open(update_field);
   WriteUpdate(call, hand, first_op, view_seats, parts, std::move(token), next, out);
   out.Close(at);
+  rest(out);
   out.Finish();
 }
 

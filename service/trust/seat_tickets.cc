@@ -22,16 +22,26 @@ absl::Status Refuse(absl::string_view reason, absl::string_view message) {
   return WithReason(absl::StatusCode::kPermissionDenied, reason, message);
 }
 
-std::string Tagged(uint32_t key_id, absl::string_view hand_id, int seat) {
-  std::string out;
-  out.reserve(kSeatTicketBytes);  // the tag is appended to it: one allocation per ticket
-  out.append("ST");
-  out.push_back(static_cast<char>(kSeatTicketFormat));
-  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>(key_id >> shift));
-  out.append(hand_id.data(), std::min<size_t>(hand_id.size(), 16));
-  out.resize(kTaggedBytes - 1, '\0');
-  out.push_back(static_cast<char>(seat));
-  return out;
+// The ticket's first kTaggedBytes into *out (its capacity kept): what the tag covers.
+void TaggedInto(uint32_t key_id, absl::string_view hand_id, int seat, std::string* out) {
+  out->clear();
+  out->reserve(kSeatTicketBytes);  // the tag is appended to it
+  out->append("ST");
+  out->push_back(static_cast<char>(kSeatTicketFormat));
+  for (int shift = 24; shift >= 0; shift -= 8) out->push_back(static_cast<char>(key_id >> shift));
+  out->append(hand_id.data(), std::min<size_t>(hand_id.size(), 16));
+  out->resize(kTaggedBytes - 1, '\0');
+  out->push_back(static_cast<char>(seat));
+}
+
+// IssueSeatTicket into *out, its capacity kept.
+void IssueSeatTicketInto(const Sealer& sealer, absl::string_view tenant, absl::string_view hand_id,
+                         int seat, std::string* out) {
+  TaggedInto(sealer.sealing_key_id(), hand_id, seat, out);
+  absl::StatusOr<std::array<uint8_t, 16>> tag =
+      sealer.TicketTag(sealer.sealing_key_id(), *out, tenant);
+  out->append(reinterpret_cast<const char*>(tag->data()),
+              tag->size());  // the sealing key is in the ring
 }
 
 std::string SeatName(int seat) {
@@ -130,11 +140,8 @@ absl::Status Scoped(const Sealer& sealer, const SeatTicketPolicy* policy, absl::
 
 std::string IssueSeatTicket(const Sealer& sealer, absl::string_view tenant,
                             absl::string_view hand_id, int seat) {
-  std::string ticket = Tagged(sealer.sealing_key_id(), hand_id, seat);
-  absl::StatusOr<std::array<uint8_t, 16>> tag =
-      sealer.TicketTag(sealer.sealing_key_id(), ticket, tenant);
-  ticket.append(reinterpret_cast<const char*>(tag->data()),
-                tag->size());  // the sealing key is in the ring
+  std::string ticket;
+  IssueSeatTicketInto(sealer, tenant, hand_id, seat, &ticket);
   return ticket;
 }
 
@@ -147,6 +154,21 @@ void AddSeatTickets(const Sealer& sealer, absl::string_view tenant, const Servic
     t->set_ticket(IssueSeatTicket(sealer, tenant, service.hand_id, seat));
   }
   resp->set_table_ticket(IssueSeatTicket(sealer, tenant, service.hand_id, kTableTicketSeat));
+}
+
+void WriteSeatTickets(const Sealer& sealer, absl::string_view tenant, const ServiceData& service,
+                      int num_seats, wire::Writer& out) {
+  if (service.hand_id.size() != 16) return;  // as AddSeatTickets
+  thread_local std::string ticket;           // each ticket made here in turn, no allocation
+  for (int seat = 1; seat <= num_seats; ++seat) {
+    IssueSeatTicketInto(sealer, tenant, service.hand_id, seat, &ticket);
+    const size_t at = out.Open(v1::NewHandResponse::kSeatTicketsFieldNumber);
+    out.VarintField(v1::SeatTicket::kSeatFieldNumber, static_cast<uint64_t>(seat));
+    out.BytesField(v1::SeatTicket::kTicketFieldNumber, ticket);
+    out.Close(at);
+  }
+  IssueSeatTicketInto(sealer, tenant, service.hand_id, kTableTicketSeat, &ticket);
+  out.BytesField(v1::NewHandResponse::kTableTicketFieldNumber, ticket);
 }
 
 absl::Status CheckSeatTicket(const Sealer& sealer, const SeatTicketPolicy* policy,

@@ -63,6 +63,7 @@
 #include "absl/strings/string_view.h"
 #include "service/token/codec.h"
 #include "service/token/sealer.h"
+#include "service/token/wire.h"
 #include "stud/v1/stud.pb.h"
 
 namespace stud::service {
@@ -86,6 +87,11 @@ std::string IssueSeatTicket(const Sealer& sealer, absl::string_view tenant,
 // NewHand: one ticket per seat and the table ticket, for the calling `tenant`.
 void AddSeatTickets(const Sealer& sealer, absl::string_view tenant, const ServiceData& service,
                     int num_seats, stud::v1::NewHandResponse* resp);
+// The same written as the wire bytes of those two NewHandResponse fields
+// (seat_tickets, table_ticket), for a NewHand answered as bytes
+// (rpc/update_bytes.cc): what protobuf serializes from AddSeatTickets.
+void WriteSeatTickets(const Sealer& sealer, absl::string_view tenant, const ServiceData& service,
+                      int num_seats, wire::Writer& out);
 
 // One check per handler, after the token is opened: OK when the call needs no
 // ticket or its ticket allows it; else PERMISSION_DENIED with a reason above.

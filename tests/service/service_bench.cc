@@ -338,8 +338,8 @@ void BM_ApplyAction_9_Total(benchmark::State& st) {
   HandService service(&TheSealer(), ServiceOptions{});
   size_t response_bytes = 0;
   size_t arena_bytes = 0;
-  // Each case once first: the proofs' bytes are made on a hand's first
-  // written answer that shows the card (fairness_view.cc), as on a server.
+  // Each case once first: a hand's deck tree is derived on its first answer
+  // and then found in the tree cache (fairness_view.cc), as on a server.
   for (const ApplyCase& c : ApplyCases())
     ServerApplyAction(service, c.request, false, false, &arena_bytes);
   arena_bytes = 0;
@@ -357,9 +357,11 @@ void BM_ApplyAction_9_Total(benchmark::State& st) {
 }
 BENCHMARK(BM_ApplyAction_9_Total)->Arg(0)->Arg(1)->Arg(2);
 
-// A whole NewHand in process (8 seats, SERVICE dealing: shuffle, deck
-// commitment, seal, the first update), messages on an arena as in the server.
-// Arg 1: UPDATE_DETAIL_CHANGES (no public view, no announcements).
+// A whole NewHand in process as the server makes the call (8 seats, SERVICE
+// dealing: shuffle, deck commitment, seal, the first update and the tickets
+// written as bytes into the call's buffer). Arg 1: UPDATE_DETAIL_CHANGES (no
+// public view, no announcements); 2: the full answer as a message (FillUpdate
+// and AddSeatTickets) serialized by protobuf, as before the writer.
 void BM_NewHand_Total(benchmark::State& st) {
   HandService service(&TheSealer(), ServiceOptions{});
   stud::v1::NewHandRequest nh = EightSeatNewHand();
@@ -367,20 +369,19 @@ void BM_NewHand_Total(benchmark::State& st) {
   const std::string request = nh.SerializeAsString();
   size_t response_bytes = 0;
   for (auto _ : st) {
-    InlineArena<kCallArenaBlock> call_arena;
-    google::protobuf::Arena& arena = *call_arena.get();
-    auto& req = *google::protobuf::Arena::CreateMessage<stud::v1::NewHandRequest>(&arena);
-    req.ParseFromString(request);
-    auto& resp = *google::protobuf::Arena::CreateMessage<stud::v1::NewHandResponse>(&arena);
-    if (!service.NewHand(req, &resp).ok()) std::abort();
-    std::string out = resp.SerializeAsString();
+    UnaryCall<stud::v1::NewHandRequest, stud::v1::NewHandResponse> call;
+    if (!call.ParseRequest(request)) std::abort();
+    const CallContext context{.response_bytes = st.range(0) == 2 ? nullptr : call.response_bytes()};
+    if (!service.NewHand(call.request(), call.response(), context).ok()) std::abort();
+    std::string out;
+    if (!call.SerializeResponse(&out)) std::abort();
     response_bytes += out.size();
     benchmark::DoNotOptimize(out);
   }
   st.counters["response_bytes"] =
       static_cast<double>(response_bytes) / static_cast<double>(st.iterations());
 }
-BENCHMARK(BM_NewHand_Total)->Arg(0)->Arg(1);
+BENCHMARK(BM_NewHand_Total)->Arg(0)->Arg(1)->Arg(2);
 
 // Response encoding alone: serializing a typical ApplyActionResponse.
 void BM_ApplyAction_7_EncodeResponse(benchmark::State& st) {

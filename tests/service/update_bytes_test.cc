@@ -1,4 +1,4 @@
-// An ApplyAction, GetView or WatchHand answer written as bytes
+// A NewHand, ApplyAction, GetView or WatchHand answer written as bytes
 // (HandService::WriteUpdate, what the server sends) is byte for byte
 // protobuf's serialization of the message FillUpdate fills (what tests and
 // tools read), over many hands: every variant, 2 to 8 seats, SERVICE dealing
@@ -16,12 +16,30 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "hidden_info.h"
+#include "service/rpc/dealing.h"
 #include "service/rpc/hand_service.h"
 #include "service_fixture.h"
 
 namespace stud::service {
-namespace {
 namespace v1 = stud::v1;
+
+// NewHand's message answer for a hand NewHand dealt: FillUpdate and
+// AddSeatTickets, as DealNewHand calls them, for the hand opened from the
+// answer's token (the token given, so it is not sealed again).
+class HandServiceTestPeer {
+ public:
+  static v1::NewHandResponse Filled(const HandService& service, const SealedHand& hand,
+                                    const v1::NewHandRequest& req, const std::string& token) {
+    v1::NewHandResponse resp;
+    const std::vector<int> views(req.private_view_seats().begin(), req.private_view_seats().end());
+    service.FillUpdate(CallContext{}, hand, 0, views, *HandService::DecodeDetail(req.detail()),
+                       token, resp.mutable_update());
+    AddSeatTickets(*service.sealer_, "", hand.service, hand.state.config.num_seats, &resp);
+    return resp;
+  }
+};
+
+namespace {
 using ::stud::service::testing::BasicHand;
 using ::stud::service::testing::ChooseAction;
 using ::stud::service::testing::LiveDeal;
@@ -53,11 +71,27 @@ class Twins {
       : sealer_(*Sealer::Create({TestKey(1, 9)})),
         service_(&sealer_, ServiceOptions{.allow_preset = true}) {}
 
-  v1::NewHandResponse Deal(const v1::NewHandRequest& req) {
-    v1::NewHandResponse resp;
-    const absl::Status st = service_.NewHand(req, &resp);
+  // A new hand dealt as the server deals it (as bytes where it writes them),
+  // checked against the message NewHand fills for the same hand.
+  v1::NewHandResponse Deal(const v1::NewHandRequest& req, Counts* n) {
+    std::string bytes;
+    v1::NewHandResponse beside;
+    const absl::Status st = service_.NewHand(req, &beside, CallContext{.response_bytes = &bytes});
     EXPECT_TRUE(st.ok()) << st;
-    return resp;
+    if (bytes.empty()) {  // left to the message (a seeding hand, a compact update)
+      ++n->filled;
+      return beside;
+    }
+    ++n->written;
+    EXPECT_EQ(beside.ByteSizeLong(), 0u) << "a written answer leaves the message empty";
+    v1::NewHandResponse written;
+    EXPECT_TRUE(written.ParseFromString(bytes));
+    const std::string expected =
+        HandServiceTestPeer::Filled(service_, Open(written.update().token()), req,
+                                    written.update().token())
+            .SerializeAsString();
+    EXPECT_TRUE(bytes == expected) << Difference<v1::NewHandResponse>(bytes, expected);
+    return written;
   }
 
   // A call answered as a test reads it and as the server sends it: the same
@@ -141,6 +175,7 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
   Counts n;
   Counts views;
   Counts watched;
+  Counts dealt_counts;
   const v1::Variant variants[] = {v1::VARIANT_STUD, v1::VARIANT_STUD_HI_LO, v1::VARIANT_RAZZ};
   const v1::UpdateDetail details[] = {v1::UPDATE_DETAIL_UNSPECIFIED, v1::UPDATE_DETAIL_FULL,
                                       v1::UPDATE_DETAIL_CHANGES, v1::UPDATE_DETAIL_COMPACT};
@@ -156,8 +191,14 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
     if (kind == 1) req.mutable_fairness()->set_player_seeds(true);
     if (kind == 2) req.mutable_fairness()->set_reveal(v1::REVEAL_POLICY_AT_END);
     if (hand % 4 == 0) req.set_locale(v1::LOCALE_ES);
+    req.set_detail(details[rng() % 4]);
+    for (int s = 1; s <= seats; ++s) {
+      if (rng() % 3 == 0) req.add_private_view_seats(s);
+    }
     std::shuffle(live_deck.begin(), live_deck.end(), rng);
-    const v1::NewHandResponse dealt = twins.Deal(req);
+    const v1::NewHandResponse dealt = twins.Deal(req, &dealt_counts);
+    if (::testing::Test::HasFailure()) return;
+    const std::string hand_id = HandIdText(twins.Open(dealt.update().token()).service);
     v1::HandUpdate u = dealt.update();
     for (int step = 0; step < 400 && !u.token().empty(); ++step) {
       const SealedHand opened = twins.Open(u.token());
@@ -194,7 +235,7 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
       }
       if (answer.ok() && rng() % 4 == 0) {  // a device watching: a seat's, the table's or none
         v1::WatchHandRequest watch;
-        watch.set_hand_id(dealt.update().public_view().hand_id());
+        watch.set_hand_id(hand_id);
         const int ticket = static_cast<int>(rng() % static_cast<uint32_t>(seats + 2));
         if (ticket < seats) {
           watch.set_seat_ticket(dealt.seat_tickets(ticket).ticket());
@@ -229,10 +270,13 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
   EXPECT_GT(views.filled, 20);
   EXPECT_GT(watched.written, 500);
   EXPECT_GT(watched.filled, 20);
+  EXPECT_GT(dealt_counts.written, 60);
+  EXPECT_GT(dealt_counts.filled, 20);
   std::printf(
-      "answers written %d, filled %d, refused %d; views written %d, filled %d; watch messages "
-      "written %d, filled %d\n",
-      n.written, n.filled, n.refused, views.written, views.filled, watched.written, watched.filled);
+      "new hands written %d, filled %d; answers written %d, filled %d, refused %d; views written "
+      "%d, filled %d; watch messages written %d, filled %d\n",
+      dealt_counts.written, dealt_counts.filled, n.written, n.filled, n.refused, views.written,
+      views.filled, watched.written, watched.filled);
 }
 
 }  // namespace
