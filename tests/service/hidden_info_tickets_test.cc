@@ -74,7 +74,11 @@ class TicketSweep {
     req.set_locale(rng() % 2 ? v1::LOCALE_EN : v1::LOCALE_ES);
     if (rng() % 3 == 0) req.set_profile(v1::PROFILE_TOURNAMENT);
     v1::NewHandResponse start;
-    absl::Status st = service_.NewHand(req, &start);  // the dealer's call: no ticket, no view
+    absl::Status st = AsSent(  // the dealer's call: no ticket, no view
+        [&](const CallContext& call, v1::NewHandResponse* r) {
+          return service_.NewHand(req, r, call);
+        },
+        &start);
     ASSERT_THAT(st, IsOk());
     checker_.Check("NewHand", kPublicViewer, nullptr, st, start, {});
     hand_ = Hand{.seats = seats, .start = start};
