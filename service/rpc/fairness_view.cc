@@ -26,6 +26,42 @@ namespace v1 = stud::v1;
 
 namespace {
 
+// The longest body of a stud.v1.CardProof: position, code, salt, and the
+// longest audit path, each field's tag and length one byte.
+constexpr size_t kMaxProofBody = 2 + (2 + 2) + (2 + fairness::kSaltBytes) +
+                                 fairness::kMaxAuditPath * (2 + sizeof(fairness::Hash));
+static_assert(kMaxProofBody < 256, "a proof's size is kept in one byte");
+
+// The body of `card`'s proof (a stud.v1.CardProof's wire bytes, what
+// HandFairness::Made fills, as protobuf serializes it) at `out`, which has
+// room for kMaxProofBody; returns its size. Every value is below 128, so
+// each tag and length is one byte.
+size_t WriteProofBody(const fairness::DeckTree& tree, Card card, uint8_t* out) {
+  using P = v1::CardProof;
+  constexpr size_t kCode = 2, kSalt = fairness::kSaltBytes, kHash = sizeof(fairness::Hash);
+  const std::string code = card.ToString();  // two characters
+  // The tree's card index is the engine's: rank * 4 + suit, suits cdhs.
+  const int position = tree.PositionOf(card.index());
+  const fairness::DeckTree::Path path = tree.PathOf(position);
+  uint8_t* p = out;
+  auto bytes = [&p]<size_t kSize>(uint32_t number, const void* data) {
+    *p++ = static_cast<uint8_t>(number << 3 | wire::kLen);
+    *p++ = static_cast<uint8_t>(kSize);
+    std::memcpy(p, data, kSize);
+    p += kSize;
+  };
+  if (position != 0) {  // proto3: a zero position is not written
+    *p++ = static_cast<uint8_t>(P::kPositionFieldNumber << 3 | wire::kVarint);
+    *p++ = static_cast<uint8_t>(position);
+  }
+  bytes.operator()<kCode>(P::kCardFieldNumber, code.data());
+  bytes.operator()<kSalt>(P::kSaltFieldNumber, tree.SaltAt(position).data());
+  for (size_t k = 0; k < path.size; ++k) {
+    bytes.operator()<kHash>(P::kPathFieldNumber, path.hash[k]->data());
+  }
+  return static_cast<size_t>(p - out);
+}
+
 // What every view of a hand needs from its derivation: the deck tree, the
 // server seed's commitment and the card proofs.
 class HandFairness {
@@ -34,6 +70,16 @@ class HandFairness {
       : tree(derived), seed_commitment(fairness::Sha256({server_seed})) {}
   // The proof of the card `code` (Provable; see Made).
   const v1::CardProof& ProofOf(const std::string& code) const { return *proofs_[Made(code)]; }
+  // The same proof's wire bytes (WriteProofBody), for an answer written as
+  // bytes: made on first use into this hand's slot for the card's position
+  // (thread-safe; no allocation), copied by every later answer.
+  absl::string_view ProofBody(Card card) const {
+    const auto p = static_cast<size_t>(tree.PositionOf(card.index()));
+    std::call_once(body_made_[p], [&] {
+      body_size_[p] = static_cast<uint8_t>(WriteProofBody(tree, card, bodies_[p].data()));
+    });
+    return {reinterpret_cast<const char*>(bodies_[p].data()), body_size_[p]};
+  }
 
   const fairness::DeckTree tree;
   const fairness::Sha256Digest seed_commitment;
@@ -43,6 +89,10 @@ class HandFairness {
   mutable google::protobuf::Arena arena_;  // thread-safe; the proofs live on it
   mutable std::array<std::once_flag, kPositions> made_;
   mutable std::array<const v1::CardProof*, kPositions> proofs_{};
+  mutable std::array<std::once_flag, kPositions> body_made_;
+  mutable std::array<uint8_t, kPositions> body_size_{};  // each at most kMaxProofBody
+  // Written before read (call_once), so left uninitialized: 12 KB not zeroed per hand.
+  mutable std::array<std::array<uint8_t, kMaxProofBody>, kPositions> bodies_;
 
   // The position of the card `code` (Provable), its proof made on first use
   // (thread-safe) and never changed after: every view of the hand shows the
@@ -107,9 +157,9 @@ class TreeCache {
   }
 
  private:
-  // About 9 KB each, 220 bytes more per proof a message answer has shown (a
-  // hand shows some 20 to 40 of its 52 positions; an answer written as bytes
-  // makes none, WriteProof): at most about 4.5 MB, full within seconds under load so the
+  // About 21 KB each (the tree, and a slot for each position's proof bytes),
+  // 220 bytes more per proof a message answer has shown (a hand shows some 20
+  // to 40 of its 52 positions): at most about 7 MB, full within seconds under load so the
   // server's memory stays flat (Reliability.MixedSoak: with 1,024 hands it was
   // still filling 20 s in, +11 % of the process); a miss derives the tree again
   // (about 18 us). Behind per-call balancing every replica sees every hand in
@@ -146,42 +196,6 @@ const HandFairnessPtr& TreeOf(const ServiceData& service, int num_seats) {
   last = std::move(found);
   last_key.swap(key);
   return last;
-}
-
-// The proof of `card` as the wire bytes of a stud.v1.CardProof, field `field`
-// of the message being written: what HandFairness::Made fills, as protobuf
-// serializes it, written straight from the tree (its position, code, salt and
-// path) with nothing made or kept per proof. Every part but the position has
-// a fixed size, so the proof is at most 236 bytes and is written in place.
-void WriteProof(const fairness::DeckTree& tree, Card card, uint32_t field, wire::Writer& out) {
-  using P = v1::CardProof;
-  using wire::PutVarint;
-  const std::string code = card.ToString();  // two characters
-  // The tree's card index is the engine's: rank * 4 + suit, suits cdhs.
-  const int position = tree.PositionOf(card.index());
-  const fairness::DeckTree::Path path = tree.PathOf(position);
-  constexpr size_t kCode = 2, kSalt = fairness::kSaltBytes, kHash = sizeof(fairness::Hash);
-  const size_t body = (position != 0 ? 2 : 0) + 2 + kCode + 2 + kSalt + path.size * (2 + kHash);
-  out.Room(body + 16);
-  uint8_t* p = PutVarint(field << 3 | wire::kLen, out.p());
-  p = PutVarint(body, p);
-  // A bytes field of a fixed size: its number and size are below 128, one byte each.
-  auto bytes = [&p]<size_t kSize>(uint32_t number, const void* data) {
-    *p++ = static_cast<uint8_t>(number << 3 | wire::kLen);
-    *p++ = static_cast<uint8_t>(kSize);
-    std::memcpy(p, data, kSize);
-    p += kSize;
-  };
-  if (position != 0) {  // proto3: a zero position is not written
-    *p++ = static_cast<uint8_t>(P::kPositionFieldNumber << 3 | wire::kVarint);
-    *p++ = static_cast<uint8_t>(position);
-  }
-  bytes.operator()<kCode>(P::kCardFieldNumber, code.data());
-  bytes.operator()<kSalt>(P::kSaltFieldNumber, tree.SaltAt(position).data());
-  for (size_t k = 0; k < path.size; ++k) {
-    bytes.operator()<kHash>(P::kPathFieldNumber, path.hash[k]->data());
-  }
-  out.set_p(p);
 }
 
 // True when `code` is a card (not "", hidden from this viewer).
@@ -325,7 +339,9 @@ void WriteFairness(const SealedHand& hand, absl::Span<const Card> shown, wire::W
       out.Close(seat_at);
     }
   }
-  for (Card card : shown) WriteProof(hf.tree, card, F::kCardProofsFieldNumber, out);
+  for (Card card : shown) {
+    out.BytesField(F::kCardProofsFieldNumber, hf.ProofBody(card), /*always=*/true);
+  }
   if (service.reveal_policy == v1::REVEAL_POLICY_AT_END && hand.state.phase == Phase::kComplete) {
     out.BytesField(F::kServerSeedFieldNumber, service.server_seed);
   }
@@ -336,7 +352,7 @@ void WriteCardProofs(const SealedHand& hand, absl::Span<const Card> cards, uint3
                      wire::Writer& out) {
   if (!HasFairness(hand.service) || hand.service.seeding || cards.empty()) return;
   const HandFairness& hf = *TreeOf(hand.service, hand.state.config.num_seats);
-  for (Card card : cards) WriteProof(hf.tree, card, field, out);
+  for (Card card : cards) out.BytesField(field, hf.ProofBody(card), /*always=*/true);
 }
 
 void EncodeServerSeedReveal(const SealedHand& hand, v1::PublicView* pub) {
