@@ -1,5 +1,6 @@
 #include "service/server/watch_hand.h"
 
+#include <atomic>
 #include <deque>
 #include <mutex>
 #include <optional>
@@ -56,6 +57,7 @@ class WatchCall final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, publi
       std::lock_guard<std::mutex> lock(mu_);
       starting_ = true;
     }
+    refs_.fetch_add(1, std::memory_order_relaxed);  // Open's, released by Started
     if (deps_.opening != nullptr) deps_.opening->fetch_add(1, std::memory_order_relaxed);
     deps_.ledger->StartLatest(
         LedgerKey(caller_.tenant, *hex),
@@ -64,11 +66,13 @@ class WatchCall final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, publi
 
   // Start, from the ledger's latest entry of the hand; then no longer counted
   // as opening (release: the service's destructor sees everything done here).
-  // The counter is read first: once Open has finished the call, gRPC may
-  // delete this object.
+  // Open runs on the ledger's thread, outside gRPC's reactions, so gRPC may be
+  // done with the call (OnDone) while it runs: Open's reference keeps this
+  // object until it returns. The counter is read first: Release may delete it.
   void Started(const absl::StatusOr<LedgerLatest>& latest) {
     std::atomic<int>* const opening = deps_.opening;
     Open(latest);
+    Release();
     if (opening != nullptr) opening->fetch_sub(1, std::memory_order_release);
   }
 
@@ -90,8 +94,7 @@ class WatchCall final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, publi
       return;
     }
     // What the hub offered or ended while the stream was starting (Pump
-    // waits for this): written now. Nothing of this object is touched after
-    // Pump, which may finish the call (and gRPC then deletes it).
+    // waits for this): written now.
     if (!writing_) Pump(lock, /*may_resume=*/false);
   }
 
@@ -171,10 +174,17 @@ class WatchCall final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, publi
 
   void OnDone() override {
     if (deps_.hub != nullptr) deps_.hub->Remove(this);  // no Offer/End after this returns
-    delete this;
+    Release();
   }
 
  private:
+  // Drops one reference (gRPC's, at OnDone; Open's, in Started); the last
+  // deletes this object. The hub's calls need none: OnDone's Remove waits for
+  // them (they run under the hub's lock).
+  void Release() {
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  }
+
   // Each message's context: the stream's caller, authenticated once when it opened.
   CallContext Context() const { return {.tenant = caller_.tenant, .device = caller_.device}; }
 
@@ -251,6 +261,7 @@ class WatchCall final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, publi
   std::string bytes_;          // the next message's bytes, capacity kept between messages
   grpc::ByteBuffer response_;  // the message being written (gRPC's copy of bytes_)
 
+  std::atomic<int> refs_{1};  // gRPC's until OnDone, and Open's while it runs (Release)
   std::mutex mu_;
   std::deque<WatchEntryPtr> queue_;        // guarded by mu_
   std::optional<absl::Status> end_;        // guarded by mu_: the hub ended the stream
