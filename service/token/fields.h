@@ -98,6 +98,10 @@ void ResetMessage(T& obj) {
   std::apply([&](const auto&... f) { (f.Reset(obj), ...); }, Schema<T>::kFields);
 }
 
+// Messages of at most this many fields find a field's reader by asking each
+// field in turn (ReadMessage); larger ones through kReaders.
+inline constexpr size_t kInlineDispatch = 8;
+
 template <typename T>
 absl::Status ReadMessage(absl::string_view bytes, T& obj, ReadContext& ctx) {
   wire::Reader r(bytes);
@@ -106,7 +110,18 @@ absl::Status ReadMessage(absl::string_view bytes, T& obj, ReadContext& ctx) {
   absl::Status st;
   while (st.ok() && r.Next(&f)) {
     // The field with this number reads it; an unknown number is skipped.
-    if (f.number <= kMaxFieldNumber && kReaders<T>[f.number] != nullptr) {
+    if (f.number > kMaxFieldNumber) continue;
+    if constexpr (std::tuple_size_v<decltype(Schema<T>::kFields)> <= kInlineDispatch) {
+      // A small message (a seat, the stakes): each field asked in turn, its
+      // reader inlined, cheaper than the call through the table.
+      std::apply(
+          [&](const auto&... field) {
+            (void)((field.Has(f.number) &&
+                    (st = field.Read(obj, f, ctx, counts[f.number]), true)) ||
+                   ...);
+          },
+          Schema<T>::kFields);
+    } else if (kReaders<T>[f.number] != nullptr) {
       st = kReaders<T>[f.number](obj, f, ctx, counts[f.number]);
     }
   }
@@ -325,12 +340,13 @@ struct CardBytes : FieldBase<typename MemberOf<M>::Class> {
   absl::Status Read(T& obj, const wire::Field& f, ReadContext&, uint8_t&) const {
     if (f.type != wire::kLen || f.bytes.size() > 2 * kDeckSize) return this->Bad();
     std::vector<Card>& cards = obj.*M;
-    cards.clear();
-    cards.reserve(f.bytes.size());
-    for (char ch : f.bytes) {
-      const int i = static_cast<uint8_t>(ch);
-      if (i >= kDeckSize) return this->Bad();
-      cards.push_back(Card::FromIndex(i));
+    // Sized once (a hand read into a reused one keeps its capacity), then
+    // each card set in place: no capacity check per card.
+    cards.resize(f.bytes.size());
+    const auto* p = reinterpret_cast<const uint8_t*>(f.bytes.data());
+    for (size_t k = 0; k < cards.size(); ++k) {
+      if (p[k] >= kDeckSize) return this->Bad();
+      cards[k] = Card::FromIndex(p[k]);
     }
     return absl::OkStatus();
   }
