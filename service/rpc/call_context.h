@@ -40,7 +40,7 @@ struct CallContext {
   // (StudServiceImpl). Null: GetView reads it itself (LatestOfHand).
   const absl::StatusOr<LedgerLatest>* latest = nullptr;
   // Where a handler may write its whole response's wire bytes instead of
-  // filling the response message, which then stays empty (ApplyAction,
+  // filling the response message, which then stays empty (NewHand, ApplyAction,
   // GetView, WatchHand: HandService::WriteUpdate); the caller sends these
   // bytes when they are not empty. Null: always the message (tests and
   // tools, which read it).

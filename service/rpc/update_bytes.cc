@@ -1,10 +1,11 @@
 // HandService::WriteUpdate: FillUpdate's HandUpdate written straight to its
 // wire bytes, for the answers that go out as bytes (CallContext::
-// response_bytes: ApplyAction's and GetView's). Building the message and then serializing it was
-// most of an ApplyAction's work (docs/benchmarks.md): a few hundred small messages and strings set,
-// then walked twice by protobuf (sizes, then bytes), each card proof's path included. Here each
-// field is written once, in field-number order as protobuf writes it, a card proof straight from
-// the hand's deck tree (fairness_view.h, WriteFairness).
+// response_bytes: NewHand's, ApplyAction's, GetView's and WatchHand's). Building the message and
+// then serializing it was most of an ApplyAction's work (docs/benchmarks.md): a few hundred small
+// messages and strings set, then walked twice by protobuf (sizes, then bytes), each card proof's
+// path included. Here each field is written once, in field-number order as protobuf writes it, a
+// card proof copied from the bytes made once per hand and deck position (fairness_view.h,
+// WriteFairness).
 //
 // The mapping is FillUpdate's (hand_rpcs.cc, api/convert.cc, fairness_view.cc)
 // and every field number is the generated code's; the few sub-messages with

@@ -13,7 +13,7 @@
 //   arena whose first block is part of this object, so a HandUpdate's few
 //   hundred small messages and strings cost no malloc/free of their own.
 // A handler may also write the response's bytes itself (response_bytes(),
-// rpc/call_context.h): ApplyAction and GetView do (rpc/update_bytes.cc), and
+// rpc/call_context.h): NewHand, ApplyAction and GetView do (rpc/update_bytes.cc), and
 // those bytes are sent instead of the (then empty) message.
 //
 // Contract: one per call, owned by the service's handler. Once the response
