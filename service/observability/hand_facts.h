@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
 
 namespace stud::service {
@@ -56,16 +57,16 @@ class HandFactsSink {
   void NoteAnswer(AnswerDetail answer) { facts_.answer = std::move(answer); }
   // Records the id of the hand the call is on. A later note wins (a redeal
   // opens the misdealt hand, then deals the new one).
-  void NoteHandId(std::string hand_id) { hand_id_ = std::move(hand_id); }
+  void NoteHandId(absl::string_view hand_id) { hand_id_.assign(hand_id.begin(), hand_id.end()); }
   // "" before the id is known.
-  absl::string_view hand_id() const { return hand_id_; }
+  absl::string_view hand_id() const { return {hand_id_.data(), hand_id_.size()}; }
   // The facts when noted, else null.
   const HandFacts* noted() const { return noted_ ? &facts_ : nullptr; }
 
  private:
   HandFacts facts_;
   bool noted_ = false;
-  std::string hand_id_;
+  absl::InlinedVector<char, 32> hand_id_;  // 32 hex digits: kept in place, no allocation
 };
 
 }  // namespace stud::service

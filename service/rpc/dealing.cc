@@ -131,11 +131,12 @@ std::string HandIdText(const ServiceData& service) {
 
 void HandIdTextTo(const ServiceData& service, std::string* out) {
   static constexpr char kDigits[] = "0123456789abcdef";
-  out->clear();
+  out->resize(2 * service.hand_id.size());  // within the kept capacity: no allocation
+  char* p = out->data();
   for (const char c : service.hand_id) {
     const auto byte = static_cast<uint8_t>(c);
-    out->push_back(kDigits[byte >> 4]);
-    out->push_back(kDigits[byte & 0xf]);
+    *p++ = kDigits[byte >> 4];
+    *p++ = kDigits[byte & 0xf];
   }
 }
 

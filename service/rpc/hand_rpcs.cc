@@ -89,16 +89,15 @@ absl::Status HandService::UnsealInto(const CallContext& call, const std::string&
   if (absl::Status st = sealer_->OpenInto(token, call.tenant, &plain); !st.ok()) return st;
   if (absl::Status st = ParseSealedHandInto(plain, hand); !st.ok()) return st;
   if (call.language != nullptr) call.language->Note(hand->service.locale);  // its errors' language
-  if (call.trace.hand != nullptr)
-    call.trace.hand->NoteHandId(HandIdText(hand->service));  // its logs and span
-  if (!expected_hand_id.empty() && HandIdText(hand->service) != expected_hand_id) {
-    return HandIdMismatch(expected_hand_id, HandIdText(hand->service));
+  thread_local std::string hand_id;  // as text, formatted once per call in a kept string
+  HandIdTextTo(hand->service, &hand_id);
+  if (call.trace.hand != nullptr) call.trace.hand->NoteHandId(hand_id);  // its logs and span
+  if (!expected_hand_id.empty() && hand_id != expected_hand_id) {
+    return HandIdMismatch(expected_hand_id, hand_id);
   }
   // A hand dealt with the ledger is never served without one: no fork, and
   // every replica keeps the hand's line [HandPolicy].
-  if (hand->service.requires_ledger && options_.ledger == nullptr) {
-    return LedgerRequired(HandIdText(hand->service));
-  }
+  if (hand->service.requires_ledger && options_.ledger == nullptr) return LedgerRequired(hand_id);
   if (call.ledger != nullptr)
     call.ledger->NoteOpened(hand->service.hand_id, hand->state.version, token);
   return absl::OkStatus();
