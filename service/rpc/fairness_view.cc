@@ -127,6 +127,17 @@ void WriteTreeKey(const ServiceData& service, std::string* out) {
   absl::StrAppend(out, service.hand_id, service.server_seed, service.packed_seeds);
 }
 
+// True when `key` is WriteTreeKey's for `service`, compared part by part
+// (the key is not written: most calls find their hand's tree this way).
+bool IsTreeKeyOf(absl::string_view key, const ServiceData& service) {
+  for (absl::string_view part :
+       {absl::string_view(service.hand_id), absl::string_view(service.server_seed),
+        absl::string_view(service.packed_seeds)}) {
+    if (!absl::ConsumePrefix(&key, part)) return false;
+  }
+  return key.empty();
+}
+
 // The trees of recent hands, shared by every thread: deriving one costs some
 // 280 SHA-256 compressions, and every view of a hand needs its root and
 // proofs (made once per hand and position, HandFairness::ProofOf). Least
@@ -186,8 +197,8 @@ HandFairnessPtr DeriveHand(const ServiceData& service, int num_seats) {
 const HandFairnessPtr& TreeOf(const ServiceData& service, int num_seats) {
   thread_local std::string key, last_key;
   thread_local HandFairnessPtr last;
+  if (last != nullptr && IsTreeKeyOf(last_key, service)) return last;
   WriteTreeKey(service, &key);
-  if (last != nullptr && key == last_key) return last;
   HandFairnessPtr found = TreeCache::Get().Find(key);
   if (found == nullptr) {
     found = DeriveHand(service, num_seats);
