@@ -331,7 +331,10 @@ EOF
       # Retry on another replica when one is down or draining. Safe for every
       # stud call, POSTs included ("non_idempotent"): a call is a pure function
       # of its request and the key ring, so a repeat gives the same answer.
-      grpc_next_upstream error timeout non_idempotent;
+      # invalid_header: nginx 1.22 reuses a kept-alive connection a draining
+      # replica is closing and may then log "upstream violated connection flow
+      # control" before any answer came; without it the client got INTERNAL.
+      grpc_next_upstream error timeout invalid_header non_idempotent;
       grpc_next_upstream_tries 3;
     }
   }
