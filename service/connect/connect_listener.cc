@@ -96,7 +96,12 @@ struct ConnectListenerAccess {
     ConnectRequest request{
         .http_method = method, .path = url, .headers = {}, .body = pending->body};
     MHD_get_connection_values(connection, MHD_HEADER_KIND, &CollectHeader, &request.headers);
-    return Send(connection, self->calls_->Serve(request));
+    ConnectAnswer answer = self->calls_->Serve(request);
+    // The body is no longer needed: its bytes stop counting before the answer
+    // leaves, so a caller holding its answer finds them free (OnCompleted runs
+    // only once libmicrohttpd has sent it).
+    pending->Release();
+    return Send(connection, std::move(answer));
   }
 
   static void OnCompleted(void* /*cls*/, MHD_Connection* /*connection*/, void** request_state,
