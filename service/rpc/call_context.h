@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "service/observability/call_trace.h"
+#include "service/token/wire.h"
 #include "service/trust/ledger.h"
 
 namespace stud::service {
@@ -44,7 +45,7 @@ struct CallContext {
   // GetView, WatchHand: HandService::WriteUpdate); the caller sends these
   // bytes when they are not empty. Null: always the message (tests and
   // tools, which read it).
-  std::string* response_bytes = nullptr;
+  wire::Buffer* response_bytes = nullptr;
 };
 
 }  // namespace stud::service

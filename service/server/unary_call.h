@@ -26,14 +26,23 @@
 #define STUD_SERVICE_SERVER_UNARY_CALL_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "absl/strings/string_view.h"
 #include "google/protobuf/arena.h"
 #include "grpcpp/grpcpp.h"
 #include "service/api/deterministic_bytes.h"
+#include "service/token/wire.h"
 
 namespace stud::service {
+
+// A slice that takes `bytes`' storage (no copy) and frees it when gRPC is
+// done with it; `bytes` is left empty.
+inline grpc::Slice SliceOwning(wire::Buffer& bytes) {
+  const size_t size = bytes.size();
+  return {bytes.Release(), size, [](void* p) { delete[] static_cast<uint8_t*>(p); }};
+}
 
 // A protobuf Arena whose first `kBytes` live inside this object: one
 // allocation (the object's) for everything a call puts on it up to kBytes.
@@ -74,7 +83,7 @@ class UnaryCall final {
   Resp* response() { return response_; }
   // Where the handler may write the response's bytes instead of filling
   // response() (rpc/call_context.h, CallContext::response_bytes).
-  std::string* response_bytes() { return &response_bytes_; }
+  wire::Buffer* response_bytes() { return &response_bytes_; }
 
   // Parses the request's bytes; false when they are not a `Req`.
   bool ParseRequest(const grpc::ByteBuffer& bytes) {
@@ -88,7 +97,8 @@ class UnaryCall final {
   }
   bool SerializeResponse(std::string* out) {
     if (!response_bytes_.empty()) {
-      out->swap(response_bytes_);
+      const absl::string_view bytes = response_bytes_.view();
+      out->assign(bytes.data(), bytes.size());
       return true;
     }
     if (HasMap()) {
@@ -100,8 +110,9 @@ class UnaryCall final {
 
   // The response's bytes into *out, which gRPC sends when the call finishes
   // OK; gRPC's error (INTERNAL) when the response cannot be serialized.
-  grpc::Status SerializeResponse(grpc::ByteBuffer* out) const {
-    if (!response_bytes_.empty()) return CopiedInto(response_bytes_, out);
+  // Written bytes go to gRPC as they are, without a copy: the slice owns them.
+  grpc::Status SerializeResponse(grpc::ByteBuffer* out) {
+    if (!response_bytes_.empty()) return HandedTo(response_bytes_, out);
     if (HasMap()) return CopiedInto(DeterministicBytes(*response_), out);
     bool own_buffer = false;
     grpc::ByteBuffer bytes;
@@ -112,6 +123,14 @@ class UnaryCall final {
   }
 
  private:
+  // `bytes`' storage given to a slice in *out, which frees it once gRPC has
+  // sent it (after this call is deleted).
+  static grpc::Status HandedTo(wire::Buffer& bytes, grpc::ByteBuffer* out) {
+    grpc::Slice slice = SliceOwning(bytes);
+    grpc::ByteBuffer buffer(&slice, 1);
+    out->Swap(&buffer);
+    return grpc::Status::OK;
+  }
   // `bytes` copied into *out: gRPC sends them after this call is deleted.
   static grpc::Status CopiedInto(const std::string& bytes, grpc::ByteBuffer* out) {
     grpc::Slice slice(bytes);
@@ -135,7 +154,7 @@ class UnaryCall final {
   InlineArena<kInitialBlock> arena_;  // declared first: the messages live on it
   Req* const request_;
   Resp* const response_;
-  std::string response_bytes_;
+  wire::Buffer response_bytes_;
 };
 
 }  // namespace stud::service

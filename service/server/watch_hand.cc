@@ -9,6 +9,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "service/api/status_mapping.h"
+#include "service/server/unary_call.h"
+#include "service/token/wire.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -212,7 +214,6 @@ class WatchCall final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, publi
         // Idle until the next version: the last message's memory goes now
         // rather than staying with the call.
         response_.Clear();
-        std::string().swap(bytes_);
         return;
       }
       finished_ = true;
@@ -227,16 +228,16 @@ class WatchCall final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, publi
     const bool resume = may_resume && full_ && queue_.size() <= kWatchQueueMessages / 2;
     if (resume) full_ = false;
     lock.unlock();
-    // The message's bytes, written by the service when it can (rpc/update_bytes.cc),
-    // else the message serialized.
-    bytes_.clear();
+    // The message's bytes, written by the service when it can (rpc/update_bytes.cc)
+    // and then handed to gRPC as they are, else the message serialized.
+    wire::Buffer bytes;
     CallContext context = Context();
-    context.response_bytes = &bytes_;
+    context.response_bytes = &bytes;
     v1::WatchHandResponse message;
     const absl::Status built = deps_.hands->WatchUpdate(context, request_, entry->token,
                                                         entry->first_op, message.mutable_update());
-    if (built.ok() && bytes_.empty()) message.SerializeToString(&bytes_);
-    grpc::Slice slice(bytes_);
+    grpc::Slice slice =
+        bytes.empty() ? grpc::Slice(message.SerializeAsString()) : SliceOwning(bytes);
     grpc::ByteBuffer(&slice, 1).Swap(&response_);
     lock.lock();
     writing_ = built.ok() && !finished_;
@@ -258,8 +259,7 @@ class WatchCall final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, publi
   v1::WatchHandRequest request_;
   const std::optional<MessageLanguage> language_;
   Caller caller_;
-  std::string bytes_;          // the next message's bytes, capacity kept between messages
-  grpc::ByteBuffer response_;  // the message being written (gRPC's copy of bytes_)
+  grpc::ByteBuffer response_;  // the message being written
 
   std::atomic<int> refs_{1};  // gRPC's until OnDone, and Open's while it runs (Release)
   std::mutex mu_;

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -53,22 +54,64 @@ inline bool GetVarint(const uint8_t*& p, const uint8_t* end, uint64_t* out) {
   return false;
 }
 
-// Appends to a string through a raw pointer; every write first makes room
-// for its largest possible size, so the string grows rarely.
+// Bytes written once and then handed on whole (a call's answer): unlike
+// std::string, growing one does not zero-fill what is about to be written
+// (C++20 has no resize_and_overwrite), and its storage can be released to
+// its consumer (the server gives it to gRPC without a copy, UnaryCall).
+class Buffer {
+ public:
+  Buffer() = default;
+  Buffer(Buffer&&) = default;
+  Buffer& operator=(Buffer&&) = default;
+
+  absl::string_view view() const { return {reinterpret_cast<const char*>(data_.get()), size_}; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  void clear() { size_ = 0; }
+  // The storage (new[]'d, of at least size() bytes) to whoever frees it
+  // with delete[]; the buffer is then empty, with no storage.
+  uint8_t* Release() {
+    size_ = capacity_ = 0;
+    return data_.release();
+  }
+
+ private:
+  friend class Writer;
+  // At least `n` bytes of storage; the first size() are kept.
+  void Reserve(size_t n) {
+    if (n <= capacity_) return;
+    std::unique_ptr<uint8_t[]> grown = std::make_unique_for_overwrite<uint8_t[]>(n);
+    if (size_ != 0) std::memcpy(grown.get(), data_.get(), size_);
+    data_ = std::move(grown);
+    capacity_ = n;
+  }
+  std::unique_ptr<uint8_t[]> data_;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+// Writes from the start of a std::string or a Buffer through a raw pointer
+// (what was there is replaced); every write first makes room for its largest
+// possible size, so the storage grows rarely. Finish() sets the final size.
 class Writer {
  public:
   // `estimate`: the expected size; Room() grows past it when needed.
-  Writer(std::string* out, size_t estimate) : out_(out) {
-    out_->resize(estimate);
-    p_ = Begin();
+  Writer(std::string* out, size_t estimate) : string_(out) {
+    out->resize(estimate);
+    Point(reinterpret_cast<uint8_t*>(out->data()), out->size(), 0);
   }
-  void Finish() { out_->resize(Pos()); }
+  Writer(Buffer* out, size_t estimate) : buffer_(out) {
+    out->size_ = 0;
+    out->Reserve(estimate);
+    Point(out->data_.get(), out->capacity_, 0);
+  }
+  void Finish() {
+    if (string_ != nullptr) string_->resize(Pos());
+    if (buffer_ != nullptr) buffer_->size_ = Pos();
+  }
 
   void Room(size_t n) {
-    if (static_cast<size_t>(End() - p_) >= n) return;
-    const size_t pos = Pos();
-    out_->resize(std::max(out_->size() * 2, pos + n));
-    p_ = Begin() + pos;
+    if (static_cast<size_t>(end_ - p_) < n) Grow(n);
   }
   void Varint(uint64_t v) { p_ = PutVarint(v, p_); }
   void Tag(uint32_t field, WireType type) { Varint((field << 3) | type); }
@@ -112,13 +155,13 @@ class Writer {
   void Close(size_t at) {
     const size_t len = Pos() - at - 1;
     if (len < 0x80) {
-      Begin()[at] = static_cast<uint8_t>(len);
+      begin_[at] = static_cast<uint8_t>(len);
       return;
     }
     uint8_t prefix[10];
     const size_t k = static_cast<size_t>(PutVarint(len, prefix) - prefix);
     Room(k - 1);
-    uint8_t* base = Begin() + at;
+    uint8_t* base = begin_ + at;
     std::memmove(base + k, base + 1, len);
     std::memcpy(base, prefix, k);
     p_ = base + k + len;
@@ -128,11 +171,31 @@ class Writer {
   void set_p(uint8_t* p) { p_ = p; }
 
  private:
-  uint8_t* Begin() { return reinterpret_cast<uint8_t*>(out_->data()); }
-  uint8_t* End() { return Begin() + out_->size(); }
-  size_t Pos() { return static_cast<size_t>(p_ - Begin()); }
-  std::string* out_;
-  uint8_t* p_;
+  size_t Pos() const { return static_cast<size_t>(p_ - begin_); }
+  void Point(uint8_t* begin, size_t capacity, size_t pos) {
+    begin_ = begin;
+    end_ = begin + capacity;
+    p_ = begin + pos;
+  }
+  // At least `n` more bytes after the current position: twice the storage,
+  // or more when that is not enough.
+  void Grow(size_t n) {
+    const size_t pos = Pos();
+    const size_t size = std::max(2 * static_cast<size_t>(end_ - begin_), pos + n);
+    if (string_ != nullptr) {
+      string_->resize(size);
+      Point(reinterpret_cast<uint8_t*>(string_->data()), size, pos);
+    } else {
+      buffer_->size_ = pos;
+      buffer_->Reserve(size);
+      Point(buffer_->data_.get(), buffer_->capacity_, pos);
+    }
+  }
+  std::string* string_ = nullptr;  // one of the two
+  Buffer* buffer_ = nullptr;
+  uint8_t* begin_ = nullptr;
+  uint8_t* end_ = nullptr;
+  uint8_t* p_ = nullptr;
 };
 
 // One field as read off the wire: its number, wire type and value (the

@@ -25,6 +25,7 @@
 
 #include "gtest/gtest-spi.h"
 #include "hidden_info.h"
+#include "service/token/wire.h"
 #include "service/trust/seat_tickets.h"
 #include "service_fixture.h"
 #include "tests/testing/sanitized.h"
@@ -40,10 +41,10 @@ using ::stud::testing::StatusIs;
 // what is sent; the message itself where the service leaves the answer to it.
 template <typename Resp, typename Call>
 absl::Status AsSent(Call call, Resp* resp) {
-  std::string bytes;
+  wire::Buffer bytes;
   const absl::Status st = call(CallContext{.response_bytes = &bytes}, resp);
   if (st.ok() && !bytes.empty()) {
-    EXPECT_TRUE(resp->ParseFromString(bytes));
+    EXPECT_TRUE(resp->ParseFromArray(bytes.view().data(), static_cast<int>(bytes.size())));
   }
   return st;
 }

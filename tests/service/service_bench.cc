@@ -318,23 +318,22 @@ BENCHMARK(BM_ApplyAction_6_Seal);
 // The whole call in process, as the server makes it (its UnaryCall,
 // service/server/unary_call.h): parse the request, HandService::ApplyAction
 // (open, decode, engine, views, legal actions, announcements, encode, seal,
-// the answer written as bytes: rpc/update_bytes.cc), take the response's
-// bytes. The request lives on the call's arena, whose first 8 KB are inside
-// it. Not inlined, so that tools/bench/instructions_per_call.py counts the
-// whole call by its name (ServerApplyAction). `as_message`: the update as a
-// message (FillUpdate) serialized by protobuf, as every answer was before the
-// writer, and as tests and tools still read it.
-[[gnu::noinline]] std::string ServerApplyAction(const HandService& service,
-                                                const std::string& request, bool changes_only,
-                                                bool as_message, size_t* arena_bytes) {
+// the answer written as bytes: rpc/update_bytes.cc), the response's bytes into
+// gRPC's buffer as the server sends them. The request lives on the call's arena, whose first 8 KB
+// are inside it. Not inlined, so that tools/bench/instructions_per_call.py counts the whole call by
+// its name (ServerApplyAction). `as_message`: the update as a message (FillUpdate) serialized by
+// protobuf, as every answer was before the writer, and as tests and tools still read it.
+[[gnu::noinline]] grpc::ByteBuffer ServerApplyAction(const HandService& service,
+                                                     const std::string& request, bool changes_only,
+                                                     bool as_message, size_t* arena_bytes) {
   UnaryCall<stud::v1::ApplyActionRequest, stud::v1::ApplyActionResponse> call;
   if (!call.ParseRequest(request)) std::abort();
   auto& req = const_cast<stud::v1::ApplyActionRequest&>(call.request());
   if (changes_only) req.set_detail(stud::v1::UPDATE_DETAIL_CHANGES);
   const CallContext context{.response_bytes = as_message ? nullptr : call.response_bytes()};
   if (!service.ApplyAction(req, call.response(), context).ok()) std::abort();
-  std::string out;
-  if (!call.SerializeResponse(&out)) std::abort();
+  grpc::ByteBuffer out;
+  if (!call.SerializeResponse(&out).ok()) std::abort();
   *arena_bytes += req.GetArena()->SpaceUsed();
   return out;
 }
@@ -351,9 +350,9 @@ void BM_ApplyAction_9_Total(benchmark::State& st) {
     ServerApplyAction(service, c.request, false, false, &arena_bytes);
   arena_bytes = 0;
   const size_t calls = OverCases(st, [&](const ApplyCase& c) {
-    const std::string out =
+    grpc::ByteBuffer out =
         ServerApplyAction(service, c.request, st.range(0) == 1, st.range(0) == 2, &arena_bytes);
-    response_bytes += out.size();
+    response_bytes += out.Length();
     benchmark::DoNotOptimize(out);
   });
   st.counters["response_bytes"] = static_cast<double>(response_bytes) / static_cast<double>(calls);
@@ -378,9 +377,9 @@ void BM_NewHand_Total(benchmark::State& st) {
     if (!call.ParseRequest(request)) std::abort();
     const CallContext context{.response_bytes = st.range(0) == 2 ? nullptr : call.response_bytes()};
     if (!service.NewHand(call.request(), call.response(), context).ok()) std::abort();
-    std::string out;
-    if (!call.SerializeResponse(&out)) std::abort();
-    response_bytes += out.size();
+    grpc::ByteBuffer out;
+    if (!call.SerializeResponse(&out).ok()) std::abort();
+    response_bytes += out.Length();
     benchmark::DoNotOptimize(out);
   }
   st.counters["response_bytes"] =

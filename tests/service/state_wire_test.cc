@@ -3,16 +3,20 @@
 // reports included, parses with the protobuf classes of state.proto and
 // serializes back (deterministically) to the very same bytes; and it parses
 // back to the same state.
+#include <memory>
 #include <random>
+#include <string>
 
 #include "engine/engine.h"
 #include "engine/irregularities.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "google/protobuf/wire_format_lite.h"
 #include "gtest/gtest.h"
 #include "service/rpc/dealing.h"
 #include "service/token/codec.h"
 #include "service/token/sealer.h"
+#include "service/token/wire.h"
 #include "stud/internal/v1/state.pb.h"
 #include "tests/testing/grpc_status_matchers.h"
 #include "tests/testing/hands.h"
@@ -162,6 +166,49 @@ TEST(StateWireTest, MisdealAntesAndCarriedAntesRoundTrip) {
   absl::StatusOr<HandState> redeal = NewHand(c);
   ASSERT_THAT(redeal, IsOk());
   ExpectSame(SealedHand{*redeal, {1, 1, "", ""}});
+}
+
+// The answer's buffer (wire::Buffer: grown without zero-filling, released to
+// gRPC) holds what the same writes put in a string: past the first estimate
+// (growth keeps what was written), with a nested body longer than 127 bytes
+// (moved forward for its two-byte length) and one shorter.
+TEST(StateWireTest, WriterOnABufferWritesWhatItWritesOnAString) {
+  auto write = [](wire::Writer& w) {
+    for (uint32_t i = 1; i <= 40; ++i) {
+      const size_t at = w.Open(3);
+      w.VarintField(1, i * 1000);
+      w.BytesField(2, std::string(i * 7, static_cast<char>('a' + i % 26)));
+      w.Close(at);
+    }
+    w.Fixed64Field(4, 0x0102030405060708u);
+  };
+  std::string text;
+  wire::Writer on_string(&text, 16);
+  write(on_string);
+  on_string.Finish();
+  wire::Buffer buffer;
+  wire::Writer on_buffer(&buffer, 16);
+  write(on_buffer);
+  on_buffer.Finish();
+  EXPECT_GT(text.size(), 5000u);
+  EXPECT_EQ(buffer.view(), text);
+  // The bytes are valid protobuf framing.
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(text.data()),
+                                            static_cast<int>(text.size()));
+  EXPECT_TRUE(google::protobuf::internal::WireFormatLite::SkipMessage(&in));
+
+  // A second answer in the same buffer starts from its beginning.
+  wire::Writer again(&buffer, 8);
+  again.VarintField(1, 7);
+  again.Finish();
+  EXPECT_EQ(buffer.view(), std::string("\x08\x07", 2));
+
+  const size_t size = buffer.size();
+  std::unique_ptr<uint8_t[]> released(buffer.Release());
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(released.get()), size),
+            std::string("\x08\x07", 2));
+  EXPECT_TRUE(buffer.empty());
+  EXPECT_EQ(buffer.view(), "");
 }
 
 }  // namespace

@@ -14,10 +14,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
 #include "hidden_info.h"
 #include "service/rpc/dealing.h"
 #include "service/rpc/hand_service.h"
+#include "service/token/wire.h"
 #include "service_fixture.h"
 
 namespace stud::service {
@@ -48,12 +50,13 @@ using ::stud::service::testing::TestKey;
 
 // Where two byte strings first differ, for a failure message a person can read.
 template <typename Resp>
-std::string Difference(const std::string& written, const std::string& expected) {
+std::string Difference(absl::string_view written, const std::string& expected) {
   size_t i = 0;
   while (i < written.size() && i < expected.size() && written[i] == expected[i]) ++i;
   Resp parsed;
   const bool same_message =
-      parsed.ParseFromString(written) && parsed.SerializeAsString() == expected;
+      parsed.ParseFromArray(written.data(), static_cast<int>(written.size())) &&
+      parsed.SerializeAsString() == expected;
   return absl::StrCat("written ", written.size(), " bytes, protobuf ", expected.size(),
                       "; first difference at byte ", i,
                       same_message ? " (the same message, fields in another order)" : "");
@@ -74,7 +77,7 @@ class Twins {
   // A new hand dealt as the server deals it (as bytes where it writes them),
   // checked against the message NewHand fills for the same hand.
   v1::NewHandResponse Deal(const v1::NewHandRequest& req, Counts* n) {
-    std::string bytes;
+    wire::Buffer bytes;
     v1::NewHandResponse beside;
     const absl::Status st = service_.NewHand(req, &beside, CallContext{.response_bytes = &bytes});
     EXPECT_TRUE(st.ok()) << st;
@@ -85,12 +88,13 @@ class Twins {
     ++n->written;
     EXPECT_EQ(beside.ByteSizeLong(), 0u) << "a written answer leaves the message empty";
     v1::NewHandResponse written;
-    EXPECT_TRUE(written.ParseFromString(bytes));
+    EXPECT_TRUE(written.ParseFromArray(bytes.view().data(), static_cast<int>(bytes.size())));
     const std::string expected =
         HandServiceTestPeer::Filled(service_, Open(written.update().token()), req,
                                     written.update().token())
             .SerializeAsString();
-    EXPECT_TRUE(bytes == expected) << Difference<v1::NewHandResponse>(bytes, expected);
+    EXPECT_TRUE(bytes.view() == expected)
+        << Difference<v1::NewHandResponse>(bytes.view(), expected);
     return written;
   }
 
@@ -101,7 +105,7 @@ class Twins {
   absl::StatusOr<Resp> Twice(Answer answer, Counts* n) {
     Resp filled;
     const absl::Status st = answer(CallContext{}, &filled);
-    std::string bytes;
+    wire::Buffer bytes;
     Resp beside;
     const absl::Status written_st = answer(CallContext{.response_bytes = &bytes}, &beside);
     EXPECT_EQ(st, written_st);
@@ -117,7 +121,7 @@ class Twins {
     } else {
       ++n->written;
       EXPECT_EQ(beside.update().ByteSizeLong(), 0u) << "a written answer leaves the message empty";
-      EXPECT_TRUE(bytes == expected) << Difference<Resp>(bytes, expected);
+      EXPECT_TRUE(bytes.view() == expected) << Difference<Resp>(bytes.view(), expected);
     }
     return filled;
   }

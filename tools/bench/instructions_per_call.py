@@ -24,12 +24,14 @@ FN = re.compile(r"(c?fn)=\((\d+)\)(?: (.*))?")
 
 
 def is_allocation(caller, target):
-    """A call that allocates heap memory: malloc, or operator new, which
-    jemalloc (the server's allocator, STUD_MALLOC) serves itself and glibc's
-    libstdc++ serves through malloc (counted once: as operator new)."""
-    if target.startswith("operator new"):
-        return True
-    return target == "malloc" and not caller.startswith("operator new")
+    """A call that allocates heap memory: malloc, or operator new (or new[]),
+    which jemalloc (the server's allocator, STUD_MALLOC) serves itself and
+    glibc's libstdc++ serves through malloc. Counted once, at the outermost:
+    jemalloc's operator new[] calls its operator new, libstdc++'s calls
+    malloc."""
+    if caller.startswith("operator new"):
+        return False
+    return target.startswith("operator new") or target == "malloc"
 
 
 def profile(binary, bench_filter, min_time, function):
