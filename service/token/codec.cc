@@ -17,6 +17,7 @@ void SerializeSealedHandTo(const SealedHand& hand, std::string* out, uint32_t sc
                           s.config.recycle_order.size() + s.recycled.size());
   token::WriteContext ctx;
   ctx.schema = schema == kRollingUpgradeSchema ? kRollingUpgradeSchema : kSealedSchema;
+  ctx.log_as_read = &hand.log_as_read;
   token::WriteMessage(hand, w, ctx);
   w.Finish();
 }
@@ -38,6 +39,8 @@ absl::Status ReadSealedHand(absl::string_view plaintext, SealedHand& hand) {
     return ReadSealedHand(*upgraded, hand);
   }
   token::ReadContext ctx;
+  hand.log_as_read.clear();
+  ctx.log_as_read = &hand.log_as_read;
   return token::ReadMessage(plaintext, hand, ctx);
 }
 

@@ -18,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/hand_state.h"
+#include "service/token/packed_log.h"
 
 namespace stud::service {
 
@@ -59,6 +60,9 @@ struct ServiceData {
 struct SealedHand {
   HandState state;
   ServiceData service;
+  // Not part of the token: the log as the last parse read it, which the next
+  // serialization reuses where the log still begins with it (packed_log.h).
+  token::LogAsRead log_as_read;
 };
 
 // Token plaintext (serialized SealedHand message) and back. Parse errors are

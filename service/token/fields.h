@@ -34,6 +34,8 @@
 
 namespace stud::service::token {
 
+struct LogAsRead;  // packed_log.h
+
 // What reading one sealed hand carries from field to field.
 struct ReadContext {
   uint32_t schema = 0;  // SealedHand.schema, read first
@@ -41,10 +43,12 @@ struct ReadContext {
   // HandState.packed_log and (schema 2) rule_ids, unpacked once both are read.
   absl::string_view packed_log;
   std::vector<RuleId> rule_ids;
+  LogAsRead* log_as_read = nullptr;  // where the log is kept as read; null: nowhere
 };
 struct WriteContext {
   uint32_t schema = 0;  // the schema being written
   int num_seats = 0;
+  const LogAsRead* log_as_read = nullptr;  // the log as read from the last token, if known
 };
 
 template <typename T>

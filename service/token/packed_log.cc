@@ -1,6 +1,7 @@
 #include "service/token/packed_log.h"
 
 #include <cstdint>
+#include <cstring>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
@@ -40,7 +41,14 @@ absl::Status Bad(absl::string_view field) { return OutOfRange("HandState", field
 
 }  // namespace
 
-uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w, std::vector<RuleId>* rules) {
+size_t LogAsRead::PrefixOf(absl::Span<const Operation> log) const {
+  if (ops.empty() || ops.size() > log.size()) return 0;
+  // Equal bytes are equal operations; unequal padding alone only re-packs.
+  // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison)
+  return std::memcmp(ops.data(), log.data(), ops.size() * sizeof(Operation)) == 0 ? ops.size() : 0;
+}
+
+uint8_t* PackLogTo(absl::Span<const Operation> log, uint8_t* w, std::vector<RuleId>* rules) {
   if (rules != nullptr) rules->reserve(16);  // a hand names a handful of rules: no regrowth
   // Schema 2: the index of the rule among the distinct rules, in order of first use.
   auto rule_index = [rules](RuleId id) -> size_t {

@@ -21,12 +21,14 @@
 #define STUD_SERVICE_TOKEN_PACKED_LOG_H_
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "engine/hand_state.h"
 #include "service/token/fields.h"
 
@@ -37,7 +39,27 @@ namespace stud::service::token {
 // for schema 3 (rule numbers); for schema 2 it receives the distinct rules in
 // order of first use (the rule_ids field).
 inline constexpr size_t kMaxPackedLogEntryBytes = 6 + 3 * 10;
-uint8_t* PackLogTo(const std::vector<Operation>& log, uint8_t* w, std::vector<RuleId>* rules);
+uint8_t* PackLogTo(absl::Span<const Operation> log, uint8_t* w, std::vector<RuleId>* rules);
+
+// A hand's operation log as it was read from its token (schema 3), kept
+// beside the hand (SealedHand::log_as_read). The engine only appends to a
+// log, so the next token's log begins with these same operations: writing
+// it copies their packed bytes and packs only the call's new operations.
+// Each operation packs on its own (schema 3 names rules by number), and a
+// token's bytes were written by PackLogTo (tokens are authenticated), so
+// they are the bytes it would write again. The copy is taken only when the
+// log still begins with `ops` byte for byte (padding included: a
+// difference there only costs the packing it would have saved).
+struct LogAsRead {
+  std::vector<Operation> ops;  // as unpacked
+  std::string packed;          // the token's bytes for them
+  void clear() {
+    ops.clear();
+    packed.clear();
+  }
+  // How many operations at the start of `log` are `ops` (0 or ops.size()).
+  size_t PrefixOf(absl::Span<const Operation> log) const;
+};
 
 // Appends the operations of `packed` to *log; `rules` as for PackLogTo.
 // INTERNAL ("sealed state: field HandState.packed_log... is out of range")
@@ -56,8 +78,12 @@ struct PackedLogField : FieldBase<typename MemberOf<M>::Class> {
     std::vector<RuleId>* table = ctx.schema == 2 ? &rules : nullptr;
     if (!log.empty()) {  // written in place
       const size_t at = w.Open(this->number);
-      w.Room(log.size() * kMaxPackedLogEntryBytes);
-      w.set_p(PackLogTo(log, w.p(), table));
+      const LogAsRead* read = table == nullptr ? ctx.log_as_read : nullptr;
+      const size_t kept = read != nullptr ? read->PrefixOf(log) : 0;
+      const absl::string_view kept_bytes = kept != 0 ? absl::string_view(read->packed) : "";
+      w.Room(kept_bytes.size() + (log.size() - kept) * kMaxPackedLogEntryBytes);
+      if (!kept_bytes.empty()) std::memcpy(w.p(), kept_bytes.data(), kept_bytes.size());
+      w.set_p(PackLogTo(absl::MakeConstSpan(log).subspan(kept), w.p() + kept_bytes.size(), table));
       w.Close(at);
     }
     // Schema 2, rule_ids: a repeated string, one entry per distinct rule.
@@ -82,8 +108,14 @@ struct PackedLogField : FieldBase<typename MemberOf<M>::Class> {
     // Room for the operations of the next action, so that Apply does not grow the log.
     constexpr size_t kLogHeadroom = 24;
     (obj.*M).reserve(ctx.packed_log.size() / 2 + kLogHeadroom);
-    return UnpackLog(ctx.packed_log, ctx.schema == 2 ? &ctx.rule_ids : nullptr, ctx.num_seats,
-                     &(obj.*M));
+    const bool numbered = ctx.schema != 2;  // schema 2 names rules by a per-token table
+    absl::Status st =
+        UnpackLog(ctx.packed_log, numbered ? nullptr : &ctx.rule_ids, ctx.num_seats, &(obj.*M));
+    if (st.ok() && numbered && ctx.log_as_read != nullptr) {
+      ctx.log_as_read->ops = obj.*M;
+      ctx.log_as_read->packed.assign(ctx.packed_log.data(), ctx.packed_log.size());
+    }
+    return st;
   }
   void Reset(T& obj) const { (obj.*M).clear(); }
 };

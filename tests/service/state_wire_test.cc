@@ -168,6 +168,69 @@ TEST(StateWireTest, MisdealAntesAndCarriedAntesRoundTrip) {
   ExpectSame(SealedHand{*redeal, {1, 1, "", ""}});
 }
 
+// The next token of a hand read from its token copies the packed bytes of
+// the log as read (token/packed_log.h, LogAsRead) and packs only the new
+// operations: its bytes are those of a hand serialized from scratch, after
+// betting steps and after rulings (whose record is closed in the same call).
+// A log that no longer begins with the log as read is packed whole.
+TEST(StateWireTest, NextTokenFromAReadHandIsTheSameBytesAsFromScratch) {
+  ASSERT_THAT(InitCrypto(), IsOk());
+  std::mt19937 rng(4242);
+  int steps = 0;
+  int reused = 0;  // steps whose token copied the log as read
+  int rulings = 0;
+  for (int hand = 0; hand < 24; ++hand) {
+    HandConfig c;
+    c.variant = hand % 2 == 0 ? Variant::kStud : Variant::kStudHiLo;
+    c.stakes = *FindStakesPreset("$15-$30");
+    c.options = ProfileDefaults(hand % 3 == 0 ? Profile::kTournament : Profile::kCash);
+    c.num_seats = 2 + hand % 7;
+    for (int i = 1; i <= c.num_seats; ++i) c.starting_stacks[i] = 200 + (rng() % 3000);
+    c.deck = ShuffledDeck();
+    c.recycle_order = ShuffledDeck();
+    absl::StatusOr<HandState> state = NewHand(c);
+    ASSERT_THAT(state, IsOk());
+    const ServiceData service{1, 1, std::string(32, 'c'), std::string(32, 's')};
+    std::vector<Card> live_deck = ShuffledDeck();
+    size_t next_card = 0;
+    for (int step = 0; step < 200 && state->phase != Phase::kComplete; ++step) {
+      absl::StatusOr<SealedHand> read = ParseSealedHand(SerializeSealedHand({*state, service}));
+      ASSERT_THAT(read, IsOk());
+      if (step % 5 == 4) {  // a ruling, or a report the engine refuses
+        IrregularityReport r;
+        r.kind =
+            step % 10 == 4 ? IrregularityKind::kUpcardsReordered : IrregularityKind::kAbsentPlayer;
+        r.seat = 1 + static_cast<int>(rng() % static_cast<unsigned>(c.num_seats));
+        const bool ruled = RuleIrregularity(read->state, r).ok();
+        EXPECT_EQ(ruled, RuleIrregularity(*state, r).ok());
+        rulings += ruled ? 1 : 0;
+      } else {
+        Action a;
+        ASSERT_NO_FATAL_FAILURE(
+            stud::testing::RandomLegalStep(*state, live_deck, &next_card, rng, &a));
+        ASSERT_THAT(Apply(read->state, a), IsOk());
+        ASSERT_THAT(Apply(*state, a), IsOk());
+      }
+      ASSERT_TRUE(read->state == *state);
+      ++steps;
+      if (read->log_as_read.PrefixOf(read->state.log) != 0) ++reused;
+      ASSERT_EQ(SerializeSealedHand(*read), SerializeSealedHand({*state, service}))
+          << "hand " << hand << ", step " << step;
+    }
+    // An earlier operation changed (the engine never does this): the log no
+    // longer begins with the log as read, and is packed whole.
+    absl::StatusOr<SealedHand> read = ParseSealedHand(SerializeSealedHand({*state, service}));
+    ASSERT_THAT(read, IsOk());
+    read->state.log.front().amount += 1;
+    EXPECT_EQ(read->log_as_read.PrefixOf(read->state.log), 0u);
+    EXPECT_EQ(SerializeSealedHand(*read), SerializeSealedHand({read->state, service}));
+  }
+  // Every step took the path this test is about (a dealt hand's log is never empty).
+  EXPECT_EQ(reused, steps);
+  EXPECT_GT(steps, 150);
+  EXPECT_GT(rulings, 10);
+}
+
 // The answer's buffer (wire::Buffer: grown without zero-filling, released to
 // gRPC) holds what the same writes put in a string: past the first estimate
 // (growth keeps what was written), with a nested body longer than 127 bytes
