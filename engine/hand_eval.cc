@@ -366,9 +366,36 @@ std::optional<HandRanks> RanksOfLow(LowValue value) {
 // order, and a board that runs out of cards loses to one that still has a
 // kicker there (Kh Kd 7c 2s is below Kc Ks 7d 2d 3h).
 BoardValue HighBoardValue(CardSet up_cards) {
-  const int n = PopCount64(up_cards.mask());
-  if (n >= 5) return EvaluateHigh(up_cards) + 0x11111u;
-  return PatternValue(Masks(up_cards.mask()), 1, 0);
+  uint64_t rest = up_cards.mask();
+  for (int i = 0; i < 4; ++i) rest &= rest - 1;  // the fifth card on, if any
+  if (rest != 0) return EvaluateHigh(up_cards) + 0x11111u;
+  // At most four cards, so no full house and no fifth slot: PatternValue's
+  // layout (slot = rank + 1) written for each pattern directly. The board
+  // order asks for it once per seat on every public view.
+  const RankMasks m = Masks(up_cards.mask());
+  if (m.four != 0) return Cat(HandCategory::kFourOfAKind) | (Msb(m.four) + 1) * 0x11110u;
+  if (m.three != 0) {
+    const uint32_t kicker = m.one & ~m.three;
+    return Cat(HandCategory::kThreeOfAKind) | (Msb(m.three) + 1) * 0x11100u |
+           (kicker != 0 ? (Msb(kicker) + 1) << 4 : 0u);
+  }
+  uint32_t word = 0;
+  int shift = kSlotShift;
+  if (m.two != 0) {  // one pair, or two (four cards)
+    const uint32_t p = Msb(m.two);
+    const uint32_t second = m.two & ~(1u << p);
+    if (second != 0) {
+      return Cat(HandCategory::kTwoPair) | (p + 1) * 0x11000u | (Msb(second) + 1) * 0x110u;
+    }
+    word = Cat(HandCategory::kPair) | (p + 1) * 0x11000u;
+    shift -= 8;
+  }
+  for (uint32_t singles = m.one & ~m.two; singles != 0; shift -= 4) {
+    const uint32_t r = Msb(singles);
+    singles &= ~(1u << r);
+    word |= (r + 1) << shift;
+  }
+  return word;
 }
 
 // Razz boards: the ace-low badness of the board (pairs worst, then the paired

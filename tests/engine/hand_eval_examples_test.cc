@@ -4,7 +4,9 @@
 // card (STUD-BRING-2, STUD-BRING-3). The evaluator against its references is
 // hand_eval_test.cc; the hand names in words are the service's
 // (tests/service/hand_names_test.cc).
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -128,6 +130,58 @@ TEST(HandEval, STUD_ORDER_2_HighBoardRanking) {
   EXPECT_GT(HighBoardValue(Cards("Kh Kd 8c 2s")), HighBoardValue(Cards("Kc Ks 7d 2d 3h")));
   EXPECT_GT(HighBoardValue(Cards("Ah Ad 7c 2s")), HighBoardValue(Cards("Kc Ks Qd Jd 3h")));
   EXPECT_LT(HighBoardValue(Cards("Ah Kd 7c 2s")), HighBoardValue(Cards("Ac Ks 7d 2d 3h")));
+}
+
+// [STUD-ORDER-2] Every board of one to four cards (294,203 of them) against
+// its value computed the plain way: ranks grouped by how often they show,
+// larger groups first and higher ranks first within a group, each card one
+// 4-bit slot of rank + 1 from the top (an absent card 0), under the
+// pattern's category. Four cards make no straight, flush or full house.
+TEST(HandEval, STUD_ORDER_2_EveryBoardOfUpToFourCardsHasItsPatternValue) {
+  SCOPED_TRACE("STUD-ORDER-2");
+  auto plain = [](const std::array<int, 4>& cards, int n) {
+    std::array<int, 13> count{};
+    for (int i = 0; i < n; ++i) ++count[static_cast<size_t>(cards[i] >> 2)];
+    uint32_t word = 0;
+    int slot = 0;
+    for (int times = 4; times >= 1; --times) {
+      for (int r = 12; r >= 0; --r) {
+        if (count[static_cast<size_t>(r)] != times) continue;
+        for (int k = 0; k < times; ++k) word |= static_cast<uint32_t>(r + 1) << (16 - 4 * slot++);
+      }
+    }
+    const int most = *std::max_element(count.begin(), count.end());
+    const auto pairs = std::count(count.begin(), count.end(), 2);
+    const HandCategory category = most == 4    ? HandCategory::kFourOfAKind
+                                  : most == 3  ? HandCategory::kThreeOfAKind
+                                  : pairs == 2 ? HandCategory::kTwoPair
+                                  : pairs == 1 ? HandCategory::kPair
+                                               : HandCategory::kHighCard;
+    return static_cast<uint32_t>(category) << 20 | word;
+  };
+  int boards = 0;
+  int wrong = 0;
+  std::array<int, 4> cards{};
+  // Each board once: card indices strictly increasing, n of them.
+  auto visit = [&](auto&& self, int n, int from, int depth) -> void {
+    if (depth == n) {
+      CardSet board;
+      for (int i = 0; i < n; ++i) board.Add(Card::FromIndex(cards[static_cast<size_t>(i)]));
+      ++boards;
+      if (HighBoardValue(board) != plain(cards, n) && ++wrong <= 5) {
+        ADD_FAILURE() << "board of " << n << " cards, mask " << board.mask() << ": "
+                      << HighBoardValue(board) << " != " << plain(cards, n);
+      }
+      return;
+    }
+    for (int c = from; c < 52; ++c) {
+      cards[static_cast<size_t>(depth)] = c;
+      self(self, n, c + 1, depth + 1);
+    }
+  };
+  for (int n = 1; n <= 4; ++n) visit(visit, n, 0, 0);
+  EXPECT_EQ(boards, 52 + 1326 + 22100 + 270725);
+  EXPECT_EQ(wrong, 0);
 }
 
 TEST(HandEval, STUD_ORDER_2_RazzBoardRanking) {
