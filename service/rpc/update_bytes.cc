@@ -11,11 +11,16 @@
 // and every field number is the generated code's; the few sub-messages with
 // many fields and no repeated parts (the rule options, an announcement) are
 // filled by the same Encode function as the message and serialized by
-// protobuf. tests/service/update_bytes_test.cc checks the bytes against
-// protobuf's serialization of FillUpdate's message over many hands. A sampled
-// call's span reads its street and rule IDs from the message; here they are
-// noted for it (HandFactsSink::NoteAnswer).
+// protobuf (the rule options' bytes kept per thread). tests/service/update_bytes_test.cc checks the
+// bytes against protobuf's serialization of FillUpdate's message over many hands. A sampled call's
+// span reads its street and rule IDs from the message; here they are noted for it
+// (HandFactsSink::NoteAnswer).
+#include <algorithm>
+#include <array>
+#include <string>
+
 #include "absl/container/inlined_vector.h"
+#include "absl/strings/string_view.h"
 #include "engine/view.h"
 #include "service/api/announce.h"
 #include "service/api/convert.h"
@@ -43,6 +48,31 @@ void MessageField(wire::Writer& out, uint32_t field, const google::protobuf::Mes
   out.Tag(field, wire::kLen);
   out.Varint(size);
   out.set_p(m.SerializeWithCachedSizesToArray(out.p()));
+}
+
+// The public view's RuleOptions as protobuf serializes EncodeOptions(o),
+// kept per thread for the last few distinct options: a hand's options never
+// change, and most tables share a profile's, so nearly every answer copies
+// bytes instead of filling and serializing a 30-field message.
+absl::string_view OptionsBytes(const Options& o) {
+  struct Kept {
+    Options options;
+    std::string bytes;
+  };
+  constexpr size_t kKept = 4;
+  thread_local std::array<Kept, kKept> kept;
+  thread_local size_t used = 0, next = 0;  // kept[0..used) hold options; next is replaced next
+  for (size_t i = 0; i < used; ++i) {
+    if (kept[i].options == o) return kept[i].bytes;
+  }
+  Kept& k = kept[next];
+  next = (next + 1) % kKept;
+  used = std::max(used, next == 0 ? kKept : next);
+  v1::RuleOptions message;  // scalars only: no allocation
+  EncodeOptions(o, &message);
+  k.options = o;
+  message.SerializeToString(&k.bytes);
+  return k.bytes;
 }
 
 // One stud.v1.SeatCard; `card` null when the viewer may not see it.
@@ -94,9 +124,7 @@ void WritePublicView(const SealedHand& hand, wire::Writer& out) {
   Int(out, v1::CustomStakes::kBigBetFieldNumber, v.stakes.big_bet);
   out.Close(stakes);
   Int(out, P::kProfileFieldNumber, EncodeProfile(v.options.profile));
-  v1::RuleOptions options;  // scalars only: no allocation
-  EncodeOptions(v.options, &options);
-  MessageField(out, P::kOptionsFieldNumber, options);
+  out.BytesField(P::kOptionsFieldNumber, OptionsBytes(v.options), /*always=*/true);
   Int(out, P::kDealingModeFieldNumber, hand.service.dealing_mode);
   out.VarintField(P::kVersionFieldNumber, v.version);
   Int(out, P::kPhaseFieldNumber, EncodePhase(v.phase));

@@ -181,6 +181,7 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
   Counts watched;
   Counts dealt_counts;
   const v1::Variant variants[] = {v1::VARIANT_STUD, v1::VARIANT_STUD_HI_LO, v1::VARIANT_RAZZ};
+  const v1::Profile profiles[] = {v1::PROFILE_CASH, v1::PROFILE_TOURNAMENT, v1::PROFILE_ONLINE};
   const v1::UpdateDetail details[] = {v1::UPDATE_DETAIL_UNSPECIFIED, v1::UPDATE_DETAIL_FULL,
                                       v1::UPDATE_DETAIL_CHANGES, v1::UPDATE_DETAIL_COMPACT};
   std::vector<Card> live_deck;
@@ -195,6 +196,9 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
     if (kind == 1) req.mutable_fairness()->set_player_seeds(true);
     if (kind == 2) req.mutable_fairness()->set_reveal(v1::REVEAL_POLICY_AT_END);
     if (hand % 4 == 0) req.set_locale(v1::LOCALE_ES);
+    // More distinct rule options than the writer keeps per thread (update_bytes.cc, OptionsBytes).
+    req.set_profile(profiles[hand % 3]);
+    if (hand % 2 == 1) req.mutable_option_overrides()->set_max_raises_per_round(3 + hand % 5);
     req.set_detail(details[rng() % 4]);
     for (int s = 1; s <= seats; ++s) {
       if (rng() % 3 == 0) req.add_private_view_seats(s);
