@@ -112,8 +112,8 @@ class UnaryCall final {
   // OK; gRPC's error (INTERNAL) when the response cannot be serialized.
   // Written bytes go to gRPC as they are, without a copy: the slice owns them.
   grpc::Status SerializeResponse(grpc::ByteBuffer* out) {
-    if (!response_bytes_.empty()) return HandedTo(response_bytes_, out);
-    if (HasMap()) return CopiedInto(DeterministicBytes(*response_), out);
+    if (!response_bytes_.empty()) return SentAs(SliceOwning(response_bytes_), out);
+    if (HasMap()) return SentAs(grpc::Slice(DeterministicBytes(*response_)), out);
     bool own_buffer = false;
     grpc::ByteBuffer bytes;
     grpc::Status status =
@@ -123,17 +123,9 @@ class UnaryCall final {
   }
 
  private:
-  // `bytes`' storage given to a slice in *out, which frees it once gRPC has
-  // sent it (after this call is deleted).
-  static grpc::Status HandedTo(wire::Buffer& bytes, grpc::ByteBuffer* out) {
-    grpc::Slice slice = SliceOwning(bytes);
-    grpc::ByteBuffer buffer(&slice, 1);
-    out->Swap(&buffer);
-    return grpc::Status::OK;
-  }
-  // `bytes` copied into *out: gRPC sends them after this call is deleted.
-  static grpc::Status CopiedInto(const std::string& bytes, grpc::ByteBuffer* out) {
-    grpc::Slice slice(bytes);
+  // `slice` as the whole of *out. The slice owns its bytes (written bytes'
+  // storage, or a copy), so gRPC sends them after this call is deleted.
+  static grpc::Status SentAs(grpc::Slice slice, grpc::ByteBuffer* out) {
     grpc::ByteBuffer buffer(&slice, 1);
     out->Swap(&buffer);
     return grpc::Status::OK;

@@ -236,8 +236,9 @@ class WatchCall final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, publi
     v1::WatchHandResponse message;
     const absl::Status built = deps_.hands->WatchUpdate(context, request_, entry->token,
                                                         entry->first_op, message.mutable_update());
-    grpc::Slice slice =
-        bytes.empty() ? grpc::Slice(message.SerializeAsString()) : SliceOwning(bytes);
+    grpc::Slice slice = !bytes.empty() ? SliceOwning(bytes)
+                        : built.ok()   ? grpc::Slice(message.SerializeAsString())
+                                       : grpc::Slice();  // not written: the call ends below
     grpc::ByteBuffer(&slice, 1).Swap(&response_);
     lock.lock();
     writing_ = built.ok() && !finished_;

@@ -61,14 +61,9 @@ inline bool GetVarint(const uint8_t*& p, const uint8_t* end, uint64_t* out) {
 // its consumer (the server gives it to gRPC without a copy, UnaryCall).
 class Buffer {
  public:
-  Buffer() = default;
-  Buffer(Buffer&&) = default;
-  Buffer& operator=(Buffer&&) = default;
-
   absl::string_view view() const { return {reinterpret_cast<const char*>(data_.get()), size_}; }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  void clear() { size_ = 0; }
   // The storage (new[]'d, of at least size() bytes) to whoever frees it
   // with delete[]; the buffer is then empty, with no storage.
   uint8_t* Release() {
