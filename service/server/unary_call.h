@@ -125,7 +125,7 @@ class UnaryCall final {
  private:
   // `slice` as the whole of *out. The slice owns its bytes (written bytes'
   // storage, or a copy), so gRPC sends them after this call is deleted.
-  static grpc::Status SentAs(grpc::Slice slice, grpc::ByteBuffer* out) {
+  static grpc::Status SentAs(const grpc::Slice& slice, grpc::ByteBuffer* out) {
     grpc::ByteBuffer buffer(&slice, 1);
     out->Swap(&buffer);
     return grpc::Status::OK;
