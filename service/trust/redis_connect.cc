@@ -1,6 +1,7 @@
 #include "service/trust/redis_connect.h"
 
 #include <hiredis/hiredis.h>
+#include <signal.h>
 
 #include <algorithm>
 #include <memory>
@@ -51,6 +52,12 @@ bool ParseAddress(absl::string_view text, int default_port, RedisAddress* out) {
 // A plain connection with the timeouts; null and `error` when refused.
 redisContext* Dial(const RedisAddress& a, const RedisLedgerOptions& o, absl::Duration read_timeout,
                    std::string* error) {
+  // hiredis writes with write(2). A write to a connection Redis has closed, or
+  // that the watch hub shut down to stop its reader, must fail with EPIPE (the
+  // call then answers UNAVAILABLE), not kill the process: every connection to
+  // the ledger's Redis is made here, so this is the one place that says so.
+  static const bool kSigpipeIgnored = [] { return signal(SIGPIPE, SIG_IGN) != SIG_ERR; }();
+  (void)kSigpipeIgnored;
   redisContext* c =
       redisConnectWithTimeout(a.host.c_str(), a.port, absl::ToTimeval(o.connect_timeout));
   if (c == nullptr || c->err != 0) {

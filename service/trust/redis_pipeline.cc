@@ -2,7 +2,6 @@
 
 #include <hiredis/hiredis.h>
 #include <openssl/sha.h>
-#include <signal.h>
 
 #include <cerrno>
 #include <iterator>
@@ -56,9 +55,6 @@ RedisPipeline::RedisPipeline(RedisLedgerOptions options, absl::Duration read_tim
     : options_(std::move(options)),
       read_timeout_(read_timeout),
       metrics_(std::make_unique<Metrics>()) {
-  // hiredis writes with write(2): a write to a connection Redis has closed
-  // must fail with EPIPE (and the call with UNAVAILABLE), not kill the process.
-  signal(SIGPIPE, SIG_IGN);
   if (registry != nullptr) RegisterMetrics(*registry);
   thread_ = std::thread([this] { Loop(); });
 }

@@ -145,5 +145,23 @@ TEST(WatchHubTest, AWatcherAddedWhileAReadIsOutStartsFromItsOwnCursor) {
   }
 }
 
+// The destructor shuts the reader's socket down to end its blocked XREAD. A
+// hub stopped while its reader is between connecting and sending the XREAD
+// writes to that shut-down socket: the write must fail (EPIPE), not kill the
+// process with SIGPIPE. Stopped here at many points of its start-up.
+TEST(WatchHubTest, AHubStoppedAtAnyMomentStopsWithoutKillingTheProcess) {
+  RedisServer redis;
+  ASSERT_TRUE(redis.Start());
+  const std::string key = "stud:{t:stop}:watch";
+  Add(redis, key, 0);
+  for (int round = 0; round < 200; ++round) {
+    FakeSink sink(100);
+    WatchHub hub({.redis = *ParseLedgerUrl(redis.url()), .block = absl::Seconds(60)}, nullptr);
+    ASSERT_THAT(hub.Add(&sink, "t", key, 0), IsOk());
+    std::this_thread::sleep_for(std::chrono::microseconds(round * 7));
+  }
+  EXPECT_EQ(redis.Command("PING"), "PONG");
+}
+
 }  // namespace
 }  // namespace stud::service::testing
