@@ -15,11 +15,17 @@ db=$(mktemp -d)
 trap 'rm -rf "$out" "$db"' EXIT
 # The build's compile commands without its precompiled headers (GCC's, which
 # clang cannot read): each file is linted with exactly the includes it names.
-python3 - "$build/compile_commands.json" "$db/compile_commands.json" <<'PY'
+# The build's own include folders (the generated protobuf and gRPC headers)
+# are named as system folders: clang-tidy then skips their declarations, as
+# it does the system headers'. It matched them for nothing (nothing of theirs
+# is reported, HeaderFilterRegex), and that was 40 % of a service file's time.
+python3 - "$build/compile_commands.json" "$db/compile_commands.json" "$(cd "$build" && pwd)" <<'PY'
 import json, re, sys
 entries = json.load(open(sys.argv[1]))
+generated = re.escape(sys.argv[3].rstrip("/"))
 for e in entries:
     e["command"] = re.sub(r" -Winvalid-pch| -include \S*cmake_pch\.hxx", "", e["command"])
+    e["command"] = re.sub(r" -I(" + generated + r"/\S*)", r" -isystem \1", e["command"])
 json.dump(entries, open(sys.argv[2], "w"))
 PY
 # clang-tidy 22 (Debian's clang-tidy-22, tools/install-deps.sh): it no longer
