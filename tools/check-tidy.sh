@@ -13,21 +13,10 @@ fi
 out=$(mktemp)
 db=$(mktemp -d)
 trap 'rm -rf "$out" "$db"' EXIT
-# The build's compile commands without its precompiled headers (GCC's, which
-# clang cannot read): each file is linted with exactly the includes it names.
-# The build's own include folders (the generated protobuf and gRPC headers)
-# are named as system folders: clang-tidy then skips their declarations, as
-# it does the system headers'. It matched them for nothing (nothing of theirs
-# is reported, HeaderFilterRegex), and that was 40 % of a service file's time.
-python3 - "$build/compile_commands.json" "$db/compile_commands.json" "$(cd "$build" && pwd)" <<'PY'
-import json, re, sys
-entries = json.load(open(sys.argv[1]))
-generated = re.escape(sys.argv[3].rstrip("/"))
-for e in entries:
-    e["command"] = re.sub(r" -Winvalid-pch| -include \S*cmake_pch\.hxx", "", e["command"])
-    e["command"] = re.sub(r" -I(" + generated + r"/\S*)", r" -isystem \1", e["command"])
-json.dump(entries, open(sys.argv[2], "w"))
-PY
+# The build's compile commands for clang-tidy: its own precompiled header in
+# place of GCC's, the generated headers as system headers (the script says why).
+files="$(pwd)/(engine|text|history|service)/.*\.cc$"
+python3 tools/tidy_compile_commands.py "$build" "$db" "$files"
 # clang-tidy 22 (Debian's clang-tidy-22, tools/install-deps.sh): it no longer
 # runs its checks over the system headers' declarations, which was most of
 # clang-tidy 14's time (15 CPU-s for a service file, 7.7 now; the whole tree
@@ -39,7 +28,7 @@ command -v "$tidy" >/dev/null || { echo "check-tidy: $tidy missing (tools/instal
 # run-clang-tidy exits non-zero when any file has a finding.
 if ! "$tidy" -p "$db" -j "${JOBS:-$(nproc)}" -quiet -clang-tidy-binary clang-tidy-22 \
     -extra-arg=-Wno-c2y-extensions -extra-arg=-Wno-deprecated-declarations \
-    "$(pwd)/(engine|text|history|service)/.*\.cc$" >"$out" 2>/dev/null; then
+    "$files" >"$out" 2>/dev/null; then
   grep -E "(warning|error):" "$out" | sort -u
   echo "check-tidy: findings above (.clang-tidy)" >&2
   exit 1
