@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <random>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -264,6 +265,27 @@ TEST(HiddenInfoTest, SeatTicketModeShowsEachTicketOnlyItsOwnSeat) {
   EXPECT_GT(h.exports_, 500);
   EXPECT_GT(h.checker_.checks_, 5000);
   EXPECT_GT(h.checker_.errors_, 1000);
+}
+
+// The receipt's random hex is left out exactly as this regular expression
+// leaves it out (WithoutRandomHex in hidden_info.h), on crafted transcripts:
+// every key, hex of any length, values that are not lowercase hex (kept),
+// unterminated values and arrays (kept), keys that only begin alike (kept).
+TEST(HiddenInfoTest, ReceiptTranscriptsLoseTheirRandomHexAsTheRegexSays) {
+  const std::regex random_hex(
+      "\"(hand_id|server_seed_commitment|deck_root|server_seed)\":\"[0-9a-f]*\"|"
+      "\"player_seeds\":\\[[^\\]]*\\]");
+  const std::vector<std::string> transcripts = {
+      R"({"v":1,"hand_id":"00ff","server_seed_commitment":"ab12","deck_root":"","log":"d 7c"})",
+      R"({"server_seed":"0123456789abcdef","player_seeds":[{"seat":1,"seed":"aa"}],"x":"Ah"})",
+      R"({"hand_id":"00FF","deck_root":"12g4","server_seed_x":"ab","server_seed_commitment":"a)",
+      R"({"player_seeds":[1,2,"hand_id":"ab"],"player_seeds":[)",
+      R"("hand_id":"ab""hand_id":"cd"deck_root":"ef"","server_seed":"9)",
+      ""};
+  for (const std::string& t : transcripts) {
+    EXPECT_EQ(WithoutRandomHex(t), std::regex_replace(t, random_hex, "")) << t;
+  }
+  EXPECT_EQ(WithoutRandomHex(transcripts[0]), R"({"v":1,,,,"log":"d 7c"})");
 }
 
 // The detector itself: a response carrying another seat's down card is caught.
