@@ -43,8 +43,9 @@ if [ "$all" = 1 ]; then TSAN_TESTS+=(service_test tenants_test ledger_watch_test
 # Ninja for a new build directory (its scheduling keeps both cores busy across
 # targets); an existing one keeps the generator it was made with.
 generator() { if [ ! -f "$1/CMakeCache.txt" ] && command -v ninja >/dev/null; then echo "-GNinja"; fi; }
-# -O1 for the code under test; the tests' own code as in any build
-# (tests/CMakeLists.txt: -O0, -O1 for the tests that compute).
+# The level for the code under test (-O1 ASan, -O0 TSan, above); the tests'
+# own code as in any build (tests/CMakeLists.txt: -O0, -O1 for the tests that
+# compute).
 asan_optimize=(-DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG")
 tsan_optimize=(-DCMAKE_CXX_FLAGS_RELEASE="-O0 -DNDEBUG")
 
