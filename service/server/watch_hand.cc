@@ -6,7 +6,6 @@
 #include <optional>
 #include <utility>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "service/api/status_mapping.h"
 #include "service/server/unary_call.h"
@@ -15,17 +14,6 @@
 namespace stud::service {
 namespace v1 = stud::v1;
 namespace {
-
-// The hand id as the ledger keys it (lowercase hex), or INVALID_ARGUMENT.
-absl::StatusOr<std::string> HandIdHex(const std::string& hand_id) {
-  std::string hex = absl::AsciiStrToLower(hand_id);
-  bool ok = hex.size() == 32;
-  for (char c : hex) ok = ok && absl::ascii_isxdigit(static_cast<unsigned char>(c));
-  if (ok) return hex;
-  return absl::InvalidArgumentError(absl::StrCat(
-      "hand_id: must be the hand's 32 hex digits (PublicView.hand_id), got ",
-      hand_id.empty() ? std::string("nothing") : absl::StrCat("'", hand_id.substr(0, 64), "'")));
-}
 
 // One WatchHand call. The hub offers it versions (WatchSink, on the hub's
 // thread); it writes one message at a time and keeps at most
@@ -45,7 +33,7 @@ class WatchCall final : public grpc::ServerWriteReactor<grpc::ByteBuffer>, publi
     if (deps_.ledger == nullptr || deps_.hub == nullptr) {
       return Refuse(LedgerNotConfigured("WatchHand"));
     }
-    absl::StatusOr<std::string> hex = HandIdHex(request_.hand_id());
+    absl::StatusOr<std::string> hex = HandIdFromCaller(request_.hand_id(), "hand_id");
     if (!hex.ok()) return Refuse(hex.status());
     request_.set_hand_id(*hex);
     // A ticket of another hand is refused before the lookup, so it cannot

@@ -101,18 +101,22 @@ std::string TokenDigest(absl::string_view token) {
   return absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(out), sizeof(out)));
 }
 
-void StartLatestOfHand(Ledger* ledger, absl::string_view tenant, absl::string_view hand_id,
-                       absl::string_view field, LatestDone done) {
+absl::StatusOr<std::string> HandIdFromCaller(absl::string_view hand_id, absl::string_view field) {
   const bool hex = hand_id.size() == 32 && std::all_of(hand_id.begin(), hand_id.end(), [](char c) {
                      return absl::ascii_isxdigit(static_cast<unsigned char>(c));
                    });
-  if (!hex) {
-    return std::move(done)(absl::InvalidArgumentError(
-        absl::StrCat(field, ": '", absl::CHexEscape(hand_id.substr(0, 64)),
-                     "' is not a hand id (32 hex digits, as in PublicView.hand_id)")));
-  }
+  if (hex) return absl::AsciiStrToLower(hand_id);
+  return absl::InvalidArgumentError(
+      absl::StrCat(field, ": '", absl::CHexEscape(hand_id.substr(0, 64)),
+                   "' is not a hand id (32 hex digits, as in PublicView.hand_id)"));
+}
+
+void StartLatestOfHand(Ledger* ledger, absl::string_view tenant, absl::string_view hand_id,
+                       absl::string_view field, LatestDone done) {
+  absl::StatusOr<std::string> checked = HandIdFromCaller(hand_id, field);
+  if (!checked.ok()) return std::move(done)(std::move(checked).status());
   if (ledger == nullptr) return std::move(done)(LedgerNotConfigured(field));
-  std::string id = absl::AsciiStrToLower(hand_id);
+  std::string id = *std::move(checked);
   const std::string key = LedgerKey(tenant, id);
   ledger->StartLatest(key, [id = std::move(id), field = std::string(field),
                             done = std::move(done)](absl::StatusOr<LedgerLatest> latest) mutable {

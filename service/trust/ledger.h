@@ -191,6 +191,11 @@ absl::StatusOr<LedgerLatest> LatestOfHand(Ledger* ledger, absl::string_view tena
 // refused `hand_id` or without a ledger).
 void StartLatestOfHand(Ledger* ledger, absl::string_view tenant, absl::string_view hand_id,
                        absl::string_view field, LatestDone done);
+// A hand id as a caller sends it (GetViewRequest.hand_id,
+// WatchHandRequest.hand_id) in the form the ledger keys it: 32 hex digits in
+// either case, returned lowercase. Anything else is INVALID_ARGUMENT naming
+// `field` and showing what was sent (escaped, at most 64 bytes).
+absl::StatusOr<std::string> HandIdFromCaller(absl::string_view hand_id, absl::string_view field);
 
 // The ledger bookkeeping of one call (see the top of the file), passed to the
 // call's handler as a parameter. A scope with a null ledger records nothing

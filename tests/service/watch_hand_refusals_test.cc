@@ -46,7 +46,14 @@ TEST(WatchHandTest, Refusals) {
   const auto reason = [](const Watched& w) { return ErrorInfoOf(w.status).reason(); };
 
   Watched bad = Watch(b, "not-a-hand-id", h.tickets[1], 0);
-  EXPECT_THAT(bad.status, StatusIs(grpc::StatusCode::INVALID_ARGUMENT, HasSubstr("hand_id")));
+  // The words GetView by hand id gives (ledger.h HandIdFromCaller), what was
+  // sent escaped.
+  EXPECT_THAT(bad.status, StatusIs(grpc::StatusCode::INVALID_ARGUMENT,
+                                   HasSubstr("hand_id: 'not-a-hand-id' is not a hand id (32 hex "
+                                             "digits, as in PublicView.hand_id)")));
+  Watched control = Watch(b, std::string(31, 'a') + "\x01", h.tickets[1], 0);
+  EXPECT_THAT(control.status, StatusIs(grpc::StatusCode::INVALID_ARGUMENT,
+                                       HasSubstr("aaaa\\x01' is not a hand id")));
   // Bytes that are not a WatchHandRequest (a string field that is not UTF-8):
   // the service's own refusal, as for the unary calls (the method is raw).
   Watched undecodable = Watch(b, std::string(8, '\xff'), h.tickets[1], 0);
