@@ -4,7 +4,8 @@
   tidy_compile_commands.py BUILD_DIR OUT_DIR FILES_REGEX
 
 Writes OUT_DIR/compile_commands.json from BUILD_DIR's, for the files that
-FILES_REGEX matches (the ones tools/check-tidy.sh lints):
+FILES_REGEX matches (the ones tools/check-tidy.sh lints), with the warnings
+clang does not share turned off (NOT_FOR_CLANG):
 - The build's own include folders (the generated protobuf and gRPC headers)
   become system folders. clang-tidy then skips their declarations, as it does
   the system headers'; it matched them for nothing (nothing of theirs is
@@ -26,11 +27,14 @@ import subprocess
 import sys
 
 CLANG = "clang++-22"
-# The extra arguments tools/check-tidy.sh gives clang-tidy, for the same
-# reasons; and CMake's header starts with GCC's system_header pragma, which
-# clang refuses in the file it compiles.
-EXTRA = ["-Wno-c2y-extensions", "-Wno-deprecated-declarations",
-         "-Wno-pragma-system-header-outside-header"]
+# GCC's flags that clang does not share, on every command and on the
+# precompiled header: abseil's flags use __COUNTER__ (a C2y extension under
+# -Wpedantic), libstdc++ 12 calls its own deprecated get_temporary_buffer; the
+# compilers check both.
+NOT_FOR_CLANG = ["-Wno-c2y-extensions", "-Wno-deprecated-declarations"]
+# CMake's header starts with GCC's system_header pragma, which clang refuses
+# in the file it compiles (the precompiled header).
+PCH_ONLY = ["-Wno-pragma-system-header-outside-header"]
 
 
 def build_pch(command, header, directory, out):
@@ -43,7 +47,7 @@ def build_pch(command, header, directory, out):
             continue
         flags.append(args[i])
         i += 1
-    cmd = [CLANG, *flags, *EXTRA, "-x", "c++-header", header, "-o", out]
+    cmd = [CLANG, *flags, *NOT_FOR_CLANG, *PCH_ONLY, "-x", "c++-header", header, "-o", out]
     done = subprocess.run(cmd, cwd=directory, capture_output=True, text=True)
     if done.returncode != 0:
         print(f"tidy: no precompiled header for {header} ({CLANG} failed: "
@@ -69,7 +73,7 @@ def main():
                 pchs[header] = build_pch(cmd, header, e["directory"], out)
             use = f" -include-pch {pchs[header]}" if pchs[header] else ""
             cmd = cmd.replace(m.group(0), use)
-        e["command"] = cmd
+        e["command"] = " ".join([cmd, *NOT_FOR_CLANG])
     json.dump(entries, open(os.path.join(out_dir, "compile_commands.json"), "w"))
 
 
