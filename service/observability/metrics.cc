@@ -196,9 +196,15 @@ absl::Status Metrics::Serve(const std::string& address, int* bound_port) {
         absl::StrCat("--metrics_listen ", address, ": cannot listen: ", e.what()));
   }
   exposer_->RegisterCollectable(registry_);
+  for (const auto& c : collectables_) exposer_->RegisterCollectable(c);
   const std::vector<int> ports = exposer_->GetListeningPorts();
   *bound_port = ports.empty() ? 0 : ports.front();
   return absl::OkStatus();
+}
+
+void Metrics::AddCollectable(std::shared_ptr<prometheus::Collectable> collectable) {
+  if (exposer_ != nullptr) exposer_->RegisterCollectable(collectable);
+  collectables_.push_back(std::move(collectable));
 }
 
 void Metrics::SetSealingKey(uint32_t key_id) {

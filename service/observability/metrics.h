@@ -20,6 +20,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "prometheus/collectable.h"
 #include "prometheus/counter.h"
 #include "prometheus/family.h"
 #include "prometheus/gauge.h"
@@ -83,6 +84,10 @@ class Metrics {
   // An answer of the Connect listener (service/connect/), by HTTP status.
   void ConnectAnswered(int http_status);
 
+  // Series another part counts itself and this reads at each scrape (the
+  // hand cache's, server/startup.cc): served with the rest from Serve on.
+  void AddCollectable(std::shared_ptr<prometheus::Collectable> collectable);
+
   void SpansDropped(absl::string_view reason, uint64_t spans);
   void SpansExported(uint64_t spans);
   void SpanQueueSize(size_t spans);
@@ -91,6 +96,7 @@ class Metrics {
   static constexpr int kCodes = 17;
   std::shared_ptr<prometheus::Registry> registry_;
   std::unique_ptr<prometheus::Exposer> exposer_;
+  std::vector<std::shared_ptr<prometheus::Collectable>> collectables_;
 
   prometheus::Family<prometheus::Counter>* requests_;
   prometheus::Family<prometheus::Histogram>* duration_;

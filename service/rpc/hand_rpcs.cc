@@ -19,10 +19,12 @@
 #include "service/api/status_mapping.h"
 #include "service/observability/hand_facts.h"
 #include "service/observability/tracing.h"
+#include "service/rpc/call_hand.h"
 #include "service/rpc/dealing.h"
 #include "service/rpc/fairness_view.h"
 #include "service/rpc/hand_service.h"
 #include "service/token/codec.h"
+#include "service/token/hand_cache.h"
 #include "service/trust/ledger.h"
 #include "text/refusal_text.h"
 
@@ -34,60 +36,27 @@ absl::Status CheckVersion(bool has_expected, uint64_t expected, const HandState&
   return absl::OkStatus();
 }
 
-namespace {
-
-// The SealedHand a call opens its token into: this thread's, reused from call
-// to call so that its vectors and strings keep their capacity
-// (ParseSealedHandInto), or a new one for a call made while the thread's is
-// in use (a call within a call: none today, and still correct).
-class ThreadHand {
- public:
-  ThreadHand() {
-    Slot& slot = ThisThread();
-    if (slot.busy) {
-      hand_ = &own_.emplace();
-    } else {
-      slot.busy = true;
-      hand_ = &slot.hand;
-    }
-  }
-  ~ThreadHand() {
-    if (!own_.has_value()) ThisThread().busy = false;
-  }
-  ThreadHand(const ThreadHand&) = delete;
-  ThreadHand& operator=(const ThreadHand&) = delete;
-  SealedHand* get() { return hand_; }
-
- private:
-  struct Slot {
-    SealedHand hand;
-    bool busy = false;
-  };
-  static Slot& ThisThread() {
-    thread_local Slot slot;
-    return slot;
-  }
-  std::optional<SealedHand> own_;
-  SealedHand* hand_;
-};
-
-}  // namespace
-
 absl::StatusOr<SealedHand> HandService::Unseal(const CallContext& call, const std::string& token,
                                                const std::string& expected_hand_id) const {
-  SealedHand hand;
+  auto hand = std::make_unique<SealedHand>();
   if (absl::Status st = UnsealInto(call, token, expected_hand_id, &hand); !st.ok()) return st;
-  return hand;
+  return std::move(*hand);
 }
 
 absl::Status HandService::UnsealInto(const CallContext& call, const std::string& token,
-                                     const std::string& expected_hand_id, SealedHand* hand) const {
+                                     const std::string& expected_hand_id,
+                                     std::unique_ptr<SealedHand>* owner) const {
   if (token.empty()) return absl::InvalidArgumentError("token: required");
   ChildSpan span(call.trace.span, "unseal");
   // A per-thread plaintext buffer: its capacity is kept from call to call.
-  thread_local std::string plain;
-  if (absl::Status st = sealer_->OpenInto(token, call.tenant, &plain); !st.ok()) return st;
-  if (absl::Status st = ParseSealedHandInto(plain, hand); !st.ok()) return st;
+  // A hand this replica kept as exactly these bytes for this tenant is the
+  // one they open to (token/hand_cache.h); else the token is opened.
+  if (options_.hand_cache == nullptr || !options_.hand_cache->Take(token, call.tenant, owner)) {
+    thread_local std::string plain;
+    if (absl::Status st = sealer_->OpenInto(token, call.tenant, &plain); !st.ok()) return st;
+    if (absl::Status st = ParseSealedHandInto(plain, owner->get()); !st.ok()) return st;
+  }
+  SealedHand* hand = owner->get();
   if (call.language != nullptr) call.language->Note(hand->service.locale);  // its errors' language
   thread_local std::string hand_id;  // as text, formatted once per call in a kept string
   HandIdTextTo(hand->service, &hand_id);
@@ -143,6 +112,11 @@ std::string HandService::BeginUpdate(const CallContext& call, const SealedHand& 
     thread_local std::string plain;  // per-thread, its capacity kept from call to call
     SerializeSealedHandTo(hand, &plain, options_.sealed_schema);
     token = sealer_->Seal(plain, call.tenant, hand.service.hand_id);
+    // The owner of the hand keeps it as this token when its call ends
+    // (ThreadHand, NewHand); a hand written in another schema is not.
+    if (options_.hand_cache != nullptr && options_.sealed_schema == kSealedSchema) {
+      KeepAsSealed(hand, token);
+    }
     if (call.ledger != nullptr) {
       call.ledger->NoteSealed(hand.service.hand_id, state.version, first_op,
                               state.phase == Phase::kComplete, token);
@@ -256,7 +230,10 @@ absl::Status HandService::DealNewHand(const CallContext& call, const v1::NewHand
                                       v1::NewHandResponse* resp) const {
   absl::StatusOr<UpdateParts> parts = DecodeDetail(request.detail());
   if (!parts.ok()) return parts.status();
-  SealedHand hand;
+  // On the heap, to be kept as its first token once answered (HandCache).
+  auto owner = std::make_unique<SealedHand>();
+  SealedHand& hand = *owner;
+  ForgetKeptAs();
   hand.service.locale = static_cast<uint32_t>(locale);
   SetHandPolicy(call, &hand.service);
   if (absl::Status st = PrepareDeal(request, options_.allow_preset, &config, &hand.service);
@@ -284,20 +261,22 @@ absl::Status HandService::DealNewHand(const CallContext& call, const v1::NewHand
                 v1::NewHandResponse::kUpdateFieldNumber, [&](wire::Writer& out) {
                   WriteSeatTickets(*sealer_, call.tenant, hand.service, config.num_seats, out);
                 });
-    return absl::OkStatus();
+  } else {
+    FillUpdate(call, hand, 0, view_seats, *parts, "", resp->mutable_update());
+    AddSeatTickets(*sealer_, call.tenant, hand.service, config.num_seats, resp);
   }
-  FillUpdate(call, hand, 0, view_seats, *parts, "", resp->mutable_update());
-  AddSeatTickets(*sealer_, call.tenant, hand.service, config.num_seats, resp);
+  KeepIfNamed(options_.hand_cache, call.tenant, &owner);
   return absl::OkStatus();
 }
 
 absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
                                       v1::ApplyActionResponse* resp,
                                       const CallContext& call) const {
-  ThreadHand opened;
-  SealedHand* hand = opened.get();
-  if (absl::Status st = UnsealInto(call, req.token(), req.expected_hand_id(), hand); !st.ok())
+  ThreadHand opened(options_.hand_cache, call.tenant);  // kept as the token it answers with
+  if (absl::Status st = UnsealInto(call, req.token(), req.expected_hand_id(), opened.owner());
+      !st.ok())
     return st;
+  SealedHand* hand = opened.get();
   if (absl::Status st = Permit(call, req, *hand); !st.ok()) return st;
   if (!req.has_action()) return absl::InvalidArgumentError("action: required");
   if (req.action().kind() == v1::ACTION_KIND_SEED || hand->service.seeding) {
@@ -339,10 +318,12 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
 absl::Status HandService::LegalActions(const v1::LegalActionsRequest& req,
                                        v1::LegalActionsResponse* resp,
                                        const CallContext& call) const {
-  ThreadHand opened;
-  SealedHand* hand = opened.get();
-  if (absl::Status st = UnsealInto(call, req.token(), req.expected_hand_id(), hand); !st.ok())
+  ThreadHand opened(options_.hand_cache, call.tenant);
+  if (absl::Status st = UnsealInto(call, req.token(), req.expected_hand_id(), opened.owner());
+      !st.ok())
     return st;
+  SealedHand* hand = opened.get();
+  opened.KeepAsOpened(req.token());  // read only
   if (absl::Status st = Permit(call, req, *hand); !st.ok()) return st;
   if (hand->service.seeding) return SeedingPending();  // only seeds now [STUD-DEAL-6]
   const HandState& state = hand->state;
@@ -385,9 +366,11 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
     return absl::InvalidArgumentError("token: required (or hand_id, on a server with the ledger)");
   }
   const std::string& token = req.hand_id().empty() ? req.token() : latest_token;
-  ThreadHand opened;
+  ThreadHand opened(options_.hand_cache, call.tenant);
+  if (absl::Status st = UnsealInto(call, token, req.expected_hand_id(), opened.owner()); !st.ok())
+    return st;
   SealedHand* hand = opened.get();
-  if (absl::Status st = UnsealInto(call, token, req.expected_hand_id(), hand); !st.ok()) return st;
+  opened.KeepAsOpened(token);  // read only
   if (absl::Status st = Permit(call, req, *hand); !st.ok()) return st;
   absl::StatusOr<std::vector<int>> views =
       DecodeViewSeats(req.private_view_seats(), hand->state.config.num_seats, "private_view_seats");
@@ -419,9 +402,10 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
 absl::Status HandService::WatchUpdate(const CallContext& call, const v1::WatchHandRequest& req,
                                       const std::string& token, size_t first_op,
                                       v1::HandUpdate* out, bool* complete) const {
-  ThreadHand opened;
+  ThreadHand opened(options_.hand_cache, call.tenant);
+  if (absl::Status st = UnsealInto(call, token, req.hand_id(), opened.owner()); !st.ok()) return st;
   SealedHand* hand = opened.get();
-  if (absl::Status st = UnsealInto(call, token, req.hand_id(), hand); !st.ok()) return st;
+  opened.KeepAsOpened(token);  // read only
   // The ticket's seat is its byte 23 (seat_tickets.h); Permit refuses a
   // ticket that is not authentic, so the byte is trusted only once it passes.
   const std::string& ticket = req.seat_ticket();

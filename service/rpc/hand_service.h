@@ -12,6 +12,7 @@
 #ifndef STUD_SERVICE_RPC_HAND_SERVICE_H_
 #define STUD_SERVICE_RPC_HAND_SERVICE_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,7 @@ class SigningKeys;  // fairness/receipt.h
 
 namespace stud::service {
 
+class HandCache;        // token/hand_cache.h
 class Ledger;           // trust/ledger.h
 class SeatRateLimiter;  // trust/seat_rate_limit.h
 struct Observability;   // observability/observability.h
@@ -82,6 +84,12 @@ struct ServiceOptions {
   // The keys that sign hand receipts (--signing_keys_file; null: one random
   // key per process, EphemeralSigningKeys). Must outlive the service.
   const fairness::SigningKeys* signing_keys = nullptr;
+  // Hands kept decoded between calls (--hand_cache; null: none): a call on
+  // the token this replica just answered with skips opening and decoding it.
+  // Used only while the tokens written are of kSealedSchema (a hand read back
+  // from another schema is not known to equal the one kept). Must outlive
+  // the service.
+  HandCache* hand_cache = nullptr;
 };
 
 // FAILED_PRECONDITION STUD-DEAL-6: the hand waits for its players' seeds.
@@ -148,9 +156,12 @@ class HandService {
   // Opens a token; when `expected_hand_id` is set, the token must be that hand's.
   absl::StatusOr<SealedHand> Unseal(const CallContext& call, const std::string& token,
                                     const std::string& expected_hand_id) const;
-  // The same into `*hand`, which may hold an earlier hand (ParseSealedHandInto).
+  // The same into `**owner`, which may hold an earlier hand
+  // (ParseSealedHandInto), or the hand the hand cache kept as `token`, which
+  // then takes `*owner`'s (HandCache::Take).
   absl::Status UnsealInto(const CallContext& call, const std::string& token,
-                          const std::string& expected_hand_id, SealedHand* hand) const;
+                          const std::string& expected_hand_id,
+                          std::unique_ptr<SealedHand>* owner) const;
   // NewHand with redeal_of: the redeal of a misdeal that kept its antes (redeal_rpc.cc).
   absl::Status NewRedeal(const CallContext& call, const stud::v1::NewHandRequest& req,
                          stud::v1::NewHandResponse* resp) const;

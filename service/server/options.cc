@@ -51,6 +51,10 @@ ABSL_FLAG(int, sealed_schema, 3,
           "Schema of the token plaintext this server writes: 3 (rule IDs as numbers), or 2 (rule "
           "IDs as names), which releases before 3 also read: use 2 during a rolling upgrade from "
           "one of them (CHANGELOG.md). Both are always read");
+ABSL_FLAG(int, hand_cache, 1024,
+          "Hands this replica keeps decoded between calls (service/token/hand_cache.h): a call "
+          "on the token it just answered with skips opening and decoding it. About 5 KB each; "
+          "0 = off. Answers are the same either way");
 ABSL_FLAG(bool, allow_preset, false, "Accept DEALING_MODE_PRESET (caller-chosen deck order)");
 ABSL_FLAG(
     bool, allow_history_reveal, false,

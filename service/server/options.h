@@ -33,6 +33,7 @@ ABSL_DECLARE_FLAG(std::string, key_file);
 ABSL_DECLARE_FLAG(std::string, signing_keys_file);
 ABSL_DECLARE_FLAG(int, token_format);
 ABSL_DECLARE_FLAG(int, sealed_schema);
+ABSL_DECLARE_FLAG(int, hand_cache);
 ABSL_DECLARE_FLAG(bool, allow_preset);
 ABSL_DECLARE_FLAG(bool, allow_history_reveal);
 ABSL_DECLARE_FLAG(bool, allow_deck_reveal);

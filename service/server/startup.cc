@@ -16,12 +16,50 @@
 #include "absl/time/time.h"
 #include "engine/hand_key.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "prometheus/collectable.h"
+#include "prometheus/metric_family.h"
 #include "service/observability/grpc_log.h"
 #include "service/server/drain.h"
 #include "service/server/options.h"
 
 namespace stud::service {
 namespace {
+
+// The hand cache's counts as series, read at each scrape (token/hand_cache.h
+// counts them itself: the token floor has no Prometheus).
+class HandCacheSeries : public prometheus::Collectable {
+ public:
+  explicit HandCacheSeries(std::shared_ptr<const HandCache> cache) : cache_(std::move(cache)) {}
+  std::vector<prometheus::MetricFamily> Collect() const override {
+    const HandCache::Counts n = cache_->counts();
+    auto sample = [](std::vector<prometheus::ClientMetric::Label> labels, double value,
+                     prometheus::MetricType type) {
+      prometheus::ClientMetric m;
+      m.label = std::move(labels);
+      (type == prometheus::MetricType::Counter ? m.counter.value : m.gauge.value) = value;
+      return m;
+    };
+    using prometheus::MetricType;
+    return {
+        {"stud_hand_cache_lookups_total",
+         "Calls that looked for their hand among the hands kept decoded, by result",
+         MetricType::Counter,
+         {sample({{"result", "hit"}}, static_cast<double>(n.hits), MetricType::Counter),
+          sample({{"result", "miss"}}, static_cast<double>(n.misses), MetricType::Counter)}},
+        {"stud_hand_cache_evictions_total",
+         "Kept hands pushed out unused by newer ones",
+         MetricType::Counter,
+         {sample({}, static_cast<double>(n.evictions), MetricType::Counter)}},
+        {"stud_hand_cache_capacity",
+         "Hands this replica keeps decoded at most (--hand_cache)",
+         MetricType::Gauge,
+         {sample({}, static_cast<double>(cache_->capacity()), MetricType::Gauge)}},
+    };
+  }
+
+ private:
+  std::shared_ptr<const HandCache> cache_;
+};
 
 // The default of --max_in_flight when a ledger is on.
 constexpr int kLedgerMaxInFlight = 1024;
@@ -205,6 +243,14 @@ absl::Status BuildService(ServerParts& parts) {
     parts.seat_rate_limit = std::make_unique<SeatRateLimiter>(rate, 2 * rate);
     options.seat_rate_limit = parts.seat_rate_limit.get();
   }
+  const int kept_hands = absl::GetFlag(FLAGS_hand_cache);
+  if (kept_hands < 0) return Invalid("--hand_cache: must be 0 (off) or a number of hands");
+  if (kept_hands > 0) {
+    parts.hand_cache = std::make_shared<HandCache>(static_cast<size_t>(kept_hands));
+    options.hand_cache = parts.hand_cache.get();
+    if (parts.metrics != nullptr)
+      parts.metrics->AddCollectable(std::make_shared<HandCacheSeries>(parts.hand_cache));
+  }
   parts.service = std::make_unique<StudServiceImpl>(&*parts.sealer, options);
   return absl::OkStatus();
 }
@@ -286,6 +332,7 @@ void AnnounceReady(const ServerParts& parts) {
       .Int("seat_ticket_tenants", static_cast<int64_t>(parts.seat_tickets.tenants.size()))
       .Int("max_in_flight", options.max_in_flight)
       .Int("workers", options.workers)
+      .Int("hand_cache", absl::GetFlag(FLAGS_hand_cache))
       .Bool("ledger", options.ledger != nullptr);
   if (options.allow_preset) {
     LogLine(LogLevel::kWarn, "preset_allowed")

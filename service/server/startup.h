@@ -30,6 +30,7 @@
 #include "service/rpc/hand_service.h"
 #include "service/server/connection_policy.h"
 #include "service/server/stud_service.h"
+#include "service/token/hand_cache.h"
 #include "service/token/sealer.h"
 #include "service/trust/redis_ledger.h"
 #include "service/trust/seat_rate_limit.h"
@@ -66,6 +67,9 @@ struct ServerParts {
   std::unique_ptr<WatchHub> watch_hub;  // with the ledger
   std::unique_ptr<TenantLimiter> tenant_limits;
   std::unique_ptr<SeatRateLimiter> seat_rate_limit;
+  // null: --hand_cache=0. Shared with its metrics, which a scrape may read
+  // while the server stops.
+  std::shared_ptr<HandCache> hand_cache;
   std::unique_ptr<StudServiceImpl> service;
   // StartServer
   ConnectionPolicy connections;

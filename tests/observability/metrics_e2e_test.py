@@ -273,6 +273,16 @@ class MetricsE2E(unittest.TestCase):
         self.wait_value('stud_rpc_undecodable_requests_total{method="ApplyAction"}', 0.0)
         self.wait_value('stud_rpc_requests_total{method="NewHand",code="INVALID_ARGUMENT"}', 3.0)
 
+    def test_hand_cache_counts(self):
+        # One replica: every action's token is the one this server last answered
+        # with (the hand kept decoded), the refused action on the finished hand
+        # too; the altered token is looked up and missed, the short one is not
+        # looked up (shorter than an authentication tag).
+        self.wait_value('stud_hand_cache_lookups_total{result="hit"}', float(self.actions_ok + 1))
+        self.wait_value('stud_hand_cache_lookups_total{result="miss"}', 1.0)
+        self.wait_value('stud_hand_cache_evictions_total', 0.0)
+        self.wait_value('stud_hand_cache_capacity', 1024.0)
+
     def test_info_metrics(self):
         self.wait_value('stud_sealing_key_info{key_id="2"}', 1.0)
         self.wait_value('count(stud_build_info)', 1.0)

@@ -12,6 +12,7 @@
 #include "service/observability/metrics.h"
 #include "service/observability/observability.h"
 #include "service/observability/tracing.h"
+#include "service/token/hand_cache.h"
 #include "service_fixture.h"
 
 namespace stud::service::testing {
@@ -33,12 +34,14 @@ class CountingExporter : public SpanExporter {
 
 // Our shared state without gRPC in between (so ThreadSanitizer sees every
 // access): one HandService (sealer, the codec's interned rule IDs), one
-// Metrics registry, one Tracer with its exporter thread and one Admission
-// queue, used by 8 threads at once.
+// Metrics registry, one Tracer with its exporter thread, one Admission
+// queue and one hand cache (the threads play the same hand, so they find,
+// miss and keep the same tokens' hands at once), used by 8 threads at once.
 TEST(ConcurrencyTest, SharedStateFromManyThreads) {
   ASSERT_THAT(InitCrypto(), IsOk());
   Sealer sealer = *Sealer::Create({TestKey(1, 7)});
-  HandService service(&sealer, ServiceOptions{true});
+  HandCache cache(16);
+  HandService service(&sealer, ServiceOptions{.allow_preset = true, .hand_cache = &cache});
   std::atomic<int> exported{0};
   Metrics metrics(BuildInfo{"t", "t"});
   BatchOptions batch;
@@ -84,6 +87,7 @@ TEST(ConcurrencyTest, SharedStateFromManyThreads) {
   EXPECT_EQ(ran.load() + refused.load(), 8 * 150);
   EXPECT_GT(ran.load(), 0);
   EXPECT_GT(exported.load(), 0);
+  EXPECT_GT(cache.counts().hits, 0U);
 }
 
 TEST(ConcurrencyTest, ParallelClientsGetTheAnswersOfALoneClient) {

@@ -19,6 +19,7 @@
 #include "service/server/stud_service.h"
 #include "service/server/unary_call.h"
 #include "service/token/codec.h"
+#include "service/token/hand_cache.h"
 #include "service/token/sealer.h"
 #include "stud/internal/v1/state.pb.h"
 
@@ -341,17 +342,35 @@ BENCHMARK(BM_ApplyAction_6_Seal);
 // Arg 0: the full update; 1: UPDATE_DETAIL_CHANGES (no public view, no
 // announcements); 2: the full update as a message.
 void BM_ApplyAction_9_Total(benchmark::State& st) {
-  HandService service(&TheSealer(), ServiceOptions{});
+  // As stud_server runs by default, with a hand cache: every call here misses
+  // it (no token of the cases was answered by this service) and keeps its
+  // answer's hand, the cost of a call a replica sees for the first time.
+  // One for the process, as a server's: the library runs this function
+  // several times, and a cache filling again each time would count its
+  // filling as calls (tools/bench/instructions_per_call.py). Small, so that
+  // the hands it trades with the calls have each held many hands, as on a
+  // server that has run a while: at 1,024 a short run sees every kept hand
+  // only once or twice, still growing its vectors (about 2.5k instructions
+  // and 4 allocations more per call).
+  static HandCache* const cache = new HandCache(64);
+  static const HandService* const service =
+      new HandService(&TheSealer(), ServiceOptions{.hand_cache = cache});
   size_t response_bytes = 0;
   size_t arena_bytes = 0;
-  // Each case once first: a hand's deck tree is derived on its first answer
-  // and then found in the tree cache (fairness_view.cc), as on a server.
-  for (const ApplyCase& c : ApplyCases())
-    ServerApplyAction(service, c.request, false, false, &arena_bytes);
+  // Each case first, the first time enough times to fill the hand cache as a
+  // server's fills (the hands it hands back then have their capacity): a
+  // hand's deck tree is derived on its first answer and then found in the
+  // tree cache (fairness_view.cc), as on a server.
+  static bool filled = false;
+  for (size_t kept = 0; kept <= (filled ? 0 : cache->capacity()); kept += ApplyCases().size()) {
+    for (const ApplyCase& c : ApplyCases())
+      ServerApplyAction(*service, c.request, false, false, &arena_bytes);
+  }
+  filled = true;
   arena_bytes = 0;
   const size_t calls = OverCases(st, [&](const ApplyCase& c) {
     grpc::ByteBuffer out =
-        ServerApplyAction(service, c.request, st.range(0) == 1, st.range(0) == 2, &arena_bytes);
+        ServerApplyAction(*service, c.request, st.range(0) == 1, st.range(0) == 2, &arena_bytes);
     response_bytes += out.Length();
     benchmark::DoNotOptimize(out);
   });
@@ -361,13 +380,49 @@ void BM_ApplyAction_9_Total(benchmark::State& st) {
 }
 BENCHMARK(BM_ApplyAction_9_Total)->Arg(0)->Arg(1)->Arg(2);
 
+// The same call on a token this replica answered with, as stud_server (its
+// --hand_cache on by default) sees the next call of a hand it serves: the
+// hand is found decoded (token/hand_cache.h) instead of opened. Before each
+// call, outside the function counted (ServerApplyAction) and the time, the
+// case's hand is kept as its token, as the call before it would have left
+// it. Arg 0: the full update; 1: UPDATE_DETAIL_CHANGES.
+void BM_ApplyAction_9_TotalKept(benchmark::State& st) {
+  // Small, so that the hands passed around reach their steady capacity within
+  // a short run (a call finds the hand kept just before it either way).
+  HandCache cache(16);
+  HandService service(&TheSealer(), ServiceOptions{.hand_cache = &cache});
+  const std::vector<ApplyCase>& cases = ApplyCases();
+  std::unique_ptr<SealedHand> spare;  // the copy kept; the cache hands back another
+  size_t arena_bytes = 0;
+  auto call = [&](const ApplyCase& c) {
+    if (spare == nullptr) spare = std::make_unique<SealedHand>();
+    *spare = c.hand;
+    cache.Keep(c.token, "", &spare);
+    const auto t0 = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(
+        ServerApplyAction(service, c.request, st.range(0) == 1, false, &arena_bytes));
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  for (const ApplyCase& c : cases) call(c);  // each case's deck tree, as in _Total
+  const uint64_t hits_before = cache.counts().hits;
+  size_t i = 0;
+  for (auto _ : st) st.SetIterationTime(call(cases[i++ % cases.size()]));
+  for (; i % cases.size() != 0; ++i) call(cases[i % cases.size()]);  // whole turns, as OverCases
+  // 1 when every call found its hand (a count, so a change that missed shows).
+  st.counters["hit_ratio"] =
+      static_cast<double>(cache.counts().hits - hits_before) / static_cast<double>(i);
+}
+BENCHMARK(BM_ApplyAction_9_TotalKept)->Arg(0)->Arg(1)->UseManualTime();
+
 // A whole NewHand in process as the server makes the call (8 seats, SERVICE
 // dealing: shuffle, deck commitment, seal, the first update and the tickets
 // written as bytes into the call's buffer). Arg 1: UPDATE_DETAIL_CHANGES (no
 // public view, no announcements); 2: the full answer as a message (FillUpdate
 // and AddSeatTickets) serialized by protobuf, as before the writer.
 void BM_NewHand_Total(benchmark::State& st) {
-  HandService service(&TheSealer(), ServiceOptions{});
+  // With a hand cache, as stud_server by default: each new hand is kept.
+  static HandCache* const cache = new HandCache(64);
+  HandService service(&TheSealer(), ServiceOptions{.hand_cache = cache});
   stud::v1::NewHandRequest nh = EightSeatNewHand();
   if (st.range(0) == 1) nh.set_detail(stud::v1::UPDATE_DETAIL_CHANGES);
   const std::string request = nh.SerializeAsString();
