@@ -66,6 +66,11 @@ ABSL_FLAG(double, warmup, 1, "seconds run before measuring, per phase");
 ABSL_FLAG(int, timeout_ms, 5000, "deadline of every call");
 ABSL_FLAG(int, threads, 1, "client completion-queue threads");
 ABSL_FLAG(int, pool, 256, "distinct requests (tokens) in the pool");
+ABSL_FLAG(int, chain, 0,
+          "--rpc=apply_action: the pool as runs of N consecutive actions of one hand, each on the "
+          "token the one before it is answered with; in the closed loop each call slot plays its "
+          "runs in order, as a hand played on one replica (whose hand cache then finds the hand, "
+          "service/token/hand_cache.h). 0: independent mid-hand requests");
 ABSL_FLAG(std::string, detail, "full",
           "--rpc=apply_action and new_hand: the answer's UpdateDetail, full or changes (no public "
           "view or announcements)");
@@ -98,6 +103,7 @@ struct Request {
 struct Workload {
   std::string method;  // "/package.Service/Method"
   std::vector<Request> pool;
+  size_t chain = 0;  // --chain: the pool is runs of this many requests of one hand each
 };
 
 grpc::ByteBuffer ToBuffer(const std::string& s) {
@@ -202,7 +208,25 @@ Workload BuildWorkload(const std::string& rpc, const std::string& target, int po
   std::mt19937_64 rng(static_cast<uint64_t>(seed));
   auto stub = v1::StudService::NewStub(MakeChannel(target, -1));
   std::vector<std::string> requests;
-  if (rpc == "apply_action" || rpc == "legal_actions") {
+  const int chain = absl::GetFlag(FLAGS_chain);
+  if (rpc == "apply_action" && chain > 0) {
+    w.method = "/stud.v1.StudService/ApplyAction";
+    w.chain = static_cast<size_t>(chain);
+    while (requests.size() + w.chain <= static_cast<size_t>(std::max(pool_size, chain))) {
+      // A run from 3rd street on; a hand that ends within it is played again.
+      v1::HandUpdate u = MidHand(*stub, 1 + static_cast<int>(rng() % 4), rng);
+      std::vector<std::string> run;
+      while (run.size() < w.chain && u.to_act() != 0 && u.legal_actions_size() > 0) {
+        v1::ApplyActionRequest req;
+        req.set_token(u.token());
+        *req.mutable_action() = PickAction(u, rng, false);
+        if (absl::GetFlag(FLAGS_detail) == "changes") req.set_detail(v1::UPDATE_DETAIL_CHANGES);
+        run.push_back(req.SerializeAsString());
+        u = Apply(*stub, req.token(), req.action());
+      }
+      if (run.size() == w.chain) requests.insert(requests.end(), run.begin(), run.end());
+    }
+  } else if (rpc == "apply_action" || rpc == "legal_actions") {
     w.method = rpc == "apply_action" ? "/stud.v1.StudService/ApplyAction"
                                      : "/stud.v1.StudService/LegalActions";
     for (int i = 0; i < pool_size; ++i) {
@@ -394,6 +418,7 @@ class Runner {
     stop_.store(false);
     in_flight_.store(0);
     next_request_.store(0);
+    slot_next_.assign(open ? 0 : static_cast<size_t>(concurrency), kNotStarted);
     per_thread_.assign(cqs_.size(), PerThread());
 
     std::vector<std::thread> pollers;
@@ -481,8 +506,23 @@ class Runner {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
   }
 
+  // The pool request a call of `slot` sends. With runs (--chain) in the
+  // closed loop, slot s plays runs s, s + c, s + 2c, ... (c slots) each in
+  // order: no two slots play one hand at once, and each call's token is the
+  // one the slot's call before it was answered with.
+  size_t NextRequest(size_t slot) {
+    const size_t runs = w_.chain == 0 ? 0 : w_.pool.size() / w_.chain;
+    if (open_ || runs == 0) return next_request_.fetch_add(1) % w_.pool.size();
+    size_t& at = slot_next_[slot];  // only this slot's calls touch it, one at a time
+    if (at == kNotStarted) at = (slot % runs) * w_.chain;
+    const size_t req = at;
+    ++at;
+    if (at % w_.chain == 0) at = ((at / w_.chain - 1 + slot_next_.size()) % runs) * w_.chain;
+    return req;
+  }
+
   void Start(size_t slot, Clock::time_point scheduled) {
-    const size_t req = next_request_.fetch_add(1) % w_.pool.size();
+    const size_t req = NextRequest(slot);
     auto* c = new CallState;
     c->scheduled = scheduled;
     c->request = req;
@@ -538,6 +578,8 @@ class Runner {
   std::atomic<bool> stop_{false};
   std::atomic<int64_t> in_flight_{0};
   std::atomic<uint64_t> next_request_{0};
+  static constexpr size_t kNotStarted = ~size_t{0};
+  std::vector<size_t> slot_next_;  // closed loop with runs: each slot's next request
 };
 
 Result RunPhase(const std::string& label, const std::string& target, const Workload& w, bool open,
@@ -584,6 +626,11 @@ int main(int argc, char** argv) {
   if (absl::GetFlag(FLAGS_detail) != "full" && absl::GetFlag(FLAGS_detail) != "changes")
     Die("--detail must be full or changes");
 
+  const int chain = absl::GetFlag(FLAGS_chain);
+  if (chain < 0 || (chain > 0 && rpc != "apply_action"))
+    Die("--chain: a run length of 1 or more, with --rpc=apply_action only (0 = off)");
+  if (chain > 0 && absl::GetFlag(FLAGS_pool) / chain < absl::GetFlag(FLAGS_concurrency))
+    Die("--chain: --pool / --chain runs must be at least --concurrency (one hand per call slot)");
   const Workload w =
       BuildWorkload(rpc, target, absl::GetFlag(FLAGS_pool), absl::GetFlag(FLAGS_seed));
   std::printf(
