@@ -3,6 +3,7 @@
 // reports included, parses with the protobuf classes of state.proto and
 // serializes back (deterministically) to the very same bytes; and it parses
 // back to the same state.
+#include <algorithm>
 #include <memory>
 #include <random>
 #include <string>
@@ -24,6 +25,15 @@
 namespace stud::service {
 namespace {
 using ::stud::testing::IsOk;
+
+// A deck shuffled by the test's own seeded generator, so that a test whose
+// counts depend on how the hands go plays the same hands every run.
+std::vector<Card> SeededDeck(std::mt19937& rng) {
+  std::vector<Card> deck;
+  for (int i = 0; i < kDeckSize; ++i) deck.push_back(Card::FromIndex(i));
+  std::shuffle(deck.begin(), deck.end(), rng);
+  return deck;
+}
 
 // Our bytes through protobuf's parser and deterministic serializer.
 std::string ViaProtobuf(const std::string& bytes) {
@@ -186,12 +196,12 @@ TEST(StateWireTest, NextTokenFromAReadHandIsTheSameBytesAsFromScratch) {
     c.options = ProfileDefaults(hand % 3 == 0 ? Profile::kTournament : Profile::kCash);
     c.num_seats = 2 + hand % 7;
     for (int i = 1; i <= c.num_seats; ++i) c.starting_stacks[i] = 200 + (rng() % 3000);
-    c.deck = ShuffledDeck();
-    c.recycle_order = ShuffledDeck();
+    c.deck = SeededDeck(rng);
+    c.recycle_order = SeededDeck(rng);
     absl::StatusOr<HandState> state = NewHand(c);
     ASSERT_THAT(state, IsOk());
     const ServiceData service{1, 1, std::string(32, 'c'), std::string(32, 's')};
-    std::vector<Card> live_deck = ShuffledDeck();
+    std::vector<Card> live_deck = SeededDeck(rng);
     size_t next_card = 0;
     for (int step = 0; step < 200 && state->phase != Phase::kComplete; ++step) {
       absl::StatusOr<SealedHand> read = ParseSealedHand(SerializeSealedHand({*state, service}));
