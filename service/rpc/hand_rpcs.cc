@@ -104,14 +104,17 @@ absl::Status CheckSeatNumbers(const google::protobuf::RepeatedPtrField<v1::SeatC
   return absl::OkStatus();
 }
 
-std::string HandService::BeginUpdate(const CallContext& call, const SealedHand& hand,
-                                     size_t first_op, std::string token) const {
+absl::string_view HandService::BeginUpdate(const CallContext& call, const SealedHand& hand,
+                                           size_t first_op, absl::string_view token) const {
   const HandState& state = hand.state;
   if (token.empty()) {
     ChildSpan span(call.trace.span, "seal");
-    thread_local std::string plain;  // per-thread, its capacity kept from call to call
+    // Per thread, their capacity kept from call to call: a seal allocates nothing.
+    thread_local std::string plain;
+    thread_local std::string sealed;
     SerializeSealedHandTo(hand, &plain, options_.sealed_schema);
-    token = sealer_->Seal(plain, call.tenant, hand.service.hand_id);
+    sealer_->SealTo(plain, call.tenant, hand.service.hand_id, &sealed);
+    token = sealed;
     // The owner of the hand keeps it as this token when its call ends
     // (ThreadHand, NewHand); a hand written in another schema is not.
     if (options_.hand_cache != nullptr && options_.sealed_schema == kSealedSchema) {
@@ -133,10 +136,10 @@ std::string HandService::BeginUpdate(const CallContext& call, const SealedHand& 
 
 void HandService::FillUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
                              const std::vector<int>& view_seats, UpdateParts parts,
-                             std::string token, v1::HandUpdate* out,
+                             absl::string_view token, v1::HandUpdate* out,
                              const NextStep* given_next) const {
   const HandState& state = hand.state;
-  out->set_token(BeginUpdate(call, hand, first_op, std::move(token)));
+  out->set_token(std::string(BeginUpdate(call, hand, first_op, token)));
   out->set_version(state.version);
   if (hand.service.seeding) {  // players' seeds awaited: nothing dealt [STUD-DEAL-6]
     FillSeeding(hand, view_seats, parts, out);

@@ -186,13 +186,14 @@ class HandService {
   // `first_op`. `token` is the token to return; empty means seal a new one.
   // `next`: what the engine's step answered (engine/step.h); null: asked here.
   void FillUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
-                  const std::vector<int>& view_seats, UpdateParts parts, std::string token,
+                  const std::vector<int>& view_seats, UpdateParts parts, absl::string_view token,
                   stud::v1::HandUpdate* out, const NextStep* next = nullptr) const;
   // What every update does before its fields: the token it returns (`token`,
-  // or the hand sealed now when that is empty, noted for the ledger) and the
-  // hand's facts noted for the call's observation.
-  std::string BeginUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
-                          std::string token) const;
+  // or the hand sealed now when that is empty, noted for the ledger and the
+  // hand cache) and the hand's facts noted for the call's observation. A
+  // token sealed here is valid until this thread's next seal.
+  absl::string_view BeginUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
+                                absl::string_view token) const;
   // True when WriteUpdate writes this call's answer: a caller that takes
   // bytes (CallContext::response_bytes), a hand dealt and still in play (no
   // seeding, no receipt), and `parts` other than kCompact. Otherwise the
@@ -203,7 +204,7 @@ class HandService {
   // serializes from FillUpdate's message (tests/service/update_bytes_test.cc),
   // without building it. Only where Writable.
   void WriteUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
-                   const std::vector<int>& view_seats, UpdateParts parts, std::string token,
+                   const std::vector<int>& view_seats, UpdateParts parts, absl::string_view token,
                    const NextStep* next, wire::Writer& out) const;
   // A whole response written to call.response_bytes: its field
   // `update_field`, the HandUpdate of WriteUpdate, then what `rest` writes
@@ -211,7 +212,7 @@ class HandService {
   // empty. Only where Writable.
   void WriteAnswer(
       const CallContext& call, const SealedHand& hand, size_t first_op,
-      const std::vector<int>& view_seats, UpdateParts parts, std::string token,
+      const std::vector<int>& view_seats, UpdateParts parts, absl::string_view token,
       const NextStep* next, uint32_t update_field,
       absl::FunctionRef<void(wire::Writer&)> rest = [](wire::Writer&) {}) const;
   // ACTION_KIND_SEED, or any action on a hand in its seeding phase

@@ -185,12 +185,12 @@ bool HandService::Writable(const CallContext& call, const SealedHand& hand, Upda
 
 void HandService::WriteAnswer(const CallContext& call, const SealedHand& hand, size_t first_op,
                               const std::vector<int>& view_seats, UpdateParts parts,
-                              std::string token, const NextStep* next, uint32_t update_field,
+                              absl::string_view token, const NextStep* next, uint32_t update_field,
                               absl::FunctionRef<void(wire::Writer&)> rest) const {
   wire::Writer out(call.response_bytes,
                    parts == UpdateParts::kChanges ? kChangesBytesEstimate : kUpdateBytesEstimate);
   const size_t at = out.Open(update_field);
-  WriteUpdate(call, hand, first_op, view_seats, parts, std::move(token), next, out);
+  WriteUpdate(call, hand, first_op, view_seats, parts, token, next, out);
   out.Close(at);
   rest(out);
   out.Finish();
@@ -198,11 +198,11 @@ void HandService::WriteAnswer(const CallContext& call, const SealedHand& hand, s
 
 void HandService::WriteUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
                               const std::vector<int>& view_seats, UpdateParts parts,
-                              std::string token, const NextStep* given_next,
+                              absl::string_view token, const NextStep* given_next,
                               wire::Writer& out) const {
   using U = v1::HandUpdate;
   const HandState& state = hand.state;
-  out.BytesField(U::kTokenFieldNumber, BeginUpdate(call, hand, first_op, std::move(token)));
+  out.BytesField(U::kTokenFieldNumber, BeginUpdate(call, hand, first_op, token));
   if (call.trace.hand != nullptr && call.trace.span != nullptr && call.trace.span->sampled()) {
     AnswerDetail answer;  // what the span would have read of the message
     if (parts != UpdateParts::kChanges) answer.street = EncodeStreet(state.street);

@@ -293,7 +293,11 @@ std::string Sealer::Seal(absl::string_view plaintext, absl::string_view tenant,
   const Key& key = keys_[sealing_];
   tenant = tenant.substr(
       0, 64);  // callers pass validated ids (tenants.h); never overflow the length byte
-  if (seal_format_ == kDerivedTokenFormat) return SealDerived(plaintext, tenant, hand_id);
+  if (seal_format_ == kDerivedTokenFormat) {
+    std::string token;
+    SealDerivedTo(plaintext, tenant, hand_id, &token);
+    return token;
+  }
   if (seal_format_ == kGcmSivTokenFormat) return SealGcmSiv(plaintext, tenant, hand_id);
   if (seal_format_ == kSipTokenFormat) return SealSip(plaintext, tenant);
   const size_t header = HeaderBytes(tenant);
@@ -316,6 +320,15 @@ std::string Sealer::Seal(absl::string_view plaintext, absl::string_view tenant,
       nonce + kTokenNonceBytes, &clen, reinterpret_cast<const uint8_t*>(plaintext.data()),
       plaintext.size(), out, header, nullptr, nonce, key.bytes.data());
   return token;
+}
+
+void Sealer::SealTo(absl::string_view plaintext, absl::string_view tenant,
+                    absl::string_view hand_id, std::string* token) const {
+  if (seal_format_ == kDerivedTokenFormat) {
+    SealDerivedTo(plaintext, tenant.substr(0, 64), hand_id, token);  // as Seal
+  } else {
+    *token = Seal(plaintext, tenant, hand_id);
+  }
 }
 
 absl::StatusOr<std::string> Sealer::Open(absl::string_view token, absl::string_view tenant) const {

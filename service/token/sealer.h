@@ -205,6 +205,10 @@ class Sealer {
   // (formats 1-3 derive theirs from the plaintext and ignore it).
   std::string Seal(absl::string_view plaintext, absl::string_view tenant = {},
                    absl::string_view hand_id = {}) const;
+  // The same into *token, whose capacity is reused (a per-thread buffer on
+  // the hot path: no allocation per seal).
+  void SealTo(absl::string_view plaintext, absl::string_view tenant, absl::string_view hand_id,
+              std::string* token) const;
   // Opens a token sealed for `tenant` ("" = for no tenant).
   absl::StatusOr<std::string> Open(absl::string_view token, absl::string_view tenant = {}) const;
   // The same into *out, whose capacity is reused (a per-thread buffer on the
@@ -231,8 +235,8 @@ class Sealer {
   // Format 5 (token/sealer_derived.cc): the subkeys of every ring key, made
   // once; sealing; opening after the common header checks.
   void DeriveSubkeys();
-  std::string SealDerived(absl::string_view plaintext, absl::string_view tenant,
-                          absl::string_view hand_id) const;
+  void SealDerivedTo(absl::string_view plaintext, absl::string_view tenant,
+                     absl::string_view hand_id, std::string* token) const;
   absl::Status OpenDerived(absl::string_view token, const Key& key, absl::string_view tenant,
                            std::string* out) const;
   std::array<uint8_t, kTenantTagBytes> TenantTag(size_t key_index, absl::string_view tenant) const;

@@ -75,12 +75,11 @@ std::array<uint8_t, kTenantTagBytes> Sealer::TenantTag(size_t key_index,
   return tag;
 }
 
-std::string Sealer::SealDerived(absl::string_view plaintext, absl::string_view tenant,
-                                absl::string_view hand_id) const {
+void Sealer::SealDerivedTo(absl::string_view plaintext, absl::string_view tenant,
+                           absl::string_view hand_id, std::string* token) const {
   const Key& key = keys_[sealing_];
-  std::string token(kHeaderBytes + gcm_siv::kNonceBytes + plaintext.size() + gcm_siv::kTagBytes,
-                    '\0');
-  auto* out = reinterpret_cast<uint8_t*>(token.data());
+  token->resize(kHeaderBytes + gcm_siv::kNonceBytes + plaintext.size() + gcm_siv::kTagBytes);
+  auto* out = reinterpret_cast<uint8_t*>(token->data());
   out[0] = 'S';
   out[1] = 'K';
   out[2] = kDerivedTokenFormat;
@@ -96,9 +95,8 @@ std::string Sealer::SealDerived(absl::string_view plaintext, absl::string_view t
     std::memcpy(nonce.data(), hand_id.data(), std::min(hand_id.size(), nonce.size()));
   }
   std::memcpy(out + kHeaderBytes, nonce.data(), nonce.size());
-  gcm_siv::Seal(siv_keys_[sealing_], nonce, absl::string_view(token.data(), kHeaderBytes),
+  gcm_siv::Seal(siv_keys_[sealing_], nonce, absl::string_view(token->data(), kHeaderBytes),
                 plaintext, out + kHeaderBytes + nonce.size());
-  return token;
 }
 
 absl::Status Sealer::OpenDerived(absl::string_view token, const Key& key, absl::string_view tenant,

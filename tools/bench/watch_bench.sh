@@ -12,7 +12,8 @@
 #   tools/bench/watch_bench.sh
 #   BUILD_DIR (default build), DURATION (10), RATE (1000), HANDS (125), SEATS (4),
 #   PER_HAND ("8 40": 1,000 and 5,000 streams with 125 hands), SKIP_BUILD (set: use
-#   the binaries as built)
+#   the binaries as built), SERVER_FLAGS (more stud_server flags for both replicas,
+#   e.g. "--hand_cache=0")
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -38,8 +39,9 @@ for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$redis_port") 2>/dev/null &
 (umask 077; printf '1:%s\n' "$(head -c32 /dev/urandom | od -An -tx1 | tr -d ' \n')" >"$tmp/keys")
 
 for per_hand in $PER_HAND; do
+  # shellcheck disable=SC2206 # SERVER_FLAGS: words on purpose
   common=(--key_file "$tmp/keys" --metrics_listen '' --ledger "redis://127.0.0.1:$redis_port"
-          --max_watchers 100000)
+          --max_watchers 100000 ${SERVER_FLAGS:-})
   start "a$per_hand" "$BUILD_DIR/service/stud_server" "${common[@]}"
   a_addr=$addr a_pid=$pid
   start "b$per_hand" "$BUILD_DIR/service/stud_server" "${common[@]}"
