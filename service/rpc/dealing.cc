@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -91,8 +92,16 @@ void DealFromSeeds(HandConfig* config, ServiceData* service) {
   config->deal_source = DealSource::kDeck;
   config->deck = ToCards(derived.deck);
   config->recycle_order = ToCards(derived.recycle_order);
+  // The old commitment's salt, derived, not drawn: this runs in the call that
+  // completes the players' seeds, and a retried call must answer the same
+  // bytes. Keyed BLAKE2b under the server seed, which stays secret until the
+  // hand reveals it, so the salt is as unknown to the players as a drawn one.
+  static constexpr std::string_view kSaltLabel = "stud deck commitment salt";
   service->salt.assign(kSaltBytes, '\0');
-  randombytes_buf(service->salt.data(), service->salt.size());
+  crypto_generichash(reinterpret_cast<unsigned char*>(service->salt.data()), kSaltBytes,
+                     reinterpret_cast<const unsigned char*>(kSaltLabel.data()), kSaltLabel.size(),
+                     reinterpret_cast<const unsigned char*>(service->server_seed.data()),
+                     service->server_seed.size());
   service->commitment = DeckCommitment(config->deck, config->recycle_order, service->salt);
   service->seeding = false;
   RememberDeckTree(*service, derived);  // its views need the tree: derived once

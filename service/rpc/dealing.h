@@ -85,8 +85,10 @@ std::vector<std::string> PlayerSeeds(const ServiceData& service);
 // Stores seat `seat`'s seed (1..num_seats).
 void SetPlayerSeed(ServiceData* service, int num_seats, int seat, const std::string& seed);
 // The deck and recycle order of stud-shuffle-v1 from the server seed, the hand
-// id and the seeds now in `service`, and the old commitment with a new
-// 32-byte salt. Ends the seeding phase.
+// id and the seeds now in `service`, and the old commitment with its 32-byte
+// salt derived from the server seed. Ends the seeding phase. A pure function
+// of `service`: the call that completes the seeds answers the same bytes
+// when retried.
 void DealFromSeeds(HandConfig* config, ServiceData* service);
 
 // The commitment for a view: the digest alone (nothing for a hand the

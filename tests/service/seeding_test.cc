@@ -233,6 +233,27 @@ TEST(SeedingTest, STUD_DEAL_6_TheTableClosesSeedingForASilentSeat) {
 }
 
 // Every variant: seeded by every seat, played out, the receipt verifies.
+// Every call but NewHand is a pure function of its request and token, the
+// one that deals from the seeds too: its retry (a lost answer) gets the same
+// bytes, deck commitment and token included, on this replica or another.
+// The commitment's salt was drawn there once, so each retry committed anew.
+TEST(SeedingTest, STUD_DEAL_6_TheSeedThatCompletesTheSeedsRetriedAnswersTheSameBytes) {
+  ASSERT_THAT(InitCrypto(), IsOk());
+  Seeding table;
+  Seeding other;  // another replica of the same key ring
+  v1::HandUpdate u = table.Deal(SeededHand(3)).update();
+  u = table.ApplyOk(u, Seed(1, "alice"));
+  u = table.ApplyOk(u, Seed(2, "bob"));
+  v1::ApplyActionResponse first, retried, elsewhere;
+  ASSERT_THAT(table.Apply(u, Seed(3, "carol"), &first), IsOk());
+  ASSERT_THAT(table.Apply(u, Seed(3, "carol"), &retried), IsOk());
+  ASSERT_THAT(other.Apply(u, Seed(3, "carol"), &elsewhere), IsOk());
+  EXPECT_EQ(first.update().public_view().phase(), v1::PHASE_BETTING);  // dealt
+  EXPECT_EQ(first.update().public_view().deck_commitment().commitment().size(), 32u);
+  EXPECT_EQ(first.SerializeAsString(), retried.SerializeAsString());
+  EXPECT_EQ(first.SerializeAsString(), elsewhere.SerializeAsString());
+}
+
 TEST(SeedingTest, EveryVariantPlaysOutAfterSeeding) {
   ASSERT_THAT(InitCrypto(), IsOk());
   for (v1::Variant variant : {v1::VARIANT_STUD, v1::VARIANT_STUD_HI_LO, v1::VARIANT_RAZZ}) {
