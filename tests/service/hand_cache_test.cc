@@ -1,9 +1,9 @@
 // Hands kept decoded between calls (service/token/hand_cache.h): a service
 // with the cache answers every call byte for byte as one without it, over
-// many random hands of every variant, with reads, refused actions and calls
-// of another tenant between the actions, and the cache is really used (most
-// actions find their hand). Then the cache alone: exact bytes and tenant,
-// bounded size, off at 0.
+// many random hands of every variant and dealing mode (SERVICE, some waiting
+// for their players' seeds first, PRESET, LIVE), with reads, refused actions and calls of another
+// tenant between the actions, and the cache is really used (most actions find their hand). Then the
+// cache alone: exact bytes and tenant, bounded size, off at 0.
 #include "service/token/hand_cache.h"
 
 #include <memory>
@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "hidden_info.h"
 #include "service/rpc/hand_service.h"
 #include "service/token/sealer.h"
 #include "service_fixture.h"
@@ -29,8 +30,8 @@ class KeptAndOpened : public ::testing::Test {
   KeptAndOpened()
       : sealer_(*Sealer::Create({TestKey(1, 5)}, kDerivedTokenFormat)),
         cache_(64),
-        kept_(&sealer_, ServiceOptions{.hand_cache = &cache_}),
-        opened_(&sealer_, ServiceOptions{}) {}
+        kept_(&sealer_, ServiceOptions{.allow_preset = true, .hand_cache = &cache_}),
+        opened_(&sealer_, ServiceOptions{.allow_preset = true}) {}
 
   // The status of both calls, which must agree; the answer of both, which
   // must be the same bytes.
@@ -51,20 +52,61 @@ class KeptAndOpened : public ::testing::Test {
   HandService opened_;
 };
 
+// The next action of a hand: a card reported for a LIVE deal (the first the
+// hand has not seen, in deck order), else a random legal action.
+v1::Action NextAction(const v1::HandUpdate& u, const Sealer& sealer, absl::string_view tenant,
+                      std::mt19937_64& rng) {
+  for (const v1::LegalAction& la : u.legal_actions()) {
+    if (la.kind() == v1::ACTION_KIND_DEAL || la.kind() == v1::ACTION_KIND_BURN ||
+        la.kind() == v1::ACTION_KIND_RESHUFFLE) {
+      std::vector<Card> deck;
+      for (int i = 0; i < kDeckSize; ++i) deck.push_back(Card::FromIndex(i));
+      absl::StatusOr<std::string> plain = sealer.Open(u.token(), tenant);
+      EXPECT_TRUE(plain.ok());
+      return testing::LiveDeal(u, ParseSealedHand(plain.value_or(""))->state, deck);
+    }
+  }
+  const v1::LegalAction& legal =
+      u.legal_actions(static_cast<int>(rng() % static_cast<uint64_t>(u.legal_actions_size())));
+  v1::Action a;
+  a.set_kind(legal.kind());
+  a.set_seat(u.to_act());
+  a.set_amount_to(legal.amount_to());
+  return a;
+}
+
 TEST_F(KeptAndOpened, EveryAnswerIsTheSameBytesAsWithoutKeptHands) {
   ASSERT_TRUE(InitCrypto().ok());
   std::mt19937_64 rng(31);
   const v1::Variant variants[] = {v1::VARIANT_STUD, v1::VARIANT_STUD_HI_LO, v1::VARIANT_RAZZ};
+  const v1::DealingMode modes[] = {v1::DEALING_MODE_SERVICE, v1::DEALING_MODE_SERVICE,
+                                   v1::DEALING_MODE_PRESET, v1::DEALING_MODE_LIVE};
   int actions = 0;
   for (int h = 0; h < 120; ++h) {
     v1::NewHandRequest nh =
-        BasicHand(2 + static_cast<int>(rng() % 7), v1::DEALING_MODE_SERVICE, variants[h % 3]);
+        BasicHand(2 + static_cast<int>(rng() % 7), modes[h % 4], variants[h % 3]);
     const std::string tenant = absl::StrCat("tenant-", h % 2);
+    // Some SERVICE hands wait for their players' seeds first [STUD-DEAL-6]:
+    // the hand NewHand answers with is then one in its seeding phase.
+    const bool seeded = h % 8 == 1;
+    nh.mutable_fairness()->set_player_seeds(seeded);
     v1::NewHandResponse dealt;  // dealt once (the deck is random): the kept service's hand
     ASSERT_TRUE(kept_.NewHand(nh, &dealt, CallContext{.tenant = tenant}).ok());
     v1::HandUpdate u = dealt.update();
-    while (u.to_act() != 0) {
+    for (int seat = 1; seeded && seat <= nh.seats_size(); ++seat) {
+      v1::ApplyActionRequest req;
+      req.set_token(u.token());
+      req.mutable_action()->set_kind(v1::ACTION_KIND_SEED);
+      req.mutable_action()->set_seat(seat);
+      req.mutable_action()->set_seed(absl::StrCat("seed of seat ", seat));
+      v1::ApplyActionResponse resp;
+      ASSERT_TRUE(Both(&HandService::ApplyAction, req, &resp, tenant).ok()) << "seat " << seat;
+      u = resp.update();
+    }
+    ASSERT_GT(u.legal_actions_size(), 0) << "hand " << h << " did not start";
+    while (u.legal_actions_size() > 0) {  // until the hand is complete
       SCOPED_TRACE(absl::StrCat("hand ", h, " version ", u.version()));
+      const v1::Action action = NextAction(u, sealer_, tenant, rng);
       const uint64_t roll = rng() % 10;
       if (roll == 0) {  // a read between actions (kept again under the same token)
         v1::LegalActionsRequest la;
@@ -75,15 +117,13 @@ TEST_F(KeptAndOpened, EveryAnswerIsTheSameBytesAsWithoutKeptHands) {
       } else if (roll == 1) {
         v1::GetViewRequest gv;
         gv.set_token(u.token());
-        gv.add_private_view_seats(u.to_act());
+        if (u.to_act() != 0) gv.add_private_view_seats(u.to_act());
         v1::GetViewResponse resp;
         ASSERT_TRUE(Both(&HandService::GetView, gv, &resp, tenant).ok());
       } else if (roll == 2) {  // another tenant's call on this token: refused alike
         v1::ApplyActionRequest other;
         other.set_token(u.token());
-        other.mutable_action()->set_kind(u.legal_actions(0).kind());
-        other.mutable_action()->set_seat(u.to_act());
-        other.mutable_action()->set_amount_to(u.legal_actions(0).amount_to());
+        *other.mutable_action() = action;
         v1::ApplyActionResponse resp;
         EXPECT_EQ(Both(&HandService::ApplyAction, other, &resp, "someone-else").code(),
                   absl::StatusCode::kPermissionDenied);
@@ -95,13 +135,9 @@ TEST_F(KeptAndOpened, EveryAnswerIsTheSameBytesAsWithoutKeptHands) {
         v1::ApplyActionResponse resp;
         EXPECT_FALSE(Both(&HandService::ApplyAction, wrong, &resp, tenant).ok());
       }
-      const v1::LegalAction& legal =
-          u.legal_actions(static_cast<int>(rng() % static_cast<uint64_t>(u.legal_actions_size())));
       v1::ApplyActionRequest req;
       req.set_token(u.token());
-      req.mutable_action()->set_kind(legal.kind());
-      req.mutable_action()->set_seat(u.to_act());
-      req.mutable_action()->set_amount_to(legal.amount_to());
+      *req.mutable_action() = action;
       if (rng() % 4 == 0) req.set_detail(v1::UPDATE_DETAIL_CHANGES);
       v1::ApplyActionResponse resp;
       ASSERT_TRUE(Both(&HandService::ApplyAction, req, &resp, tenant).ok());
