@@ -61,6 +61,11 @@ class HandCacheSeries : public prometheus::Collectable {
   std::shared_ptr<const HandCache> cache_;
 };
 
+// --hand_cache's largest value: about 5 GB of hands kept, and its slots'
+// bookkeeping allocated at start-up (a typo of a few digits more stops
+// start-up with a message instead of exhausting memory).
+constexpr int kMaxKeptHands = 1 << 18;
+
 // The default of --max_in_flight when a ledger is on.
 constexpr int kLedgerMaxInFlight = 1024;
 
@@ -244,7 +249,10 @@ absl::Status BuildService(ServerParts& parts) {
     options.seat_rate_limit = parts.seat_rate_limit.get();
   }
   const int kept_hands = absl::GetFlag(FLAGS_hand_cache);
-  if (kept_hands < 0) return Invalid("--hand_cache: must be 0 (off) or a number of hands");
+  if (kept_hands < 0 || kept_hands > kMaxKeptHands) {
+    return Invalid(absl::StrCat("--hand_cache: ", kept_hands, " is not 0 (off) to ", kMaxKeptHands,
+                                " hands (about 20 KB each)"));
+  }
   if (kept_hands > 0) {
     parts.hand_cache = std::make_shared<HandCache>(static_cast<size_t>(kept_hands));
     options.hand_cache = parts.hand_cache.get();

@@ -297,6 +297,13 @@ class ServerOperations(unittest.TestCase):
         self.assertIn("64 hex", proc.stderr)
         self.assertEqual(proc.stdout, "")
 
+    def test_out_of_range_hand_cache_fails_fast(self):
+        for value in ("-1", "100000000"):
+            proc = subprocess.run([ARGS.server, "--listen", "127.0.0.1:0", "--metrics_listen=",
+                                   "--hand_cache=" + value], capture_output=True, text=True, timeout=15)
+            self.assertNotEqual(proc.returncode, 0, value)
+            self.assertIn("--hand_cache: " + value + " is not 0 (off) to 262144 hands", proc.stderr)
+
     @unittest.skipUnless(shutil.which("openssl"), "openssl not installed")
     def test_tls_when_certificate_files_are_given(self):
         from stud.v1 import stud_pb2 as pb
