@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "service/server/stud_service.h"
 #include "service/token/codec.h"
+#include "service/token/hand_cache.h"
 #include "service/token/sealer.h"
 #include "service/trust/ledger.h"
 #include "service/trust/tenants.h"
@@ -49,11 +50,14 @@ class Server {
       : Server(std::move(keys),
                ServiceOptions{.allow_preset = allow_preset, .observability = observability},
                token_format) {}
-  // Any service options (tenants, history reveal, ...).
-  Server(std::vector<Key> keys, const ServiceOptions& options,
-         uint8_t token_format = kTokenFormat) {
+  // Any service options (tenants, history reveal, ...). Without a hand cache
+  // in them, the server gets one, as stud_server does by default
+  // (--hand_cache): every test through this server runs with it.
+  Server(std::vector<Key> keys, ServiceOptions options, uint8_t token_format = kTokenFormat)
+      : hand_cache_(64) {
     EXPECT_THAT(InitCrypto(), ::stud::testing::IsOk());
     sealer_ = std::make_unique<Sealer>(*Sealer::Create(std::move(keys), token_format));
+    if (options.hand_cache == nullptr) options.hand_cache = &hand_cache_;
     service_ = std::make_unique<StudServiceImpl>(sealer_.get(), options);
     grpc::ServerBuilder builder;
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);
@@ -73,6 +77,7 @@ class Server {
 
  private:
   int port_ = 0;
+  HandCache hand_cache_;
   std::unique_ptr<Sealer> sealer_;
   std::unique_ptr<StudServiceImpl> service_;
   std::unique_ptr<grpc::Server> server_;
