@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <utility>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
 
 namespace stud::service {
 namespace {
@@ -41,11 +40,13 @@ struct HandCache::Shard {
     uint64_t key = 0;
     bool live = false;
   };
-  mutable absl::Mutex mu;
-  std::vector<Slot> slots ABSL_GUARDED_BY(mu);
-  size_t next ABSL_GUARDED_BY(mu) = 0;  // the slot the next Keep fills
-  absl::flat_hash_map<uint64_t, size_t> index ABSL_GUARDED_BY(mu);
-  Counts counts ABSL_GUARDED_BY(mu);
+  // std::mutex rather than absl::Mutex: ThreadSanitizer sees it (admission.h).
+  // Guards everything below.
+  mutable std::mutex mu;
+  std::vector<Slot> slots;
+  size_t next = 0;  // the slot the next Keep fills
+  absl::flat_hash_map<uint64_t, size_t> index;
+  Counts counts;
 };
 
 HandCache::HandCache(size_t capacity)
@@ -54,7 +55,7 @@ HandCache::HandCache(size_t capacity)
       shards_(new Shard[shard_count_]) {
   for (size_t i = 0; i < shard_count_; ++i) {
     Shard& s = shards_[i];
-    absl::MutexLock lock(&s.mu);
+    std::lock_guard<std::mutex> lock(s.mu);
     // The first capacity % shard_count shards hold one slot more.
     s.slots.resize(capacity / shard_count_ + (i < capacity % shard_count_ ? 1 : 0));
   }
@@ -72,7 +73,7 @@ bool HandCache::Take(absl::string_view token, absl::string_view tenant,
   if (shard_count_ == 0 || token.size() < kMinTokenBytes) return false;
   const uint64_t key = KeyOf(token);
   Shard& s = ShardOf(key);
-  absl::MutexLock lock(&s.mu);
+  std::lock_guard<std::mutex> lock(s.mu);
   auto it = s.index.find(key);
   if (it == s.index.end()) {
     ++s.counts.misses;
@@ -97,7 +98,7 @@ void HandCache::Keep(absl::string_view token, absl::string_view tenant,
   if (shard_count_ == 0 || token.size() < kMinTokenBytes || *hand == nullptr) return;
   const uint64_t key = KeyOf(token);
   Shard& s = ShardOf(key);
-  absl::MutexLock lock(&s.mu);
+  std::lock_guard<std::mutex> lock(s.mu);
   if (auto it = s.index.find(key); it != s.index.end()) {  // the same token, kept again
     s.slots[it->second].live = false;
     s.index.erase(it);
@@ -121,7 +122,7 @@ HandCache::Counts HandCache::counts() const {
   Counts total;
   for (size_t i = 0; i < shard_count_; ++i) {
     const Shard& s = shards_[i];
-    absl::MutexLock lock(&s.mu);
+    std::lock_guard<std::mutex> lock(s.mu);
     total.hits += s.counts.hits;
     total.misses += s.counts.misses;
     total.evictions += s.counts.evictions;
