@@ -9,6 +9,9 @@
 # whose handler spins that many microseconds of CPU against the do-nothing one
 # (ApplyAction's request and response sizes): what a handler of a given cost
 # allows on this machine, whatever it does.
+# LOADGEN_FLAGS: more stud_loadgen flags for the service's calls (e.g.
+# "--chain=8 --pool=512": each call on the token the one before was answered
+# with, so the server finds the hand it kept).
 #   BUILD_DIR=build DURATION=5 RUNS=3 tools/bench/service_ratio.sh [extra stud_server flags]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -29,7 +32,7 @@ for run in $(seq "$RUNS"); do
     echo "== run $run: $rpc (detail $detail)"
     "$BUILD_DIR/tools/loadgen/stud_loadgen" --target="$server_addr" --server_pid="$server_pid" \
       --baseline_target="$addr" --baseline_pid="$pid" --rpc="$rpc" --detail="$detail" \
-      --duration="$DURATION" --concurrency=32 --channels=4
+      --duration="$DURATION" --concurrency=32 --channels=4 ${LOADGEN_FLAGS:-}
     kill "$server_pid" "$pid"; wait "$server_pid" "$pid" 2>/dev/null || true
   done
   for work in ${CALIBRATE-3 6 16}; do
