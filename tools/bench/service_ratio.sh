@@ -30,6 +30,7 @@ for run in $(seq "$RUNS"); do
     server_addr=$addr server_pid=$pid
     start "echo$run$rpc$detail" "$BUILD_DIR/tools/loadgen/loadgen_echo_server"
     echo "== run $run: $rpc (detail $detail)"
+    # shellcheck disable=SC2086 # LOADGEN_FLAGS: words on purpose
     "$BUILD_DIR/tools/loadgen/stud_loadgen" --target="$server_addr" --server_pid="$server_pid" \
       --baseline_target="$addr" --baseline_pid="$pid" --rpc="$rpc" --detail="$detail" \
       --duration="$DURATION" --concurrency=32 --channels=4 ${LOADGEN_FLAGS:-}
