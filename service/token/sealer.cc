@@ -290,16 +290,28 @@ std::string Sealer::SealGcmSiv(absl::string_view plaintext, absl::string_view te
 
 std::string Sealer::Seal(absl::string_view plaintext, absl::string_view tenant,
                          absl::string_view hand_id) const {
-  const Key& key = keys_[sealing_];
+  std::string token;
+  SealTo(plaintext, tenant, hand_id, &token);
+  return token;
+}
+
+void Sealer::SealTo(absl::string_view plaintext, absl::string_view tenant,
+                    absl::string_view hand_id, std::string* token) const {
   tenant = tenant.substr(
       0, 64);  // callers pass validated ids (tenants.h); never overflow the length byte
   if (seal_format_ == kDerivedTokenFormat) {
-    std::string token;
-    SealDerivedTo(plaintext, tenant, hand_id, &token);
-    return token;
+    SealDerivedTo(plaintext, tenant, hand_id, token);
+  } else if (seal_format_ == kGcmSivTokenFormat) {
+    *token = SealGcmSiv(plaintext, tenant, hand_id);
+  } else if (seal_format_ == kSipTokenFormat) {
+    *token = SealSip(plaintext, tenant);
+  } else {
+    *token = SealXChaCha(plaintext, tenant);
   }
-  if (seal_format_ == kGcmSivTokenFormat) return SealGcmSiv(plaintext, tenant, hand_id);
-  if (seal_format_ == kSipTokenFormat) return SealSip(plaintext, tenant);
+}
+
+std::string Sealer::SealXChaCha(absl::string_view plaintext, absl::string_view tenant) const {
+  const Key& key = keys_[sealing_];
   const size_t header = HeaderBytes(tenant);
   std::string token(header + kTokenNonceBytes + kTokenTagBytes + plaintext.size(), '\0');
   auto* out = reinterpret_cast<uint8_t*>(token.data());
@@ -320,15 +332,6 @@ std::string Sealer::Seal(absl::string_view plaintext, absl::string_view tenant,
       nonce + kTokenNonceBytes, &clen, reinterpret_cast<const uint8_t*>(plaintext.data()),
       plaintext.size(), out, header, nullptr, nonce, key.bytes.data());
   return token;
-}
-
-void Sealer::SealTo(absl::string_view plaintext, absl::string_view tenant,
-                    absl::string_view hand_id, std::string* token) const {
-  if (seal_format_ == kDerivedTokenFormat) {
-    SealDerivedTo(plaintext, tenant.substr(0, 64), hand_id, token);  // as Seal
-  } else {
-    *token = Seal(plaintext, tenant, hand_id);
-  }
 }
 
 absl::StatusOr<std::string> Sealer::Open(absl::string_view token, absl::string_view tenant) const {

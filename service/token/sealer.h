@@ -229,6 +229,8 @@ class Sealer {
 
  private:
   Sealer(std::vector<Key> keys, size_t sealing, uint8_t seal_format);
+  // Formats 1 and 2 (keyed-BLAKE2b nonce, XChaCha20-Poly1305).
+  std::string SealXChaCha(absl::string_view plaintext, absl::string_view tenant) const;
   std::string SealSip(absl::string_view plaintext, absl::string_view tenant) const;
   std::string SealGcmSiv(absl::string_view plaintext, absl::string_view tenant,
                          absl::string_view hand_id) const;
