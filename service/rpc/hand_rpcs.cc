@@ -48,11 +48,10 @@ absl::Status HandService::UnsealInto(const CallContext& call, const std::string&
                                      std::unique_ptr<SealedHand>* owner) const {
   if (token.empty()) return absl::InvalidArgumentError("token: required");
   ChildSpan span(call.trace.span, "unseal");
-  // A per-thread plaintext buffer: its capacity is kept from call to call.
   // A hand this replica kept as exactly these bytes for this tenant is the
   // one they open to (token/hand_cache.h); else the token is opened.
   if (options_.hand_cache == nullptr || !options_.hand_cache->Take(token, call.tenant, owner)) {
-    thread_local std::string plain;
+    thread_local std::string plain;  // its capacity kept from call to call
     if (absl::Status st = sealer_->OpenInto(token, call.tenant, &plain); !st.ok()) return st;
     if (absl::Status st = ParseSealedHandInto(plain, owner->get()); !st.ok()) return st;
   }
