@@ -5,8 +5,14 @@
 # Ports are picked at run time; nothing outside the state directory is touched.
 #
 #   deploy/local-stack.sh [up] [--server PATH | --image TAG] [--dir DIR] [--replicas N] [--no-prometheus] [--ledger]
+#                         [--hand-affinity]
 #       Starts everything, prints the addresses, and stays in the foreground;
 #       Ctrl-C (or SIGTERM, or the exit of --parent-pid) stops everything.
+#       --hand-affinity: nginx sends the calls that carry the same x-hand-id
+#       metadata to one replica (consistent hash), so each replica finds the
+#       hands it answered still decoded (--hand_cache); calls without it (a
+#       NewHand) stay round robin. The default proves statelessness: every
+#       call may land anywhere.
 #       --ledger: also a redis-server (Debian package) on a free loopback port,
 #       append-only files in DIR/redis, and every replica started with
 #       --ledger redis://127.0.0.1:PORT --ledger_password_file (docs/ledger.md); it is
@@ -43,6 +49,7 @@ prometheus=1
 parent_pid=""
 ledger=0
 image=""
+hand_affinity=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --image) image="$2"; shift 2 ;;
@@ -51,8 +58,9 @@ while [ $# -gt 0 ]; do
     --replicas) replicas="$2"; shift 2 ;;
     --no-prometheus) prometheus=0; shift ;;
     --ledger) ledger=1; shift ;;
+    --hand-affinity) hand_affinity=1; shift ;;
     --parent-pid) parent_pid="$2"; shift 2 ;;
-    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
     *) echo "local-stack: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -289,8 +297,16 @@ if [ "$METRICS_FLAG" = 1 ] && curl -sf -m 2 "http://127.0.0.1:$METRICS_1_PORT/me
   metrics=1
 fi
 
-# nginx: HTTP/2 cleartext in, grpc_pass out, round robin per call.
+# nginx: HTTP/2 cleartext in, grpc_pass out, round robin per call (or by hand).
 mkdir -p "$dir/nginx"
+balance="round robin per call"
+hash_line=""
+if [ "$hand_affinity" = 1 ]; then
+  balance="by x-hand-id (consistent hash), round robin without it"
+  # A routing hint only: the replicas never read it. An empty key (no
+  # metadata) falls back to round robin in nginx's hash module.
+  hash_line="    hash \$http_x_hand_id consistent;"
+fi
 {
   cat <<EOF
 worker_processes 1;
@@ -313,6 +329,7 @@ http {
   # dead replica costs nothing on loopback: the call goes to the next one.
   upstream stud_replicas {
 EOF
+  [ -z "$hash_line" ] || echo "$hash_line"
   for i in $(seq 1 "$replicas"); do
     echo "    server 127.0.0.1:$(eval echo "\$REPLICA_${i}_PORT") max_fails=0;"
   done
@@ -380,7 +397,7 @@ fi
 
 {
   echo "stud local stack (state in $dir)"
-  echo "  load balancer: 127.0.0.1:$LB_PORT  (nginx grpc_pass, round robin per call; log $dir/nginx/access.log)"
+  echo "  load balancer: 127.0.0.1:$LB_PORT  (nginx grpc_pass, $balance; log $dir/nginx/access.log)"
   for i in $(seq 1 "$replicas"); do
     p="$(eval echo "\$REPLICA_${i}_PORT")"; m="$(eval echo "\$METRICS_${i}_PORT")"
     mtext="metrics 127.0.0.1:$m"; [ $metrics = 1 ] || mtext="no metrics"

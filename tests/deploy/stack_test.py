@@ -13,6 +13,9 @@ three stud_server replicas sharing a key ring behind nginx grpc_pass.
     calls alternate between replicas share one Redis ledger, an older token is
     refused TOKEN_SUPERSEDED by every replica, the exact retry is identical,
     and the Redis stops with the stack.
+  * with --hand-affinity (a third, short stack): a client that names its hand
+    (x-hand-id = PublicView.hand_id after NewHand) has all its later calls on
+    one replica, which finds the hand kept decoded (the replicas' cache hits).
 
 The client retries on UNAVAILABLE only (the call did not reach a live
 replica, a draining one refused it, or its connection closed under it), as a
@@ -132,8 +135,9 @@ class Player:
     def call(self, method, request, hand_id):
         for attempt in range(40):
             try:
+                # No metadata for a hand not named yet (hand_id None).
                 return getattr(self.stub, method)(request, timeout=CALL_TIMEOUT,
-                                                  metadata=(("x-hand-id", hand_id),))
+                                                  metadata=(("x-hand-id", hand_id),) if hand_id else None)
             except self.grpc.RpcError as e:
                 if e.code() != self.grpc.StatusCode.UNAVAILABLE:
                     raise
@@ -144,8 +148,10 @@ class Player:
                 time.sleep(min(0.05 * (attempt + 1), 0.5))
         raise RuntimeError("%s of hand %s: still failing after 40 attempts" % (method, hand_id))
 
-    def play(self, hand_id, seed, pause=0.0, on_step=None):
-        """One complete hand; returns (final update, starting stacks, key ids seen)."""
+    def play(self, hand_id, seed, pause=0.0, on_step=None, by_view=False):
+        """One complete hand; returns (final update, starting stacks, key ids seen).
+        by_view: as a client that learns the hand's id from NewHand's answer:
+        NewHand without x-hand-id, every later call with PublicView.hand_id."""
         pb = self.pb
         rng = random.Random(seed)
         stacks = [rng.choice([300, 800, 2000, 5000]) for _ in range(rng.randint(2, 6))]
@@ -153,7 +159,9 @@ class Player:
         req = pb.NewHandRequest(variant=variant, stakes=pb.Stakes(preset="$1-$2"))
         for i, stack in enumerate(stacks, start=1):
             req.seats.add(seat=i, stack=stack)
-        update = self.call("NewHand", req, hand_id).update
+        update = self.call("NewHand", req, None if by_view else hand_id).update
+        if by_view:
+            hand_id = update.public_view.hand_id
         total = sum(stacks)
         keys = [token_key_id(update.token)]
         for step in range(500):
@@ -194,8 +202,9 @@ class Player:
         self.channel.close()
 
 
-def play_many(player, prefix, count, threads, pause=0.0, on_step=None, deadline_s=240):
-    """count hands on `threads` threads; returns {hand_id: (update, stacks, keys)}; raises the first error."""
+def play_many(player, prefix, count, threads, pause=0.0, on_step=None, deadline_s=240, by_view=False):
+    """count hands on `threads` threads; returns {hand_id: (update, stacks, keys)}; raises the first error.
+    by_view: as Player.play; the hands' x-hand-id is then their PublicView.hand_id."""
     results, errors = {}, []
     ids = ["%s-%03d" % (prefix, n) for n in range(count)]
     lock = threading.Lock()
@@ -204,8 +213,8 @@ def play_many(player, prefix, count, threads, pause=0.0, on_step=None, deadline_
         for n in range(k, count, threads):
             hand_id = ids[n]
             try:
-                update, stacks, keys = player.play(hand_id, n * 7919 + len(prefix), pause, on_step)
-                player.check_settled(hand_id, update, stacks)
+                update, stacks, keys = player.play(hand_id, n * 7919 + len(prefix), pause, on_step, by_view)
+                player.check_settled(update.public_view.hand_id if by_view else hand_id, update, stacks)
                 with lock:
                     results[hand_id] = (update, stacks, keys)
             except Exception as e:  # noqa: BLE001 - reported below with the hand id
@@ -536,6 +545,65 @@ class LedgerStack(unittest.TestCase):
             player.close()
         print("ledger stack: 6 hands + stale-token checks in %.1f s, retries %s"
               % (time.time() - start, dict(player.retries)))
+
+
+class HandAffinityStack(unittest.TestCase):
+    """deploy/local-stack.sh --hand-affinity: nginx hashes x-hand-id, so every
+    call of a hand after NewHand reaches one replica, which finds the hand it
+    answered still decoded (--hand_cache)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.stack = Stack(TMP, "affinity-stack", ["--hand-affinity", "--no-prometheus"])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stack.stop()
+
+    def cache_lookups(self):
+        """Sum over the replicas of stud_hand_cache_lookups_total by result."""
+        import urllib.request
+        env, total = self.stack.env(), collections.Counter()
+        for i in self.stack.replicas:
+            url = "http://127.0.0.1:%s/metrics" % env["METRICS_%d_PORT" % i]
+            with urllib.request.urlopen(url, timeout=5) as r:
+                for line in r.read().decode().splitlines():
+                    m = re.match(r'stud_hand_cache_lookups_total\{.*result="(\w+)".*\} (\S+)', line)
+                    if m:
+                        total[m.group(1)] += int(float(m.group(2)))
+        return total
+
+    def test_a_hands_calls_after_new_hand_reach_one_replica(self):
+        before = self.cache_lookups()
+        player = Player(self.stack.lb)
+        try:
+            results = play_many(player, "affinity", count=24, threads=6, by_view=True)
+        finally:
+            player.close()
+        lookups = self.cache_lookups() - before
+        ids = {update.public_view.hand_id for update, _, _ in results.values()}
+        by_hand, unnamed = collections.defaultdict(list), collections.Counter()
+        for up, hand, _ in self.stack.access_log():
+            if hand == "-":  # nginx logs an empty variable as "-": NewHand
+                unnamed[up] += 1
+            else:
+                by_hand[hand].append(up)
+        named_calls = sum(len(ups) for ups in by_hand.values())
+        homes = collections.Counter(ups[0] for ups in by_hand.values())
+        print("hand affinity: %d hands, %d named calls; hands per replica %s; NewHand per replica %s; "
+              "cache lookups %s; retries %s" % (len(by_hand), named_calls, dict(homes), dict(unnamed),
+                                                 dict(lookups), dict(player.retries)))
+        self.assertEqual(set(by_hand), ids)
+        for hand, ups in by_hand.items():
+            self.assertEqual(len(set(ups)), 1, "hand %s moved between replicas: %s" % (hand, ups))
+        self.assertGreaterEqual(len(homes), 2, "24 hands hashed onto one replica")
+        # Without the metadata nginx's hash falls back to round robin.
+        self.assertEqual(sum(unnamed.values()), 24)
+        self.assertEqual(set(unnamed), set(self.stack.replicas.values()), unnamed)
+        # Each hand's first named call may miss (its NewHand ran elsewhere);
+        # every later one finds the hand its replica answered with.
+        self.assertLessEqual(lookups["miss"], 24, lookups)
+        self.assertGreaterEqual(lookups["hit"], named_calls - 24, lookups)
 
 
 def main():
