@@ -8,7 +8,7 @@
 #                         [--hand-affinity]
 #       Starts everything, prints the addresses, and stays in the foreground;
 #       Ctrl-C (or SIGTERM, or the exit of --parent-pid) stops everything.
-#       --hand-affinity: nginx sends the calls that carry the same x-hand-id
+#       --hand-affinity: nginx sends the calls that carry the same x-stud-hand-id
 #       metadata to one replica (consistent hash), so each replica finds the
 #       hands it answered still decoded (--hand_cache); calls without it (a
 #       NewHand) stay round robin. The default proves statelessness: every
@@ -302,10 +302,10 @@ mkdir -p "$dir/nginx"
 balance="round robin per call"
 hash_line=""
 if [ "$hand_affinity" = 1 ]; then
-  balance="by x-hand-id (consistent hash), round robin without it"
+  balance="by x-stud-hand-id (consistent hash), round robin without it"
   # A routing hint only: the replicas never read it. An empty key (no
   # metadata) falls back to round robin in nginx's hash module.
-  hash_line="    hash \$http_x_hand_id consistent;"
+  hash_line="    hash \$http_x_stud_hand_id consistent;"
 fi
 {
   cat <<EOF
@@ -316,10 +316,10 @@ error_log $dir/nginx/error.log warn;
 events { worker_connections 1024; }
 http {
   # One line per call: the replica that answered, its gRPC status, the
-  # client's x-hand-id metadata (the tests use it to show the spread).
+  # client's x-stud-hand-id metadata (the tests use it to show the spread).
   log_format calls '\$msec \$request_uri \$status upstream=\$upstream_addr '
                    'upstream_status=\$upstream_status grpc_status=\$upstream_trailer_grpc_status '
-                   'hand=\$http_x_hand_id';
+                   'hand=\$http_x_stud_hand_id';
   access_log $dir/nginx/access.log calls;
   client_body_temp_path $dir/nginx/body; proxy_temp_path $dir/nginx/proxy;
   fastcgi_temp_path $dir/nginx/fastcgi; uwsgi_temp_path $dir/nginx/uwsgi; scgi_temp_path $dir/nginx/scgi;

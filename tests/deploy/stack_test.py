@@ -3,7 +3,7 @@
 three stud_server replicas sharing a key ring behind nginx grpc_pass.
 
   * spread: many concurrent complete hands through the load balancer; the nginx
-    access log (upstream address per call, x-hand-id metadata) shows each hand's
+    access log (upstream address per call, x-stud-hand-id metadata) shows each hand's
     consecutive calls landing on different replicas; exact stacks at the end.
   * SIGKILL of a replica mid-hand: every hand finishes on the others.
   * rolling restart (SIGTERM, drain, start) of all three while hands are in play.
@@ -14,7 +14,7 @@ three stud_server replicas sharing a key ring behind nginx grpc_pass.
     refused TOKEN_SUPERSEDED by every replica, the exact retry is identical,
     and the Redis stops with the stack.
   * with --hand-affinity (a third, short stack): a client that names its hand
-    (x-hand-id = PublicView.hand_id after NewHand) has all its later calls on
+    (x-stud-hand-id = PublicView.hand_id after NewHand) has all its later calls on
     one replica, which finds the hand kept decoded (the replicas' cache hits).
 
 The client retries on UNAVAILABLE only (the call did not reach a live
@@ -137,7 +137,7 @@ class Player:
             try:
                 # No metadata for a hand not named yet (hand_id None).
                 return getattr(self.stub, method)(request, timeout=CALL_TIMEOUT,
-                                                  metadata=(("x-hand-id", hand_id),) if hand_id else None)
+                                                  metadata=(("x-stud-hand-id", hand_id),) if hand_id else None)
             except self.grpc.RpcError as e:
                 if e.code() != self.grpc.StatusCode.UNAVAILABLE:
                     raise
@@ -151,7 +151,7 @@ class Player:
     def play(self, hand_id, seed, pause=0.0, on_step=None, by_view=False):
         """One complete hand; returns (final update, starting stacks, key ids seen).
         by_view: as a client that learns the hand's id from NewHand's answer:
-        NewHand without x-hand-id, every later call with PublicView.hand_id."""
+        NewHand without x-stud-hand-id, every later call with PublicView.hand_id."""
         pb = self.pb
         rng = random.Random(seed)
         stacks = [rng.choice([300, 800, 2000, 5000]) for _ in range(rng.randint(2, 6))]
@@ -204,7 +204,7 @@ class Player:
 
 def play_many(player, prefix, count, threads, pause=0.0, on_step=None, deadline_s=240, by_view=False):
     """count hands on `threads` threads; returns {hand_id: (update, stacks, keys)}; raises the first error.
-    by_view: as Player.play; the hands' x-hand-id is then their PublicView.hand_id."""
+    by_view: as Player.play; the hands' x-stud-hand-id is then their PublicView.hand_id."""
     results, errors = {}, []
     ids = ["%s-%03d" % (prefix, n) for n in range(count)]
     lock = threading.Lock()
@@ -548,7 +548,7 @@ class LedgerStack(unittest.TestCase):
 
 
 class HandAffinityStack(unittest.TestCase):
-    """deploy/local-stack.sh --hand-affinity: nginx hashes x-hand-id, so every
+    """deploy/local-stack.sh --hand-affinity: nginx hashes x-stud-hand-id, so every
     call of a hand after NewHand reaches one replica, which finds the hand it
     answered still decoded (--hand_cache)."""
 

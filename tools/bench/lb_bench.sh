@@ -12,6 +12,14 @@
 #   REPLICAS    replicas behind each listener (default 2)
 #   DURATION    seconds per load phase (default 10), CONCURRENCY (32), CHANNELS (4)
 #   OUT         results directory (default $BUILD_DIR/bench-results)
+#   AFFINITY=1  nginx hashes the x-stud-hand-id metadata (deploy/local-stack.sh
+#               --hand-affinity); with LOADGEN_FLAGS="--chain=8 --hand_header"
+#               each hand's runs reach one replica
+#   LOADGEN_FLAGS  more stud_loadgen flags for the service (split into words)
+# After each rpc it prints the replicas' hand-cache lookups (hits, misses,
+# from their /metrics) and CPU seconds from the end of the load generator's
+# pool building (warm-up, closed and open loop), and for ApplyAction the
+# replicas' CPU per call.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -21,6 +29,8 @@ DURATION="${DURATION:-10}"
 CONCURRENCY="${CONCURRENCY:-32}"
 CHANNELS="${CHANNELS:-4}"
 OUT="${OUT:-$BUILD_DIR/bench-results}"
+AFFINITY="${AFFINITY:-0}"
+LOADGEN_FLAGS="${LOADGEN_FLAGS:-}"
 rpcs=("$@")
 [ ${#rpcs[@]} -gt 0 ] || rpcs=(apply_action new_hand)
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
@@ -34,10 +44,13 @@ cmake --build "$BUILD_DIR" -j2 --target stud_server loadgen_echo_server stud_loa
 . tools/loopback_servers.sh
 
 (umask 077; printf '1:%s\n' "$(head -c32 /dev/urandom | od -An -tx1 | tr -d ' \n')" >"$tmp/keys")
-stud_upstreams="" echo_upstreams=""
+stud_upstreams="" echo_upstreams="" stud_pids=() metrics_addrs=()
+[ "$AFFINITY" = 1 ] && stud_upstreams+="    hash \$http_x_stud_hand_id consistent;"$'\n'
 for i in $(seq 1 "$REPLICAS"); do
   start "stud$i" "$BUILD_DIR/service/stud_server" --key_file "$tmp/keys" --metrics_listen 127.0.0.1:0
   stud_upstreams+="    server $addr max_fails=0;"$'\n'
+  stud_pids+=("$pid")
+  metrics_addrs+=("$(grep -o '"event":"metrics_listening","address":"[^"]*"' "$tmp/stud$i.err" | sed 's/.*"address":"//; s/"$//')")
   start "echo$i" "$BUILD_DIR/tools/loadgen/loadgen_echo_server"
   echo_upstreams+="    server $addr max_fails=0;"$'\n'
 done
@@ -85,8 +98,42 @@ nginx_pid=$(pgrep -P "$!" nginx | head -1)  # the worker, which does the proxyin
 # "server" CPU and memory in the output are nginx's worker's (the same process for both).
 echo "== through nginx (1 worker) to $REPLICAS replicas; baseline: $REPLICAS echo servers behind the same nginx" |
   tee "$OUT/lb.txt"
+# The replicas' CPU seconds (user + system) together.
+replicas_cpu() {
+  local total=0 p
+  for p in "${stud_pids[@]}"; do
+    total=$((total + $(awk '{print $14 + $15}' "/proc/$p/stat")))
+  done
+  echo "$total"
+}
+# Hand-cache lookups of one result (hit or miss), summed over the replicas.
+lookups() {
+  local total=0 a
+  for a in "${metrics_addrs[@]}"; do
+    total=$((total + $(curl -s "http://$a/metrics" |
+      awk -v r="$1" '$1 ~ "^stud_hand_cache_lookups_total" && $1 ~ "result=\""r"\"" {s += $2} END {printf "%d", s}')))
+  done
+  echo "$total"
+}
+echo "# balancing: $([ "$AFFINITY" = 1 ] && echo "hash of x-stud-hand-id" || echo "round robin"); service flags: ${LOADGEN_FLAGS:-none}" |
+  tee -a "$OUT/lb.txt"
 for rpc in "${rpcs[@]}"; do
+  # shellcheck disable=SC2086 # LOADGEN_FLAGS is split into words on purpose
   "$BUILD_DIR/tools/loadgen/stud_loadgen" --target="127.0.0.1:$stud_port" \
     --server_pid="$nginx_pid" --baseline_target="127.0.0.1:$echo_port" --baseline_pid="$nginx_pid" --rpc="$rpc" --duration="$DURATION" \
-    --concurrency="$CONCURRENCY" --channels="$CHANNELS" | tee -a "$OUT/lb.txt"
+    --concurrency="$CONCURRENCY" --channels="$CHANNELS" $LOADGEN_FLAGS >"$tmp/loadgen.out" &
+  loadgen=$!
+  # The counts start once the pool is built (its line is printed then).
+  until grep -q "distinct requests" "$tmp/loadgen.out" || ! kill -0 "$loadgen" 2>/dev/null; do sleep 0.05; done
+  cpu0=$(replicas_cpu) hit0=$(lookups hit) miss0=$(lookups miss)
+  wait "$loadgen"
+  cpu=$(($(replicas_cpu) - cpu0)) hit=$(($(lookups hit) - hit0)) miss=$(($(lookups miss) - miss0))
+  tee -a "$OUT/lb.txt" <"$tmp/loadgen.out"
+  ticks=$(getconf CLK_TCK)
+  # With --rpc=apply_action every call looks up its hand once: lookups are calls.
+  awk -v c="$cpu" -v t="$ticks" -v h="$hit" -v m="$miss" -v rpc="$rpc" 'BEGIN {
+    n = h + m
+    printf "# %s, after the pool was built: replicas hand cache %d hits, %d misses (%.1f%% hits); replicas CPU %.2f s", rpc, h, m, n ? 100 * h / n : 0, c / t
+    if (rpc == "apply_action" && n) printf ", %.1f us per call", 1e6 * c / t / n
+    printf "\n" }' | tee -a "$OUT/lb.txt"
 done

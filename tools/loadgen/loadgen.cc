@@ -71,6 +71,11 @@ ABSL_FLAG(int, chain, 0,
           "token the one before it is answered with; in the closed loop each call slot plays its "
           "runs in order, as a hand played on one replica (whose hand cache then finds the hand, "
           "service/token/hand_cache.h). 0: independent mid-hand requests");
+ABSL_FLAG(
+    bool, hand_header, false,
+    "--chain: every call carries its hand's id (PublicView.hand_id) as x-stud-hand-id metadata, "
+    "as a client does for a load balancer that keeps a hand on one replica "
+    "(deploy/local-stack.sh --hand-affinity)");
 ABSL_FLAG(std::string, detail, "full",
           "--rpc=apply_action and new_hand: the answer's UpdateDetail, full or changes (no public "
           "view or announcements)");
@@ -98,6 +103,7 @@ struct Request {
   grpc::ByteBuffer bytes;
   size_t request_size = 0;
   size_t response_size = 0;  // measured on a first call
+  std::string hand_id;       // --hand_header: sent as x-stud-hand-id; empty: no metadata
 };
 
 struct Workload {
@@ -208,6 +214,7 @@ Workload BuildWorkload(const std::string& rpc, const std::string& target, int po
   std::mt19937_64 rng(static_cast<uint64_t>(seed));
   auto stub = v1::StudService::NewStub(MakeChannel(target, -1));
   std::vector<std::string> requests;
+  std::vector<std::string> hands;  // --hand_header: each request's hand id
   const int chain = absl::GetFlag(FLAGS_chain);
   if (rpc == "apply_action" && chain > 0) {
     w.method = "/stud.v1.StudService/ApplyAction";
@@ -215,6 +222,7 @@ Workload BuildWorkload(const std::string& rpc, const std::string& target, int po
     while (requests.size() + w.chain <= static_cast<size_t>(std::max(pool_size, chain))) {
       // A run from 3rd street on; a hand that ends within it is played again.
       v1::HandUpdate u = MidHand(*stub, 1 + static_cast<int>(rng() % 4), rng);
+      const std::string hand_id = u.public_view().hand_id();
       std::vector<std::string> run;
       while (run.size() < w.chain && u.to_act() != 0 && u.legal_actions_size() > 0) {
         v1::ApplyActionRequest req;
@@ -224,7 +232,9 @@ Workload BuildWorkload(const std::string& rpc, const std::string& target, int po
         run.push_back(req.SerializeAsString());
         u = Apply(*stub, req.token(), req.action());
       }
-      if (run.size() == w.chain) requests.insert(requests.end(), run.begin(), run.end());
+      if (run.size() != w.chain) continue;
+      requests.insert(requests.end(), run.begin(), run.end());
+      if (absl::GetFlag(FLAGS_hand_header)) hands.resize(requests.size(), hand_id);
     }
   } else if (rpc == "apply_action" || rpc == "legal_actions") {
     w.method = rpc == "apply_action" ? "/stud.v1.StudService/ApplyAction"
@@ -292,8 +302,9 @@ Workload BuildWorkload(const std::string& rpc, const std::string& target, int po
   }
   // One call per request: checks it succeeds and measures the response size.
   grpc::GenericStub generic(MakeChannel(target, -1));
-  for (const std::string& r : requests) {
-    Request req{ToBuffer(r), r.size(), 0};
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const std::string& r = requests[i];
+    Request req{ToBuffer(r), r.size(), 0, i < hands.size() ? hands[i] : ""};
     grpc::ClientContext ctx;
     grpc::ByteBuffer resp;
     std::mutex mu;
@@ -529,6 +540,7 @@ class Runner {
     c->slot = slot;
     c->ctx.set_deadline(std::chrono::system_clock::now() +
                         std::chrono::milliseconds(absl::GetFlag(FLAGS_timeout_ms)));
+    if (!w_.pool[req].hand_id.empty()) c->ctx.AddMetadata("x-stud-hand-id", w_.pool[req].hand_id);
     grpc::CompletionQueue* cq = cqs_[slot % cqs_.size()].get();
     c->reader =
         stubs_[slot % stubs_.size()]->PrepareUnaryCall(&c->ctx, w_.method, w_.pool[req].bytes, cq);
@@ -629,6 +641,8 @@ int main(int argc, char** argv) {
   const int chain = absl::GetFlag(FLAGS_chain);
   if (chain < 0 || (chain > 0 && rpc != "apply_action"))
     Die("--chain: a run length of 1 or more, with --rpc=apply_action only (0 = off)");
+  if (absl::GetFlag(FLAGS_hand_header) && chain == 0)
+    Die("--hand_header: with --chain only (the requests of a run are one hand's)");
   if (chain > 0 && absl::GetFlag(FLAGS_pool) / chain < absl::GetFlag(FLAGS_concurrency))
     Die("--chain: --pool / --chain runs must be at least --concurrency (one hand per call slot)");
   const Workload w =
@@ -638,6 +652,7 @@ int main(int argc, char** argv) {
       "warm-up\n",
       w.method.c_str(), w.pool.size(), absl::GetFlag(FLAGS_channels), absl::GetFlag(FLAGS_threads),
       absl::GetFlag(FLAGS_duration), absl::GetFlag(FLAGS_warmup));
+  std::fflush(stdout);  // at once, into a file too: scripts start counting when the pool is built
 
   if (const std::string path = absl::GetFlag(FLAGS_dump_request); !path.empty()) {
     std::vector<grpc::Slice> slices;

@@ -29,4 +29,10 @@ done
 if "$loadgen" "${common[@]}" --rpc=apply_action --pool=8 --chain=3 --duration=0.1 2>/dev/null; then
   echo "--chain with fewer runs than call slots was accepted"; exit 1
 fi
+# --hand_header: the runs' calls carry x-stud-hand-id (a load balancer's hint; the
+# server ignores it); refused without --chain.
+"$loadgen" "${common[@]}" --rpc=apply_action --pool=24 --chain=3 --hand_header --duration=0.2
+if "$loadgen" "${common[@]}" --rpc=apply_action --hand_header --duration=0.1 2>/dev/null; then
+  echo "--hand_header without --chain was accepted"; exit 1
+fi
 echo "loadgen smoke: all calls succeeded"
