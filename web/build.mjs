@@ -62,4 +62,15 @@ await build({
   packages: "external",
   logLevel: "warning",
 });
+// The upstream pool's hand hint for test/hand_affinity.test.mjs.
+await build({
+  entryPoints: ["src/pool.ts"],
+  outfile: "dist/test/pool.mjs",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node18",
+  packages: "external",
+  logLevel: "warning",
+});
 for (const file of ["index.html", "phone.html", "style.css"]) await cp(`playground/${file}`, `dist/playground/${file}`);

@@ -29,6 +29,14 @@
 //   headless Service, again every 5 s), so unary calls spread over every
 //   replica; a session to an address no longer listed is closed (GOAWAY: its
 //   calls finish) and extra sessions go to the addresses in turn.
+// * A unary call that carries the hand hint (HAND_HINT: the hand's id, which a
+//   client sends with every call of a hand after NewHand) goes to the hand's
+//   home address when that address has a session with room: each
+//   stud_server then finds the hands it answered still decoded (its
+//   --hand_cache) instead of opening their tokens. Homes are chosen by
+//   rendezvous hashing over the addresses, so when a pod comes or goes only
+//   the hands of that pod move. Without the hint, or when the home has no
+//   session with room, the call is placed as above.
 // * An address whose connection ends before it is set up (refused, reset, a
 //   TLS failure) is not tried again for a while: 1 s, doubling to 30 s while
 //   it keeps failing, forgotten once a connection succeeds. Meanwhile calls go
@@ -42,6 +50,36 @@ import net from "node:net";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { logLine } from "./logging.js";
 import { parseUpstream, UpstreamTargets, type Lookup } from "./targets.js";
+
+// The routing hint a client may send with the calls of a hand (its
+// PublicView.hand_id). Only a hint: stud_server never reads it, and a wrong or
+// forged one costs a decoded-hand miss, never a wrong answer.
+export const HAND_HINT = "x-stud-hand-id";
+
+// The address of `targets` that `hint`'s calls go to (rendezvous hashing: the
+// highest hash of hint and address); undefined for an empty list.
+export function homeOf(hint: string, targets: readonly string[]): string | undefined {
+  let home: string | undefined;
+  let best = -1;
+  for (const target of targets) {
+    const h = mix(`${hint}\u0000${target}`);
+    if (h > best) {
+      best = h;
+      home = target;
+    }
+  }
+  return home;
+}
+
+// FNV-1a over the UTF-16 code units, then murmur3's finalizer so that inputs
+// differing only in their last characters (the address) spread evenly.
+function mix(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
 
 // Backoff of an address whose connections fail: first, and at most.
 export const BACKOFF_FIRST_MS = 1_000;
@@ -183,7 +221,7 @@ export class SessionPool {
   async request(headers: http2.OutgoingHttpHeaders, streaming: boolean): Promise<http2.ClientHttp2Stream> {
     for (;;) {
       this.openMissingBase();
-      const entry = this.pick(streaming);
+      const entry = (!streaming && this.home(headers)) || this.pick(streaming);
       if (entry) return this.start(entry, headers);
       const pending = this.entries().filter((e) => !e.settled);
       if (pending.length > 0) {
@@ -220,6 +258,8 @@ export class SessionPool {
   // call); undefined when a base session is missing or every one is full, and
   // request() then opens, waits or queues as above.
   tryUnary(headers: http2.OutgoingHttpHeaders): http2.ClientHttp2Stream | undefined {
+    const home = this.home(headers);
+    if (home) return this.start(home, headers);
     const base = this.base;
     let best: Entry | undefined;
     const start = this.next++ % base.length;
@@ -236,6 +276,24 @@ export class SessionPool {
       if (this.usable(e) && e.active < limitOf(e) && (!best || e.active < best.active)) best = e;
     }
     return best ? this.start(best, headers) : undefined;
+  }
+
+  // For a call with the hand hint, the least loaded session with room to the
+  // hand's home address; undefined without the hint, with one address, or
+  // when the home has no such session (the call is then placed as any other).
+  private home(headers: http2.OutgoingHttpHeaders): Entry | undefined {
+    const hint = headers[HAND_HINT];
+    if (typeof hint !== "string" || hint === "") return undefined;
+    const targets = this.targets.list();
+    if (targets.length < 2) return undefined;
+    const home = homeOf(hint, targets);
+    let best: Entry | undefined;
+    for (const list of [this.base, this.extra]) {
+      for (const e of list) {
+        if (e && e.target === home && this.usable(e) && e.active < limitOf(e) && (!best || e.active < best.active)) best = e;
+      }
+    }
+    return best;
   }
 
   private entries(): Entry[] {

@@ -91,6 +91,11 @@ class FakeHand {
       privateViews: [{ seat: 1, cards: full ? [{ card: "As" }, { card: "", faceUp: true }, { card: "2c" }] : [{ card: "As" }, { card: "2c" }] }],
     });
   }
+  // Every call's hand hint (the x-stud-hand-id header), then maybeFail.
+  received(method, context) {
+    this.hints = (this.hints ?? []).concat(context.requestHeader.get("x-stud-hand-id"));
+    this.maybeFail(method);
+  }
   maybeFail(method) {
     this.calls.push(method);
     const error = this.fail[method]?.shift();
@@ -100,13 +105,13 @@ class FakeHand {
     const hand = this;
     return createRouterTransport(({ service }) =>
       service(StudService, {
-        getView(req) {
-          hand.maybeFail("getView");
+        getView(req, context) {
+          hand.received("getView", context);
           assert.equal(req.handId, HAND);
           return { update: hand.update(hand.latest(), UpdateDetail.FULL) };
         },
-        applyAction(req) {
-          hand.maybeFail("applyAction");
+        applyAction(req, context) {
+          hand.received("applyAction", context);
           hand.applied = (hand.applied ?? []).concat({ token: new TextDecoder().decode(req.token), expected: req.expectedVersion });
           const latest = hand.latest();
           if (new TextDecoder().decode(req.token) !== new TextDecoder().decode(latest.token)) {
@@ -119,7 +124,7 @@ class FakeHand {
         async *watchHand(req, context) {
           hand.watchRequests = (hand.watchRequests ?? []).concat(req.afterVersion);
           hand.watchDeadlines = (hand.watchDeadlines ?? []).concat(context.timeoutMs());
-          hand.maybeFail("watchHand");
+          hand.received("watchHand", context);
           let next = Number(req.afterVersion);
           let sent = 0;
           for (;;) {
@@ -232,6 +237,8 @@ test("act retries UNAVAILABLE with the same token and expected version", async (
   assert.equal(state.version, 2n);
   assert.deepEqual(hand.calls.filter((c) => c === "applyAction").length, 3);
   assert.deepEqual(hand.applied, [{ token: "token-1", expected: 1n }]);
+  // Every call, retries included, names the hand for the gateway's placement.
+  assert.deepEqual(hand.hints, [HAND, HAND, HAND, HAND]);
 });
 
 test("act after TOKEN_SUPERSEDED refetches and retries only while the action is still legal", async () => {

@@ -29,6 +29,9 @@ import {
 import { recoveryFor, retryAfterMs } from "./errors.js";
 import { readSeatTicket } from "./ticket.js";
 
+// The routing hint's metadata name (web/src/pool.ts defines the gateway's use).
+const HAND_HINT = "x-stud-hand-id";
+
 export interface SeatSessionOptions {
   // connect-web's createConnectTransport / createGrpcWebTransport (browser), or
   // connect-node's (server-side tests). Point it at the gateway.
@@ -247,7 +250,10 @@ export class SeatSession {
   }
 
   private callOptions(timeoutMs: number | undefined = this.options.callTimeoutMs, signal?: AbortSignal) {
-    const headers: Record<string, string> = {};
+    // Every call names the hand, so that a gateway or load balancer keeps the
+    // hand's calls on one stud_server, which then finds the hand it answered
+    // still decoded (docs/api.md, "The hand hint"; the gateway's HAND_HINT).
+    const headers: Record<string, string> = { [HAND_HINT]: this.handId };
     if (this.options.locale) headers["accept-language"] = this.options.locale;
     return { headers, timeoutMs, signal };
   }
