@@ -29,14 +29,15 @@
 //   headless Service, again every 5 s), so unary calls spread over every
 //   replica; a session to an address no longer listed is closed (GOAWAY: its
 //   calls finish) and extra sessions go to the addresses in turn.
-// * A unary call that carries the hand hint (HAND_HINT: the hand's id, which a
+// * A call that carries the hand hint (HAND_HINT: the hand's id, which a
 //   client sends with every call of a hand after NewHand) goes to the hand's
-//   home address when that address has a session with room: each
-//   stud_server then finds the hands it answered still decoded (its
-//   --hand_cache) instead of opening their tokens. Homes are chosen by
-//   rendezvous hashing over the addresses, so when a pod comes or goes only
-//   the hands of that pod move. Without the hint, or when the home has no
-//   session with room, the call is placed as above.
+//   home address when that address has a session with room (for a stream, room
+//   outside the reserved slots): each stud_server then finds the hands it
+//   answered still decoded (its --hand_cache) instead of opening their tokens,
+//   for a hand's actions and for the updates its WatchHand streams build from
+//   them. Homes are chosen by rendezvous hashing over the addresses, so when a
+//   pod comes or goes only the hands of that pod move. Without the hint, or
+//   when the home has no session with room, the call is placed as above.
 // * An address whose connection ends before it is set up (refused, reset, a
 //   TLS failure) is not tried again for a while: 1 s, doubling to 30 s while
 //   it keeps failing, forgotten once a connection succeeds. Meanwhile calls go
@@ -221,7 +222,7 @@ export class SessionPool {
   async request(headers: http2.OutgoingHttpHeaders, streaming: boolean): Promise<http2.ClientHttp2Stream> {
     for (;;) {
       this.openMissingBase();
-      const entry = (!streaming && this.home(headers)) || this.pick(streaming);
+      const entry = this.home(headers, streaming) || this.pick(streaming);
       if (entry) return this.start(entry, headers);
       const pending = this.entries().filter((e) => !e.settled);
       if (pending.length > 0) {
@@ -258,7 +259,7 @@ export class SessionPool {
   // call); undefined when a base session is missing or every one is full, and
   // request() then opens, waits or queues as above.
   tryUnary(headers: http2.OutgoingHttpHeaders): http2.ClientHttp2Stream | undefined {
-    const home = this.home(headers);
+    const home = this.home(headers, false);
     if (home) return this.start(home, headers);
     const base = this.base;
     let best: Entry | undefined;
@@ -281,7 +282,7 @@ export class SessionPool {
   // For a call with the hand hint, the least loaded session with room to the
   // hand's home address; undefined without the hint, with one address, or
   // when the home has no such session (the call is then placed as any other).
-  private home(headers: http2.OutgoingHttpHeaders): Entry | undefined {
+  private home(headers: http2.OutgoingHttpHeaders, streaming: boolean): Entry | undefined {
     const hint = headers[HAND_HINT];
     if (typeof hint !== "string" || hint === "") return undefined;
     const targets = this.targets.list();
@@ -290,7 +291,9 @@ export class SessionPool {
     let best: Entry | undefined;
     for (const list of [this.base, this.extra]) {
       for (const e of list) {
-        if (e && e.target === home && this.usable(e) && e.active < limitOf(e) && (!best || e.active < best.active)) best = e;
+        if (!e || e.target !== home || !this.usable(e)) continue;
+        const room = limitOf(e) - (streaming ? reservedSlots(limitOf(e)) : 0);
+        if (e.active < room && (!best || e.active < best.active)) best = e;
       }
     }
     return best;

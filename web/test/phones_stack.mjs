@@ -16,7 +16,10 @@ const webDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const TENANT = "phones-test";
 export const API_KEY = "5a".repeat(32);
 
-function start(command, args, readyPattern, name, stream = "stdout") {
+// Resolves with { child, address } once `readyPattern` matched a line of
+// `stream`, and, when `alsoPattern` is given, once it matched a line of either
+// stream too ({ also }: its first group).
+function start(command, args, readyPattern, name, stream = "stdout", alsoPattern = null) {
   const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
   const lines = [];
   return new Promise((resolve, reject) => {
@@ -28,14 +31,21 @@ function start(command, args, readyPattern, name, stream = "stdout") {
       clearTimeout(timer);
       reject(new Error(`${name} exited with ${code} before it was ready:\n${lines.join("\n")}`));
     });
+    let found = null; // the ready line's match
+    let also = alsoPattern ? undefined : null;
+    const ready = () => {
+      if (found === null || also === undefined) return;
+      clearTimeout(timer);
+      resolve({ child, address: found[1], also });
+    };
     for (const s of ["stdout", "stderr"]) {
       readline.createInterface({ input: child[s] }).on("line", (line) => {
         if (lines.length < 200) lines.push(line);
         const match = s === stream ? readyPattern.exec(line) : null;
-        if (match) {
-          clearTimeout(timer);
-          resolve({ child, address: match[1] });
-        }
+        if (match && found === null) found = match;
+        const extra = alsoPattern ? alsoPattern.exec(line) : null;
+        if (extra && also === undefined) also = extra[1];
+        ready();
       });
     }
   });
@@ -64,7 +74,9 @@ function freePort() {
   });
 }
 
-export async function startPhonesStack({ replicas = 2, serverArgs = [] } = {}) {
+// metrics: every replica serves /metrics on a port of its own (the stack's
+// `metrics`: their host:port, in the order of `upstreams`).
+export async function startPhonesStack({ replicas = 2, serverArgs = [], metrics = false } = {}) {
   const server = process.env.STUD_SERVER;
   if (!server) throw new Error("set STUD_SERVER to the stud_server binary");
   const redisBinary = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find((p) => fs.existsSync(p));
@@ -89,6 +101,7 @@ export async function startPhonesStack({ replicas = 2, serverArgs = [] } = {}) {
     );
     children.push(redis.child);
     const upstreams = [];
+    const metricsAddresses = [];
     const gateways = [];
     for (let i = 0; i < replicas; i++) {
       const stud = await start(
@@ -96,16 +109,19 @@ export async function startPhonesStack({ replicas = 2, serverArgs = [] } = {}) {
         [
           "--listen=127.0.0.1:0",
           `--key_file=${keyFile}`,
-          "--metrics_listen=",
+          `--metrics_listen=${metrics ? "127.0.0.1:0" : ""}`,
           `--tenant_keys_file=${tenantFile}`,
           `--ledger=redis://127.0.0.1:${redisPort}`,
           ...serverArgs,
         ],
         /^stud_server listening on (\S+)$/,
         `stud_server ${i + 1}`,
+        "stdout",
+        metrics ? /"event":"metrics_listening","address":"([^"]+)"/ : null,
       );
       children.push(stud.child);
       upstreams.push(stud.address);
+      metricsAddresses.push(stud.also);
       const web = await start(
         process.execPath,
         [path.join(webDir, "dist", "gateway.mjs"), "--listen=127.0.0.1:0", `--upstream=${stud.address}`],
@@ -115,7 +131,7 @@ export async function startPhonesStack({ replicas = 2, serverArgs = [] } = {}) {
       children.push(web.child);
       gateways.push(web.address);
     }
-    return { dir, redisPort, redisPid: redis.child.pid, upstreams, gateways, stop: stopAll };
+    return { dir, redisPort, redisPid: redis.child.pid, upstreams, metrics: metricsAddresses, gateways, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
