@@ -50,27 +50,20 @@ await build({
   packages: "external",
   logLevel: "warning",
 });
-// The gateway's JSON transcoder alone for test/fastpath.test.mjs, checked
-// against protobuf-es (the same @bufbuild/protobuf from node_modules).
-await build({
-  entryPoints: ["src/transcode.ts"],
-  outfile: "dist/test/transcode.mjs",
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node18",
-  packages: "external",
-  logLevel: "warning",
-});
-// The upstream pool's hand hint for test/hand_affinity.test.mjs.
-await build({
-  entryPoints: ["src/pool.ts"],
-  outfile: "dist/test/pool.mjs",
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node18",
-  packages: "external",
-  logLevel: "warning",
-});
+// Gateway modules alone for the tests that call them: the JSON transcoder
+// (test/fastpath.test.mjs, checked against protobuf-es: the same
+// @bufbuild/protobuf from node_modules) and the upstream pool's hand hint
+// (test/hand_affinity.test.mjs).
+for (const name of ["transcode", "pool"]) {
+  await build({
+    entryPoints: [`src/${name}.ts`],
+    outfile: `dist/test/${name}.mjs`,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node18",
+    packages: "external",
+    logLevel: "warning",
+  });
+}
 for (const file of ["index.html", "phone.html", "style.css"]) await cp(`playground/${file}`, `dist/playground/${file}`);
