@@ -284,7 +284,8 @@ export class SessionPool {
   // when the home has no such session (the call is then placed as any other).
   private home(headers: http2.OutgoingHttpHeaders, streaming: boolean): Entry | undefined {
     const hint = headers[HAND_HINT];
-    if (typeof hint !== "string" || hint === "") return undefined;
+    // A hand's id is 32 hex digits: a longer value is no hand's, and is not hashed.
+    if (typeof hint !== "string" || hint === "" || hint.length > 64) return undefined;
     const targets = this.targets.list();
     if (targets.length < 2) return undefined;
     const home = homeOf(hint, targets);
