@@ -35,7 +35,22 @@ import {
   type SeatCard,
 } from "../client/src/index.js";
 
-const client = createClient(StudService, createConnectTransport({ baseUrl: location.origin }));
+// Every call of a hand after NewHand names it (x-stud-hand-id), as the phone
+// page's SeatSession does, so the gateway keeps the hand's calls on the pod
+// that holds it decoded (docs/api.md, "The hand hint").
+const client = createClient(
+  StudService,
+  createConnectTransport({
+    baseUrl: location.origin,
+    interceptors: [
+      (next) => (req) => {
+        const handId = hand?.first?.publicView?.handId;
+        if (handId && req.method.name !== "NewHand") req.header.set("x-stud-hand-id", handId);
+        return next(req);
+      },
+    ],
+  }),
+);
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const value = (id: string) => $<HTMLInputElement>(id).value.trim();

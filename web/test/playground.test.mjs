@@ -56,6 +56,12 @@ async function playToShowdown(page, preference = ["SHOW", "CHECK", "CALL", "BRIN
 
 test("a hand dealt by the service, played to showdown, with the deck commitment verified", async () => {
   const { page, problems } = await openPage();
+  // The hand hint of each call (docs/api.md): none on NewHand, the hand's id on the others.
+  const hints = [];
+  page.on("request", (r) => {
+    const method = /StudService\/(\w+)$/.exec(r.url())?.[1];
+    if (method) hints.push([method, r.headers()["x-stud-hand-id"]]);
+  });
   await page.selectOption("#variant", "VARIANT_STUD_HI_LO");
   await page.fill("#seats", "4");
   await page.click("#deal");
@@ -83,6 +89,11 @@ test("a hand dealt by the service, played to showdown, with the deck commitment 
   assert.ok((await page.locator("#log li").count()) > 20, "the operation log is shown");
   assert.ok((await page.locator("#announcements li").count()) > 0, "announcements are shown");
   await page.screenshot({ path: path.join(artifacts, "playground-showdown.png"), fullPage: true });
+  const handId = (await page.locator("#status").textContent()).match(/hand ([0-9a-f]{32})/)?.[1];
+  assert.ok(handId, "the page shows the hand's id");
+  assert.deepEqual(hints.filter(([m]) => m === "NewHand"), [["NewHand", undefined]]);
+  const later = hints.filter(([m]) => m !== "NewHand" && m !== "GetSigningKeys"); // the hand's own calls
+  assert.ok(later.length >= 4 && later.every(([, h]) => h === handId), JSON.stringify(later));
   assert.deepEqual(problems, []);
   await page.close();
 });
