@@ -7,12 +7,17 @@
 namespace stud::service {
 namespace v1 = stud::v1;
 
-void MakeCompact(const HandState& state, size_t first_op, v1::HandUpdate* update) {
+std::array<bool, kMaxSeats + 1> TouchedSeats(const HandState& state, size_t first_op) {
   std::array<bool, kMaxSeats + 1> touched{};
   for (size_t i = first_op; i < state.log.size(); ++i) {
     const int seat = state.log[i].seat;
     if (seat >= 1 && seat <= kMaxSeats) touched[static_cast<size_t>(seat)] = true;
   }
+  return touched;
+}
+
+void MakeCompact(const HandState& state, size_t first_op, v1::HandUpdate* update) {
+  const std::array<bool, kMaxSeats + 1> touched = TouchedSeats(state, first_op);
   v1::PublicView* pub = update->mutable_public_view();
   pub->clear_variant();
   pub->clear_stakes();

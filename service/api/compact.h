@@ -17,6 +17,7 @@
 #ifndef STUD_SERVICE_API_COMPACT_H_
 #define STUD_SERVICE_API_COMPACT_H_
 
+#include <array>
 #include <cstddef>
 
 #include "engine/hand_state.h"
@@ -25,8 +26,13 @@
 namespace stud::service {
 
 // Trims a full `update` of `state` whose call appended the operations from
-// `first_op` on.
+// `first_op` on. HandService::WriteUpdate writes the same answer as bytes
+// (rpc/update_bytes.cc); the two share TouchedSeats.
 void MakeCompact(const HandState& state, size_t first_op, stud::v1::HandUpdate* update);
+
+// The seats the operations from `first_op` on name (by seat number): those a
+// compact public view keeps.
+std::array<bool, kMaxSeats + 1> TouchedSeats(const HandState& state, size_t first_op);
 
 }  // namespace stud::service
 

@@ -258,7 +258,7 @@ absl::Status HandService::DealNewHand(const CallContext& call, const v1::NewHand
   if (!state.ok()) return state.status();
   hand.state = *std::move(state);
   // A new hand: new tickets.
-  if (Writable(call, hand, *parts)) {  // the update, then the tickets, as bytes
+  if (Writable(call, hand)) {  // the update, then the tickets, as bytes
     WriteAnswer(call, hand, 0, view_seats, *parts, "", nullptr,
                 v1::NewHandResponse::kUpdateFieldNumber, [&](wire::Writer& out) {
                   WriteSeatTickets(*sealer_, call.tenant, hand.service, config.num_seats, out);
@@ -308,7 +308,7 @@ absl::Status HandService::ApplyAction(const v1::ApplyActionRequest& req,
   if (!step.ok()) return step.status();
   if (step->ruling) {
     EncodeRuling(hand->state, *step->ruling, resp->mutable_ruling());
-  } else if (Writable(call, *hand, *parts)) {  // the response's one field, as bytes
+  } else if (Writable(call, *hand)) {  // the response's one field, as bytes
     WriteAnswer(call, *hand, step->first_op, *views, *parts, "", &step->next,
                 v1::ApplyActionResponse::kUpdateFieldNumber);
     return absl::OkStatus();
@@ -386,7 +386,7 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
             (options_.seat_tickets != nullptr && options_.seat_tickets->RequiredFor(call.tenant))};
     if (absl::Status st = CheckDeckReveal(caller, hand->state); !st.ok()) return st;
   }
-  if (!req.reveal_deck() && Writable(call, *hand, UpdateParts::kAllButAnnouncements)) {
+  if (!req.reveal_deck() && Writable(call, *hand)) {
     WriteAnswer(call, *hand, 0, *views, UpdateParts::kAllButAnnouncements, token, nullptr,
                 v1::GetViewResponse::kUpdateFieldNumber);
     return absl::OkStatus();
@@ -421,7 +421,7 @@ absl::Status HandService::WatchUpdate(const CallContext& call, const v1::WatchHa
   std::vector<int> views;
   if (seat != kTableTicketSeat) views.push_back(seat);
   if (complete != nullptr) *complete = hand->state.phase == Phase::kComplete;
-  if (Writable(call, *hand, *parts)) {
+  if (Writable(call, *hand)) {
     WriteAnswer(call, *hand, first_op, views, *parts, token, nullptr,
                 v1::WatchHandResponse::kUpdateFieldNumber);
     return absl::OkStatus();

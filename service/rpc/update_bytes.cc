@@ -23,6 +23,7 @@
 #include "absl/strings/string_view.h"
 #include "engine/view.h"
 #include "service/api/announce.h"
+#include "service/api/compact.h"
 #include "service/api/convert.h"
 #include "service/observability/hand_facts.h"
 #include "service/observability/tracing.h"
@@ -75,13 +76,14 @@ absl::string_view OptionsBytes(const Options& o) {
   return k.bytes;
 }
 
-// One stud.v1.SeatCard; `card` null when the viewer may not see it.
-void WriteSeatCard(wire::Writer& out, uint32_t field, const Card* card, bool face_up,
-                   Street street) {
+// One stud.v1.SeatCard; `card` null when the viewer may not see it; a
+// compact answer's without its street (api/compact.h).
+void WriteSeatCard(wire::Writer& out, uint32_t field, const Card* card, bool face_up, Street street,
+                   bool compact) {
   const size_t at = out.Open(field);
   if (card != nullptr) out.BytesField(v1::SeatCard::kCardFieldNumber, card->ToString());
   Bool(out, v1::SeatCard::kFaceUpFieldNumber, face_up);
-  Int(out, v1::SeatCard::kStreetFieldNumber, EncodeStreet(street));
+  if (!compact) Int(out, v1::SeatCard::kStreetFieldNumber, EncodeStreet(street));
   out.Close(at);
 }
 
@@ -111,27 +113,40 @@ void WriteOperation(wire::Writer& out, uint32_t field, const HandState& state, c
 }
 
 // FillUpdate's public view: EncodePublicView, the hand's id, dealing mode,
-// policy and commitment, then EncodeFairness.
-void WritePublicView(const SealedHand& hand, wire::Writer& out) {
+// policy and commitment, then EncodeFairness. Compact (api/compact.h): without
+// the hand's fixed facts, the seats the operations from `first_op` on do not
+// touch, or the cards' streets; the proofs are still for every card the whole
+// view shows, as MakeCompact leaves them.
+void WritePublicView(const SealedHand& hand, bool compact, size_t first_op, wire::Writer& out) {
   using P = v1::PublicView;
   const TableView v = ViewFor(hand.state, kPublicViewer);
   const size_t at = out.Open(v1::HandUpdate::kPublicViewFieldNumber);
-  Int(out, P::kVariantFieldNumber, EncodeVariant(v.variant));
-  const size_t stakes = out.Open(P::kStakesFieldNumber);
-  Int(out, v1::CustomStakes::kAnteFieldNumber, v.stakes.ante);
-  Int(out, v1::CustomStakes::kBringInFieldNumber, v.stakes.bring_in);
-  Int(out, v1::CustomStakes::kSmallBetFieldNumber, v.stakes.small_bet);
-  Int(out, v1::CustomStakes::kBigBetFieldNumber, v.stakes.big_bet);
-  out.Close(stakes);
-  Int(out, P::kProfileFieldNumber, EncodeProfile(v.options.profile));
-  out.BytesField(P::kOptionsFieldNumber, OptionsBytes(v.options), /*always=*/true);
-  Int(out, P::kDealingModeFieldNumber, hand.service.dealing_mode);
+  if (!compact) {
+    Int(out, P::kVariantFieldNumber, EncodeVariant(v.variant));
+    const size_t stakes = out.Open(P::kStakesFieldNumber);
+    Int(out, v1::CustomStakes::kAnteFieldNumber, v.stakes.ante);
+    Int(out, v1::CustomStakes::kBringInFieldNumber, v.stakes.bring_in);
+    Int(out, v1::CustomStakes::kSmallBetFieldNumber, v.stakes.small_bet);
+    Int(out, v1::CustomStakes::kBigBetFieldNumber, v.stakes.big_bet);
+    out.Close(stakes);
+    Int(out, P::kProfileFieldNumber, EncodeProfile(v.options.profile));
+    out.BytesField(P::kOptionsFieldNumber, OptionsBytes(v.options), /*always=*/true);
+    Int(out, P::kDealingModeFieldNumber, hand.service.dealing_mode);
+  }
   out.VarintField(P::kVersionFieldNumber, v.version);
   Int(out, P::kPhaseFieldNumber, EncodePhase(v.phase));
   Int(out, P::kStreetFieldNumber, EncodeStreet(v.street));
   absl::InlinedVector<Card, kMaxSeats * 7 + 1> shown;  // what the proofs are for, in order
+  const std::array<bool, kMaxSeats + 1> touched =
+      compact ? TouchedSeats(hand.state, first_op) : std::array<bool, kMaxSeats + 1>{};
   for (const SeatView& s : v.seats) {
     using S = v1::SeatView;
+    if (compact && !touched[static_cast<size_t>(s.seat)]) {
+      for (const SeatView::VisibleCard& c : s.cards) {
+        if (!c.hidden) shown.push_back(c.card);
+      }
+      continue;
+    }
     const size_t seat = out.Open(P::kSeatsFieldNumber);
     Int(out, S::kSeatFieldNumber, s.seat);
     Int(out, S::kStackFieldNumber, s.stack);
@@ -142,7 +157,8 @@ void WritePublicView(const SealedHand& hand, wire::Writer& out) {
     Bool(out, S::kMuckedFieldNumber, s.mucked);
     Bool(out, S::kShownFieldNumber, s.shown);
     for (const SeatView::VisibleCard& c : s.cards) {
-      WriteSeatCard(out, S::kCardsFieldNumber, c.hidden ? nullptr : &c.card, c.face_up, c.street);
+      WriteSeatCard(out, S::kCardsFieldNumber, c.hidden ? nullptr : &c.card, c.face_up, c.street,
+                    compact);
       if (!c.hidden) shown.push_back(c.card);
     }
     out.Close(seat);
@@ -168,19 +184,21 @@ void WritePublicView(const SealedHand& hand, wire::Writer& out) {
   thread_local std::string hand_id;  // this thread's, its capacity kept
   HandIdTextTo(hand.service, &hand_id);
   out.BytesField(P::kHandIdFieldNumber, hand_id);
-  const size_t policy = out.Open(P::kPolicyFieldNumber);
-  Bool(out, v1::HandPolicy::kSeatTicketsFieldNumber, hand.service.requires_seat_tickets);
-  Bool(out, v1::HandPolicy::kLedgerFieldNumber, hand.service.requires_ledger);
-  out.Close(policy);
+  if (!compact) {
+    const size_t policy = out.Open(P::kPolicyFieldNumber);
+    Bool(out, v1::HandPolicy::kSeatTicketsFieldNumber, hand.service.requires_seat_tickets);
+    Bool(out, v1::HandPolicy::kLedgerFieldNumber, hand.service.requires_ledger);
+    out.Close(policy);
+  }
   WriteFairness(hand, shown, out);
   out.Close(at);
 }
 
 }  // namespace
 
-bool HandService::Writable(const CallContext& call, const SealedHand& hand, UpdateParts parts) {
+bool HandService::Writable(const CallContext& call, const SealedHand& hand) {
   return call.response_bytes != nullptr && !hand.service.seeding &&
-         hand.state.phase != Phase::kComplete && parts != UpdateParts::kCompact;
+         hand.state.phase != Phase::kComplete;
 }
 
 void HandService::WriteAnswer(const CallContext& call, const SealedHand& hand, size_t first_op,
@@ -213,7 +231,8 @@ void HandService::WriteUpdate(const CallContext& call, const SealedHand& hand, s
     call.trace.hand->NoteAnswer(std::move(answer));
   }
   out.VarintField(U::kVersionFieldNumber, state.version);
-  if (parts != UpdateParts::kChanges) WritePublicView(hand, out);
+  const bool compact = parts == UpdateParts::kCompact;
+  if (parts != UpdateParts::kChanges) WritePublicView(hand, compact, first_op, out);
   for (int seat : view_seats) {
     using V = v1::PrivateView;
     const size_t at = out.Open(U::kPrivateViewsFieldNumber);
@@ -223,12 +242,18 @@ void HandService::WriteUpdate(const CallContext& call, const SealedHand& hand, s
     for (int k = 0; k < s.num_cards; ++k) {
       const SeatCard& c = s.cards[static_cast<size_t>(k)];
       const bool visible = SeatCardVisibleTo(state, seat, c, seat);
-      WriteSeatCard(out, V::kCardsFieldNumber, visible ? &c.card : nullptr, c.face_up, c.street);
+      WriteSeatCard(out, V::kCardsFieldNumber, visible ? &c.card : nullptr, c.face_up, c.street,
+                    compact);
       if (visible) shown.push_back(c.card);
     }
     for (size_t i = first_op; i < state.log.size(); ++i) {
-      WriteOperation(out, V::kOperationsFieldNumber, state, state.log[i], static_cast<uint32_t>(i),
-                     seat);
+      // Compact: only what this seat sees otherwise than everyone (its own
+      // down cards), the card being the one field that depends on the viewer.
+      const Operation& op = state.log[i];
+      if (compact && OperationCard(state, op, seat) == OperationCard(state, op, kPublicViewer)) {
+        continue;
+      }
+      WriteOperation(out, V::kOperationsFieldNumber, state, op, static_cast<uint32_t>(i), seat);
     }
     WriteCardProofs(hand, shown, V::kCardProofsFieldNumber, out);
     out.Close(at);
@@ -256,7 +281,7 @@ void HandService::WriteUpdate(const CallContext& call, const SealedHand& hand, s
     Int(out, v1::ExpectedDeal::kStepFieldNumber, static_cast<int>(now.deal->step));
     out.Close(at);
   }
-  if (parts == UpdateParts::kAll) {
+  if (parts == UpdateParts::kAll || compact) {
     // This thread's messages, cleared and refilled: their strings keep their capacity.
     thread_local google::protobuf::RepeatedPtrField<v1::Announcement> announced;
     announced.Clear();

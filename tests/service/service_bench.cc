@@ -325,12 +325,13 @@ BENCHMARK(BM_ApplyAction_6_Seal);
 // its name (ServerApplyAction). `as_message`: the update as a message (FillUpdate) serialized by
 // protobuf, as every answer was before the writer, and as tests and tools still read it.
 [[gnu::noinline]] grpc::ByteBuffer ServerApplyAction(const HandService& service,
-                                                     const std::string& request, bool changes_only,
-                                                     bool as_message, size_t* arena_bytes) {
+                                                     const std::string& request,
+                                                     stud::v1::UpdateDetail detail, bool as_message,
+                                                     size_t* arena_bytes) {
   UnaryCall<stud::v1::ApplyActionRequest, stud::v1::ApplyActionResponse> call;
   if (!call.ParseRequest(request)) std::abort();
   auto& req = const_cast<stud::v1::ApplyActionRequest&>(call.request());
-  if (changes_only) req.set_detail(stud::v1::UPDATE_DETAIL_CHANGES);
+  if (detail != stud::v1::UPDATE_DETAIL_UNSPECIFIED) req.set_detail(detail);
   const CallContext context{.response_bytes = as_message ? nullptr : call.response_bytes()};
   if (!service.ApplyAction(req, call.response(), context).ok()) std::abort();
   grpc::ByteBuffer out;
@@ -364,13 +365,16 @@ void BM_ApplyAction_9_Total(benchmark::State& st) {
   static bool filled = false;
   for (size_t kept = 0; kept <= (filled ? 0 : cache->capacity()); kept += ApplyCases().size()) {
     for (const ApplyCase& c : ApplyCases())
-      ServerApplyAction(*service, c.request, false, false, &arena_bytes);
+      ServerApplyAction(*service, c.request, stud::v1::UPDATE_DETAIL_UNSPECIFIED, false,
+                        &arena_bytes);
   }
   filled = true;
   arena_bytes = 0;
   const size_t calls = OverCases(st, [&](const ApplyCase& c) {
-    grpc::ByteBuffer out =
-        ServerApplyAction(*service, c.request, st.range(0) == 1, st.range(0) == 2, &arena_bytes);
+    grpc::ByteBuffer out = ServerApplyAction(
+        *service, c.request,
+        st.range(0) == 1 ? stud::v1::UPDATE_DETAIL_CHANGES : stud::v1::UPDATE_DETAIL_UNSPECIFIED,
+        st.range(0) == 2, &arena_bytes);
     response_bytes += out.Length();
     benchmark::DoNotOptimize(out);
   });
@@ -385,7 +389,8 @@ BENCHMARK(BM_ApplyAction_9_Total)->Arg(0)->Arg(1)->Arg(2);
 // hand is found decoded (token/hand_cache.h) instead of opened. Before each
 // call, outside the function counted (ServerApplyAction) and the time, the
 // case's hand is kept as its token, as the call before it would have left
-// it. Arg 0: the full update; 1: UPDATE_DETAIL_CHANGES.
+// it. Arg 0: the full update; 1: UPDATE_DETAIL_CHANGES; 3: UPDATE_DETAIL_COMPACT
+// (what @stud/client's SeatSession asks for).
 void BM_ApplyAction_9_TotalKept(benchmark::State& st) {
   // Small, so that the hands passed around reach their steady capacity within
   // a short run (a call finds the hand kept just before it either way).
@@ -399,8 +404,12 @@ void BM_ApplyAction_9_TotalKept(benchmark::State& st) {
     *spare = c.hand;
     cache.Keep(c.token, "", &spare);
     const auto t0 = std::chrono::steady_clock::now();
-    benchmark::DoNotOptimize(
-        ServerApplyAction(service, c.request, st.range(0) == 1, false, &arena_bytes));
+    benchmark::DoNotOptimize(ServerApplyAction(service, c.request,
+                                               st.range(0) == 1 ? stud::v1::UPDATE_DETAIL_CHANGES
+                                               : st.range(0) == 3
+                                                   ? stud::v1::UPDATE_DETAIL_COMPACT
+                                                   : stud::v1::UPDATE_DETAIL_UNSPECIFIED,
+                                               false, &arena_bytes));
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
   for (const ApplyCase& c : cases) call(c);  // each case's deck tree, as in _Total
@@ -412,7 +421,7 @@ void BM_ApplyAction_9_TotalKept(benchmark::State& st) {
   st.counters["hit_ratio"] =
       static_cast<double>(cache.counts().hits - hits_before) / static_cast<double>(i);
 }
-BENCHMARK(BM_ApplyAction_9_TotalKept)->Arg(0)->Arg(1)->UseManualTime();
+BENCHMARK(BM_ApplyAction_9_TotalKept)->Arg(0)->Arg(1)->Arg(3)->UseManualTime();
 
 // A whole NewHand in process as the server makes the call (8 seats, SERVICE
 // dealing: shuffle, deck commitment, seal, the first update and the tickets

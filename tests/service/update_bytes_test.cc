@@ -4,9 +4,9 @@
 // tools read), over many hands: every variant, 2 to 8 seats, SERVICE dealing
 // (card proofs, players' seeds, the server seed revealed at the end), PRESET
 // and LIVE dealing, random private views, seat and table tickets, every
-// detail, actions that are refused. An answer the writer leaves to the
-// message (a ruling, a compact update, the hand's last answer with its
-// receipt) must then be the message's, with nothing written.
+// detail (the compact one too), actions that are refused. An answer the
+// writer leaves to the message (a ruling, a seeding hand, the hand's last
+// answer with its receipt) must then be the message's, with nothing written.
 #include <algorithm>
 #include <cstdio>
 #include <random>
@@ -81,7 +81,7 @@ class Twins {
     v1::NewHandResponse beside;
     const absl::Status st = service_.NewHand(req, &beside, CallContext{.response_bytes = &bytes});
     EXPECT_TRUE(st.ok()) << st;
-    if (bytes.empty()) {  // left to the message (a seeding hand, a compact update)
+    if (bytes.empty()) {  // left to the message (a seeding hand)
       ++n->filled;
       return beside;
     }
@@ -180,6 +180,7 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
   Counts views;
   Counts watched;
   Counts dealt_counts;
+  int compact_written = 0;  // ApplyAction and WatchHand answers of UPDATE_DETAIL_COMPACT written
   const v1::Variant variants[] = {v1::VARIANT_STUD, v1::VARIANT_STUD_HI_LO, v1::VARIANT_RAZZ};
   const v1::Profile profiles[] = {v1::PROFILE_CASH, v1::PROFILE_TOURNAMENT, v1::PROFILE_ONLINE};
   const v1::UpdateDetail details[] = {v1::UPDATE_DETAIL_UNSPECIFIED, v1::UPDATE_DETAIL_FULL,
@@ -234,7 +235,9 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
         }
       }
       const bool seeding = kind == 1 && step < seats;
+      const int written_before = n.written;
       absl::StatusOr<v1::ApplyActionResponse> answer = seeding ? twins.Seed(r) : twins.Apply(r, &n);
+      if (r.detail() == v1::UPDATE_DETAIL_COMPACT && n.written > written_before) ++compact_written;
       if (rng() % 4 == 0) {  // a device refreshing: the whole log, its views
         v1::GetViewRequest view;
         view.set_token(answer.ok() ? answer->update().token() : u.token());
@@ -254,7 +257,11 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
         const std::string& token = answer->update().token();
         const size_t log = twins.Open(token).state.log.size();
         const size_t first_op = rng() % 2 == 0 ? log : rng() % (log + 1);
+        const int watched_before = watched.written;
         ASSERT_TRUE(twins.Watch(watch, token, first_op, &watched).ok());
+        if (watch.detail() == v1::UPDATE_DETAIL_COMPACT && watched.written > watched_before) {
+          ++compact_written;
+        }
       }
       if (::testing::Test::HasFailure()) return;  // the first difference is enough
       if (!answer.ok()) continue;
@@ -272,7 +279,8 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
   }
   // Most answers are written, and each way out of the writer was taken.
   EXPECT_GT(n.written, 2000);
-  EXPECT_GT(n.filled, 500);
+  EXPECT_GT(compact_written, 500);
+  EXPECT_GT(n.filled, 100);
   EXPECT_GT(n.refused, 100);
   EXPECT_GT(views.written, 500);
   EXPECT_GT(views.filled, 20);
@@ -281,10 +289,10 @@ TEST(UpdateBytesTest, WrittenAnswersAreProtobufsBytesOverManyHands) {
   EXPECT_GT(dealt_counts.written, 60);
   EXPECT_GT(dealt_counts.filled, 20);
   std::printf(
-      "new hands written %d, filled %d; answers written %d, filled %d, refused %d; views written "
-      "%d, filled %d; watch messages written %d, filled %d\n",
-      dealt_counts.written, dealt_counts.filled, n.written, n.filled, n.refused, views.written,
-      views.filled, watched.written, watched.filled);
+      "new hands written %d, filled %d; answers written %d (compact %d with watch messages), "
+      "filled %d, refused %d; views written %d, filled %d; watch messages written %d, filled %d\n",
+      dealt_counts.written, dealt_counts.filled, n.written, compact_written, n.filled, n.refused,
+      views.written, views.filled, watched.written, watched.filled);
 }
 
 }  // namespace
