@@ -3,6 +3,7 @@
 #include <array>
 
 #include "engine/engine.h"
+#include "service/api/convert.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -14,6 +15,10 @@ std::array<bool, kMaxSeats + 1> TouchedSeats(const HandState& state, size_t firs
     if (seat >= 1 && seat <= kMaxSeats) touched[static_cast<size_t>(seat)] = true;
   }
   return touched;
+}
+
+bool SeenAsEveryone(const HandState& state, const Operation& op, int seat) {
+  return OperationCard(state, op, seat) == OperationCard(state, op, kPublicViewer);
 }
 
 void MakeCompact(const HandState& state, size_t first_op, v1::HandUpdate* update) {
@@ -41,14 +46,12 @@ void MakeCompact(const HandState& state, size_t first_op, v1::HandUpdate* update
     for (v1::SeatCard& c : *pv.mutable_cards()) c.clear_street();
     // Keep only the operations this seat sees differently from everyone
     // (its own down cards): the others are in update->operations already.
-    // Both lists hold the call's operations in the same order.
+    // The list holds the call's operations, log[first_op] on, in order.
     auto* ops = pv.mutable_operations();
     int kept_ops = 0;
     for (int i = 0; i < ops->size(); ++i) {
-      const bool same =
-          i < update->operations_size() &&
-          ops->Get(i).SerializeAsString() == update->operations(i).SerializeAsString();
-      if (same) continue;
+      const size_t at = first_op + static_cast<size_t>(i);
+      if (at < state.log.size() && SeenAsEveryone(state, state.log[at], pv.seat())) continue;
       if (kept_ops != i) ops->SwapElements(kept_ops, i);
       ++kept_ops;
     }

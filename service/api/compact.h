@@ -27,12 +27,17 @@ namespace stud::service {
 
 // Trims a full `update` of `state` whose call appended the operations from
 // `first_op` on. HandService::WriteUpdate writes the same answer as bytes
-// (rpc/update_bytes.cc); the two share TouchedSeats.
+// (rpc/update_bytes.cc); the two share TouchedSeats and SeenAsEveryone.
 void MakeCompact(const HandState& state, size_t first_op, stud::v1::HandUpdate* update);
 
 // The seats the operations from `first_op` on name (by seat number): those a
 // compact public view keeps.
 std::array<bool, kMaxSeats + 1> TouchedSeats(const HandState& state, size_t first_op);
+
+// Whether `seat` sees `op` as everyone does: its card, the one field of an
+// operation that depends on the viewer (EncodeOperation), is the public one.
+// A compact private view leaves such operations out.
+bool SeenAsEveryone(const HandState& state, const Operation& op, int seat);
 
 }  // namespace stud::service
 

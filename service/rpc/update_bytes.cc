@@ -247,12 +247,9 @@ void HandService::WriteUpdate(const CallContext& call, const SealedHand& hand, s
       if (visible) shown.push_back(c.card);
     }
     for (size_t i = first_op; i < state.log.size(); ++i) {
-      // Compact: only what this seat sees otherwise than everyone (its own
-      // down cards), the card being the one field that depends on the viewer.
+      // Compact: only what this seat sees otherwise than everyone (its own down cards).
       const Operation& op = state.log[i];
-      if (compact && OperationCard(state, op, seat) == OperationCard(state, op, kPublicViewer)) {
-        continue;
-      }
+      if (compact && SeenAsEveryone(state, op, seat)) continue;
       WriteOperation(out, V::kOperationsFieldNumber, state, op, static_cast<uint32_t>(i), seat);
     }
     WriteCardProofs(hand, shown, V::kCardProofsFieldNumber, out);
