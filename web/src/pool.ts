@@ -141,6 +141,13 @@ export function reservedSlots(limit: number): number {
   return limit < 2 ? 0 : Math.max(1, Math.floor(limit / 10));
 }
 
+// Whether one more stream fits on `entry`: a unary call up to the peer's
+// limit, a server stream outside the reserved slots.
+function hasRoom(entry: Entry, streaming: boolean): boolean {
+  const limit = limitOf(entry);
+  return entry.active < (streaming ? limit - reservedSlots(limit) : limit);
+}
+
 export class SessionPool {
   private readonly base: (Entry | undefined)[];  // resized in place by assign()
   private readonly extra: Entry[] = [];
@@ -271,10 +278,10 @@ export class SessionPool {
         if (this.backingOff(this.slotTarget[slot])) continue;
         return undefined;
       }
-      if (e.settled && e.active < limitOf(e) && (!best || e.active < best.active)) best = e;
+      if (e.settled && hasRoom(e, false) && (!best || e.active < best.active)) best = e;
     }
     for (const e of this.extra) {
-      if (this.usable(e) && e.active < limitOf(e) && (!best || e.active < best.active)) best = e;
+      if (this.usable(e) && hasRoom(e, false) && (!best || e.active < best.active)) best = e;
     }
     return best ? this.start(best, headers) : undefined;
   }
@@ -292,9 +299,7 @@ export class SessionPool {
     let best: Entry | undefined;
     for (const list of [this.base, this.extra]) {
       for (const e of list) {
-        if (!e || e.target !== home || !this.usable(e)) continue;
-        const room = limitOf(e) - (streaming ? reservedSlots(limitOf(e)) : 0);
-        if (e.active < room && (!best || e.active < best.active)) best = e;
+        if (e && e.target === home && this.usable(e) && hasRoom(e, streaming) && (!best || e.active < best.active)) best = e;
       }
     }
     return best;
@@ -312,9 +317,9 @@ export class SessionPool {
     const usable = this.entries().filter((e) => this.usable(e));
     if (streaming) {
       // Packed into the first sessions with room, so the extra ones empty out.
-      return usable.find((e) => e.active < limitOf(e) - reservedSlots(limitOf(e)));
+      return usable.find((e) => hasRoom(e, true));
     }
-    return this.leastLoaded(usable.filter((e) => e.active < limitOf(e)));
+    return this.leastLoaded(usable.filter((e) => hasRoom(e, false)));
   }
 
   // Fewest streams; ties in turn.
