@@ -115,6 +115,7 @@ lookups() {
   done
   echo "$total"
 }
+ticks=$(getconf CLK_TCK)  # /proc/PID/stat counts CPU time in these
 echo "# balancing: $([ "$AFFINITY" = 1 ] && echo "hash of x-stud-hand-id" || echo "round robin"); service flags: ${LOADGEN_FLAGS:-none}" |
   tee -a "$OUT/lb.txt"
 for rpc in "${rpcs[@]}"; do
@@ -129,7 +130,6 @@ for rpc in "${rpcs[@]}"; do
   wait "$loadgen"
   cpu=$(($(replicas_cpu) - cpu0)) hit=$(($(lookups hit) - hit0)) miss=$(($(lookups miss) - miss0))
   tee -a "$OUT/lb.txt" <"$tmp/loadgen.out"
-  ticks=$(getconf CLK_TCK)
   # With --rpc=apply_action every call looks up its hand once: lookups are calls.
   awk -v c="$cpu" -v t="$ticks" -v h="$hit" -v m="$miss" -v rpc="$rpc" 'BEGIN {
     n = h + m

@@ -13,16 +13,14 @@
 // that goes away.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import * as pb from "../gen/stud/v1/stud_pb.js";
 import { startGatewayOnly } from "./harness.mjs";
-import { API_KEY, TENANT, startPhonesStack } from "./phones_stack.mjs";
+import { API_KEY, METRICS_LISTENING, TENANT, start, startPhonesStack, stop } from "./phones_stack.mjs";
 import { HAND_HINT, homeOf } from "../dist/test/pool.mjs";
 
 const HANDS = 9;
@@ -32,33 +30,16 @@ const replicas = [];
 let gateway;
 
 // stud_server on port 0 with /metrics on port 0; both addresses from its output.
-function startReplica(keyFile) {
-  const child = spawn(
+async function startReplica(keyFile) {
+  const { child, address, also } = await start(
     process.env.STUD_SERVER,
     ["--listen=127.0.0.1:0", `--key_file=${keyFile}`, "--metrics_listen=127.0.0.1:0"],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    /^stud_server listening on (\S+)$/,
+    "stud_server",
+    "stdout",
+    METRICS_LISTENING,
   );
-  const found = {};
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("stud_server did not start within 15 s")), 15_000);
-    const ready = () => {
-      if (found.address && found.metrics) {
-        clearTimeout(timer);
-        resolve({ child, ...found });
-      }
-    };
-    readline.createInterface({ input: child.stdout }).on("line", (line) => {
-      const m = /^stud_server listening on (\S+)$/.exec(line);
-      if (m) found.address = m[1];
-      ready();
-    });
-    readline.createInterface({ input: child.stderr }).on("line", (line) => {
-      const m = /"event":"metrics_listening","address":"([^"]+)"/.exec(line);
-      if (m) found.metrics = m[1];
-      ready();
-    });
-    child.once("exit", (code) => reject(new Error(`stud_server exited with ${code} before it was ready`)));
-  });
+  return { child, address, metrics: also };
 }
 
 // Hand-cache lookups by result, summed over the replicas (host:port of their /metrics).
@@ -83,7 +64,7 @@ before(async () => {
 
 after(async () => {
   await gateway?.stop();
-  for (const r of replicas) r.child.kill("SIGTERM");
+  for (const r of replicas) await stop(r.child);
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -16,10 +16,13 @@ const webDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const TENANT = "phones-test";
 export const API_KEY = "5a".repeat(32);
 
+// stud_server's line naming its /metrics address (--metrics_listen), on stderr.
+export const METRICS_LISTENING = /"event":"metrics_listening","address":"([^"]+)"/;
+
 // Resolves with { child, address } once `readyPattern` matched a line of
 // `stream`, and, when `alsoPattern` is given, once it matched a line of either
 // stream too ({ also }: its first group).
-function start(command, args, readyPattern, name, stream = "stdout", alsoPattern = null) {
+export function start(command, args, readyPattern, name, stream = "stdout", alsoPattern = null) {
   const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
   const lines = [];
   return new Promise((resolve, reject) => {
@@ -51,7 +54,7 @@ function start(command, args, readyPattern, name, stream = "stdout", alsoPattern
   });
 }
 
-function stop(child) {
+export function stop(child) {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
@@ -117,7 +120,7 @@ export async function startPhonesStack({ replicas = 2, serverArgs = [], metrics 
         /^stud_server listening on (\S+)$/,
         `stud_server ${i + 1}`,
         "stdout",
-        metrics ? /"event":"metrics_listening","address":"([^"]+)"/ : null,
+        metrics ? METRICS_LISTENING : null,
       );
       children.push(stud.child);
       upstreams.push(stud.address);
