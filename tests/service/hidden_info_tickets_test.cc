@@ -146,7 +146,7 @@ class TicketSweep {
 
   int service_hands_ = 0, live_hands_ = 0, complete_ = 0, showdowns_ = 0, shown_ = 0, mucked_ = 0,
       all_in_ = 0, reports_ = 0, deal_rulings_ = 0, forks_ = 0, reveals_refused_ = 0, misdeals_ = 0,
-      burns_seen_ = 0;
+      burns_seen_ = 0, compact_ = 0, actions_ = 0;
 
  private:
   struct Hand {
@@ -204,6 +204,22 @@ class TicketSweep {
       EXPECT_THAT(st, IsOk()) << r.action().DebugString();
     }
     checker_.Check("ApplyAction", viewer, &state, st, resp, named);
+    // Every fourth action again as a device asks for it (UPDATE_DETAIL_COMPACT,
+    // SeatSession's detail, written as bytes): the same call answers the same
+    // step, trimmed.
+    if (st.ok() && ++actions_ % 4 == 0) {
+      v1::ApplyActionRequest as_device = r;
+      as_device.set_detail(v1::UPDATE_DETAIL_COMPACT);
+      v1::ApplyActionResponse trimmed;
+      const absl::Status again = AsSent(
+          [&](const CallContext& call, v1::ApplyActionResponse* out) {
+            return service_.ApplyAction(as_device, out, call);
+          },
+          &trimmed);
+      EXPECT_THAT(again, IsOk()) << as_device.action().DebugString();
+      checker_.Check("ApplyAction (compact)", viewer, &state, again, trimmed, named);
+      compact_ += again.ok() && !trimmed.update().token().empty();
+    }
     if (!st.ok()) return false;
     deal_rulings_ += resp.has_ruling();
     *u = resp.update();
@@ -379,11 +395,11 @@ TEST(HiddenInfoTicketsTest, EveryAnswerToEveryTicketShowsOnlyWhatItsViewerMayKno
       "hidden-info (seat tickets, whole hands): %d SERVICE + %d LIVE hands, %d complete (%d "
       "showdowns, %d hands shown, %d mucked, %d all-in seats, %d misdeals), %d irregularities "
       "ruled, %d dealer errors ruled, %d burns seen or shown, %d forks; %d answers checked (%d "
-      "errors, %d deck reveals refused), %d leaks\n",
+      "errors, %d deck reveals refused, %d compact), %d leaks\n",
       sweep.service_hands_, sweep.live_hands_, sweep.complete_, sweep.showdowns_, sweep.shown_,
       sweep.mucked_, sweep.all_in_, sweep.misdeals_, sweep.reports_, sweep.deal_rulings_,
       sweep.burns_seen_, sweep.forks_, sweep.checks(), sweep.errors(), sweep.reveals_refused_,
-      sweep.leaks());
+      sweep.compact_, sweep.leaks());
   EXPECT_EQ(sweep.leaks(), 0);
   // The sweep reached what it is meant to cover (55-75 % of what a run
   // of 2,000 hands shows, scaled to the hands played: the service's own
@@ -402,6 +418,7 @@ TEST(HiddenInfoTicketsTest, EveryAnswerToEveryTicketShowsOnlyWhatItsViewerMayKno
   EXPECT_GT(sweep.reveals_refused_, AtLeast(10000));
   EXPECT_GT(sweep.errors(), AtLeast(10000));
   EXPECT_GT(sweep.checks(), AtLeast(120000));
+  EXPECT_GT(sweep.compact_, AtLeast(5000));
 }
 
 // The check itself fails on the leak this sweep was written for: the deck
