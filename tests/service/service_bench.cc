@@ -22,9 +22,15 @@
 #include "service/token/hand_cache.h"
 #include "service/token/sealer.h"
 #include "stud/internal/v1/state.pb.h"
+#include "tests/service/bench_support.h"
 
 namespace stud::service {
 namespace {
+
+using bench::EightSeatNewHand;
+using bench::SealerOfFormat;
+using bench::ServerApplyAction;
+using bench::TheSealer;
 
 // kind 0: fresh hand; 1: played out with every raise; 2: mid-hand, 5th street.
 SealedHand MakeHand(int64_t kind) {
@@ -65,46 +71,8 @@ SealedHand MakeHand(int64_t kind) {
   return hand;
 }
 
-// The benchmarks' hand: Stud $15-$30, cash profile, SERVICE dealing, eight
-// seats of 100,000.
-stud::v1::NewHandRequest EightSeatNewHand() {
-  stud::v1::NewHandRequest nh;
-  nh.set_variant(stud::v1::VARIANT_STUD);
-  nh.mutable_stakes()->set_preset("$15-$30");
-  nh.set_dealing_mode(stud::v1::DEALING_MODE_SERVICE);
-  nh.set_profile(stud::v1::PROFILE_CASH);
-  for (int i = 1; i <= 8; ++i) {
-    stud::v1::SeatConfig* seat = nh.add_seats();
-    seat->set_seat(i);
-    seat->set_stack(100000);
-  }
-  return nh;
-}
-
 // A hand id (format 4's nonce), as NewHand makes them: 16 bytes.
 constexpr absl::string_view kBenchHandId = "0123456789abcdef";
-
-// A sealer of token format `format`, one key, made once per format.
-const Sealer& SealerOfFormat(uint8_t format) {
-  static const Key key = [] {
-    (void)InitCrypto();
-    return Sealer::EphemeralKey();
-  }();
-  static std::map<uint8_t, Sealer>* sealers = new std::map<uint8_t, Sealer>();
-  auto it = sealers->find(format);
-  if (it == sealers->end()) it = sealers->emplace(format, *Sealer::Create({key}, format)).first;
-  return it->second;
-}
-
-// The sealer the whole-call benchmarks use: stud_server's default format (5),
-// or STUD_BENCH_TOKEN_FORMAT (e.g. 1) to measure another.
-const Sealer& TheSealer() {
-  static const uint8_t format = [] {
-    const char* env = std::getenv("STUD_BENCH_TOKEN_FORMAT");
-    return static_cast<uint8_t>(env != nullptr ? std::atoi(env) : kDerivedTokenFormat);
-  }();
-  return SealerOfFormat(format);
-}
 
 // Seal and open of the mid-hand state (Arg 2 of BM_Seal) in each format.
 void BM_SealFormat(benchmark::State& st) {
@@ -315,30 +283,6 @@ void BM_ApplyAction_6_Seal(benchmark::State& st) {
   });
 }
 BENCHMARK(BM_ApplyAction_6_Seal);
-
-// The whole call in process, as the server makes it (its UnaryCall,
-// service/server/unary_call.h): parse the request, HandService::ApplyAction
-// (open, decode, engine, views, legal actions, announcements, encode, seal,
-// the answer written as bytes: rpc/update_bytes.cc), the response's bytes into
-// gRPC's buffer as the server sends them. The request lives on the call's arena, whose first 8 KB
-// are inside it. Not inlined, so that tools/bench/instructions_per_call.py counts the whole call by
-// its name (ServerApplyAction). `as_message`: the update as a message (FillUpdate) serialized by
-// protobuf, as every answer was before the writer, and as tests and tools still read it.
-[[gnu::noinline]] grpc::ByteBuffer ServerApplyAction(const HandService& service,
-                                                     const std::string& request,
-                                                     stud::v1::UpdateDetail detail, bool as_message,
-                                                     size_t* arena_bytes) {
-  UnaryCall<stud::v1::ApplyActionRequest, stud::v1::ApplyActionResponse> call;
-  if (!call.ParseRequest(request)) std::abort();
-  auto& req = const_cast<stud::v1::ApplyActionRequest&>(call.request());
-  if (detail != stud::v1::UPDATE_DETAIL_UNSPECIFIED) req.set_detail(detail);
-  const CallContext context{.response_bytes = as_message ? nullptr : call.response_bytes()};
-  if (!service.ApplyAction(req, call.response(), context).ok()) std::abort();
-  grpc::ByteBuffer out;
-  if (!call.SerializeResponse(&out).ok()) std::abort();
-  *arena_bytes += req.GetArena()->SpaceUsed();
-  return out;
-}
 
 // Arg 0: the full update; 1: UPDATE_DETAIL_CHANGES (no public view, no
 // announcements); 2: the full update as a message.
