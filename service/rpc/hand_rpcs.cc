@@ -111,14 +111,13 @@ absl::string_view HandService::BeginUpdate(const CallContext& call, const Sealed
     // Per thread, their capacity kept from call to call: a seal allocates nothing.
     thread_local std::string plain;
     thread_local std::string sealed;
-    SerializeSealedHandTo(hand, &plain, options_.sealed_schema);
-    sealer_->SealTo(plain, call.tenant, hand.service.hand_id, &sealed);
-    token = sealed;
     // The owner of the hand keeps it as this token when its call ends
     // (ThreadHand, NewHand); a hand written in another schema is not.
-    if (options_.hand_cache != nullptr && options_.sealed_schema == kSealedSchema) {
-      KeepAsSealed(hand, token);
-    }
+    const bool kept = options_.hand_cache != nullptr && options_.sealed_schema == kSealedSchema;
+    SerializeSealedHandTo(hand, &plain, options_.sealed_schema, /*remember_log=*/kept);
+    sealer_->SealTo(plain, call.tenant, hand.service.hand_id, &sealed);
+    token = sealed;
+    if (kept) KeepAsSealed(hand, token);
     if (call.ledger != nullptr) {
       call.ledger->NoteSealed(hand.service.hand_id, state.version, first_op,
                               state.phase == Phase::kComplete, token);

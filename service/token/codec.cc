@@ -8,7 +8,8 @@
 
 namespace stud::service {
 
-void SerializeSealedHandTo(const SealedHand& hand, std::string* out, uint32_t schema) {
+void SerializeSealedHandTo(const SealedHand& hand, std::string* out, uint32_t schema,
+                           bool remember_log) {
   // Typical sizes with room to spare, so that the buffer rarely grows and the
   // zero-filling of an oversized one is not paid on every call.
   const HandState& s = hand.state;
@@ -18,6 +19,7 @@ void SerializeSealedHandTo(const SealedHand& hand, std::string* out, uint32_t sc
   token::WriteContext ctx;
   ctx.schema = schema == kRollingUpgradeSchema ? kRollingUpgradeSchema : kSealedSchema;
   ctx.log_as_read = &hand.log_as_read;
+  if (remember_log && ctx.schema == kSealedSchema) ctx.log_as_written = &hand.log_as_read;
   token::WriteMessage(hand, w, ctx);
   w.Finish();
 }

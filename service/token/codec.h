@@ -60,9 +60,12 @@ struct ServiceData {
 struct SealedHand {
   HandState state;
   ServiceData service;
-  // Not part of the token: the log as the last parse read it, which the next
+  // Not part of the token: the log as the last parse read it (or the last
+  // serialization wrote it, for a hand kept between calls), which the next
   // serialization reuses where the log still begins with it (packed_log.h).
-  token::LogAsRead log_as_read;
+  // Mutable: a cache of the hand's own bytes, which a serialization of the
+  // (otherwise const) hand refreshes; a hand is used by one call at a time.
+  mutable token::LogAsRead log_as_read;
 };
 
 // Token plaintext (serialized SealedHand message) and back. Parse errors are
@@ -70,8 +73,10 @@ struct SealedHand {
 // out of range").
 // `schema`: kSealedSchema or kRollingUpgradeSchema.
 std::string SerializeSealedHand(const SealedHand& hand, uint32_t schema = kSealedSchema);
+// `remember_log`: the hand is kept for its next call (token/hand_cache.h), so
+// its log_as_read becomes the log as written here (kSealedSchema only).
 void SerializeSealedHandTo(const SealedHand& hand, std::string* out,  // reuses *out
-                           uint32_t schema = kSealedSchema);
+                           uint32_t schema = kSealedSchema, bool remember_log = false);
 absl::StatusOr<SealedHand> ParseSealedHand(absl::string_view plaintext);
 // The same into `*hand`, which may hold an earlier hand: it ends equal to
 // what ParseSealedHand returns, and its vectors and strings keep their

@@ -49,6 +49,10 @@ struct WriteContext {
   uint32_t schema = 0;  // the schema being written
   int num_seats = 0;
   const LogAsRead* log_as_read = nullptr;  // the log as read from the last token, if known
+  // When set (schema 3 only), receives the log as this call writes it: the
+  // next serialization of the same hand, kept between calls, then packs only
+  // that call's new operations (packed_log.h). May be the same as log_as_read.
+  LogAsRead* log_as_written = nullptr;
 };
 
 template <typename T>

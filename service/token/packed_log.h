@@ -41,15 +41,18 @@ namespace stud::service::token {
 inline constexpr size_t kMaxPackedLogEntryBytes = 6 + 3 * 10;
 uint8_t* PackLogTo(absl::Span<const Operation> log, uint8_t* w, std::vector<RuleId>* rules);
 
-// A hand's operation log as it was read from its token (schema 3), kept
-// beside the hand (SealedHand::log_as_read). The engine only appends to a
-// log, so the next token's log begins with these same operations: writing
-// it copies their packed bytes and packs only the call's new operations.
+// A hand's operation log as it was read from its token, or as its last token
+// was written (schema 3), kept beside the hand (SealedHand::log_as_read). The
+// engine appends to a log, so the next token's log begins with these same
+// operations: writing it copies their packed bytes and packs only the new
+// operations. A hand kept between calls (token/hand_cache.h) is written with
+// log_as_written set, so a long run of calls on it packs each operation once.
 // Each operation packs on its own (schema 3 names rules by number), and a
 // token's bytes were written by PackLogTo (tokens are authenticated), so
 // they are the bytes it would write again. The copy is taken only when the
-// log still begins with `ops` byte for byte (padding included: a
-// difference there only costs the packing it would have saved).
+// log still begins with `ops` byte for byte (an entry the engine amended
+// afterwards packs again; padding included: a difference there only costs the
+// packing it would have saved).
 struct LogAsRead {
   std::vector<Operation> ops;  // as unpacked
   std::string packed;          // the token's bytes for them
@@ -59,6 +62,11 @@ struct LogAsRead {
   }
   // How many operations at the start of `log` are `ops` (0 or ops.size()).
   size_t PrefixOf(absl::Span<const Operation> log) const;
+  // Becomes `log` and its packed bytes, reusing the capacity it has.
+  void Remember(absl::Span<const Operation> log, absl::string_view bytes) {
+    ops.assign(log.begin(), log.end());
+    packed.assign(bytes.data(), bytes.size());
+  }
 };
 
 // Appends the operations of `packed` to *log; `rules` as for PackLogTo.
@@ -82,8 +90,13 @@ struct PackedLogField : FieldBase<typename MemberOf<M>::Class> {
       const size_t kept = read != nullptr ? read->PrefixOf(log) : 0;
       const absl::string_view kept_bytes = kept != 0 ? absl::string_view(read->packed) : "";
       w.Room(kept_bytes.size() + (log.size() - kept) * kMaxPackedLogEntryBytes);
-      if (!kept_bytes.empty()) std::memcpy(w.p(), kept_bytes.data(), kept_bytes.size());
-      w.set_p(PackLogTo(absl::MakeConstSpan(log).subspan(kept), w.p() + kept_bytes.size(), table));
+      uint8_t* const begin = w.p();
+      if (!kept_bytes.empty()) std::memcpy(begin, kept_bytes.data(), kept_bytes.size());
+      w.set_p(PackLogTo(absl::MakeConstSpan(log).subspan(kept), begin + kept_bytes.size(), table));
+      if (table == nullptr && ctx.log_as_written != nullptr) {
+        ctx.log_as_written->Remember(
+            log, {reinterpret_cast<const char*>(begin), static_cast<size_t>(w.p() - begin)});
+      }
       w.Close(at);
     }
     // Schema 2, rule_ids: a repeated string, one entry per distinct rule.
@@ -112,8 +125,7 @@ struct PackedLogField : FieldBase<typename MemberOf<M>::Class> {
     absl::Status st =
         UnpackLog(ctx.packed_log, numbered ? nullptr : &ctx.rule_ids, ctx.num_seats, &(obj.*M));
     if (st.ok() && numbered && ctx.log_as_read != nullptr) {
-      ctx.log_as_read->ops = obj.*M;
-      ctx.log_as_read->packed.assign(ctx.packed_log.data(), ctx.packed_log.size());
+      ctx.log_as_read->Remember(obj.*M, ctx.packed_log);
     }
     return st;
   }
