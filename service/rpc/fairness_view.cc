@@ -2,15 +2,11 @@
 
 #include <array>
 #include <cstring>
-#include <list>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "engine/rule_id.h"
@@ -20,6 +16,7 @@
 #include "service/fairness/merkle.h"
 #include "service/fairness/shuffle.h"
 #include "service/rpc/dealing.h"
+#include "service/rpc/lru_cache.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -140,48 +137,20 @@ bool IsTreeKeyOf(absl::string_view key, const ServiceData& service) {
 
 // The trees of recent hands, shared by every thread: deriving one costs some
 // 280 SHA-256 compressions, and every view of a hand needs its root and
-// proofs (made once per hand and position, HandFairness::ProofOf). Least
-// recently used first out; a hand's tree never changes, so a hit is always
-// right.
-class TreeCache {
- public:
-  static TreeCache& Get() {
-    static TreeCache* const cache = new TreeCache();
-    return *cache;
-  }
-  HandFairnessPtr Find(absl::string_view key) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = index_.find(key);
-    if (it == index_.end()) return nullptr;
-    order_.splice(order_.begin(), order_, it->second);  // now the most recent
-    return it->second->second;
-  }
-  void Put(absl::string_view key, HandFairnessPtr tree) {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (index_.contains(key)) return;
-    order_.emplace_front(std::string(key), std::move(tree));
-    index_.emplace(order_.front().first, order_.begin());
-    if (order_.size() > kCapacity) {
-      index_.erase(order_.back().first);
-      order_.pop_back();
-    }
-  }
-
- private:
-  // About 21 KB each (the tree, and a slot for each position's proof bytes),
-  // 220 bytes more per proof a message answer has shown (a hand shows some 20
-  // to 40 of its 52 positions): at most about 7 MB, full within seconds under load so the
-  // server's memory stays flat (Reliability.MixedSoak: with 1,024 hands it was
-  // still filling 20 s in, +11 % of the process); a miss derives the tree again
-  // (about 18 us). Behind per-call balancing every replica sees every hand in
-  // play, so no per-replica size would hold them all anyway.
-  static constexpr size_t kCapacity = 256;
-  using Order = std::list<std::pair<std::string, HandFairnessPtr>>;
-  std::mutex mu_;
-  Order order_;
-  // Keys view the strings held in order_ (list nodes do not move).
-  absl::flat_hash_map<absl::string_view, Order::iterator> index_;
-};
+// proofs (made once per hand and position, HandFairness::ProofOf). A hand's
+// tree never changes, so a hit is always right.
+//
+// About 21 KB each (the tree, and a slot for each position's proof bytes),
+// 220 bytes more per proof a message answer has shown (a hand shows some 20
+// to 40 of its 52 positions): at most about 7 MB, full within seconds under
+// load so the server's memory stays flat (Reliability.MixedSoak: with 1,024
+// hands it was still filling 20 s in, +11 % of the process); a miss derives
+// the tree again (about 18 us). Behind per-call balancing every replica sees
+// every hand in play, so no per-replica size would hold them all anyway.
+LruCache<HandFairnessPtr>& Trees() {
+  static auto* const cache = new LruCache<HandFairnessPtr>(256);
+  return *cache;
+}
 
 HandFairnessPtr DeriveHand(const ServiceData& service, int num_seats) {
   std::vector<std::string> seeds = PlayerSeeds(service);
@@ -199,10 +168,10 @@ const HandFairnessPtr& TreeOf(const ServiceData& service, int num_seats) {
   thread_local HandFairnessPtr last;
   if (last != nullptr && IsTreeKeyOf(last_key, service)) return last;
   WriteTreeKey(service, &key);
-  HandFairnessPtr found = TreeCache::Get().Find(key);
+  HandFairnessPtr found = Trees().Find(key);
   if (found == nullptr) {
     found = DeriveHand(service, num_seats);
-    TreeCache::Get().Put(key, found);
+    Trees().Put(key, found);
   }
   last = std::move(found);
   last_key.swap(key);
@@ -242,16 +211,12 @@ class ProofSource {
   google::protobuf::Arena* const arena_;
 };
 
-std::string EnumText(const std::string& name, absl::string_view prefix) {
-  return std::string(absl::StripPrefix(name, prefix));
-}
-
 }  // namespace
 
 void RememberDeckTree(const ServiceData& service, const fairness::Derived& derived) {
   std::string key;
   WriteTreeKey(service, &key);
-  TreeCache::Get().Put(key, std::make_shared<const HandFairness>(derived, service.server_seed));
+  Trees().Put(key, std::make_shared<const HandFairness>(derived, service.server_seed));
 }
 
 bool HasFairness(const ServiceData& service) {
@@ -371,91 +336,8 @@ void EncodeServerSeedReveal(const SealedHand& hand, v1::PublicView* pub) {
   pub->mutable_fairness()->set_server_seed(hand.service.server_seed);
 }
 
-std::string OperationText(const v1::Operation& op) {
-  std::string text = absl::StrCat(
-      op.index(), " ", EnumText(v1::OperationType_Name(op.type()), "OPERATION_TYPE_"),
-      " seat=", op.seat(), " street=", EnumText(v1::Street_Name(op.street()), "STREET_"));
-  if (!op.card().empty()) absl::StrAppend(&text, " card=", op.card());
-  if (op.face_up()) text += " up";
-  if (op.all_in()) text += " all_in";
-  if (op.type() == v1::OPERATION_TYPE_AWARD) {
-    absl::StrAppend(&text, " pot=", op.pot(),
-                    " half=", EnumText(v1::PotHalf_Name(op.half()), "POT_HALF_"));
-    if (op.odd_chip()) text += " odd_chip";
-  }
-  if (op.amount() != 0) absl::StrAppend(&text, " amount=", op.amount());
-  if (op.amount_to() != 0) absl::StrAppend(&text, " to=", op.amount_to());
-  if (!op.rule_id().empty()) absl::StrAppend(&text, " rule=", op.rule_id());
-  return text;
-}
-
-std::string ReceiptTranscript(const SealedHand& hand) {
-  const HandState& state = hand.state;
-  const ServiceData& service = hand.service;
-  fairness::ReceiptData d;
-  d.hand_id = service.hand_id;
-  d.variant = EnumText(v1::Variant_Name(EncodeVariant(state.config.variant)), "VARIANT_");
-  d.dealing = EnumText(v1::DealingMode_Name(static_cast<v1::DealingMode>(service.dealing_mode)),
-                       "DEALING_MODE_");
-  v1::PublicView pub;
-  EncodePublicView(ViewFor(state, kPublicViewer), &pub);
-  d.ante = pub.stakes().ante();
-  d.bring_in = pub.stakes().bring_in();
-  d.small_bet = pub.stakes().small_bet();
-  d.big_bet = pub.stakes().big_bet();
-  for (int seat = 1; seat <= state.config.num_seats; ++seat) {
-    d.seats.push_back({seat, state.config.starting_stacks[static_cast<size_t>(seat)]});
-  }
-  if (HasFairness(service)) {
-    d.service_shuffle = true;
-    d.server_seed_commitment = fairness::ServerSeedCommitment(service.server_seed);
-    d.deck_root = std::string(TreeOf(service, state.config.num_seats)->tree.root());
-    d.player_seeds = PlayerSeeds(service);
-    d.player_seeds.resize(static_cast<size_t>(state.config.num_seats));
-    if (service.reveal_policy == v1::REVEAL_POLICY_AT_END) d.server_seed = service.server_seed;
-  }
-  for (int seat = 1; seat <= state.config.num_seats; ++seat) {  // seeding closed [STUD-DEAL-6]
-    if ((service.seeds_closed >> seat & 1) != 0) {
-      d.rulings.push_back({std::string(RuleIdName(RuleId::kDeal6)), seat});
-    }
-  }
-  std::map<int, size_t> pot_index;  // pot number -> place in d.pots
-  for (size_t i = 0; i < state.log.size(); ++i) {
-    v1::Operation op;
-    EncodeOperation(state, state.log[i], static_cast<uint32_t>(i), kPublicViewer, &op);
-    d.log.push_back(OperationText(op));
-    if (!op.rule_id().empty()) d.rulings.push_back({op.rule_id(), op.seat()});
-    if (op.type() == v1::OPERATION_TYPE_AWARD) {
-      auto [it, added] = pot_index.emplace(op.pot(), d.pots.size());
-      if (added) d.pots.emplace_back();
-      fairness::ReceiptData::Pot& pot = d.pots[it->second];
-      pot.amount += op.amount();
-      bool listed = false;
-      for (int w : pot.winners) listed = listed || w == op.seat();
-      if (!listed) pot.winners.push_back(op.seat());
-    }
-  }
-  for (const v1::SeatView& seat : pub.seats()) {
-    if (!seat.shown()) continue;
-    fairness::ReceiptData::Shown shown{.seat = seat.seat(), .cards = {}};
-    for (const v1::SeatCard& c : seat.cards()) shown.cards.push_back(c.card());
-    d.shown.push_back(std::move(shown));
-  }
-  d.version = state.version;
-  return fairness::Transcript(d);
-}
-
-void FillReceipt(const SealedHand& hand, const fairness::SigningKeys& keys, v1::HandReceipt* out) {
-  std::string transcript = ReceiptTranscript(hand);
-  out->set_signature(keys.Sign(transcript));
-  out->set_key_id(keys.signer().key_id);
-  out->set_transcript(std::move(transcript));
-}
-
-const fairness::SigningKeys& EphemeralSigningKeys() {
-  static const fairness::SigningKeys* const keys =
-      new fairness::SigningKeys(fairness::SigningKeys::Ephemeral());
-  return *keys;
+std::string DeckRootOf(const ServiceData& service, int num_seats) {
+  return std::string(TreeOf(service, num_seats)->tree.root());
 }
 
 }  // namespace stud::service

@@ -18,7 +18,6 @@
 #include "absl/types/span.h"
 #include "engine/card.h"
 #include "google/protobuf/repeated_ptr_field.h"
-#include "service/fairness/receipt.h"
 #include "service/fairness/shuffle.h"
 #include "service/token/codec.h"
 #include "service/token/wire.h"
@@ -50,22 +49,13 @@ void WriteCardProofs(const SealedHand& hand, absl::Span<const Card> cards, uint3
 // The server seed for GetView's reveal_deck (a trusted caller; CheckDeckReveal).
 void EncodeServerSeedReveal(const SealedHand& hand, stud::v1::PublicView* pub);
 
-// The receipt of a complete hand: its transcript (docs/fairness.md, "Receipt
-// transcript"), signed by `keys`' first key.
-void FillReceipt(const SealedHand& hand, const fairness::SigningKeys& keys,
-                 stud::v1::HandReceipt* out);
-// The transcript alone.
-std::string ReceiptTranscript(const SealedHand& hand);
-// One public operation as the transcript's "log" writes it.
-std::string OperationText(const stud::v1::Operation& op);
+// The deck root of a hand with fairness (32 raw bytes): its tree's, derived
+// once per hand and kept.
+std::string DeckRootOf(const ServiceData& service, int num_seats);
 
 // Keeps the tree of a hand just derived (NewHand, the end of seeding), so
 // that its first view does not derive it again.
 void RememberDeckTree(const ServiceData& service, const fairness::Derived& derived);
-
-// The keys a server without --signing_keys_file signs with: one random key
-// per process, made on first use.
-const fairness::SigningKeys& EphemeralSigningKeys();
 
 }  // namespace stud::service
 

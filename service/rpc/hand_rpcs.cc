@@ -23,6 +23,7 @@
 #include "service/rpc/dealing.h"
 #include "service/rpc/fairness_view.h"
 #include "service/rpc/hand_service.h"
+#include "service/rpc/receipt_view.h"
 #include "service/token/codec.h"
 #include "service/token/hand_cache.h"
 #include "service/trust/ledger.h"
@@ -176,7 +177,9 @@ void HandService::FillUpdate(const CallContext& call, const SealedHand& hand, si
              out->mutable_announcements());
   }
   if (parts == UpdateParts::kCompact) MakeCompact(state, first_op, out);  // api/compact.h
-  if (state.phase == Phase::kComplete) FillReceipt(hand, SigningKeys(), out->mutable_receipt());
+  if (state.phase == Phase::kComplete) {
+    FillReceiptOf(hand, SigningKeys(), call.tenant, out->token(), out->mutable_receipt());
+  }
 }
 
 absl::Status HandService::NewHand(const v1::NewHandRequest& req, v1::NewHandResponse* resp,

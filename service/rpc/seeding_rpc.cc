@@ -21,6 +21,7 @@
 #include "service/rpc/dealing.h"
 #include "service/rpc/fairness_view.h"
 #include "service/rpc/hand_service.h"
+#include "service/rpc/receipt_view.h"
 #include "text/ruling_text.h"
 
 namespace stud::service {

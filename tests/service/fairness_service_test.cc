@@ -2,11 +2,14 @@
 // dealt by stud-shuffle-v1 from its sealed server seed, every view carries
 // the deck root and a proof for exactly the cards it shows, the reveal
 // policy decides when the server seed is published, and a complete hand's
-// receipt is signed with Ed25519 and verifies with libsodium.
+// receipt is signed with Ed25519 and verifies with libsodium; a receipt kept
+// for the reads of a hand's last version is the one signing it would make.
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>
 #include <sodium.h>
 
+#include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +20,8 @@
 #include "service/fairness/shuffle.h"
 #include "service/rpc/dealing.h"
 #include "service/rpc/hand_service.h"
+#include "service/rpc/lru_cache.h"
+#include "service/rpc/receipt_view.h"
 #include "service/token/codec.h"
 #include "service_fixture.h"
 #include "tests/testing/grpc_status_matchers.h"
@@ -300,6 +305,69 @@ TEST(FairnessServiceTest, ReplicasWithTheSameKeysFileSignAlike) {
   // Verified with the other key: refused.
   EXPECT_FALSE(fairness::VerifySignature(u.receipt().transcript(), u.receipt().signature(),
                                          listed.keys(1).public_key()));
+}
+
+// Every update of a complete hand carries its receipt, and the hand's last
+// version is read again by its watchers and GetView: FillReceiptOf keeps the
+// receipts by signing key, tenant and token. A kept receipt must be exactly
+// what signing the hand makes, for every hand and under every key.
+TEST(FairnessServiceTest, AReceiptFoundAgainIsTheOneSigningTheHandMakes) {
+  ASSERT_THAT(InitCrypto(), IsOk());
+  const fairness::SigningKeys other = fairness::SigningKeys::FromSeed(std::string(32, '\x33'));
+  Table table;
+  const v1::Variant variants[] = {v1::VARIANT_STUD, v1::VARIANT_STUD_HI_LO, v1::VARIANT_RAZZ};
+  std::vector<std::string> transcripts;
+  for (int h = 0; h < 12; ++h) {
+    SCOPED_TRACE(h);
+    const v1::HandUpdate u = table.PlayOut(
+        table.Deal(BasicHand(2 + h % 7,
+                             h % 4 == 3 ? v1::DEALING_MODE_PRESET : v1::DEALING_MODE_SERVICE,
+                             variants[h % 3])),
+        [](const v1::HandUpdate&) {});
+    const SealedHand hand = table.Open(u.token());
+    v1::HandReceipt signed_now;
+    FillReceipt(hand, EphemeralSigningKeys(), &signed_now);
+    EXPECT_EQ(u.receipt().SerializeAsString(), signed_now.SerializeAsString());
+    for (int read = 0; read < 3; ++read) {  // found again, byte for byte
+      v1::GetViewRequest req;
+      req.set_token(u.token());
+      v1::GetViewResponse again;
+      ASSERT_THAT(table.service().GetView(req, &again), IsOk());
+      EXPECT_EQ(again.update().receipt().SerializeAsString(), signed_now.SerializeAsString());
+    }
+    // Another key (another replica's file, a rotation): its own signature,
+    // not the receipt kept for the first key.
+    v1::HandReceipt by_other;
+    FillReceiptOf(hand, other, "", u.token(), &by_other);
+    EXPECT_EQ(by_other.key_id(), other.signer().key_id);
+    EXPECT_EQ(by_other.transcript(), signed_now.transcript());
+    EXPECT_TRUE(fairness::VerifySignature(by_other.transcript(), by_other.signature(),
+                                          other.signer().public_key));
+    // Another tenant's call on the same bytes is its own entry (a token opens
+    // for one tenant only; the key says so rather than trusting it).
+    v1::HandReceipt for_tenant;
+    FillReceiptOf(hand, EphemeralSigningKeys(), "tenant-b", u.token(), &for_tenant);
+    EXPECT_EQ(for_tenant.SerializeAsString(), signed_now.SerializeAsString());
+    transcripts.push_back(signed_now.transcript());
+  }
+  // Each hand got its own receipt, none another's.
+  std::sort(transcripts.begin(), transcripts.end());
+  EXPECT_EQ(std::unique(transcripts.begin(), transcripts.end()), transcripts.end());
+}
+
+TEST(LruCacheTest, FindsExactlyItsKeysAndDropsTheLeastRecentlyUsedFirst) {
+  LruCache<std::shared_ptr<const int>> cache(2);
+  cache.Put("a", std::make_shared<const int>(1));
+  cache.Put("b", std::make_shared<const int>(2));
+  ASSERT_NE(cache.Find("a"), nullptr);  // "a" is now the most recent
+  EXPECT_EQ(cache.Find("ab"), nullptr);
+  EXPECT_EQ(cache.Find(""), nullptr);
+  cache.Put("c", std::make_shared<const int>(3));  // over capacity: "b" goes
+  EXPECT_EQ(cache.Find("b"), nullptr);
+  EXPECT_EQ(*cache.Find("a"), 1);
+  EXPECT_EQ(*cache.Find("c"), 3);
+  cache.Put("c", std::make_shared<const int>(4));  // kept already: the first stays
+  EXPECT_EQ(*cache.Find("c"), 3);
 }
 
 TEST(FairnessServiceTest, ASigningKeysFileWithABadLineIsRefusedNamingIt) {

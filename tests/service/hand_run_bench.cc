@@ -102,5 +102,33 @@ void BM_ApplyAction_9_KeptRun(benchmark::State& st) {
 }
 BENCHMARK(BM_ApplyAction_9_KeptRun)->Arg(0)->Arg(1)->Arg(3)->UseManualTime();
 
+// A complete hand's last version read again, as each of its watching devices
+// and GetView read it: the update carries the hand's signed receipt
+// (rpc/receipt_view.h). Counted: GetView.
+void BM_GetView_CompleteHand(benchmark::State& st) {
+  static HandCache* const cache = new HandCache(64);
+  static const HandService* const service =
+      new HandService(&TheSealer(), ServiceOptions{.hand_cache = cache});
+  std::mt19937_64 rng(11);
+  stud::v1::NewHandResponse dealt;
+  if (!service->NewHand(EightSeatNewHand(), &dealt).ok()) std::abort();
+  stud::v1::HandUpdate u = dealt.update();
+  size_t arena_bytes = 0;
+  while (u.to_act() != 0) {
+    u = Parse(ServerApplyAction(*service, NextRequest(u, rng), stud::v1::UPDATE_DETAIL_UNSPECIFIED,
+                                false, &arena_bytes))
+            .update();
+  }
+  stud::v1::GetViewRequest read;
+  read.set_token(u.token());
+  for (auto _ : st) {
+    stud::v1::GetViewResponse view;
+    if (!service->GetView(read, &view).ok()) std::abort();
+    benchmark::DoNotOptimize(view);
+  }
+  st.counters["transcript_bytes"] = static_cast<double>(u.receipt().transcript().size());
+}
+BENCHMARK(BM_GetView_CompleteHand);
+
 }  // namespace
 }  // namespace stud::service

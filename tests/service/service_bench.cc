@@ -16,6 +16,7 @@
 #include "service/fairness/receipt.h"
 #include "service/rpc/dealing.h"
 #include "service/rpc/fairness_view.h"
+#include "service/rpc/receipt_view.h"
 #include "service/server/stud_service.h"
 #include "service/server/unary_call.h"
 #include "service/token/codec.h"
