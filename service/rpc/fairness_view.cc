@@ -9,10 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "engine/rule_id.h"
-#include "engine/view.h"
 #include "google/protobuf/arena.h"
-#include "service/api/convert.h"
 #include "service/fairness/merkle.h"
 #include "service/fairness/shuffle.h"
 #include "service/rpc/dealing.h"
