@@ -195,9 +195,8 @@ class HandService {
   absl::string_view BeginUpdate(const CallContext& call, const SealedHand& hand, size_t first_op,
                                 absl::string_view token) const;
   // True when WriteUpdate writes this call's answer, whatever its parts: a
-  // caller that takes bytes (CallContext::response_bytes) and a hand dealt and
-  // still in play (no seeding, no receipt). Otherwise the caller fills the
-  // message (FillUpdate).
+  // caller that takes bytes (CallContext::response_bytes) and a hand dealt (not
+  // seeding). Otherwise the caller fills the message (FillUpdate).
   static bool Writable(const CallContext& call, const SealedHand& hand);
   // FillUpdate's update written straight to `out` as the wire bytes of a
   // stud.v1.HandUpdate (update_bytes.cc): byte for byte what protobuf

@@ -116,8 +116,10 @@ void FillReceipt(const SealedHand& hand, const fairness::SigningKeys& keys, v1::
   out->set_transcript(std::move(transcript));
 }
 
-void FillReceiptOf(const SealedHand& hand, const fairness::SigningKeys& keys,
-                   absl::string_view tenant, absl::string_view token, v1::HandReceipt* out) {
+std::shared_ptr<const v1::HandReceipt> ReceiptOf(const SealedHand& hand,
+                                                 const fairness::SigningKeys& keys,
+                                                 absl::string_view tenant,
+                                                 absl::string_view token) {
   thread_local std::string key;  // its capacity kept from call to call
   key.clear();
   const auto tenant_size = static_cast<uint32_t>(tenant.size());
@@ -125,14 +127,16 @@ void FillReceiptOf(const SealedHand& hand, const fairness::SigningKeys& keys,
       &key, keys.signer().key_id,
       absl::string_view(reinterpret_cast<const char*>(&tenant_size), sizeof(tenant_size)), tenant,
       token);
-  if (std::shared_ptr<const v1::HandReceipt> found = Receipts().Find(key)) {
-    *out = *found;
-    return;
-  }
+  if (std::shared_ptr<const v1::HandReceipt> found = Receipts().Find(key)) return found;
   auto made = std::make_shared<v1::HandReceipt>();
   FillReceipt(hand, keys, made.get());
-  *out = *made;
-  Receipts().Put(key, std::move(made));
+  Receipts().Put(key, made);
+  return made;
+}
+
+void FillReceiptOf(const SealedHand& hand, const fairness::SigningKeys& keys,
+                   absl::string_view tenant, absl::string_view token, v1::HandReceipt* out) {
+  *out = *ReceiptOf(hand, keys, tenant, token);
 }
 
 const fairness::SigningKeys& EphemeralSigningKeys() {

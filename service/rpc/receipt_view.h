@@ -10,6 +10,7 @@
 #ifndef STUD_SERVICE_RPC_RECEIPT_VIEW_H_
 #define STUD_SERVICE_RPC_RECEIPT_VIEW_H_
 
+#include <memory>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -29,6 +30,12 @@ void FillReceipt(const SealedHand& hand, const fairness::SigningKeys& keys,
 // FillReceipt would make. Keyed by the signing key too.
 void FillReceiptOf(const SealedHand& hand, const fairness::SigningKeys& keys,
                    absl::string_view tenant, absl::string_view token, stud::v1::HandReceipt* out);
+// The receipt FillReceiptOf copies, as kept (never null), for an answer
+// written as bytes (rpc/update_bytes.cc).
+std::shared_ptr<const stud::v1::HandReceipt> ReceiptOf(const SealedHand& hand,
+                                                       const fairness::SigningKeys& keys,
+                                                       absl::string_view tenant,
+                                                       absl::string_view token);
 // The transcript alone.
 std::string ReceiptTranscript(const SealedHand& hand);
 // One public operation as the transcript's "log" writes it.

@@ -30,6 +30,7 @@
 #include "service/rpc/dealing.h"
 #include "service/rpc/fairness_view.h"
 #include "service/rpc/hand_service.h"
+#include "service/rpc/receipt_view.h"
 
 namespace stud::service {
 namespace v1 = stud::v1;
@@ -197,8 +198,7 @@ void WritePublicView(const SealedHand& hand, bool compact, size_t first_op, wire
 }  // namespace
 
 bool HandService::Writable(const CallContext& call, const SealedHand& hand) {
-  return call.response_bytes != nullptr && !hand.service.seeding &&
-         hand.state.phase != Phase::kComplete;
+  return call.response_bytes != nullptr && !hand.service.seeding;
 }
 
 void HandService::WriteAnswer(const CallContext& call, const SealedHand& hand, size_t first_op,
@@ -220,7 +220,8 @@ void HandService::WriteUpdate(const CallContext& call, const SealedHand& hand, s
                               wire::Writer& out) const {
   using U = v1::HandUpdate;
   const HandState& state = hand.state;
-  out.BytesField(U::kTokenFieldNumber, BeginUpdate(call, hand, first_op, token));
+  const absl::string_view answer_token = BeginUpdate(call, hand, first_op, token);
+  out.BytesField(U::kTokenFieldNumber, answer_token);
   if (call.trace.hand != nullptr && call.trace.span != nullptr && call.trace.span->sampled()) {
     AnswerDetail answer;  // what the span would have read of the message
     if (parts != UpdateParts::kChanges) answer.street = EncodeStreet(state.street);
@@ -284,6 +285,10 @@ void HandService::WriteUpdate(const CallContext& call, const SealedHand& hand, s
     announced.Clear();
     Announce(state, first_op, static_cast<v1::Locale>(hand.service.locale), &announced);
     for (const v1::Announcement& a : announced) MessageField(out, U::kAnnouncementsFieldNumber, a);
+  }
+  if (state.phase == Phase::kComplete) {  // FillReceiptOf's, as kept
+    MessageField(out, U::kReceiptFieldNumber,
+                 *ReceiptOf(hand, SigningKeys(), call.tenant, answer_token));
   }
 }
 
