@@ -1,5 +1,6 @@
 #include "service/rpc/receipt_view.h"
 
+#include <charconv>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -21,8 +22,10 @@ namespace v1 = stud::v1;
 
 namespace {
 
-std::string EnumText(const std::string& name, absl::string_view prefix) {
-  return std::string(absl::StripPrefix(name, prefix));
+// An enum value's name without its prefix. `name` is the generated _Name()'s,
+// which lives as long as the program.
+absl::string_view EnumText(const std::string& name, absl::string_view prefix) {
+  return absl::StripPrefix(name, prefix);
 }
 
 // The receipts of recently completed hands, by signing key, tenant and token
@@ -36,20 +39,48 @@ LruCache<std::shared_ptr<const v1::HandReceipt>>& Receipts() {
 }  // namespace
 
 std::string OperationText(const v1::Operation& op) {
-  std::string text = absl::StrCat(
-      op.index(), " ", EnumText(v1::OperationType_Name(op.type()), "OPERATION_TYPE_"),
-      " seat=", op.seat(), " street=", EnumText(v1::Street_Name(op.street()), "STREET_"));
-  if (!op.card().empty()) absl::StrAppend(&text, " card=", op.card());
-  if (op.face_up()) text += " up";
-  if (op.all_in()) text += " all_in";
-  if (op.type() == v1::OPERATION_TYPE_AWARD) {
-    absl::StrAppend(&text, " pot=", op.pot(),
-                    " half=", EnumText(v1::PotHalf_Name(op.half()), "POT_HALF_"));
-    if (op.odd_chip()) text += " odd_chip";
+  // Appended piece by piece into one buffer: a transcript has a text for each
+  // of a hand's 50 to 150 operations.
+  std::string text;
+  text.reserve(80);
+  auto put = [&text](absl::string_view piece) { text.append(piece.data(), piece.size()); };
+  auto number = [&text](int64_t v) {
+    char digits[24];
+    const std::to_chars_result end = std::to_chars(digits, digits + sizeof(digits), v);
+    text.append(digits, end.ptr);
+  };
+  number(op.index());
+  put(" ");
+  put(EnumText(v1::OperationType_Name(op.type()), "OPERATION_TYPE_"));
+  put(" seat=");
+  number(op.seat());
+  put(" street=");
+  put(EnumText(v1::Street_Name(op.street()), "STREET_"));
+  if (!op.card().empty()) {
+    put(" card=");
+    put(op.card());
   }
-  if (op.amount() != 0) absl::StrAppend(&text, " amount=", op.amount());
-  if (op.amount_to() != 0) absl::StrAppend(&text, " to=", op.amount_to());
-  if (!op.rule_id().empty()) absl::StrAppend(&text, " rule=", op.rule_id());
+  if (op.face_up()) put(" up");
+  if (op.all_in()) put(" all_in");
+  if (op.type() == v1::OPERATION_TYPE_AWARD) {
+    put(" pot=");
+    number(op.pot());
+    put(" half=");
+    put(EnumText(v1::PotHalf_Name(op.half()), "POT_HALF_"));
+    if (op.odd_chip()) put(" odd_chip");
+  }
+  if (op.amount() != 0) {
+    put(" amount=");
+    number(op.amount());
+  }
+  if (op.amount_to() != 0) {
+    put(" to=");
+    number(op.amount_to());
+  }
+  if (!op.rule_id().empty()) {
+    put(" rule=");
+    put(op.rule_id());
+  }
   return text;
 }
 
@@ -58,9 +89,10 @@ std::string ReceiptTranscript(const SealedHand& hand) {
   const ServiceData& service = hand.service;
   fairness::ReceiptData d;
   d.hand_id = service.hand_id;
-  d.variant = EnumText(v1::Variant_Name(EncodeVariant(state.config.variant)), "VARIANT_");
-  d.dealing = EnumText(v1::DealingMode_Name(static_cast<v1::DealingMode>(service.dealing_mode)),
-                       "DEALING_MODE_");
+  d.variant =
+      std::string(EnumText(v1::Variant_Name(EncodeVariant(state.config.variant)), "VARIANT_"));
+  d.dealing = std::string(EnumText(
+      v1::DealingMode_Name(static_cast<v1::DealingMode>(service.dealing_mode)), "DEALING_MODE_"));
   v1::PublicView pub;
   EncodePublicView(ViewFor(state, kPublicViewer), &pub);
   d.ante = pub.stakes().ante();
@@ -84,8 +116,10 @@ std::string ReceiptTranscript(const SealedHand& hand) {
     }
   }
   std::map<int, size_t> pot_index;  // pot number -> place in d.pots
+  d.log.reserve(state.log.size());
+  v1::Operation op;  // cleared for each operation: its strings keep their capacity
   for (size_t i = 0; i < state.log.size(); ++i) {
-    v1::Operation op;
+    op.Clear();
     EncodeOperation(state, state.log[i], static_cast<uint32_t>(i), kPublicViewer, &op);
     d.log.push_back(OperationText(op));
     if (!op.rule_id().empty()) d.rulings.push_back({op.rule_id(), op.seat()});

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/arena.h"
 #include "service/fairness/merkle.h"
+#include "service/fairness/receipt.h"
 #include "service/fairness/sha256.h"
 #include "service/fairness/shuffle.h"
 #include "service/rpc/hand_service.h"
@@ -285,6 +286,22 @@ TEST(FairnessProofsTest, AnswersOnAnArenaShareTheHandsProofsAndKeepThem) {
   v1::ApplyActionResponse on_heap;  // a copy of each proof: the same bytes
   ASSERT_THAT(service.ApplyAction(req, &on_heap), IsOk());
   EXPECT_EQ(on_heap.SerializeAsString(), bytes);
+}
+
+// The transcript's strings are JSON (docs/fairness.md, "Receipt transcript"):
+// quotes and backslashes escaped, control characters as \u00XX, every other
+// byte (UTF-8 included) as it is, runs of them and single ones alike.
+TEST(ReceiptTranscriptTest, StringsAreJsonEscapedAndTheRestIsAsItIs) {
+  fairness::ReceiptData d;
+  d.variant = "STUD";
+  d.dealing = "LIVE";
+  d.log = {"plain", "a\"b\\c", std::string("x\n\x01y\x1f", 5), "ñ€", "", "\"\"", "end\\", "\t"};
+  const std::string t = fairness::Transcript(d);
+  EXPECT_NE(t.find(R"("variant":"STUD","dealing":"LIVE")"), std::string::npos) << t;
+  EXPECT_NE(
+      t.find(R"("log":["plain","a\"b\\c","x\u000a\u0001y\u001f","ñ€","","\"\"","end\\","\u0009"])"),
+      std::string::npos)
+      << t;
 }
 
 }  // namespace

@@ -10,6 +10,11 @@
 // on purpose):
 //   STUD_WRITE_GOLDEN_TOKENS=tests/data/tokens/<release>.tokens
 //   build/tests/service/golden_tokens_test (both on one line)
+//
+// The receipts of the complete hands among them are pinned too
+// (tests/data/fairness/golden_receipts.txt: the transcript and its signature
+// under a fixed key), since clients verify them byte for byte; regenerate it
+// only when the receipt format changes on purpose, with STUD_WRITE_GOLDEN_RECEIPTS=<path>.
 #include <sodium.h>
 
 #include <cstdlib>
@@ -22,6 +27,8 @@
 
 #include "engine/engine.h"
 #include "gtest/gtest.h"
+#include "service/fairness/receipt.h"
+#include "service/rpc/receipt_view.h"
 #include "service/token/codec.h"
 #include "service/token/sealer.h"
 #include "tests/testing/grpc_status_matchers.h"
@@ -170,6 +177,35 @@ TEST(GoldenTokens, TheCurrentReleaseSealsTheSameBytes) {
   for (size_t i = 0; i < now.size(); ++i) {
     EXPECT_EQ(ToHex(pinned[i].token), ToHex(now[i].token)) << "token " << i;
   }
+}
+
+// The receipt of each complete golden hand: "<hand> <signature hex> <transcript>" per line.
+std::string GoldenReceipts() {
+  const fairness::SigningKeys keys = fairness::SigningKeys::FromSeed(std::string(32, 'r'));
+  std::string out = "# hand signature transcript (tests/service/golden_tokens_test.cc)\n";
+  const std::vector<SealedHand> hands = GoldenHands();
+  for (size_t h = 0; h < hands.size(); ++h) {
+    if (hands[h].state.phase != Phase::kComplete) continue;
+    stud::v1::HandReceipt receipt;
+    FillReceipt(hands[h], keys, &receipt);
+    out += std::to_string(h) + " " + ToHex(receipt.signature()) + " " + receipt.transcript() + "\n";
+  }
+  return out;
+}
+
+TEST(GoldenReceipts, TheCompleteHandsReceiptsAreTheirPinnedBytes) {
+  ASSERT_THAT(InitCrypto(), IsOk());
+  const std::string now = GoldenReceipts();
+  if (const char* path = std::getenv("STUD_WRITE_GOLDEN_RECEIPTS")) {
+    std::ofstream(path) << now;
+    GTEST_SKIP() << "wrote " << path;
+  }
+  std::ifstream in(std::filesystem::path(STUD_SOURCE_DIR) /
+                   "tests/data/fairness/golden_receipts.txt");
+  std::stringstream pinned;
+  pinned << in.rdbuf();
+  ASSERT_GT(now.size(), 2000u) << "no complete hand among the golden ones";
+  EXPECT_EQ(pinned.str(), now);
 }
 
 }  // namespace
