@@ -103,7 +103,7 @@ struct Schema<HandConfig> {
   static constexpr auto kFields = std::make_tuple(
       Enum<&C::variant>(1, "variant", Variant::kStud, Variant::kRazz),
       Msg<&C::stakes>(2, "stakes"),  //
-      Msg<&C::options>(3, "options"), NumSeats<&C::num_seats>(4, "num_seats"),
+      SameBytesMsg<&C::options>(3, "options"), NumSeats<&C::num_seats>(4, "num_seats"),
       SeatChips<&C::starting_stacks>(5, "starting_stacks"),
       Enum<&C::deal_source>(6, "deal_source", DealSource::kDeck, DealSource::kReported),
       Cards<&C::deck>(7, "deck"),  //

@@ -222,6 +222,36 @@ TEST(StateCodecTest, OutOfRangeValuesAreRefused) {
   EXPECT_THAT(ParseSealedHand("\xff\xff garbage"), ::testing::Not(IsOk()));
 }
 
+// A thread decodes the rule options once for a run of tokens with the same
+// options' bytes (token/message_fields.h, SameBytesMessage): hands of other
+// options in between, and the same options again, each read back as their own.
+TEST(StateCodecTest, RuleOptionsReadAfterOtherOptionsAreTheirOwn) {
+  std::mt19937 rng(77);
+  std::vector<std::string> plain;
+  std::vector<Options> options;
+  for (int h = 0; h < 6; ++h) {
+    HandConfig c = Config(Variant::kStud, DealSource::kDeck, 3, rng);
+    c.options = ProfileDefaults(static_cast<Profile>(1 + h % 3));
+    c.options.max_raises_per_round = 2 + h % 2;
+    absl::StatusOr<HandState> state = NewHand(c);
+    ASSERT_THAT(state, IsOk());
+    plain.push_back(SerializeSealedHand(SealedHand{*state, {}}));
+    options.push_back(c.options);
+  }
+  int read = 0;
+  for (size_t i : {0, 0, 1, 1, 0, 2, 3, 3, 4, 5, 0, 5, 5, 2}) {
+    absl::StatusOr<SealedHand> hand = ParseSealedHand(plain[i]);
+    ASSERT_THAT(hand, IsOk());
+    EXPECT_TRUE(hand->state.config.options == options[i]) << "hand " << i << ", read " << read;
+    ++read;
+  }
+  // Refused options are never kept as read: the same bytes are refused again.
+  stud::internal::v1::HandState bad = AsProto(ParseSealedHand(plain[1])->state);
+  bad.mutable_config()->mutable_options()->set_deck_exhaustion(7);
+  EXPECT_FALSE(FromProto(bad).ok());
+  EXPECT_FALSE(FromProto(bad).ok());
+}
+
 // Tokens sealed before the packed encoding (schema 1: repeated SeatCard and
 // Operation messages) still decode to the same state.
 TEST(StateCodecTest, Schema1MessagesStillDecode) {
