@@ -20,6 +20,7 @@
 #ifndef STUD_SERVICE_TOKEN_PACKED_LOG_H_
 #define STUD_SERVICE_TOKEN_PACKED_LOG_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -62,10 +63,15 @@ struct LogAsRead {
   }
   // How many operations at the start of `log` are `ops` (0 or ops.size()).
   size_t PrefixOf(absl::Span<const Operation> log) const;
-  // Becomes `log` and its packed bytes, reusing the capacity it has.
-  void Remember(absl::Span<const Operation> log, absl::string_view bytes) {
-    ops.assign(log.begin(), log.end());
-    packed.assign(bytes.data(), bytes.size());
+  // Becomes `log` and its packed `bytes`, reusing the capacity it has. It may
+  // hold the first `held_ops` of them and their first `held_bytes` already
+  // (the prefix a write copied from it), which it keeps rather than copies.
+  void Remember(absl::Span<const Operation> log, absl::string_view bytes, size_t held_ops = 0,
+                size_t held_bytes = 0) {
+    ops.resize(held_ops);
+    ops.insert(ops.end(), log.begin() + static_cast<std::ptrdiff_t>(held_ops), log.end());
+    packed.resize(held_bytes);
+    packed.append(bytes.data() + held_bytes, bytes.size() - held_bytes);
   }
 };
 
@@ -94,8 +100,11 @@ struct PackedLogField : FieldBase<typename MemberOf<M>::Class> {
       if (!kept_bytes.empty()) std::memcpy(begin, kept_bytes.data(), kept_bytes.size());
       w.set_p(PackLogTo(absl::MakeConstSpan(log).subspan(kept), begin + kept_bytes.size(), table));
       if (table == nullptr && ctx.log_as_written != nullptr) {
+        // Written back into the log it was copied from: that prefix stays.
+        const bool held = ctx.log_as_written == read && kept != 0;
         ctx.log_as_written->Remember(
-            log, {reinterpret_cast<const char*>(begin), static_cast<size_t>(w.p() - begin)});
+            log, {reinterpret_cast<const char*>(begin), static_cast<size_t>(w.p() - begin)},
+            held ? kept : 0, held ? kept_bytes.size() : 0);
       }
       w.Close(at);
     }
