@@ -1,5 +1,6 @@
 #include "service/api/announce.h"
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -38,15 +39,24 @@ std::string Board(const HandState& state, int seat) {
   return out;
 }
 
+// Adds an announcement worded from pieces. Its strings are assigned, not
+// replaced, so a message reused from a thread's earlier answer keeps their
+// capacity and a warm thread words it without allocating.
 void Add(google::protobuf::RepeatedPtrField<v1::Announcement>* out, v1::Locale locale,
-         const char* kind, int seat, RuleId rule, std::string en, std::string es) {
+         const char* kind, int seat, RuleId rule, std::initializer_list<absl::string_view> en,
+         std::initializer_list<absl::string_view> es) {
   v1::Announcement* a = out->Add();
   a->set_kind(kind);
   a->set_seat(seat);
-  a->set_rule_id(std::string(RuleIdName(rule)));
-  a->set_text(locale == v1::LOCALE_ES ? es : en);
-  a->set_text_en(std::move(en));
-  a->set_text_es(std::move(es));
+  const absl::string_view name = RuleIdName(rule);
+  a->mutable_rule_id()->assign(name.data(), name.size());
+  std::string* text_en = a->mutable_text_en();
+  std::string* text_es = a->mutable_text_es();
+  text_en->clear();
+  text_es->clear();
+  for (absl::string_view piece : en) text_en->append(piece.data(), piece.size());
+  for (absl::string_view piece : es) text_es->append(piece.data(), piece.size());
+  a->set_text(locale == v1::LOCALE_ES ? *text_es : *text_en);
 }
 
 // Who opens a street, and why when the usual rule was set aside. The usual
@@ -65,29 +75,27 @@ void AnnounceOpener(const HandState& state, const Operation& op, v1::Locale loca
     const char* es = razz ? "Carta alta" : "Carta baja";
     if (rule == RuleId::kBring1) {
       Add(out, locale, "LOW_CARD", seat, RuleId::kBring11,
-          absl::StrCat(en, ": ", SeatEn(seat), " (", door, ") must bring in"),
-          absl::StrCat(es, ": ", SeatEs(seat), " (", door, "), debe abrir"));
+          {en, ": ", SeatEn(seat), " (", door, ") must bring in"},
+          {es, ": ", SeatEs(seat), " (", door, "), debe abrir"});
     } else if (rule == RuleId::kBring8) {
       Add(out, locale, "LOW_CARD", seat, rule,
-          absl::StrCat(en, ": ", SeatEn(low), " (", door, ") is all-in; ", SeatEn(seat),
-                       " opens and may fold, bring in or complete"),
-          absl::StrCat(es, ": ", SeatEs(low), " (", door, ") está all-in; abre el ", SeatEs(seat),
-                       ", que puede tirarse, abrir o completar"));
+          {en, ": ", SeatEn(low), " (", door, ") is all-in; ", SeatEn(seat),
+           " opens and may fold, bring in or complete"},
+          {es, ": ", SeatEs(low), " (", door, ") está all-in; abre el ", SeatEs(seat),
+           ", que puede tirarse, abrir o completar"});
     } else {
       Add(out, locale, "LOW_CARD", seat, rule,
-          absl::StrCat(en, ": ", SeatEn(low), " (", door, ") is a dead hand; ", SeatEn(seat),
-                       " opens"),
-          absl::StrCat(es, ": la mano del ", SeatEs(low), " (", door, ") está muerta; abre el ",
-                       SeatEs(seat)));
+          {en, ": ", SeatEn(low), " (", door, ") is a dead hand; ", SeatEn(seat), " opens"},
+          {es, ": la mano del ", SeatEs(low), " (", door, ") está muerta; abre el ", SeatEs(seat)});
     }
     return;
   }
   if (rule == RuleId::kIrrExp5) {
     Add(out, locale, "ALL_IN_OPTION", seat, rule,
-        absl::StrCat(SeatCapEn(seat), "'s last card was dealt face up: ", SeatEn(seat),
-                     " first declares all-in or plays on"),
-        absl::StrCat("La última carta del ", SeatEs(seat), " salió boca arriba: el ", SeatEs(seat),
-                     " decide primero si va all-in o sigue jugando"));
+        {SeatCapEn(seat), "'s last card was dealt face up: ", SeatEn(seat),
+         " first declares all-in or plays on"},
+        {"La última carta del ", SeatEs(seat), " salió boca arriba: el ", SeatEs(seat),
+         " decide primero si va all-in o sigue jugando"});
     return;
   }
   const char* hand_en = razz ? "Low hand" : "High hand";
@@ -96,19 +104,19 @@ void AnnounceOpener(const HandState& state, const Operation& op, v1::Locale loca
   const int high = order.empty() ? seat : order.front().seat;
   if (rule == RuleId::kOrder4 && high != seat) {
     Add(out, locale, "HIGH_HAND", seat, rule,
-        absl::StrCat(hand_en, " on ", text::words::StreetEn(op.street), ": ", SeatEn(high), " (",
-                     Board(state, high), ") is all-in; ", SeatEn(seat), " (", Board(state, seat),
-                     ") acts first"),
-        absl::StrCat(hand_es, " en ", text::words::StreetEs(op.street), ": el ", SeatEs(high), " (",
-                     Board(state, high), ") está all-in; habla primero el ", SeatEs(seat), " (",
-                     Board(state, seat), ")"));
+        {hand_en, " on ", text::words::StreetEn(op.street), ": ", SeatEn(high), " (",
+         Board(state, high), ") is all-in; ", SeatEn(seat), " (", Board(state, seat),
+         ") acts first"},
+        {hand_es, " en ", text::words::StreetEs(op.street), ": el ", SeatEs(high), " (",
+         Board(state, high), ") está all-in; habla primero el ", SeatEs(seat), " (",
+         Board(state, seat), ")"});
     return;
   }
   Add(out, locale, "HIGH_HAND", seat, rule == RuleId::kOrder6 ? rule : RuleId::kOrder5,
-      absl::StrCat(hand_en, " on ", text::words::StreetEn(op.street), ": ", SeatEn(seat), " (",
-                   Board(state, seat), ") acts first"),
-      absl::StrCat(hand_es, " en ", text::words::StreetEs(op.street), ": ", SeatEs(seat), " (",
-                   Board(state, seat), ") habla primero"));
+      {hand_en, " on ", text::words::StreetEn(op.street), ": ", SeatEn(seat), " (",
+       Board(state, seat), ") acts first"},
+      {hand_es, " en ", text::words::StreetEs(op.street), ": ", SeatEs(seat), " (",
+       Board(state, seat), ") habla primero"});
 }
 
 }  // namespace
@@ -128,10 +136,10 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
         const uint32_t bit = 1u << op.card.rank_value();
         if (fresh && (up_ranks[static_cast<size_t>(seat)] & bit) != 0) {
           Add(out, locale, "PAIR", seat, RuleId::kIrrAnn1,
-              absl::StrCat("Pair of ", text::words::RankPluralEn(op.card.rank_value()),
-                           " showing, ", SeatEn(seat)),
-              absl::StrCat("Pareja de ", text::words::RankPluralEs(op.card.rank_value()),
-                           " a la vista, ", SeatEs(seat)));
+              {"Pair of ", text::words::RankPluralEn(op.card.rank_value()), " showing, ",
+               SeatEn(seat)},
+              {"Pareja de ", text::words::RankPluralEs(op.card.rank_value()), " a la vista, ",
+               SeatEs(seat)});
         }
         up_ranks[static_cast<size_t>(seat)] |= bit;
         break;
@@ -139,8 +147,8 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
       case OpType::kBringIn:
         if (!fresh) break;
         Add(out, locale, "BRING_IN", seat, op.rule_id,
-            absl::StrCat(SeatCapEn(seat), " brings in for ", MoneyEn(op.amount_to)),
-            absl::StrCat(SeatCapEs(seat), " abre con ", MoneyEs(op.amount_to)));
+            {SeatCapEn(seat), " brings in for ", MoneyEn(op.amount_to)},
+            {SeatCapEs(seat), " abre con ", MoneyEs(op.amount_to)});
         break;
       case OpType::kFirstToAct:
         if (fresh) AnnounceOpener(state, op, locale, out);
@@ -148,30 +156,28 @@ void Announce(const HandState& state, size_t first_op, v1::Locale locale,
       case OpType::kComplete:
         if (!fresh) break;
         Add(out, locale, "COMPLETE", seat, op.rule_id,
-            absl::StrCat(SeatCapEn(seat), " completes to ", MoneyEn(op.amount_to)),
-            absl::StrCat(SeatCapEs(seat), " completa a ", MoneyEs(op.amount_to)));
+            {SeatCapEn(seat), " completes to ", MoneyEn(op.amount_to)},
+            {SeatCapEs(seat), " completa a ", MoneyEs(op.amount_to)});
         break;
       case OpType::kRaise:
         if (!fresh) break;
         Add(out, locale, "RAISE", seat, op.rule_id,
-            absl::StrCat("Raise: ", SeatEn(seat), " raises to ", MoneyEn(op.amount_to)),
-            absl::StrCat("Resubida: ", SeatEs(seat), " sube a ", MoneyEs(op.amount_to)));
+            {"Raise: ", SeatEn(seat), " raises to ", MoneyEn(op.amount_to)},
+            {"Resubida: ", SeatEs(seat), " sube a ", MoneyEs(op.amount_to)});
         break;
       case OpType::kAward:
         if (!fresh) break;
         Add(out, locale, "WIN", seat, op.rule_id,
-            absl::StrCat(
-                SeatCapEn(seat), " wins ", MoneyEn(op.amount),
-                op.pot == 0 ? " from the main pot" : absl::StrCat(" from side pot ", int{op.pot}),
-                op.half == PotHalf::kHigh  ? kHighTagEn
-                : op.half == PotHalf::kLow ? kLowTagEn
-                                           : absl::string_view()),
-            absl::StrCat(SeatCapEs(seat), " gana ", MoneyEs(op.amount),
-                         op.pot == 0 ? " del bote principal"
-                                     : absl::StrCat(" del bote lateral ", int{op.pot}),
-                         op.half == PotHalf::kHigh  ? kHighTagEs
-                         : op.half == PotHalf::kLow ? kLowTagEs
-                                                    : absl::string_view()));
+            {SeatCapEn(seat), " wins ", MoneyEn(op.amount),
+             op.pot == 0 ? " from the main pot" : absl::StrCat(" from side pot ", int{op.pot}),
+             op.half == PotHalf::kHigh  ? kHighTagEn
+             : op.half == PotHalf::kLow ? kLowTagEn
+                                        : absl::string_view()},
+            {SeatCapEs(seat), " gana ", MoneyEs(op.amount),
+             op.pot == 0 ? " del bote principal" : absl::StrCat(" del bote lateral ", int{op.pot}),
+             op.half == PotHalf::kHigh  ? kHighTagEs
+             : op.half == PotHalf::kLow ? kLowTagEs
+                                        : absl::string_view()});
         break;
       default:
         break;

@@ -74,8 +74,9 @@ def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
     binary, bench_filter, function = sys.argv[1:]
-    c1, i1, m1 = profile(binary, bench_filter, "0.01", function)
-    c2, i2, m2 = profile(binary, bench_filter, "0.4", function)
+    short, long_ = os.environ.get("MIN_TIMES", "0.01,0.4").split(",")
+    c1, i1, m1 = profile(binary, bench_filter, short, function)
+    c2, i2, m2 = profile(binary, bench_filter, long_, function)
     if c2 <= c1:
         sys.exit(f"{function}: not called more in the longer run")
     n = c2 - c1
