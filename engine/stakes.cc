@@ -4,7 +4,8 @@
 #include <string>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/str_replace.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
 #include "engine/refusal.h"
 
 namespace stud {
@@ -29,12 +30,28 @@ constexpr std::array<StakesPreset, 13> kPresets = {{
     {"$50-$100", {1000, 1500, 5000, 10000}},
 }};
 
-// "$.50-$1.00", "0.50-1", "$20-$30" → canonical label used in kPresets.
+// A label as the table spells it: "$.50-$1.00", "0.50/1" and "$0.50 - $1" all
+// read ".50-1", "$10.00-$20.00" reads "10-20", and "$20-$30" "20-40". Lower
+// case; dollar signs and spaces dropped; "/" read as "-"; in each amount a
+// leading "0" before the point and a trailing ".00" dropped. A table label is
+// short enough to stay in the string itself, so a lookup does not allocate.
 std::string Canonical(absl::string_view name) {
-  std::string s = absl::AsciiStrToLower(absl::StrReplaceAll(name, {{"$", ""}, {" ", ""}}));
-  s = absl::StrReplaceAll(s, {{".00", ""}, {"0.", "."}, {"/", "-"}});
-  if (s == "20-30") s = "20-40";  // [STUD-STAKES-4]
-  return s;
+  std::string s;
+  for (const char c : name) {
+    if (c == '$' || c == ' ') continue;
+    s += c == '/' ? '-' : absl::ascii_tolower(static_cast<unsigned char>(c));
+  }
+  std::string out;
+  bool first = true;
+  for (absl::string_view amount : absl::StrSplit(s, '-')) {
+    if (absl::EndsWith(amount, ".00")) amount.remove_suffix(3);
+    if (absl::StartsWith(amount, "0.")) amount.remove_prefix(1);
+    if (!first) out += '-';
+    first = false;
+    out.append(amount.data(), amount.size());
+  }
+  if (out == "20-30") out = "20-40";  // [STUD-STAKES-4]
+  return out;
 }
 
 }  // namespace

@@ -245,6 +245,26 @@ TEST(Stakes, STUD_STAKES_2_TheThirteenPresetsInCents) {
   }
 }
 
+// STUD-STAKES-2: a label may be written as a person writes money: cents
+// spelled out, a leading zero, a slash, spaces, lower or upper case.
+TEST(Stakes, STUD_STAKES_2_LabelsWithTheCentsWrittenOutFindTheirRow) {
+  const std::vector<std::pair<std::string, std::string>> same = {
+      {"$10.00-$20.00", "$10-$20"}, {"$50.00-$100.00", "$50-$100"}, {"$50-$100.00", "$50-$100"},
+      {"$0.25-$0.50", "$.25-$.50"}, {"0.50/1", "$.50-$1"},          {"$1.00 - $2.00", "$1-$2"},
+      {"10/20", "$10-$20"},         {"$20.00-$30.00", "$20-$40"},   {"$.50-$1.00", "$.50-$1"},
+  };
+  for (const auto& [written, label] : same) {
+    std::optional<Stakes> found = FindStakesPreset(written);
+    ASSERT_TRUE(found.has_value()) << written;
+    EXPECT_EQ(*found, FindStakesPreset(label).value()) << written;
+  }
+  // Not a row: another amount, a half-written one, or not an amount at all.
+  for (const char* other : {"$10.50-$20", "$1-$3", "$100-$200", "1.0-2.0", "-", "", "$10-$20-$40",
+                            "ten-twenty", "$10.00"}) {
+    EXPECT_FALSE(FindStakesPreset(other).has_value()) << other;
+  }
+}
+
 // STUD-STAKES-3
 TEST(Stakes, STUD_STAKES_3_BringInFromTableOrHalfSmallBet) {
   const std::vector<std::string> hands = {"Ah Kd 7c", "4c 5d 2c", "3d 3h Qs"};
