@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
@@ -22,10 +23,55 @@ namespace v1 = stud::v1;
 
 namespace {
 
-// An enum value's name without its prefix. `name` is the generated _Name()'s,
-// which lives as long as the program.
-absl::string_view EnumText(const std::string& name, absl::string_view prefix) {
-  return absl::StripPrefix(name, prefix);
+// The names of an enum's values without their prefix, by number, read once
+// from its descriptor. The generated _Name() looks the value up in the
+// descriptor on every call (some 150 instructions with its once-only guard),
+// and a transcript names three enum values for each of its 50 to 150
+// operations. A number no value has (or an alias's) reads as _Name() reads
+// it: the empty string, or the first value's name.
+class EnumTexts {
+ public:
+  EnumTexts(const google::protobuf::EnumDescriptor* descriptor, absl::string_view prefix) {
+    for (int i = 0; i < descriptor->value_count(); ++i) {
+      const google::protobuf::EnumValueDescriptor* value = descriptor->value(i);
+      if (value->number() < 0) continue;
+      const auto number = static_cast<size_t>(value->number());
+      if (number >= names_.size()) names_.resize(number + 1);
+      if (names_[number].empty()) names_[number] = absl::StripPrefix(value->name(), prefix);
+    }
+  }
+  absl::string_view operator[](int number) const {
+    return number >= 0 && static_cast<size_t>(number) < names_.size()
+               ? names_[static_cast<size_t>(number)]
+               : absl::string_view();
+  }
+
+ private:
+  std::vector<absl::string_view>
+      names_;  // the descriptor's strings, which live as long as the program
+};
+
+absl::string_view OperationTypeText(v1::OperationType type) {
+  static const EnumTexts* const texts =
+      new EnumTexts(v1::OperationType_descriptor(), "OPERATION_TYPE_");
+  return (*texts)[type];
+}
+absl::string_view StreetText(v1::Street street) {
+  static const EnumTexts* const texts = new EnumTexts(v1::Street_descriptor(), "STREET_");
+  return (*texts)[street];
+}
+absl::string_view PotHalfText(v1::PotHalf half) {
+  static const EnumTexts* const texts = new EnumTexts(v1::PotHalf_descriptor(), "POT_HALF_");
+  return (*texts)[half];
+}
+absl::string_view VariantText(v1::Variant variant) {
+  static const EnumTexts* const texts = new EnumTexts(v1::Variant_descriptor(), "VARIANT_");
+  return (*texts)[variant];
+}
+absl::string_view DealingModeText(v1::DealingMode mode) {
+  static const EnumTexts* const texts =
+      new EnumTexts(v1::DealingMode_descriptor(), "DEALING_MODE_");
+  return (*texts)[mode];
 }
 
 // The receipts of recently completed hands, by signing key, tenant and token
@@ -51,11 +97,11 @@ std::string OperationText(const v1::Operation& op) {
   };
   number(op.index());
   put(" ");
-  put(EnumText(v1::OperationType_Name(op.type()), "OPERATION_TYPE_"));
+  put(OperationTypeText(op.type()));
   put(" seat=");
   number(op.seat());
   put(" street=");
-  put(EnumText(v1::Street_Name(op.street()), "STREET_"));
+  put(StreetText(op.street()));
   if (!op.card().empty()) {
     put(" card=");
     put(op.card());
@@ -66,7 +112,7 @@ std::string OperationText(const v1::Operation& op) {
     put(" pot=");
     number(op.pot());
     put(" half=");
-    put(EnumText(v1::PotHalf_Name(op.half()), "POT_HALF_"));
+    put(PotHalfText(op.half()));
     if (op.odd_chip()) put(" odd_chip");
   }
   if (op.amount() != 0) {
@@ -89,16 +135,15 @@ std::string ReceiptTranscript(const SealedHand& hand) {
   const ServiceData& service = hand.service;
   fairness::ReceiptData d;
   d.hand_id = service.hand_id;
-  d.variant =
-      std::string(EnumText(v1::Variant_Name(EncodeVariant(state.config.variant)), "VARIANT_"));
-  d.dealing = std::string(EnumText(
-      v1::DealingMode_Name(static_cast<v1::DealingMode>(service.dealing_mode)), "DEALING_MODE_"));
-  v1::PublicView pub;
-  EncodePublicView(ViewFor(state, kPublicViewer), &pub);
-  d.ante = pub.stakes().ante();
-  d.bring_in = pub.stakes().bring_in();
-  d.small_bet = pub.stakes().small_bet();
-  d.big_bet = pub.stakes().big_bet();
+  d.variant = std::string(VariantText(EncodeVariant(state.config.variant)));
+  d.dealing = std::string(DealingModeText(static_cast<v1::DealingMode>(service.dealing_mode)));
+  // What the hand's PublicView says (EncodePublicView), read from the view
+  // itself: the stakes in play and the cards of the seats that showed.
+  const TableView view = ViewFor(state, kPublicViewer);
+  d.ante = view.stakes.ante;
+  d.bring_in = view.stakes.bring_in;
+  d.small_bet = view.stakes.small_bet;
+  d.big_bet = view.stakes.big_bet;
   for (int seat = 1; seat <= state.config.num_seats; ++seat) {
     d.seats.push_back({seat, state.config.starting_stacks[static_cast<size_t>(seat)]});
   }
@@ -133,10 +178,12 @@ std::string ReceiptTranscript(const SealedHand& hand) {
       if (!listed) pot.winners.push_back(op.seat());
     }
   }
-  for (const v1::SeatView& seat : pub.seats()) {
-    if (!seat.shown()) continue;
-    fairness::ReceiptData::Shown shown{.seat = seat.seat(), .cards = {}};
-    for (const v1::SeatCard& c : seat.cards()) shown.cards.push_back(c.card());
+  for (const SeatView& seat : view.seats) {
+    if (!seat.shown) continue;
+    fairness::ReceiptData::Shown shown{.seat = seat.seat, .cards = {}};
+    for (const SeatView::VisibleCard& c : seat.cards) {
+      shown.cards.push_back(c.hidden ? std::string() : c.card.ToString());
+    }
     d.shown.push_back(std::move(shown));
   }
   d.version = state.version;

@@ -7,23 +7,27 @@
 #include <sodium.h>
 
 #include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "google/protobuf/arena.h"
 #include "service/fairness/merkle.h"
 #include "service/fairness/receipt.h"
 #include "service/fairness/sha256.h"
 #include "service/fairness/shuffle.h"
 #include "service/rpc/hand_service.h"
+#include "service/rpc/receipt_view.h"
 #include "service_fixture.h"
 #include "tests/testing/grpc_status_matchers.h"
 
 namespace stud::service::testing {
 namespace {
 using ::stud::testing::IsOk;
+using ::testing::HasSubstr;
 namespace v1 = stud::v1;
 using fairness::Hash;
 
@@ -302,6 +306,82 @@ TEST(ReceiptTranscriptTest, StringsAreJsonEscapedAndTheRestIsAsItIs) {
       t.find(R"("log":["plain","a\"b\\c","x\u000a\u0001y\u001f","ñ€","","\"\"","end\\","\u0009"])"),
       std::string::npos)
       << t;
+}
+
+// The strings are scanned eight bytes at a time: an escape at every place in
+// and across those words, in strings of every length up to 40, is written as
+// a byte-at-a-time escaper writes it.
+TEST(ReceiptTranscriptTest, EveryStringIsEscapedAsByteByByte) {
+  const auto by_bytes = [](absl::string_view s) {
+    std::string out = "\"";
+    for (const char c : s) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u < 0x20) {
+        absl::StrAppend(&out, "\\u00", absl::Hex(u, absl::kZeroPad2));
+      } else if (c == '"' || c == '\\') {
+        out += '\\';
+        out += c;
+      } else {
+        out += c;
+      }
+    }
+    return out + "\"";
+  };
+  // Around each escaped byte: its neighbours in value (0x1f/0x20, 0x21/0x23,
+  // 0x5b/0x5d), and bytes with the high bit set (UTF-8), which the word test
+  // must not take for escapes.
+  const std::string alphabet = std::string(
+      "\x00\x01\x1f\x20\x21\x22\x23\x5b\x5c\x5d"
+      "Az\x7f\x80\xa0\xc3\xff",
+      17);
+  std::mt19937 random(7);
+  int escaped_strings = 0;
+  for (int n = 0; n < 4000; ++n) {
+    std::string s(static_cast<size_t>(n % 41), 'a');
+    // Most bytes plain, a few from the alphabet, so that words with and
+    // without an escape both occur.
+    for (char& c : s) {
+      if (random() % 5 == 0) c = alphabet[random() % alphabet.size()];
+    }
+    fairness::ReceiptData d;
+    d.variant = s;
+    const std::string t = fairness::Transcript(d);
+    const std::string expected = absl::StrCat("\"variant\":", by_bytes(s), ",\"dealing\":");
+    ASSERT_NE(t.find(expected), std::string::npos) << absl::CHexEscape(s) << "\n" << t;
+    escaped_strings += by_bytes(s).size() != s.size() + 2;
+  }
+  EXPECT_GT(escaped_strings, 2000);  // the case that matters is not rare
+}
+
+// An operation's text names its type, street and pot half as their enums'
+// generated _Name() does, prefix dropped, for every value each enum has.
+TEST(ReceiptTranscriptTest, OperationTextsNameEveryEnumValueAsTheEnumDoes) {
+  const auto name = [](const std::string& full, absl::string_view prefix) {
+    return std::string(absl::StripPrefix(full, prefix));
+  };
+  v1::Operation op;
+  const google::protobuf::EnumDescriptor* types = v1::OperationType_descriptor();
+  for (int i = 0; i < types->value_count(); ++i) {
+    op.set_type(static_cast<v1::OperationType>(types->value(i)->number()));
+    EXPECT_THAT(
+        OperationText(op),
+        HasSubstr(absl::StrCat(" ", name(types->value(i)->name(), "OPERATION_TYPE_"), " seat=")));
+  }
+  const google::protobuf::EnumDescriptor* streets = v1::Street_descriptor();
+  for (int i = 0; i < streets->value_count(); ++i) {
+    op.set_street(static_cast<v1::Street>(streets->value(i)->number()));
+    const std::string street = name(streets->value(i)->name(), "STREET_");
+    EXPECT_THAT(OperationText(op), HasSubstr(absl::StrCat(" street=", street)));
+  }
+  op.set_type(v1::OPERATION_TYPE_AWARD);
+  const google::protobuf::EnumDescriptor* halves = v1::PotHalf_descriptor();
+  for (int i = 0; i < halves->value_count(); ++i) {
+    op.set_half(static_cast<v1::PotHalf>(halves->value(i)->number()));
+    const std::string half = name(halves->value(i)->name(), "POT_HALF_");
+    EXPECT_THAT(OperationText(op), HasSubstr(absl::StrCat(" half=", half)));
+  }
+  EXPECT_GE(types->value_count(), 30);
+  EXPECT_GE(halves->value_count(), 3);
 }
 
 }  // namespace
