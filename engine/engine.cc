@@ -281,13 +281,13 @@ void AdvanceAfterRound(HandState& st) {
 
 }  // namespace internal
 
-absl::StatusOr<HandState> NewHand(const HandConfig& config) {
+absl::StatusOr<HandState> NewHand(HandConfig config) {
   if (absl::Status s = ValidateConfig(config); !s.ok()) return s;
   HandState st;
-  st.config = config;
+  st.config = std::move(config);
   st.log.reserve(96);
-  for (int i = 1; i <= config.num_seats; ++i) st.seats[i].stack = config.starting_stacks[i];
-  if (HasCarriedAntes(config)) {
+  for (int i = 1; i <= st.config.num_seats; ++i) st.seats[i].stack = st.config.starting_stacks[i];
+  if (HasCarriedAntes(st.config)) {
     internal::CarryAntes(st);  // a redeal [STUD-IRR-EXP-1]
   } else {
     internal::PostAntes(st);

@@ -64,8 +64,10 @@ struct ExpectedDeal {
 };
 
 // Validates the configuration, posts antes and deals 3rd street (kDeck), then
-// designates the bring-in. INVALID_ARGUMENT names the bad field.
-absl::StatusOr<HandState> NewHand(const HandConfig& config);
+// designates the bring-in. INVALID_ARGUMENT names the bad field. The hand
+// keeps the configuration: a caller done with it moves it in, and its deck
+// and recycle order are not copied.
+absl::StatusOr<HandState> NewHand(HandConfig config);
 
 // Whose turn it is: a seat in kBetting / kShowdown, 0 otherwise.
 int ToAct(const HandState& state);

@@ -2,6 +2,7 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -24,17 +25,17 @@ constexpr size_t kSaltBytes = 32;
 
 }  // namespace
 
-RandomSource::RandomSource(size_t bytes) : block_(bytes) {
+RandomSource::RandomSource(size_t bytes) : size_(std::min(bytes, kMaxBlockBytes)) {
   std::array<unsigned char, randombytes_SEEDBYTES> seed;
   randombytes_buf(seed.data(), seed.size());
-  randombytes_buf_deterministic(block_.data(), block_.size(), seed.data());
+  randombytes_buf_deterministic(block_.data(), size_, seed.data());
   sodium_memzero(seed.data(), seed.size());
 }
 
-RandomSource::~RandomSource() { sodium_memzero(block_.data(), block_.size()); }
+RandomSource::~RandomSource() { sodium_memzero(block_.data(), size_); }
 
 void RandomSource::Fill(void* out, size_t n) {
-  if (n > block_.size() - next_) {
+  if (n > size_ - next_) {
     randombytes_buf(out, n);
     return;
   }
@@ -109,15 +110,30 @@ void DealFromSeeds(HandConfig* config, ServiceData* service) {
 
 std::string DeckCommitment(const std::vector<Card>& deck, const std::vector<Card>& recycle_order,
                            const std::string& salt) {
-  std::string message;
-  message.reserve(2 * (deck.size() + recycle_order.size()) + 1 + salt.size());
-  for (Card c : deck) message += c.ToString();
-  message += '/';
-  for (Card c : recycle_order) message += c.ToString();
-  message += salt;
+  crypto_hash_sha256_state state;
+  crypto_hash_sha256_init(&state);
+  // Each list's card texts through one buffer on the stack, not a string.
+  auto cards = [&state](const std::vector<Card>& list) {
+    std::array<unsigned char, 256> text;
+    size_t n = 0;
+    for (Card c : list) {
+      const std::string t = c.ToString();  // two characters: no allocation
+      if (n + t.size() > text.size()) {
+        crypto_hash_sha256_update(&state, text.data(), n);
+        n = 0;
+      }
+      std::memcpy(text.data() + n, t.data(), t.size());
+      n += t.size();
+    }
+    crypto_hash_sha256_update(&state, text.data(), n);
+  };
+  cards(deck);
+  crypto_hash_sha256_update(&state, reinterpret_cast<const unsigned char*>("/"), 1);
+  cards(recycle_order);
+  crypto_hash_sha256_update(&state, reinterpret_cast<const unsigned char*>(salt.data()),
+                            salt.size());
   std::string digest(crypto_hash_sha256_BYTES, '\0');
-  crypto_hash_sha256(reinterpret_cast<unsigned char*>(digest.data()),
-                     reinterpret_cast<const unsigned char*>(message.data()), message.size());
+  crypto_hash_sha256_final(&state, reinterpret_cast<unsigned char*>(digest.data()));
   return digest;
 }
 

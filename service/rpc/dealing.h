@@ -24,6 +24,7 @@
 #ifndef STUD_SERVICE_RPC_DEALING_H_
 #define STUD_SERVICE_RPC_DEALING_H_
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -36,12 +37,13 @@
 namespace stud::service {
 
 // Random bytes from one call to the OS generator: a 32-byte seed expanded with
-// ChaCha20 (randombytes_buf_deterministic) into a block of `bytes`, wiped when
-// the source is destroyed; past the block, Fill asks the OS generator. A hand
-// dealt by the service draws its id, both shuffles and its salt from one
-// source: one system call where there were four.
+// ChaCha20 (randombytes_buf_deterministic) into a block of `bytes` (at most
+// kMaxBlockBytes, held in the source itself), wiped when the source is
+// destroyed; past the block, Fill asks the OS generator. A hand dealt by the
+// service draws its id and its server seed from one source: one system call.
 class RandomSource {
  public:
+  static constexpr size_t kMaxBlockBytes = 64;
   explicit RandomSource(size_t bytes);
   ~RandomSource();
   RandomSource(const RandomSource&) = delete;
@@ -49,7 +51,8 @@ class RandomSource {
   void Fill(void* out, size_t n);
 
  private:
-  std::vector<unsigned char> block_;
+  std::array<unsigned char, kMaxBlockBytes> block_;
+  size_t size_;
   size_t next_ = 0;
 };
 

@@ -110,7 +110,7 @@ absl::Status HandService::ApplySeed(const CallContext& call, const v1::ApplyActi
     DealFromSeeds(&config, &hand.service);
     absl::StatusOr<HandState> state = [&] {
       ChildSpan span(call.trace.span, "engine");
-      return stud::NewHand(config);
+      return stud::NewHand(std::move(config));
     }();
     if (!state.ok()) return state.status();
     hand.state = *std::move(state);
