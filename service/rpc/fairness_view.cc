@@ -291,7 +291,7 @@ void WriteFairness(const SealedHand& hand, absl::Span<const Card> shown, wire::W
   const int n = hand.state.config.num_seats;
   const HandFairnessPtr& hand_fairness = TreeOf(service, n);
   const HandFairness& hf = *hand_fairness;
-  const size_t at = out.Open(v1::PublicView::kFairnessFieldNumber);
+  const size_t at = out.OpenLong(v1::PublicView::kFairnessFieldNumber);
   out.BytesField(F::kShuffleFieldNumber, fairness::kShuffleName);
   out.BytesField(F::kServerSeedCommitmentFieldNumber, fairness::View(hf.seed_commitment));
   out.BytesField(F::kDeckRootFieldNumber, hf.tree.root());
@@ -318,7 +318,7 @@ void WriteFairness(const SealedHand& hand, absl::Span<const Card> shown, wire::W
   if (service.reveal_policy == v1::REVEAL_POLICY_AT_END && hand.state.phase == Phase::kComplete) {
     out.BytesField(F::kServerSeedFieldNumber, service.server_seed);
   }
-  out.Close(at);
+  out.CloseLong(at);
 }
 
 void WriteCardProofs(const SealedHand& hand, absl::Span<const Card> cards, uint32_t field,

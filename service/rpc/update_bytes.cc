@@ -121,7 +121,7 @@ void WriteOperation(wire::Writer& out, uint32_t field, const HandState& state, c
 void WritePublicView(const SealedHand& hand, bool compact, size_t first_op, wire::Writer& out) {
   using P = v1::PublicView;
   const TableView v = ViewFor(hand.state, kPublicViewer);
-  const size_t at = out.Open(v1::HandUpdate::kPublicViewFieldNumber);
+  const size_t at = out.OpenLong(v1::HandUpdate::kPublicViewFieldNumber);
   if (!compact) {
     Int(out, P::kVariantFieldNumber, EncodeVariant(v.variant));
     const size_t stakes = out.Open(P::kStakesFieldNumber);
@@ -192,7 +192,7 @@ void WritePublicView(const SealedHand& hand, bool compact, size_t first_op, wire
     out.Close(policy);
   }
   WriteFairness(hand, shown, out);
-  out.Close(at);
+  out.CloseLong(at);
 }
 
 }  // namespace
@@ -207,9 +207,9 @@ void HandService::WriteAnswer(const CallContext& call, const SealedHand& hand, s
                               absl::FunctionRef<void(wire::Writer&)> rest) const {
   wire::Writer out(call.response_bytes,
                    parts == UpdateParts::kChanges ? kChangesBytesEstimate : kUpdateBytesEstimate);
-  const size_t at = out.Open(update_field);
+  const size_t at = out.OpenLong(update_field);
   WriteUpdate(call, hand, first_op, view_seats, parts, token, next, out);
-  out.Close(at);
+  out.CloseLong(at);
   rest(out);
   out.Finish();
 }

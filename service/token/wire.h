@@ -141,33 +141,49 @@ class Writer {
   // enough for a body under 128 bytes (most of them: an operation, a card, a
   // legal action); a longer body is moved forward to make room for its
   // longer length.
-  size_t Open(uint32_t field) {
-    Room(16);
-    Tag(field, kLen);
-    const size_t at = Pos();
-    ++p_;
-    return at;
-  }
+  size_t Open(uint32_t field) { return OpenKeeping(field, 1); }
   void Close(size_t at) {
     const size_t len = Pos() - at - 1;
     if (len < 0x80) {
       begin_[at] = static_cast<uint8_t>(len);
       return;
     }
-    uint8_t prefix[10];
-    const size_t k = static_cast<size_t>(PutVarint(len, prefix) - prefix);
-    Room(k - 1);
-    uint8_t* base = begin_ + at;
-    std::memmove(base + k, base + 1, len);
-    std::memcpy(base, prefix, k);
-    p_ = base + k + len;
+    CloseKept(at, 1);
   }
+  // The same for a body that is usually 128 bytes to 16 KB long (a whole
+  // answer, its public view, the view's card proofs): two bytes are kept for
+  // the length, so the body is moved only when it is shorter or longer than
+  // that (back one byte, or forward). The bytes are Open's: each length is
+  // the shortest varint.
+  size_t OpenLong(uint32_t field) { return OpenKeeping(field, 2); }
+  void CloseLong(size_t at) { CloseKept(at, 2); }
 
   uint8_t* p() { return p_; }
   void set_p(uint8_t* p) { p_ = p; }
 
  private:
   size_t Pos() const { return static_cast<size_t>(p_ - begin_); }
+  size_t OpenKeeping(uint32_t field, size_t kept) {
+    Room(16);
+    Tag(field, kLen);
+    const size_t at = Pos();
+    p_ += kept;
+    return at;
+  }
+  // Writes the length of the body after the `kept` bytes at `at`, moving the
+  // body when the length's varint is not `kept` bytes long.
+  void CloseKept(size_t at, size_t kept) {
+    const size_t len = Pos() - at - kept;
+    uint8_t prefix[10];
+    const size_t k = static_cast<size_t>(PutVarint(len, prefix) - prefix);
+    if (k > kept) Room(k - kept);
+    uint8_t* base = begin_ + at;
+    if (k != kept) {
+      std::memmove(base + k, base + kept, len);
+      p_ = base + k + len;
+    }
+    std::memcpy(base, prefix, k);
+  }
   void Point(uint8_t* begin, size_t capacity, size_t pos) {
     begin_ = begin;
     end_ = begin + capacity;

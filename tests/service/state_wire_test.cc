@@ -8,6 +8,7 @@
 #include <random>
 #include <string>
 
+#include "absl/strings/string_view.h"
 #include "engine/engine.h"
 #include "engine/irregularities.h"
 #include "google/protobuf/io/coded_stream.h"
@@ -282,6 +283,63 @@ TEST(StateWireTest, WriterOnABufferWritesWhatItWritesOnAString) {
             std::string("\x08\x07", 2));
   EXPECT_TRUE(buffer.empty());
   EXPECT_EQ(buffer.view(), "");
+}
+
+// OpenLong keeps two bytes for the length, where Open keeps one: the bytes
+// are the same (the shortest varint) for a body of every length around both
+// boundaries, 127/128 (one byte: moved back) and 16383/16384 (three: moved
+// forward), written on a string and on a buffer, nested in another.
+TEST(StateWireTest, LongBodiesAreWrittenAsShortOnes) {
+  for (const size_t n : {size_t{0}, size_t{1}, size_t{125}, size_t{126}, size_t{127}, size_t{128},
+                         size_t{129}, size_t{300}, size_t{16380}, size_t{16381}, size_t{16382},
+                         size_t{16383}, size_t{16384}, size_t{16385}, size_t{40000}}) {
+    const std::string body(n, 'x');
+    auto write = [&body](wire::Writer& w, bool long_body) {
+      w.VarintField(1, 5);
+      const size_t outer = long_body ? w.OpenLong(2) : w.Open(2);
+      const size_t inner = long_body ? w.OpenLong(3) : w.Open(3);
+      w.BytesField(4, body);
+      long_body ? w.CloseLong(inner) : w.Close(inner);
+      w.VarintField(5, 9);
+      long_body ? w.CloseLong(outer) : w.Close(outer);
+      w.VarintField(6, 1);
+    };
+    std::string as_short, as_long;
+    wire::Writer short_writer(&as_short, 8);
+    write(short_writer, false);
+    short_writer.Finish();
+    wire::Writer long_writer(&as_long, 8);
+    write(long_writer, true);
+    long_writer.Finish();
+    EXPECT_EQ(as_long, as_short) << n;
+    wire::Buffer buffer;
+    wire::Writer on_buffer(&buffer, 8);
+    write(on_buffer, true);
+    on_buffer.Finish();
+    EXPECT_EQ(buffer.view(), as_short) << n;
+    // Framing protobuf reads: field 2 holds field 3, which holds the body.
+    google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(as_long.data()),
+                                              static_cast<int>(as_long.size()));
+    EXPECT_TRUE(google::protobuf::internal::WireFormatLite::SkipMessage(&in)) << n;
+    // And what protobuf's own encoder writes for the same fields.
+    auto field = [](uint32_t number, absl::string_view value) {
+      std::string out;
+      {
+        google::protobuf::io::StringOutputStream stream(&out);
+        google::protobuf::io::CodedOutputStream coded(&stream);
+        coded.WriteTag(google::protobuf::internal::WireFormatLite::MakeTag(
+            static_cast<int>(number),
+            google::protobuf::internal::WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+        coded.WriteVarint32(static_cast<uint32_t>(value.size()));
+        coded.WriteRaw(value.data(), static_cast<int>(value.size()));
+      }
+      return out;
+    };
+    const std::string inner = body.empty() ? std::string() : field(4, body);  // proto3: omitted
+    const std::string outer = field(3, inner) + std::string("\x28\x09", 2);   // field 5 = 9
+    EXPECT_EQ(as_long, std::string("\x08\x05", 2) + field(2, outer) + std::string("\x30\x01", 2))
+        << n;
+  }
 }
 
 }  // namespace
