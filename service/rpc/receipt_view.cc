@@ -47,31 +47,17 @@ class EnumTexts {
   }
 
  private:
-  std::vector<absl::string_view>
-      names_;  // the descriptor's strings, which live as long as the program
+  // The descriptor's strings, which live as long as the program.
+  std::vector<absl::string_view> names_;
 };
 
-absl::string_view OperationTypeText(v1::OperationType type) {
+// `value`'s name without `prefix` (its enum's: "STREET_" for a v1::Street),
+// from the enum's table, built by the first call.
+template <typename E>
+absl::string_view NameOf(E value, absl::string_view prefix) {
   static const EnumTexts* const texts =
-      new EnumTexts(v1::OperationType_descriptor(), "OPERATION_TYPE_");
-  return (*texts)[type];
-}
-absl::string_view StreetText(v1::Street street) {
-  static const EnumTexts* const texts = new EnumTexts(v1::Street_descriptor(), "STREET_");
-  return (*texts)[street];
-}
-absl::string_view PotHalfText(v1::PotHalf half) {
-  static const EnumTexts* const texts = new EnumTexts(v1::PotHalf_descriptor(), "POT_HALF_");
-  return (*texts)[half];
-}
-absl::string_view VariantText(v1::Variant variant) {
-  static const EnumTexts* const texts = new EnumTexts(v1::Variant_descriptor(), "VARIANT_");
-  return (*texts)[variant];
-}
-absl::string_view DealingModeText(v1::DealingMode mode) {
-  static const EnumTexts* const texts =
-      new EnumTexts(v1::DealingMode_descriptor(), "DEALING_MODE_");
-  return (*texts)[mode];
+      new EnumTexts(google::protobuf::GetEnumDescriptor<E>(), prefix);
+  return (*texts)[value];
 }
 
 // The receipts of recently completed hands, by signing key, tenant and token
@@ -97,11 +83,11 @@ std::string OperationText(const v1::Operation& op) {
   };
   number(op.index());
   put(" ");
-  put(OperationTypeText(op.type()));
+  put(NameOf(op.type(), "OPERATION_TYPE_"));
   put(" seat=");
   number(op.seat());
   put(" street=");
-  put(StreetText(op.street()));
+  put(NameOf(op.street(), "STREET_"));
   if (!op.card().empty()) {
     put(" card=");
     put(op.card());
@@ -112,7 +98,7 @@ std::string OperationText(const v1::Operation& op) {
     put(" pot=");
     number(op.pot());
     put(" half=");
-    put(PotHalfText(op.half()));
+    put(NameOf(op.half(), "POT_HALF_"));
     if (op.odd_chip()) put(" odd_chip");
   }
   if (op.amount() != 0) {
@@ -135,8 +121,9 @@ std::string ReceiptTranscript(const SealedHand& hand) {
   const ServiceData& service = hand.service;
   fairness::ReceiptData d;
   d.hand_id = service.hand_id;
-  d.variant = std::string(VariantText(EncodeVariant(state.config.variant)));
-  d.dealing = std::string(DealingModeText(static_cast<v1::DealingMode>(service.dealing_mode)));
+  d.variant = std::string(NameOf(EncodeVariant(state.config.variant), "VARIANT_"));
+  d.dealing =
+      std::string(NameOf(static_cast<v1::DealingMode>(service.dealing_mode), "DEALING_MODE_"));
   // What the hand's PublicView says (EncodePublicView), read from the view
   // itself: the stakes in play and the cards of the seats that showed.
   const TableView view = ViewFor(state, kPublicViewer);
