@@ -18,6 +18,7 @@
 // the way. The seed is fixed (the SERVICE decks still come from the
 // service's own shuffle); the run takes about 8 s of CPU in Release.
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <set>
 #include <string>
@@ -380,8 +381,18 @@ class TicketSweep {
 // 2,000 whole hands; a fifth under the sanitizers (ASan made it 185 s), where
 // the instrumentation, not the count, is what finds memory errors.
 constexpr int kTicketSweepHands = stud::testing::kSanitized ? 200 : 2000;
-// A floor given for 2,000 hands, scaled to the hands played.
-constexpr int AtLeast(int at_2000_hands) { return at_2000_hands * kTicketSweepHands / 2000; }
+// The least a count may be after the sweep, from its mean over 2,000 hands
+// (three runs of 2,000), scaled to the hands played. SERVICE hands are
+// shuffled by the service, so the counts differ run to run. Large counts
+// vary more than a Poisson count (a hand shows several cards, answers per
+// hand vary widely): for them the floor is 60 % of the mean. A rare event
+// varies as a Poisson count, whose spread is wide next to a small mean: there
+// the floor is six standard deviations below the mean, and a count whose floor
+// falls to zero (misdeals in 200 hands: a mean of 11) is not asserted.
+int AtLeast(double mean_at_2000_hands) {
+  const double mean = mean_at_2000_hands * kTicketSweepHands / 2000;
+  return std::max(0, static_cast<int>(std::min(0.6 * mean, mean - 6 * std::sqrt(mean))));
+}
 
 TEST(HiddenInfoTicketsTest, EveryAnswerToEveryTicketShowsOnlyWhatItsViewerMayKnow) {
   ASSERT_THAT(InitCrypto(), IsOk());
@@ -401,24 +412,22 @@ TEST(HiddenInfoTicketsTest, EveryAnswerToEveryTicketShowsOnlyWhatItsViewerMayKno
       sweep.burns_seen_, sweep.forks_, sweep.checks(), sweep.errors(), sweep.reveals_refused_,
       sweep.compact_, sweep.leaks());
   EXPECT_EQ(sweep.leaks(), 0);
-  // The sweep reached what it is meant to cover (55-75 % of what a run
-  // of 2,000 hands shows, scaled to the hands played: the service's own
-  // shuffle makes SERVICE hands differ run to run).
+  // The sweep reached what it is meant to cover.
   EXPECT_EQ(sweep.complete_, sweep.service_hands_ + sweep.live_hands_);
-  EXPECT_GT(sweep.live_hands_, AtLeast(500));
-  EXPECT_GT(sweep.showdowns_, AtLeast(1000));
-  EXPECT_GT(sweep.shown_, AtLeast(2500));
-  EXPECT_GT(sweep.mucked_, AtLeast(500));
-  EXPECT_GT(sweep.all_in_, AtLeast(1500));
-  EXPECT_GT(sweep.misdeals_, AtLeast(40));
-  EXPECT_GT(sweep.reports_, AtLeast(400));
-  EXPECT_GT(sweep.deal_rulings_, AtLeast(200));
-  EXPECT_GT(sweep.burns_seen_, AtLeast(600));
-  EXPECT_GT(sweep.forks_, AtLeast(1000));
-  EXPECT_GT(sweep.reveals_refused_, AtLeast(10000));
-  EXPECT_GT(sweep.errors(), AtLeast(10000));
-  EXPECT_GT(sweep.checks(), AtLeast(120000));
-  EXPECT_GT(sweep.compact_, AtLeast(5000));
+  EXPECT_GE(sweep.live_hands_, AtLeast(667));
+  EXPECT_GE(sweep.showdowns_, AtLeast(1361));
+  EXPECT_GE(sweep.shown_, AtLeast(3902));
+  EXPECT_GE(sweep.mucked_, AtLeast(856));
+  EXPECT_GE(sweep.all_in_, AtLeast(2776));
+  EXPECT_GE(sweep.misdeals_, AtLeast(108));
+  EXPECT_GE(sweep.reports_, AtLeast(677));
+  EXPECT_GE(sweep.deal_rulings_, AtLeast(436));
+  EXPECT_GE(sweep.burns_seen_, AtLeast(1319));
+  EXPECT_GE(sweep.forks_, AtLeast(1527));
+  EXPECT_GE(sweep.reveals_refused_, AtLeast(15225));
+  EXPECT_GE(sweep.errors(), AtLeast(18100));
+  EXPECT_GE(sweep.checks(), AtLeast(192100));
+  EXPECT_GE(sweep.compact_, AtLeast(13333));
 }
 
 // The check itself fails on the leak this sweep was written for: the deck
