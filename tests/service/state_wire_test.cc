@@ -8,6 +8,7 @@
 #include <random>
 #include <string>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/string_view.h"
 #include "engine/engine.h"
 #include "engine/irregularities.h"
@@ -340,6 +341,41 @@ TEST(StateWireTest, LongBodiesAreWrittenAsShortOnes) {
     EXPECT_EQ(as_long, std::string("\x08\x05", 2) + field(2, outer) + std::string("\x30\x01", 2))
         << n;
   }
+}
+
+// The varint reader against protobuf's over byte strings of every length up
+// to twelve, most bytes with the continuation bit set so that long varints,
+// overlong ones and ones cut short are all common: the same verdict, the same
+// value and the same bytes consumed.
+TEST(StateWireTest, VarintsAreReadAsProtobufReadsThem) {
+  std::mt19937 rng(31);
+  int read = 0, refused = 0;
+  for (int i = 0; i < 200'000; ++i) {
+    std::string bytes(rng() % 13, '\0');
+    for (char& c : bytes) {
+      const auto r = static_cast<uint32_t>(rng());
+      c = static_cast<char>((r % 4 != 0 ? 0x80u : 0u) | ((r >> 8) % 0x80u));
+    }
+    if (i % 7 == 0 && !bytes.empty()) bytes.back() = static_cast<char>(0xFF);  // any last byte
+    const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+    const uint8_t* const begin = p;
+    uint64_t ours = 0;
+    const bool ours_ok = wire::GetVarint(p, begin + bytes.size(), &ours);
+    google::protobuf::io::CodedInputStream in(begin, static_cast<int>(bytes.size()));
+    uint64_t theirs = 0;
+    const bool theirs_ok = in.ReadVarint64(&theirs);
+    ASSERT_EQ(ours_ok, theirs_ok) << absl::CEscape(bytes);
+    if (!ours_ok) {
+      ++refused;
+      continue;
+    }
+    ++read;
+    ASSERT_EQ(ours, theirs) << absl::CEscape(bytes);
+    ASSERT_EQ(p - begin, in.CurrentPosition()) << absl::CEscape(bytes);
+  }
+  // Both ways out were taken many times.
+  EXPECT_GT(read, 50'000);
+  EXPECT_GT(refused, 50'000);
 }
 
 }  // namespace
