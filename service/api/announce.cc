@@ -1,5 +1,7 @@
 #include "service/api/announce.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -124,15 +126,23 @@ void AnnounceOpener(const HandState& state, const Operation& op, v1::Locale loca
 void Announce(const HandState& state, size_t first_op, v1::Locale locale,
               google::protobuf::RepeatedPtrField<v1::Announcement>* out) {
   // Up cards seen so far per seat, rebuilt from the log so a pair is
-  // announced on the deal that makes it.
+  // announced on the deal that makes it. Only a new up card can make one:
+  // without any, the operations before `first_op` announce nothing and are
+  // not read (most calls are bets, and their answers skip the whole log).
+  const auto up_card = [](const Operation& op) {
+    return op.type == OpType::kDeal && op.face_up && op.seat != kBoardSeat;
+  };
+  const size_t fresh_from = std::min(first_op, state.log.size());
+  const bool pairs_possible = std::any_of(
+      state.log.begin() + static_cast<std::ptrdiff_t>(fresh_from), state.log.end(), up_card);
   std::array<uint32_t, kMaxSeats + 1> up_ranks{};  // bit per rank
-  for (size_t i = 0; i < state.log.size(); ++i) {
+  for (size_t i = pairs_possible ? 0 : fresh_from; i < state.log.size(); ++i) {
     const Operation& op = state.log[i];
     const int seat = op.seat;
     const bool fresh = i >= first_op;
     switch (op.type) {
       case OpType::kDeal: {
-        if (!op.face_up || seat == kBoardSeat) break;
+        if (!up_card(op)) break;
         const uint32_t bit = 1u << op.card.rank_value();
         if (fresh && (up_ranks[static_cast<size_t>(seat)] & bit) != 0) {
           Add(out, locale, "PAIR", seat, RuleId::kIrrAnn1,
