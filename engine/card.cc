@@ -1,6 +1,8 @@
 #include "engine/card.h"
 
+#include <array>
 #include <cctype>
+#include <cstddef>
 
 #include "engine/refusal.h"
 
@@ -8,11 +10,22 @@ namespace stud {
 namespace {
 constexpr char kRankChars[] = "23456789TJQKA";
 constexpr char kSuitChars[] = "cdhs";
+constexpr size_t kCards = kDeckSize;
+
+// Every card's two characters, in index order: "2c2d2h2s3c...".
+constexpr std::array<char, 2 * kCards> kCodes = [] {
+  std::array<char, 2 * kCards> codes{};
+  for (size_t i = 0; i < kCards; ++i) {
+    codes[2 * i] = kRankChars[i >> 2];
+    codes[2 * i + 1] = kSuitChars[i & 3];
+  }
+  return codes;
+}();
 }  // namespace
 
-std::string Card::ToString() const {
-  return std::string{kRankChars[rank_value()], kSuitChars[index_ & 3]};
-}
+std::string Card::ToString() const { return std::string(Code()); }
+
+absl::string_view Card::Code() const { return {&kCodes[2 * size_t{index_}], 2}; }
 
 absl::StatusOr<Card> ParseCard(absl::string_view text) {
   absl::string_view rank_text = text.substr(0, text.empty() ? 0 : text.size() - 1);

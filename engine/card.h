@@ -69,6 +69,8 @@ class Card {
 
   // "As", "Td", "2c".
   std::string ToString() const;
+  // The same two characters without a string (a view of a static table).
+  absl::string_view Code() const;
 
   friend constexpr bool operator==(Card a, Card b) { return a.index_ == b.index_; }
   friend constexpr auto operator<=>(Card a, Card b) { return a.index_ <=> b.index_; }

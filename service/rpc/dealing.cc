@@ -117,7 +117,7 @@ std::string DeckCommitment(const std::vector<Card>& deck, const std::vector<Card
     std::array<unsigned char, 256> text;
     size_t n = 0;
     for (Card c : list) {
-      const std::string t = c.ToString();  // two characters: no allocation
+      const absl::string_view t = c.Code();  // two characters
       if (n + t.size() > text.size()) {
         crypto_hash_sha256_update(&state, text.data(), n);
         n = 0;

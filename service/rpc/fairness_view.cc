@@ -33,7 +33,7 @@ static_assert(kMaxProofBody < 256, "a proof's size is kept in one byte");
 size_t WriteProofBody(const fairness::DeckTree& tree, Card card, uint8_t* out) {
   using P = v1::CardProof;
   constexpr size_t kCode = 2, kSalt = fairness::kSaltBytes, kHash = sizeof(fairness::Hash);
-  const std::string code = card.ToString();  // two characters
+  const absl::string_view code = card.Code();  // two characters
   // The tree's card index is the engine's: rank * 4 + suit, suits cdhs.
   const int position = tree.PositionOf(card.index());
   const fairness::DeckTree::Path path = tree.PathOf(position);

@@ -82,7 +82,7 @@ absl::string_view OptionsBytes(const Options& o) {
 void WriteSeatCard(wire::Writer& out, uint32_t field, const Card* card, bool face_up, Street street,
                    bool compact) {
   const size_t at = out.Open(field);
-  if (card != nullptr) out.BytesField(v1::SeatCard::kCardFieldNumber, card->ToString());
+  if (card != nullptr) out.TwoByteField(v1::SeatCard::kCardFieldNumber, card->Code());
   Bool(out, v1::SeatCard::kFaceUpFieldNumber, face_up);
   if (!compact) Int(out, v1::SeatCard::kStreetFieldNumber, EncodeStreet(street));
   out.Close(at);
@@ -98,7 +98,7 @@ void WriteOperation(wire::Writer& out, uint32_t field, const HandState& state, c
   Int(out, O::kSeatFieldNumber, op.seat);
   Int(out, O::kStreetFieldNumber, EncodeStreet(op.street));
   if (const std::optional<Card> card = OperationCard(state, op, viewer)) {
-    out.BytesField(O::kCardFieldNumber, card->ToString());
+    out.TwoByteField(O::kCardFieldNumber, card->Code());
   }
   Bool(out, O::kFaceUpFieldNumber, op.face_up);
   Bool(out, O::kAllInFieldNumber, op.all_in);
@@ -170,7 +170,7 @@ void WritePublicView(const SealedHand& hand, bool compact, size_t first_op, wire
   Int(out, P::kToActFieldNumber, v.actor);
   Int(out, P::kBringInSeatFieldNumber, v.bring_in_seat);
   if (v.common_card.has_value()) {
-    out.BytesField(P::kCommonCardFieldNumber, v.common_card->ToString());
+    out.TwoByteField(P::kCommonCardFieldNumber, v.common_card->Code());
     shown.push_back(*v.common_card);
   }
   const size_t commitment = out.Open(P::kDeckCommitmentFieldNumber);  // EncodeCommitment

@@ -131,6 +131,14 @@ class Writer {
     Tag(field, kFixed64);
     for (int i = 0; i < 8; ++i) *p_++ = static_cast<uint8_t>(v >> (8 * i));
   }
+  // A two-byte string field (a card's code, "Ah"), copied without a call.
+  void TwoByteField(uint32_t field, absl::string_view two) {
+    Room(16);
+    Tag(field, kLen);
+    *p_++ = 2;
+    *p_++ = static_cast<uint8_t>(two[0]);
+    *p_++ = static_cast<uint8_t>(two[1]);
+  }
   // A bytes or string field; `always`: written even when empty (a repeated
   // string element).
   void BytesField(uint32_t field, absl::string_view bytes, bool always = false) {

@@ -54,6 +54,26 @@ HandState PlayToSeventh(const std::vector<std::string>& hands, Options o = Optio
 }
 
 // STUD-DEAL-1
+// Every card's two-character code: rank then suit, in index order (the
+// order the deck commitment and the card proofs hash them in), the same text
+// ToString writes and ParseCard reads back.
+TEST(Deck, EveryCardIsNamedByRankThenSuit) {
+  EXPECT_EQ(Card::FromIndex(0).Code(), "2c");
+  EXPECT_EQ(Card::FromIndex(33).Code(), "Td");
+  EXPECT_EQ(Card::FromIndex(51).Code(), "As");
+  std::string all;
+  for (int i = 0; i < kDeckSize; ++i) {
+    const Card c = Card::FromIndex(i);
+    all.append(c.Code().data(), c.Code().size());
+    EXPECT_EQ(c.Code(), c.ToString()) << i;
+    const absl::StatusOr<Card> parsed = ParseCard(c.Code());
+    ASSERT_THAT(parsed, IsOk()) << i;
+    EXPECT_EQ(*parsed, c) << i;
+  }
+  EXPECT_EQ(all.substr(0, 8), "2c2d2h2s");
+  EXPECT_EQ(all.substr(96), "AcAdAhAs");
+}
+
 TEST(Deal, STUD_DEAL_1_ThirdStreetInThreePassesFromSeatOne) {
   HandConfig c = Config(Variant::kStud, *FindStakesPreset("$1-$2"), {5000, 5000, 5000},
                         {"Ah Kd 7c", "4c 5d 2c", "3d 3h Qs"});
