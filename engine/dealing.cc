@@ -1,6 +1,8 @@
 // Dealing: antes, the cards of each street, burns, running out of cards and
 // the common card, and who opens each betting round.
 #include <algorithm>
+#include <array>
+#include <utility>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
@@ -362,27 +364,27 @@ namespace stud {
 
 BoardOrderList BoardOrder(const HandState& st) {
   const bool razz = st.config.variant == Variant::kRazz;
-  // (value, seat), in seat order.
-  absl::InlinedVector<std::pair<BoardValue, int>, kMaxSeats> boards;
+  // (value, seat), in seat order; plain arrays, as every public view asks.
+  std::array<std::pair<BoardValue, int>, kMaxSeats> boards;
+  size_t n = 0;
   for (int i = 1; i <= st.config.num_seats; ++i) {
     if (!st.seats[i].live() || st.seats[i].num_cards == 0) continue;
     const CardSet up = UpCards(st, i);
     if (up.empty()) continue;
-    boards.emplace_back(razz ? RazzBoardValue(up) : HighBoardValue(up), i);
+    boards[n++] = {razz ? RazzBoardValue(up) : HighBoardValue(up), i};
   }
   // [STUD-ORDER-3] best board first; equal boards by position, seat 1 first.
   // Insertion sort: stable, and for at most 8 boards without std::stable_sort's buffer.
-  for (size_t k = 1; k < boards.size(); ++k) {
+  for (size_t k = 1; k < n; ++k) {
     const std::pair<BoardValue, int> b = boards[k];
     size_t j = k;
     for (; j > 0 && boards[j - 1].first < b.first; --j) boards[j] = boards[j - 1];
     boards[j] = b;
   }
-  BoardOrderList out;
-  for (size_t k = 0; k < boards.size(); ++k) {
+  BoardOrderList out(n);
+  for (size_t k = 0; k < n; ++k) {
     const bool tied = k > 0 && boards[k].first == boards[k - 1].first;
-    out.push_back(
-        {.seat = boards[k].second, .rank = tied ? out.back().rank : static_cast<int>(k) + 1});
+    out[k] = {.seat = boards[k].second, .rank = tied ? out[k - 1].rank : static_cast<int>(k) + 1};
   }
   return out;
 }
