@@ -42,6 +42,24 @@ constexpr auto Msg(uint32_t n, absl::string_view name) {
   return Message<M>{{n, name}};
 }
 
+// The same for a message that is nearly always 128 bytes to 16 KB long (the
+// hand state, its configuration): written with two bytes kept for its length
+// (wire::Writer::OpenLong), so that the body is not moved forward when it
+// closes. The bytes are the same.
+template <auto M>
+struct LongMessage : Message<M> {
+  using T = typename MemberOf<M>::Class;
+  void Write(const T& obj, wire::Writer& w, WriteContext& ctx) const {
+    const size_t at = w.OpenLong(this->number);
+    WriteMessage(obj.*M, w, ctx);
+    w.CloseLong(at);
+  }
+};
+template <auto M>
+constexpr auto LongMsg(uint32_t n, absl::string_view name) {
+  return LongMessage<M>{{{n, name}}};
+}
+
 // A singular message whose value is a function of its bytes alone (it reads
 // nothing from the context and leaves nothing in it), decoded once per thread
 // for a run of equal bytes: the hand's rule options, the same for every hand

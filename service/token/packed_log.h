@@ -90,8 +90,8 @@ struct PackedLogField : FieldBase<typename MemberOf<M>::Class> {
     const std::vector<Operation>& log = obj.*M;
     std::vector<RuleId> rules;
     std::vector<RuleId>* table = ctx.schema == 2 ? &rules : nullptr;
-    if (!log.empty()) {  // written in place
-      const size_t at = w.Open(this->number);
+    if (!log.empty()) {  // written in place, two bytes kept for its length (wire.h)
+      const size_t at = w.OpenLong(this->number);
       const LogAsRead* read = table == nullptr ? ctx.log_as_read : nullptr;
       const size_t kept = read != nullptr ? read->PrefixOf(log) : 0;
       const absl::string_view kept_bytes = kept != 0 ? absl::string_view(read->packed) : "";
@@ -106,7 +106,7 @@ struct PackedLogField : FieldBase<typename MemberOf<M>::Class> {
             log, {reinterpret_cast<const char*>(begin), static_cast<size_t>(w.p() - begin)},
             held ? kept : 0, held ? kept_bytes.size() : 0);
       }
-      w.Close(at);
+      w.CloseLong(at);
     }
     // Schema 2, rule_ids: a repeated string, one entry per distinct rule.
     for (RuleId id : rules) w.BytesField(this->number + 1, RuleIdName(id), /*always=*/true);

@@ -159,7 +159,7 @@ struct Schema<HandState> {
   using S = HandState;
   static constexpr absl::string_view kName = "HandState";
   static constexpr auto kFields = std::make_tuple(
-      Msg<&S::config>(1, "config"),  // first: the seat count bounds what follows
+      LongMsg<&S::config>(1, "config"),  // first: the seat count bounds what follows
       Uint64<&S::version>(2, "version"),
       Enum<&S::phase>(3, "phase", Phase::kBetting, Phase::kComplete),
       Enum<&S::street>(4, "street", Street::kThird, Street::kSeventh),
@@ -220,7 +220,7 @@ struct Schema<SealedHand> {
   static constexpr absl::string_view kName = "SealedHand";
   static constexpr auto kFields =
       std::make_tuple(SchemaVersion<SealedHand>{{1, "schema"}, 2, kSealedSchema},  // 1: legacy
-                      Msg<&SealedHand::state>(2, "state"),                         //
+                      LongMsg<&SealedHand::state>(2, "state"),                     //
                       Msg<&SealedHand::service>(3, "service"));
 };
 
