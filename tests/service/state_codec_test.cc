@@ -3,6 +3,7 @@
 // decode unchanged, and out-of-range values are refused, not trusted.
 #include <random>
 
+#include "absl/strings/escaping.h"
 #include "engine/engine.h"
 #include "engine/irregularities.h"
 #include "gtest/gtest.h"
@@ -344,6 +345,19 @@ TEST(StateCodecTest, UnknownRulesAreRefusedWithTheReason) {
   ASSERT_TRUE(msg.ParseFromString(SerializeSealedHand(SealedHand{state, {}}, 2)));
   msg.mutable_state()->set_rule_ids(0, "STUD-NOT-A-RULE");
   EXPECT_EQ(ParseSealedHand(msg.SerializeAsString()).status().code(), absl::StatusCode::kInternal);
+}
+
+// A hand's id as the API shows it: its bytes in lowercase hex, every byte
+// value included (ids are random), and "" for a token without one.
+TEST(StateCodecTest, HandIdsAreShownInLowercaseHex) {
+  ServiceData service;
+  EXPECT_EQ(HandIdText(service), "");
+  std::string all(256, '\0');
+  for (size_t b = 0; b < all.size(); ++b) all[b] = static_cast<char>(b);
+  service.hand_id = all;
+  EXPECT_EQ(HandIdText(service), absl::BytesToHexString(all));
+  service.hand_id = std::string("\x00\x9f\xa0\xff", 4);
+  EXPECT_EQ(HandIdText(service), "009fa0ff");
 }
 
 }  // namespace
