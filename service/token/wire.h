@@ -131,7 +131,8 @@ class Writer {
     Tag(field, kFixed64);
     for (int i = 0; i < 8; ++i) *p_++ = static_cast<uint8_t>(v >> (8 * i));
   }
-  // A two-byte string field (a card's code, "Ah"), copied without a call.
+  // A string field of exactly two bytes (a card's code, "Ah": `two` must be
+  // two bytes long), copied without a call.
   void TwoByteField(uint32_t field, absl::string_view two) {
     Room(16);
     Tag(field, kLen);
