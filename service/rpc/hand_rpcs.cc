@@ -246,7 +246,6 @@ absl::Status HandService::DealNewHand(const CallContext& call, const v1::NewHand
   }
   if (call.trace.hand != nullptr)
     call.trace.hand->NoteHandId(HandIdText(hand.service));  // the new id, for logs and span
-  const int num_seats = config.num_seats;
   absl::StatusOr<HandState> state = [&] {
     ChildSpan span(call.trace.span, "engine");
     if (!hand.service.seeding) return stud::NewHand(std::move(config));
@@ -264,11 +263,12 @@ absl::Status HandService::DealNewHand(const CallContext& call, const v1::NewHand
   if (Writable(call, hand)) {  // the update, then the tickets, as bytes
     WriteAnswer(call, hand, 0, view_seats, *parts, "", nullptr,
                 v1::NewHandResponse::kUpdateFieldNumber, [&](wire::Writer& out) {
-                  WriteSeatTickets(*sealer_, call.tenant, hand.service, num_seats, out);
+                  WriteSeatTickets(*sealer_, call.tenant, hand.service, hand.state.config.num_seats,
+                                   out);
                 });
   } else {
     FillUpdate(call, hand, 0, view_seats, *parts, "", resp->mutable_update());
-    AddSeatTickets(*sealer_, call.tenant, hand.service, num_seats, resp);
+    AddSeatTickets(*sealer_, call.tenant, hand.service, hand.state.config.num_seats, resp);
   }
   KeepIfNamed(options_.hand_cache, call.tenant, &owner);
   return absl::OkStatus();
