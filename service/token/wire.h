@@ -166,7 +166,8 @@ class Writer {
     CloseKept(at, 1);
   }
   // The same for a body that is usually 128 bytes to 16 KB long (a whole
-  // answer, its public view, the view's card proofs): two bytes are kept for
+  // answer, its public view, the view's card proofs; a token's hand state,
+  // configuration and packed log): two bytes are kept for
   // the length, so the body is moved only when it is shorter or longer than
   // that (back one byte, or forward). The bytes are Open's: each length is
   // the shortest varint.
