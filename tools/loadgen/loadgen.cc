@@ -1,9 +1,9 @@
 // stud_loadgen: an asynchronous gRPC load generator for stud.v1.StudService,
 // with a do-nothing baseline measured in the same run (docs/benchmarks.md).
 //
-// Requests are built before the clock starts (a pool of real mid-hand tokens
-// for ApplyAction and LegalActions, finished hands for ResolveShowdown by
-// token, random 8-seat showdowns for the stateless form) and sent as
+// Requests are built before the clock starts (workload.h: a pool of real
+// mid-hand tokens for ApplyAction and LegalActions, finished hands for
+// ResolveShowdown by token, random 8-seat showdowns for the stateless form) and sent as
 // pre-serialized bytes through grpc::GenericStub on completion queues, so the
 // client spends its CPU on the transport only.
 //
@@ -31,13 +31,10 @@
 #include <atomic>
 #include <chrono>
 #include <cinttypes>
-#include <condition_variable>
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <memory>
-#include <mutex>
-#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -49,10 +46,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
-#include "echo.grpc.pb.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
-#include "stud/v1/stud.grpc.pb.h"
+#include "workload.h"
 
 ABSL_FLAG(std::string, target, "127.0.0.1:50051", "stud_server address");
 ABSL_FLAG(std::string, rpc, "apply_action",
@@ -96,264 +92,12 @@ ABSL_FLAG(std::string, dump_request, "",
 
 namespace {
 
-namespace v1 = stud::v1;
 using Clock = std::chrono::steady_clock;
-
-struct Request {
-  grpc::ByteBuffer bytes;
-  size_t request_size = 0;
-  size_t response_size = 0;  // measured on a first call
-  std::string hand_id;       // --hand_header: sent as x-stud-hand-id; empty: no metadata
-};
-
-struct Workload {
-  std::string method;  // "/package.Service/Method"
-  std::vector<Request> pool;
-  size_t chain = 0;  // --chain: the pool is runs of this many requests of one hand each
-};
-
-grpc::ByteBuffer ToBuffer(const std::string& s) {
-  grpc::Slice slice(s);
-  return grpc::ByteBuffer(&slice, 1);
-}
-
-[[noreturn]] void Die(const std::string& what) {
-  std::fprintf(stderr, "stud_loadgen: %s\n", what.c_str());
-  std::exit(2);
-}
-
-std::shared_ptr<grpc::Channel> MakeChannel(const std::string& target, int id) {
-  grpc::ChannelArguments args;
-  // A distinct argument per channel keeps gRPC from sharing one connection.
-  args.SetInt("stud.loadgen.channel_id", id);
-  args.SetMaxReceiveMessageSize(16 << 20);
-  return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args);
-}
-
-// ---- Pool building (synchronous, before any timing) ----
-
-v1::NewHandRequest EightSeatHand() {
-  v1::NewHandRequest req;
-  req.set_variant(v1::VARIANT_STUD);
-  req.mutable_stakes()->set_preset("$15-$30");
-  req.set_dealing_mode(v1::DEALING_MODE_SERVICE);
-  req.set_profile(v1::PROFILE_CASH);
-  for (int s = 1; s <= 8; ++s) {
-    v1::SeatConfig* seat = req.add_seats();
-    seat->set_seat(s);
-    seat->set_stack(100000);
-  }
-  return req;
-}
-
-v1::HandUpdate Call(v1::StudService::Stub& stub, const v1::NewHandRequest& req) {
-  grpc::ClientContext ctx;
-  v1::NewHandResponse resp;
-  grpc::Status st = stub.NewHand(&ctx, req, &resp);
-  if (!st.ok()) Die("NewHand failed while building the pool: " + st.error_message());
-  return resp.update();
-}
-
-v1::Action PickAction(const v1::HandUpdate& u, std::mt19937_64& rng, bool passive) {
-  const int n = u.legal_actions_size();
-  int pick = static_cast<int>(rng() % static_cast<uint64_t>(n));
-  if (passive) {  // play to showdown: check/call/show where possible
-    for (int i = 0; i < n; ++i) {
-      const v1::ActionKind k = u.legal_actions(i).kind();
-      if (k == v1::ACTION_KIND_CHECK || k == v1::ACTION_KIND_CALL || k == v1::ACTION_KIND_SHOW ||
-          k == v1::ACTION_KIND_BRING_IN) {
-        pick = i;
-      }
-    }
-  } else if (u.legal_actions(pick).kind() == v1::ACTION_KIND_FOLD && n > 1) {
-    pick = (pick + 1) % n;  // keep hands going: folds rarely
-  }
-  v1::Action a;
-  a.set_kind(u.legal_actions(pick).kind());
-  a.set_seat(u.to_act());
-  a.set_amount_to(u.legal_actions(pick).amount_to());
-  return a;
-}
-
-v1::HandUpdate Apply(v1::StudService::Stub& stub, const std::string& token, const v1::Action& a) {
-  grpc::ClientContext ctx;
-  v1::ApplyActionRequest req;
-  req.set_token(token);
-  *req.mutable_action() = a;
-  v1::ApplyActionResponse resp;
-  grpc::Status st = stub.ApplyAction(&ctx, req, &resp);
-  if (!st.ok()) Die("ApplyAction failed while building the pool: " + st.error_message());
-  return resp.update();
-}
-
-// A hand played `steps` actions in (fewer if it ends), with the update to act on.
-v1::HandUpdate MidHand(v1::StudService::Stub& stub, int steps, std::mt19937_64& rng) {
-  for (;;) {
-    v1::HandUpdate u = Call(stub, EightSeatHand());
-    bool ok = true;
-    for (int i = 0; i < steps; ++i) {
-      v1::HandUpdate next = Apply(stub, u.token(), PickAction(u, rng, false));
-      if (next.to_act() == 0 || next.legal_actions_size() == 0) {
-        ok = i > 0;
-        break;
-      }
-      u = std::move(next);
-    }
-    if (ok && u.to_act() != 0) return u;
-  }
-}
-
-std::string CardName(int index) {
-  static const char kRanks[] = "23456789TJQKA";
-  static const char kSuits[] = "cdhs";
-  return {kRanks[index / 4], kSuits[index % 4]};
-}
-
-Workload BuildWorkload(const std::string& rpc, const std::string& target, int pool_size, int seed) {
-  Workload w;
-  std::mt19937_64 rng(static_cast<uint64_t>(seed));
-  auto stub = v1::StudService::NewStub(MakeChannel(target, -1));
-  std::vector<std::string> requests;
-  std::vector<std::string> hands;  // --hand_header: each request's hand id
-  const int chain = absl::GetFlag(FLAGS_chain);
-  if (rpc == "apply_action" && chain > 0) {
-    w.method = "/stud.v1.StudService/ApplyAction";
-    w.chain = static_cast<size_t>(chain);
-    while (requests.size() + w.chain <= static_cast<size_t>(std::max(pool_size, chain))) {
-      // A run from 3rd street on; a hand that ends within it is played again.
-      v1::HandUpdate u = MidHand(*stub, 1 + static_cast<int>(rng() % 4), rng);
-      const std::string hand_id = u.public_view().hand_id();
-      std::vector<std::string> run;
-      while (run.size() < w.chain && u.to_act() != 0 && u.legal_actions_size() > 0) {
-        v1::ApplyActionRequest req;
-        req.set_token(u.token());
-        *req.mutable_action() = PickAction(u, rng, false);
-        if (absl::GetFlag(FLAGS_detail) == "changes") req.set_detail(v1::UPDATE_DETAIL_CHANGES);
-        run.push_back(req.SerializeAsString());
-        u = Apply(*stub, req.token(), req.action());
-      }
-      if (run.size() != w.chain) continue;
-      requests.insert(requests.end(), run.begin(), run.end());
-      if (absl::GetFlag(FLAGS_hand_header)) hands.resize(requests.size(), hand_id);
-    }
-  } else if (rpc == "apply_action" || rpc == "legal_actions") {
-    w.method = rpc == "apply_action" ? "/stud.v1.StudService/ApplyAction"
-                                     : "/stud.v1.StudService/LegalActions";
-    for (int i = 0; i < pool_size; ++i) {
-      // Mid-hand: 4 to 24 actions in, so every street from 3rd to 6th is represented.
-      const v1::HandUpdate u = MidHand(*stub, 4 + static_cast<int>(rng() % 21), rng);
-      if (rpc == "apply_action") {
-        v1::ApplyActionRequest req;
-        req.set_token(u.token());
-        *req.mutable_action() = PickAction(u, rng, false);
-        if (absl::GetFlag(FLAGS_detail) == "changes") req.set_detail(v1::UPDATE_DETAIL_CHANGES);
-        requests.push_back(req.SerializeAsString());
-      } else {
-        v1::LegalActionsRequest req;
-        req.set_token(u.token());
-        req.set_seat(u.to_act());
-        requests.push_back(req.SerializeAsString());
-      }
-    }
-  } else if (rpc == "new_hand") {
-    w.method = "/stud.v1.StudService/NewHand";
-    v1::NewHandRequest req = EightSeatHand();
-    if (absl::GetFlag(FLAGS_detail) == "changes") req.set_detail(v1::UPDATE_DETAIL_CHANGES);
-    requests.push_back(req.SerializeAsString());
-  } else if (rpc == "showdown_token") {
-    w.method = "/stud.v1.StudService/ResolveShowdown";
-    for (int i = 0; i < pool_size; ++i) {
-      v1::HandUpdate u = Call(*stub, EightSeatHand());
-      while (u.to_act() != 0 && u.legal_actions_size() > 0)
-        u = Apply(*stub, u.token(), PickAction(u, rng, true));
-      v1::ResolveShowdownRequest req;
-      req.set_token(u.token());
-      requests.push_back(req.SerializeAsString());
-    }
-  } else if (rpc == "showdown_stateless") {
-    w.method = "/stud.v1.StudService/ResolveShowdown";
-    for (int i = 0; i < pool_size; ++i) {
-      std::vector<int> deck(52);
-      for (int c = 0; c < 52; ++c) deck[static_cast<size_t>(c)] = c;
-      std::shuffle(deck.begin(), deck.end(), rng);
-      v1::ResolveShowdownRequest req;
-      v1::StatelessShowdown* sd = req.mutable_stateless();
-      sd->set_variant(v1::VARIANT_STUD_HI_LO);
-      sd->set_profile(v1::PROFILE_CASH);
-      for (int s = 1; s <= 7; ++s) {  // 7 seats x 7 cards = 49 cards
-        v1::ShowdownSeat* seat = sd->add_seats();
-        seat->set_seat(s);
-        seat->set_contribution(100 * (1 + static_cast<int64_t>(rng() % 4)));
-        for (int k = 0; k < 7; ++k)
-          seat->add_cards(CardName(deck[static_cast<size_t>((s - 1) * 7 + k)]));
-      }
-      requests.push_back(req.SerializeAsString());
-    }
-  } else if (rpc == "echo") {
-    w.method = "/stud.loadgen.v1.EchoService/Echo";
-    stud::loadgen::v1::EchoRequest req;
-    req.set_payload(std::string(
-        static_cast<size_t>(std::max(0, absl::GetFlag(FLAGS_echo_request_bytes) - 6)), 'x'));
-    req.set_response_bytes(
-        static_cast<uint32_t>(std::max(0, absl::GetFlag(FLAGS_echo_response_bytes) - 4)));
-    requests.push_back(req.SerializeAsString());
-  } else {
-    Die("unknown --rpc " + rpc);
-  }
-  // One call per request: checks it succeeds and measures the response size.
-  grpc::GenericStub generic(MakeChannel(target, -1));
-  for (size_t i = 0; i < requests.size(); ++i) {
-    const std::string& r = requests[i];
-    Request req{ToBuffer(r), r.size(), 0, i < hands.size() ? hands[i] : ""};
-    grpc::ClientContext ctx;
-    grpc::ByteBuffer resp;
-    std::mutex mu;
-    std::condition_variable cv;
-    bool done = false;
-    grpc::Status status;
-    generic.UnaryCall(&ctx, w.method, grpc::StubOptions(), &req.bytes, &resp, [&](grpc::Status s) {
-      std::lock_guard<std::mutex> l(mu);
-      status = std::move(s);
-      done = true;
-      cv.notify_one();
-    });
-    std::unique_lock<std::mutex> l(mu);
-    cv.wait(l, [&] { return done; });
-    if (!status.ok())
-      Die(absl::StrCat(w.method, " failed on a pool request: ", status.error_message()));
-    req.response_size = resp.Length();
-    w.pool.push_back(std::move(req));
-  }
-  return w;
-}
-
-// Twin echo requests: same request size, asking for the same response size.
-Workload EchoTwin(const Workload& real) {
-  Workload w;
-  w.method = "/stud.loadgen.v1.EchoService/Echo";
-  for (const Request& r : real.pool) {
-    stud::loadgen::v1::EchoRequest req;
-    req.set_response_bytes(static_cast<uint32_t>(r.response_size));
-    // Pad until the serialized request is exactly as large as the real one.
-    size_t pad = r.request_size > 8 ? r.request_size - 8 : 0;
-    req.set_payload(std::string(pad, 'x'));
-    while (req.ByteSizeLong() < r.request_size) req.mutable_payload()->push_back('x');
-    while (req.ByteSizeLong() > r.request_size && !req.payload().empty())
-      req.mutable_payload()->pop_back();
-    // The response has 1 tag + a length varint around the payload.
-    stud::loadgen::v1::EchoResponse probe;
-    size_t payload = r.response_size;
-    for (;;) {
-      probe.set_payload(std::string(payload, '\0'));
-      if (probe.ByteSizeLong() <= r.response_size || payload == 0) break;
-      --payload;
-    }
-    req.set_response_bytes(static_cast<uint32_t>(payload));
-    const std::string s = req.SerializeAsString();
-    w.pool.push_back({ToBuffer(s), s.size(), probe.ByteSizeLong()});
-  }
-  return w;
-}
+using stud::bench::BuildWorkload;
+using stud::bench::Die;
+using stud::bench::EchoTwin;
+using stud::bench::MakeChannel;
+using stud::bench::Workload;
 
 // ---- Resource usage ----
 
@@ -646,7 +390,15 @@ int main(int argc, char** argv) {
   if (chain > 0 && absl::GetFlag(FLAGS_pool) / chain < absl::GetFlag(FLAGS_concurrency))
     Die("--chain: --pool / --chain runs must be at least --concurrency (one hand per call slot)");
   const Workload w =
-      BuildWorkload(rpc, target, absl::GetFlag(FLAGS_pool), absl::GetFlag(FLAGS_seed));
+      BuildWorkload({.rpc = rpc,
+                     .target = target,
+                     .pool = absl::GetFlag(FLAGS_pool),
+                     .seed = absl::GetFlag(FLAGS_seed),
+                     .chain = chain,
+                     .hand_header = absl::GetFlag(FLAGS_hand_header),
+                     .changes_only = absl::GetFlag(FLAGS_detail) == "changes",
+                     .echo_request_bytes = absl::GetFlag(FLAGS_echo_request_bytes),
+                     .echo_response_bytes = absl::GetFlag(FLAGS_echo_response_bytes)});
   std::printf(
       "# %s: %zu distinct requests; %d channels, %d client threads, %.1f s per phase after %.1f s "
       "warm-up\n",
