@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "service/api/convert.h"
 #include "service/api/status_mapping.h"
+#include "service/fairness/sha256.h"
 #include "service/fairness/shuffle.h"
 #include "service/rpc/fairness_view.h"
 
@@ -110,31 +111,29 @@ void DealFromSeeds(HandConfig* config, ServiceData* service) {
 
 std::string DeckCommitment(const std::vector<Card>& deck, const std::vector<Card>& recycle_order,
                            const std::string& salt) {
-  crypto_hash_sha256_state state;
-  crypto_hash_sha256_init(&state);
+  // fairness::Sha256Hasher (libcrypto: the CPU's SHA extensions where present)
+  // rather than libsodium's plain-C SHA-256; the same digest.
+  fairness::Sha256Hasher hash;
   // Each list's card texts through one buffer on the stack, not a string.
-  auto cards = [&state](const std::vector<Card>& list) {
-    std::array<unsigned char, 256> text;
+  auto cards = [&hash](const std::vector<Card>& list) {
+    std::array<char, 256> text;
     size_t n = 0;
     for (Card c : list) {
       const absl::string_view t = c.Code();  // two characters
       if (n + t.size() > text.size()) {
-        crypto_hash_sha256_update(&state, text.data(), n);
+        hash.Update(text.data(), n);
         n = 0;
       }
       std::memcpy(text.data() + n, t.data(), t.size());
       n += t.size();
     }
-    crypto_hash_sha256_update(&state, text.data(), n);
+    hash.Update(text.data(), n);
   };
   cards(deck);
-  crypto_hash_sha256_update(&state, reinterpret_cast<const unsigned char*>("/"), 1);
+  hash.Update("/");
   cards(recycle_order);
-  crypto_hash_sha256_update(&state, reinterpret_cast<const unsigned char*>(salt.data()),
-                            salt.size());
-  std::string digest(crypto_hash_sha256_BYTES, '\0');
-  crypto_hash_sha256_final(&state, reinterpret_cast<unsigned char*>(digest.data()));
-  return digest;
+  hash.Update(salt);
+  return std::string(fairness::View(hash.Final()));
 }
 
 std::string NewHandId(RandomSource& random) {
