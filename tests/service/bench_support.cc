@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <map>
 
+#include "engine/engine.h"
+#include "service/rpc/dealing.h"
 #include "service/server/unary_call.h"
 
 namespace stud::service::bench {
@@ -19,6 +21,44 @@ stud::v1::NewHandRequest EightSeatNewHand() {
     seat->set_stack(100000);
   }
   return nh;
+}
+
+SealedHand BenchHand(int64_t kind) {
+  const bool play_out = kind != 0;
+  (void)InitCrypto();
+  HandConfig c;
+  c.variant = Variant::kStudHiLo;
+  c.stakes = *FindStakesPreset("$15-$30");
+  c.options = ProfileDefaults(Profile::kCash);
+  c.num_seats = 8;
+  for (int i = 1; i <= 8; ++i) c.starting_stacks[i] = 10000000;
+  c.deck = ShuffledDeck();
+  c.recycle_order = ShuffledDeck();
+  SealedHand hand;
+  hand.state = *NewHand(c);
+  hand.service = {1, 1, std::string(32, 'c'), std::string(32, 's')};
+  for (int step = 0; play_out && step < 1000 && hand.state.phase != Phase::kComplete; ++step) {
+    if (kind == 2 && hand.state.street == Street::kFifth) break;
+    const int seat = ToAct(hand.state);
+    std::vector<LegalAction> legal = LegalActions(hand.state, seat);
+    LegalAction pick = legal.front();
+    for (const LegalAction& a : legal) {
+      if (kind == 2) {  // mid-hand: calls and checks, a bring-in completed
+        if (a.kind == ActionKind::kCall || a.kind == ActionKind::kCheck ||
+            a.kind == ActionKind::kComplete)
+          pick = a;
+        continue;
+      }
+      if (a.kind == ActionKind::kRaise || a.kind == ActionKind::kBet ||
+          a.kind == ActionKind::kComplete || a.kind == ActionKind::kShow) {
+        pick = a;
+      } else if (a.kind == ActionKind::kCall && pick.kind != ActionKind::kRaise) {
+        pick = a;
+      }
+    }
+    (void)Apply(hand.state, Action{pick.kind, seat, pick.amount_to, Card(), false});
+  }
+  return hand;
 }
 
 const Sealer& SealerOfFormat(uint8_t format) {

@@ -1,6 +1,6 @@
-// What the service benchmarks share (service_bench.cc, hand_run_bench.cc):
-// the benchmarks' hand, their sealers, and one ApplyAction made as the server
-// makes it.
+// What the service benchmarks share (service_bench.cc, fairness_bench.cc,
+// hand_run_bench.cc): the benchmarks' hands, their sealers, and one
+// ApplyAction made as the server makes it.
 #ifndef STUD_TESTS_SERVICE_BENCH_SUPPORT_H_
 #define STUD_TESTS_SERVICE_BENCH_SUPPORT_H_
 
@@ -10,6 +10,7 @@
 
 #include "grpcpp/grpcpp.h"
 #include "service/server/stud_service.h"
+#include "service/token/codec.h"
 #include "service/token/sealer.h"
 #include "stud/v1/stud.pb.h"
 
@@ -18,6 +19,12 @@ namespace stud::service::bench {
 // The benchmarks' hand: Stud $15-$30, cash profile, SERVICE dealing, eight
 // seats of 100,000.
 stud::v1::NewHandRequest EightSeatNewHand();
+
+// A sealed Stud Hi-Lo hand of eight seats, $15-$30, dealt from the service's
+// shuffle, made in the engine. `kind` 0: fresh, on 3rd street; 1: played out
+// to the end with every raise taken (the longest log); 2: mid-hand, on 5th
+// street after calls and checks (typical).
+SealedHand BenchHand(int64_t kind);
 
 // A sealer of token format `format`, one key, made once per format.
 const Sealer& SealerOfFormat(uint8_t format);

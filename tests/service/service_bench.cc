@@ -4,7 +4,8 @@
 // log) and a mid-hand 8-seat state on 5th street (arg 2, typical); where the
 // token's bytes go (BM_TokenBytes); and one ApplyAction taken apart step by
 // step on a pool of real mid-hand requests (BM_ApplyAction_*), in process,
-// without the transport.
+// without the transport. The verifiable-hands benchmarks are in
+// fairness_bench.cc, in the same binary.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -12,11 +13,6 @@
 #include <random>
 
 #include "engine/engine.h"
-#include "service/fairness/merkle.h"
-#include "service/fairness/receipt.h"
-#include "service/rpc/dealing.h"
-#include "service/rpc/fairness_view.h"
-#include "service/rpc/receipt_view.h"
 #include "service/server/stud_service.h"
 #include "service/server/unary_call.h"
 #include "service/token/codec.h"
@@ -28,56 +24,18 @@
 namespace stud::service {
 namespace {
 
+using bench::BenchHand;
 using bench::EightSeatNewHand;
 using bench::SealerOfFormat;
 using bench::ServerApplyAction;
 using bench::TheSealer;
-
-// kind 0: fresh hand; 1: played out with every raise; 2: mid-hand, 5th street.
-SealedHand MakeHand(int64_t kind) {
-  const bool play_out = kind != 0;
-  (void)InitCrypto();
-  HandConfig c;
-  c.variant = Variant::kStudHiLo;
-  c.stakes = *FindStakesPreset("$15-$30");
-  c.options = ProfileDefaults(Profile::kCash);
-  c.num_seats = 8;
-  for (int i = 1; i <= 8; ++i) c.starting_stacks[i] = 10000000;
-  c.deck = ShuffledDeck();
-  c.recycle_order = ShuffledDeck();
-  SealedHand hand;
-  hand.state = *NewHand(c);
-  hand.service = {1, 1, std::string(32, 'c'), std::string(32, 's')};
-  for (int step = 0; play_out && step < 1000 && hand.state.phase != Phase::kComplete; ++step) {
-    if (kind == 2 && hand.state.street == Street::kFifth) break;
-    const int seat = ToAct(hand.state);
-    std::vector<LegalAction> legal = LegalActions(hand.state, seat);
-    LegalAction pick = legal.front();
-    for (const LegalAction& a : legal) {
-      if (kind == 2) {  // mid-hand: calls and checks, a bring-in completed
-        if (a.kind == ActionKind::kCall || a.kind == ActionKind::kCheck ||
-            a.kind == ActionKind::kComplete)
-          pick = a;
-        continue;
-      }
-      if (a.kind == ActionKind::kRaise || a.kind == ActionKind::kBet ||
-          a.kind == ActionKind::kComplete || a.kind == ActionKind::kShow) {
-        pick = a;
-      } else if (a.kind == ActionKind::kCall && pick.kind != ActionKind::kRaise) {
-        pick = a;
-      }
-    }
-    (void)Apply(hand.state, Action{pick.kind, seat, pick.amount_to, Card(), false});
-  }
-  return hand;
-}
 
 // A hand id (format 4's nonce), as NewHand makes them: 16 bytes.
 constexpr absl::string_view kBenchHandId = "0123456789abcdef";
 
 // Seal and open of the mid-hand state (Arg 2 of BM_Seal) in each format.
 void BM_SealFormat(benchmark::State& st) {
-  const std::string plain = SerializeSealedHand(MakeHand(2));
+  const std::string plain = SerializeSealedHand(BenchHand(2));
   const Sealer& sealer = SealerOfFormat(static_cast<uint8_t>(st.range(0)));
   for (auto _ : st) benchmark::DoNotOptimize(sealer.Seal(plain, "", kBenchHandId));
 }
@@ -85,7 +43,7 @@ BENCHMARK(BM_SealFormat)->Arg(1)->Arg(3)->Arg(4)->Arg(5);
 
 // The same with a tenant (formats 2/3/4 carry its id, 5 a keyed tag of it).
 void BM_SealFormatTenant(benchmark::State& st) {
-  const std::string plain = SerializeSealedHand(MakeHand(2));
+  const std::string plain = SerializeSealedHand(BenchHand(2));
   const Sealer& sealer = SealerOfFormat(static_cast<uint8_t>(st.range(0)));
   for (auto _ : st) benchmark::DoNotOptimize(sealer.Seal(plain, "tenant-a", kBenchHandId));
 }
@@ -93,7 +51,8 @@ BENCHMARK(BM_SealFormatTenant)->Arg(1)->Arg(4)->Arg(5);
 
 void BM_OpenFormatTenant(benchmark::State& st) {
   const Sealer& sealer = SealerOfFormat(static_cast<uint8_t>(st.range(0)));
-  const std::string token = sealer.Seal(SerializeSealedHand(MakeHand(2)), "tenant-a", kBenchHandId);
+  const std::string token =
+      sealer.Seal(SerializeSealedHand(BenchHand(2)), "tenant-a", kBenchHandId);
   std::string plain;
   for (auto _ : st) benchmark::DoNotOptimize(sealer.OpenInto(token, "tenant-a", &plain));
 }
@@ -101,14 +60,14 @@ BENCHMARK(BM_OpenFormatTenant)->Arg(1)->Arg(4)->Arg(5);
 
 void BM_OpenFormat(benchmark::State& st) {
   const Sealer& sealer = SealerOfFormat(static_cast<uint8_t>(st.range(0)));
-  const std::string token = sealer.Seal(SerializeSealedHand(MakeHand(2)), "", kBenchHandId);
+  const std::string token = sealer.Seal(SerializeSealedHand(BenchHand(2)), "", kBenchHandId);
   std::string plain;
   for (auto _ : st) benchmark::DoNotOptimize(sealer.OpenInto(token, "", &plain));
 }
 BENCHMARK(BM_OpenFormat)->Arg(1)->Arg(3)->Arg(4)->Arg(5);
 
 void BM_Seal(benchmark::State& st) {
-  const std::string plain = SerializeSealedHand(MakeHand(st.range(0)));
+  const std::string plain = SerializeSealedHand(BenchHand(st.range(0)));
   for (auto _ : st) benchmark::DoNotOptimize(TheSealer().Seal(plain, "", kBenchHandId));
   st.counters["token_bytes"] =
       static_cast<double>(TheSealer().Seal(plain, "", kBenchHandId).size());
@@ -117,20 +76,20 @@ BENCHMARK(BM_Seal)->Arg(0)->Arg(1)->Arg(2);
 
 void BM_Open(benchmark::State& st) {
   const std::string token =
-      TheSealer().Seal(SerializeSealedHand(MakeHand(st.range(0))), "", kBenchHandId);
+      TheSealer().Seal(SerializeSealedHand(BenchHand(st.range(0))), "", kBenchHandId);
   for (auto _ : st) benchmark::DoNotOptimize(TheSealer().Open(token));
   st.counters["token_bytes"] = static_cast<double>(token.size());
 }
 BENCHMARK(BM_Open)->Arg(0)->Arg(1)->Arg(2);
 
 void BM_Serialize(benchmark::State& st) {
-  const SealedHand hand = MakeHand(st.range(0));
+  const SealedHand hand = BenchHand(st.range(0));
   for (auto _ : st) benchmark::DoNotOptimize(SerializeSealedHand(hand));
 }
 BENCHMARK(BM_Serialize)->Arg(0)->Arg(1)->Arg(2);
 
 void BM_Parse(benchmark::State& st) {
-  const std::string plain = SerializeSealedHand(MakeHand(st.range(0)));
+  const std::string plain = SerializeSealedHand(BenchHand(st.range(0)));
   for (auto _ : st) benchmark::DoNotOptimize(ParseSealedHand(plain));
 }
 BENCHMARK(BM_Parse)->Arg(0)->Arg(1)->Arg(2);
@@ -138,7 +97,7 @@ BENCHMARK(BM_Parse)->Arg(0)->Arg(1)->Arg(2);
 // Where the bytes of a token go: the serialized size of each part of the
 // plaintext, plus the sealing overhead (header, nonce, tag).
 void BM_TokenBytes(benchmark::State& st) {
-  const SealedHand hand = MakeHand(st.range(0));
+  const SealedHand hand = BenchHand(st.range(0));
   stud::internal::v1::SealedHand msg;
   msg.ParseFromString(SerializeSealedHand(hand));
   for (auto _ : st) benchmark::DoNotOptimize(msg.ByteSizeLong());
@@ -410,90 +369,6 @@ void BM_ApplyAction_7_EncodeResponse(benchmark::State& st) {
   for (auto _ : st) benchmark::DoNotOptimize(responses[i++ % responses.size()].SerializeAsString());
 }
 BENCHMARK(BM_ApplyAction_7_EncodeResponse);
-
-// Verifiable hands (docs/fairness.md). NewHand asking for players' seeds
-// (the answer of the seeding phase: server seed drawn and committed,
-// nothing dealt); one ACTION_KIND_SEED (arg 0: seat 1 of 8, the hand still
-// seeding; arg 1: seat 8, which derives the deck by stud-shuffle-v1 and
-// deals); the derivation and deck tree alone; and a complete hand's receipt
-// (transcript and Ed25519 signature; the 8-seat hand played out with every
-// raise, the longest log).
-void BM_Fairness_NewHandWithSeeding(benchmark::State& st) {
-  HandService service(&TheSealer(), ServiceOptions{});
-  stud::v1::NewHandRequest req = EightSeatNewHand();
-  req.mutable_fairness()->set_player_seeds(true);
-  for (auto _ : st) {
-    stud::v1::NewHandResponse resp;
-    if (!service.NewHand(req, &resp).ok()) std::abort();
-    benchmark::DoNotOptimize(resp);
-  }
-}
-BENCHMARK(BM_Fairness_NewHandWithSeeding);
-
-void BM_Fairness_SeedStep(benchmark::State& st) {
-  HandService service(&TheSealer(), ServiceOptions{});
-  stud::v1::NewHandRequest nh = EightSeatNewHand();
-  nh.mutable_fairness()->set_player_seeds(true);
-  stud::v1::NewHandResponse start;
-  if (!service.NewHand(nh, &start).ok()) std::abort();
-  std::string token = start.update().token();
-  const int last = st.range(0) == 1 ? 8 : 1;
-  for (int seat = 1; seat < last; ++seat) {  // every seat but the last has seeded
-    stud::v1::ApplyActionRequest req;
-    req.set_token(token);
-    req.mutable_action()->set_kind(stud::v1::ACTION_KIND_SEED);
-    req.mutable_action()->set_seat(seat);
-    req.mutable_action()->set_seed(std::string(32, static_cast<char>('a' + seat)));
-    stud::v1::ApplyActionResponse resp;
-    if (!service.ApplyAction(req, &resp).ok()) std::abort();
-    token = resp.update().token();
-  }
-  stud::v1::ApplyActionRequest req;
-  req.set_token(token);
-  req.mutable_action()->set_kind(stud::v1::ACTION_KIND_SEED);
-  req.mutable_action()->set_seat(last);
-  req.mutable_action()->set_seed(std::string(32, 'z'));
-  for (auto _ : st) {
-    stud::v1::ApplyActionResponse resp;
-    if (!service.ApplyAction(req, &resp).ok()) std::abort();
-    benchmark::DoNotOptimize(resp);
-  }
-}
-BENCHMARK(BM_Fairness_SeedStep)->Arg(0)->Arg(1);
-
-void BM_Fairness_DeriveAndTree(benchmark::State& st) {
-  const std::string seed(32, 's'), hand_id(16, 'h');
-  const std::vector<std::string> seeds(8, std::string(32, 'p'));
-  for (auto _ : st) {
-    fairness::DeckTree tree(fairness::Derive(seed, hand_id, seeds));
-    benchmark::DoNotOptimize(tree.root());
-  }
-}
-BENCHMARK(BM_Fairness_DeriveAndTree);
-
-void BM_Fairness_Receipt(benchmark::State& st) {
-  SealedHand hand = MakeHand(1);
-  hand.service.server_seed = std::string(32, 's');
-  hand.service.hand_id = std::string(16, 'h');
-  const fairness::SigningKeys keys = fairness::SigningKeys::FromSeed(std::string(32, 'k'));
-  size_t bytes = 0;
-  for (auto _ : st) {
-    stud::v1::HandReceipt receipt;
-    FillReceipt(hand, keys, &receipt);
-    bytes = receipt.transcript().size();
-    benchmark::DoNotOptimize(receipt);
-  }
-  st.counters["transcript_bytes"] = static_cast<double>(bytes);
-}
-BENCHMARK(BM_Fairness_Receipt);
-
-void BM_Fairness_SignOnly(benchmark::State& st) {
-  SealedHand hand = MakeHand(1);
-  const std::string transcript = ReceiptTranscript(hand);
-  const fairness::SigningKeys keys = fairness::SigningKeys::FromSeed(std::string(32, 'k'));
-  for (auto _ : st) benchmark::DoNotOptimize(keys.Sign(transcript));
-}
-BENCHMARK(BM_Fairness_SignOnly);
 
 }  // namespace
 }  // namespace stud::service
