@@ -9,6 +9,7 @@
 #include "grpcpp/grpcpp.h"
 #include "opentelemetry/proto/collector/trace/v1/trace_service.grpc.pb.h"
 #include "opentelemetry/proto/collector/trace/v1/trace_service.pb.h"
+#include "service/observability/thread_name.h"
 
 namespace stud::service {
 namespace otlp_common = opentelemetry::proto::common::v1;
@@ -185,7 +186,10 @@ std::unique_ptr<SpanExporter> MakeOtlpGrpcExporter(const std::string& endpoint,
 BatchSpanProcessor::BatchSpanProcessor(std::unique_ptr<SpanExporter> exporter, BatchOptions options,
                                        SpanCounters counters)
     : exporter_(std::move(exporter)), options_(options), counters_(std::move(counters)) {
-  thread_ = std::thread([this] { Run(); });
+  thread_ = std::thread([this] {
+    NameThisThread("stud-otlp-spans");
+    Run();
+  });
 }
 
 BatchSpanProcessor::~BatchSpanProcessor() { Shutdown(); }

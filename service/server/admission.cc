@@ -3,11 +3,17 @@
 #include <algorithm>
 #include <utility>
 
+#include "service/observability/thread_name.h"
+
 namespace stud::service {
 
 Admission::Admission(int max_in_flight, int workers) : max_in_flight_(max_in_flight) {
   if (workers <= 0) workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { Run(); });
+  for (int i = 0; i < workers; ++i)
+    threads_.emplace_back([this] {
+      NameThisThread("stud-worker");
+      Run();
+    });
 }
 
 Admission::~Admission() {

@@ -15,6 +15,7 @@
 #include "prometheus/registry.h"
 #include "service/api/status_mapping.h"
 #include "service/observability/logging.h"
+#include "service/observability/thread_name.h"
 #include "service/trust/waited.h"
 
 namespace stud::service {
@@ -56,7 +57,10 @@ RedisPipeline::RedisPipeline(RedisLedgerOptions options, absl::Duration read_tim
       read_timeout_(read_timeout),
       metrics_(std::make_unique<Metrics>()) {
   if (registry != nullptr) RegisterMetrics(*registry);
-  thread_ = std::thread([this] { Loop(); });
+  thread_ = std::thread([this] {
+    NameThisThread("stud-ledger");
+    Loop();
+  });
 }
 
 RedisPipeline::~RedisPipeline() {

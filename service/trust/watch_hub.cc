@@ -17,6 +17,7 @@
 #include "prometheus/histogram.h"
 #include "prometheus/registry.h"
 #include "service/api/status_mapping.h"
+#include "service/observability/thread_name.h"
 #include "service/trust/ledger.h"
 
 namespace stud::service {
@@ -106,7 +107,10 @@ WatchHub::WatchHub(WatchHubOptions options, prometheus::Registry* registry)
                                                               0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
                                                               0.25, 0.5, 1, 2.5});
   }
-  thread_ = std::thread([this] { Run(); });
+  thread_ = std::thread([this] {
+    NameThisThread("stud-watch-hub");
+    Run();
+  });
 }
 
 WatchHub::~WatchHub() {
