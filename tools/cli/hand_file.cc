@@ -1,11 +1,8 @@
 #include "tools/cli/hand_file.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
-#include <iterator>
-#include <map>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -17,8 +14,8 @@
 #include "absl/strings/strip.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/floor_reports.h"
-#include "tools/cli/preset_deck.h"
 #include "tools/cli/render.h"
+#include "tools/cli/table_setup.h"
 #include "tools/cli/token_file.h"
 #include "tools/cli/vocabulary.h"
 
@@ -69,7 +66,8 @@ class HandFileRunner {
     std::printf("Hand file %s\n", path.c_str());
     for (const Line& l : lines) {
       line_ = &l;
-      const int rc = started_ ? Step(l) : (IsSetup(l.words[0]) ? Setup(l) : StartThen(l));
+      const int rc =
+          started_ ? Step(l) : (TableSetup::IsSetupLine(l.words[0]) ? Setup(l) : StartThen(l));
       if (rc != 0) return rc;
     }
     if (!started_) {
@@ -79,12 +77,6 @@ class HandFileRunner {
   }
 
  private:
-  static bool IsSetup(const std::string& w) {
-    static const char* kSetup[] = {"variant", "stakes", "seats",   "deal",
-                                   "deck",    "cards",  "profile", "locale"};
-    return std::any_of(std::begin(kSetup), std::end(kSetup), [&](const char* s) { return w == s; });
-  }
-
   int Usage(const std::string& message) {
     std::printf("FILE ERROR line %d: %s\n  > %s\n", line_->number, message.c_str(),
                 line_->text.c_str());
@@ -97,63 +89,10 @@ class HandFileRunner {
   }
 
   int Setup(const Line& l) {
-    const std::vector<std::string>& w = l.words;
-    const std::string& key = w[0];
     // The line that chose the dealing mode: where a refusal of it points.
-    if ((key == "deal" || key == "deck" || key == "cards") && !dealing_line_) dealing_line_ = l;
-    if (key == "deck") {
-      for (size_t i = 1; i < w.size(); ++i) deck_.push_back(w[i]);
-      preset_ = true;
-      return 0;
-    }
-    if (key == "cards") {
-      int seat = 0;
-      if (w.size() < 3 || !absl::SimpleAtoi(w[1], &seat) || seat < 1 || seat > 8) {
-        return Usage("expected: cards SEAT CARD CARD ...");
-      }
-      seat_cards_[seat].assign(w.begin() + 2, w.end());
-      preset_ = true;
-      return 0;
-    }
-    if (key == "seats") {
-      stacks_.clear();
-      for (size_t i = 1; i < w.size(); ++i) {
-        int64_t v = 0;
-        if (!absl::SimpleAtoi(w[i], &v)) return Usage("seats: stacks are whole chips (cents)");
-        stacks_.push_back(v);
-      }
-      return 0;
-    }
-    if (w.size() != 2) return Usage(absl::StrCat(key, " takes one value"));
-    if (key == "variant") {
-      variant_ = ParseVariant(w[1]);
-      if (!variant_) return Usage("variant: stud, hilo or razz");
-    } else if (key == "stakes") {
-      stakes_ = ParseStakes(w[1]);
-      if (!stakes_) return Usage("stakes: a preset such as $15-$30, or ANTE/BRING_IN/SMALL/BIG");
-    } else if (key == "deal") {
-      if (w[1] == "service") {
-        preset_ = false;
-        live_ = false;
-        explicit_service_ = true;
-      } else if (w[1] == "preset") {
-        preset_ = true;
-        live_ = false;
-      } else if (w[1] == "live") {
-        live_ = true;
-      } else {
-        return Usage("deal: service, preset or live");
-      }
-    } else if (key == "profile") {
-      std::optional<v1::Profile> p = ParseProfile(w[1]);
-      if (!p) return Usage("profile: cash, tournament or online");
-      profile_ = *p;
-    } else if (key == "locale") {
-      std::optional<v1::Locale> loc = ParseLocale(w[1]);
-      if (!loc) return Usage("locale: en or es");
-      locale_ = *loc;
-    }
-    return 0;
+    if (TableSetup::ChoosesDealing(l.words[0]) && !dealing_line_) dealing_line_ = l;
+    const std::string wrong = setup_.Add(l.words);
+    return wrong.empty() ? 0 : Usage(wrong);
   }
 
   int StartThen(const Line& l) {
@@ -162,48 +101,11 @@ class HandFileRunner {
   }
 
   int Start() {
-    if (!variant_) return Usage("the hand needs a `variant` line before the first step");
-    if (!stakes_) return Usage("the hand needs a `stakes` line before the first step");
-    if (stacks_.size() < 2)
-      return Usage("the hand needs a `seats` line with 2..8 stacks before the first step");
-    if (preset_ && explicit_service_)
-      return Usage("`deal service` cannot be used with deck or cards lines");
-    if (live_ && preset_)
-      return Usage("`deal live` cannot be used with deck or cards lines: report each card");
-    if (!deck_.empty() && !seat_cards_.empty())
-      return Usage("use either deck lines or cards lines, not both");
-    if (preset_ && deck_.empty() && seat_cards_.empty())
-      return Usage("`deal preset` needs deck or cards lines");
-    const int n = static_cast<int>(stacks_.size());
-    for (const auto& [seat, cards] : seat_cards_) {
-      if (seat > n) return Usage(absl::StrCat("cards for seat ", seat, " but only ", n, " seats"));
-    }
-    v1::NewHandRequest req;
-    req.set_variant(*variant_);
-    *req.mutable_stakes() = *stakes_;
-    if (forced_locale_) locale_ = *forced_locale_;
-    req.set_profile(profile_);
-    req.set_locale(locale_);
-    for (int i = 1; i <= n; ++i) {
-      v1::SeatConfig* s = req.add_seats();
-      s->set_seat(i);
-      s->set_stack(stacks_[static_cast<size_t>(i - 1)]);
-      req.add_private_view_seats(i);
-    }
-    if (live_) {
-      req.set_dealing_mode(v1::DEALING_MODE_LIVE);
-    } else if (preset_) {
-      req.set_dealing_mode(v1::DEALING_MODE_PRESET);
-      const std::vector<std::string> deck =
-          deck_.empty() ? PresetDeckFromSeatCards(seat_cards_, n) : deck_;
-      for (const std::string& c : deck) req.add_preset_deck(c);
-    } else {
-      req.set_dealing_mode(v1::DEALING_MODE_SERVICE);
-    }
-    std::printf("%s, %s dealing, %s profile, %d seats: %s\n", VariantName(*variant_),
-                live_ ? "LIVE" : (preset_ ? "PRESET" : "SERVICE"), ProfileName(profile_), n,
-                absl::StrJoin(stacks_, " ").c_str());
-    if (preset_) std::printf("Deck: %s\n", absl::StrJoin(req.preset_deck(), " ").c_str());
+    if (const std::string missing = setup_.Incomplete(); !missing.empty()) return Usage(missing);
+    const v1::NewHandRequest req = setup_.Request(forced_locale_);
+    locale_ = req.locale();
+    std::printf("%s\n", setup_.Summary().c_str());
+    if (setup_.preset()) std::printf("Deck: %s\n", absl::StrJoin(req.preset_deck(), " ").c_str());
     if (auto err = client_->NewHand(req, &u_)) {
       const std::string why = DescribeError(*err);
       // A refused dealing mode is the setup's fault, not the line that
@@ -297,7 +199,8 @@ class HandFileRunner {
   int Step(const Line& l) {
     const std::vector<std::string>& w = l.words;
     const std::string& key = w[0];
-    if (IsSetup(key)) return Usage(absl::StrCat("`", key, "` must come before the first step"));
+    if (TableSetup::IsSetupLine(key))
+      return Usage(absl::StrCat("`", key, "` must come before the first step"));
     std::printf("[%d] %s\n", l.number, l.text.c_str());
     if (key == "seat" || key == "card" || key == "burn" || key == "reshuffle" ||
         key == "irregularity" || key == "expect-error") {
@@ -455,19 +358,11 @@ class HandFileRunner {
   const Line* line_ = nullptr;
   std::optional<Line> dealing_line_;  // the first deal, deck or cards line
   bool started_ = false;
-  std::optional<v1::Variant> variant_;
-  std::optional<v1::Stakes> stakes_;
-  std::vector<int64_t> stacks_;
+  TableSetup setup_;
   std::optional<v1::Locale> forced_locale_;
-  bool preset_ = false;
-  bool live_ = false;
-  bool explicit_service_ = false;
+  v1::Locale locale_ = v1::LOCALE_EN;  // the hand's, once started
   bool misdeal_ = false;
   std::optional<v1::Ruling> last_ruling_;
-  std::vector<std::string> deck_;
-  std::map<int, std::vector<std::string>> seat_cards_;
-  v1::Profile profile_ = v1::PROFILE_CASH;
-  v1::Locale locale_ = v1::LOCALE_EN;
   v1::HandUpdate u_;
   // NewHand's deck commitment: what the revealed deck is checked against.
   std::string published_;
