@@ -4,6 +4,7 @@
 #include <openssl/sha.h>
 
 #include <cerrno>
+#include <ctime>
 #include <iterator>
 #include <utility>
 
@@ -20,6 +21,14 @@
 
 namespace stud::service {
 namespace {
+
+// The calling thread's own CPU time: what it spent running, not waiting on
+// its queue or on the Redis socket.
+double ThreadCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+}
 
 bool StartsWith(const redisReply* r, absl::string_view prefix) {
   return r->str != nullptr && absl::string_view(r->str, r->len).substr(0, prefix.size()) == prefix;
@@ -44,6 +53,7 @@ struct RedisPipeline::Command {
 struct RedisPipeline::Metrics {
   prometheus::Counter* unreachable = nullptr;
   prometheus::Histogram* batch = nullptr;
+  prometheus::Counter* busy = nullptr;
   // By RedisConnectFailure (kNone unused).
   prometheus::Counter* connect_failures[std::size(kFailures) + 1] = {};
   prometheus::Counter* master_changes = nullptr;
@@ -78,6 +88,15 @@ void RedisPipeline::RegisterMetrics(prometheus::Registry& registry) {
       &prometheus::BuildCounter()
            .Name("stud_ledger_unreachable_total")
            .Help("Redis commands that found no working connection (refused, timed out, broken)")
+           .Register(registry)
+           .Add({});
+  metrics_->busy =
+      &prometheus::BuildCounter()
+           .Name("stud_ledger_pipeline_busy_seconds_total")
+           .Help(
+               "CPU seconds of the ledger's pipeline thread (stud-ledger): sending batches, "
+               "reading replies and finishing the calls; a rate near 1 means this replica's "
+               "ledger path is saturated")
            .Register(registry)
            .Add({});
   metrics_->batch =
@@ -184,6 +203,7 @@ absl::StatusOr<RedisPipeline::Reply> RedisPipeline::Run(std::vector<std::string>
 
 void RedisPipeline::Loop() {
   std::vector<Command*> batch;
+  double cpu = ThreadCpuSeconds();
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
     queued_.wait(lock, [&] { return stop_ || !queue_.empty(); });
@@ -200,6 +220,11 @@ void RedisPipeline::Loop() {
     for (Command* c : batch) {
       std::move(c->done)(std::move(c->result));
       delete c;
+    }
+    if (metrics_->busy != nullptr) {
+      const double now = ThreadCpuSeconds();
+      metrics_->busy->Increment(now - cpu);
+      cpu = now;
     }
     lock.lock();
   }

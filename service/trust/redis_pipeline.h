@@ -28,7 +28,11 @@
 //
 // Metrics (when a registry is given): stud_ledger_unreachable_total,
 // stud_ledger_batch_commands, stud_ledger_connect_failures_total{cause},
-// stud_ledger_master_changes_total, stud_ledger_readonly_total.
+// stud_ledger_master_changes_total, stud_ledger_readonly_total,
+// stud_ledger_noscript_total, stud_ledger_pipeline_busy_seconds_total (the
+// CPU time of the pipeline's thread: one thread per replica sends every
+// ledger command and finishes every ledger call, so a rate near 1 is a
+// saturated replica).
 #ifndef STUD_SERVICE_TRUST_REDIS_PIPELINE_H_
 #define STUD_SERVICE_TRUST_REDIS_PIPELINE_H_
 

@@ -3,6 +3,8 @@
 // call gets the identical answer, 64 racers on one token leave one winner,
 // and two servers sharing one Redis continue each other's hands. A Redis
 // outage (fails closed, loses nothing): ledger_outage_test.cc.
+#include <sys/resource.h>
+
 #include <atomic>
 #include <map>
 #include <memory>
@@ -182,13 +184,24 @@ TEST(Ledger, ConcurrentCommandsArePipelinedOnOneConnection) {
   EXPECT_TRUE(absl::StrContains(clients, "connected_clients:2")) << clients;
   double commands = 0;
   uint64_t batches = 0;
+  double busy = -1;
   for (const prometheus::MetricFamily& f : registry.Collect()) {
+    if (f.name == "stud_ledger_pipeline_busy_seconds_total") busy = f.metric[0].counter.value;
     if (f.name != "stud_ledger_batch_commands") continue;
     commands = f.metric[0].histogram.sample_sum;
     batches = f.metric[0].histogram.sample_count;
   }
   EXPECT_EQ(commands, 3.0 * kThreads * kHands);
   EXPECT_LT(static_cast<double>(batches), commands) << "some commands went out together";
+  // The pipeline's thread ran for every batch: its CPU time is counted, and is
+  // no more than the test's own (the thread's share of this process).
+  EXPECT_GT(busy, 0.0);
+  rusage self{};
+  getrusage(RUSAGE_SELF, &self);
+  const double process_cpu =
+      static_cast<double>(self.ru_utime.tv_sec + self.ru_stime.tv_sec) +
+      static_cast<double>(self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e6;
+  EXPECT_LE(busy, process_cpu);
 }
 
 // The commit script goes by its SHA-1 (EVALSHA); a Redis without it (here
