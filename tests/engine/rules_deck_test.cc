@@ -53,7 +53,6 @@ HandState PlayToSeventh(const std::vector<std::string>& hands, Options o = Optio
   return st;
 }
 
-// STUD-DEAL-1
 // Every card's two-character code: rank then suit, in index order (the
 // order the deck commitment and the card proofs hash them in), the same text
 // ToString writes and ParseCard reads back.
@@ -74,6 +73,7 @@ TEST(Deck, EveryCardIsNamedByRankThenSuit) {
   EXPECT_EQ(all.substr(96), "AcAdAhAs");
 }
 
+// STUD-DEAL-1
 TEST(Deal, STUD_DEAL_1_ThirdStreetInThreePassesFromSeatOne) {
   HandConfig c = Config(Variant::kStud, *FindStakesPreset("$1-$2"), {5000, 5000, 5000},
                         {"Ah Kd 7c", "4c 5d 2c", "3d 3h Qs"});
