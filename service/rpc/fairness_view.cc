@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/call_once.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "google/protobuf/arena.h"
@@ -69,7 +70,7 @@ class HandFairness {
   // (thread-safe; no allocation), copied by every later answer.
   absl::string_view ProofBody(Card card) const {
     const auto p = static_cast<size_t>(tree.PositionOf(card.index()));
-    std::call_once(body_made_[p], [&] {
+    absl::call_once(body_made_[p], [&] {
       body_size_[p] = static_cast<uint8_t>(WriteProofBody(tree, card, bodies_[p].data()));
     });
     return {reinterpret_cast<const char*>(bodies_[p].data()), body_size_[p]};
@@ -81,9 +82,13 @@ class HandFairness {
  private:
   static constexpr size_t kPositions = fairness::kCards;
   mutable google::protobuf::Arena arena_;  // thread-safe; the proofs live on it
-  mutable std::array<std::once_flag, kPositions> made_;
+  // absl::call_once, not std::call_once: glibc's pthread_once ends every first
+  // call with a futex wake whether or not a thread waits, a system call for
+  // each position a hand shows (some 40 a hand, 0.4 per answer in play);
+  // absl's wakes only a waiter.
+  mutable std::array<absl::once_flag, kPositions> made_;
   mutable std::array<const v1::CardProof*, kPositions> proofs_{};
-  mutable std::array<std::once_flag, kPositions> body_made_;
+  mutable std::array<absl::once_flag, kPositions> body_made_;
   mutable std::array<uint8_t, kPositions> body_size_{};  // each at most kMaxProofBody
   // Written before read (call_once), so left uninitialized: 12 KB not zeroed per hand.
   mutable std::array<std::array<uint8_t, kMaxProofBody>, kPositions> bodies_;
@@ -94,7 +99,7 @@ class HandFairness {
   size_t Made(const std::string& code) const {
     const int position = tree.PositionOf(fairness::CardIndex(code));
     const auto p = static_cast<size_t>(position);
-    std::call_once(made_[p], [&] {
+    absl::call_once(made_[p], [&] {
       // On the hand's own arena: one allocation per string (its bytes).
       auto* proof = google::protobuf::Arena::CreateMessage<v1::CardProof>(&arena_);
       const fairness::DeckTree::Path path = tree.PathOf(position);
