@@ -10,11 +10,17 @@
 # line, the figure docs/benchmarks.md compares with the target.
 # Every call the load generator repeats on a pool token is the exact retry of
 # the call that produced the hand's latest token (docs/ledger.md): the same
-# single script call (EVALSHA) as a first apply.
+# single script call (EVALSHA) as a first apply, but Redis answers it with a
+# read. PLAY=1 measures hands played as a table plays them instead
+# (stud_loadgen --rpc=play_hands --hand_header): every NewHand and action is a
+# first call, so the ledger-on server's every call is a real write (SET NX and
+# ZADD for a deal; XADD, SET and EXPIRE for an action). That mode has no
+# baseline and no light-load phase (its calls are made as it plays).
 #
 #   tools/bench/ledger_bench.sh
 #   BUILD_DIR (default build-perf), DURATION (5), CONCURRENCY (32), CHANNELS (4), RUNS (3),
-#   RATE (1000: the open-loop phase at light load that ends the run),
+#   RATE (1000: the open-loop phase at light load that ends the run), PLAY (0; 1: whole hands),
+#   DETAIL (full; changes: PLAY's actions ask for UPDATE_DETAIL_CHANGES),
 #   ON_FLAGS (more flags for the ledger-on server, e.g. "--max_in_flight 256 --workers 16")
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -52,16 +58,26 @@ on_addr=$addr on_pid=$pid
 start echo "$BUILD_DIR/tools/loadgen/loadgen_echo_server"
 echo_addr=$addr echo_pid=$pid
 
+if [ "${PLAY:-0}" = 1 ]; then
+  load=(--rpc=play_hands --hand_header --detail="${DETAIL:-full}")
+else
+  load=(--rpc=apply_action)
+fi
 run() {  # label addr pid [baseline flags] -> qps
-  "$BUILD_DIR/tools/loadgen/stud_loadgen" --target="$2" --server_pid="$3" --rpc=apply_action \
+  "$BUILD_DIR/tools/loadgen/stud_loadgen" --target="$2" --server_pid="$3" "${load[@]}" \
     --duration="$DURATION" --concurrency="$CONCURRENCY" --channels="$CHANNELS" "${@:4}" >"$tmp/$1.txt"
-  grep '^RESULT\|^RATIO' "$tmp/$1.txt" | sed "s/^RESULT/RESULT ledger=$1/; s/^RATIO/RATIO ledger=$1/" >&2
+  grep '^RESULT\|^RATIO\|^HANDS' "$tmp/$1.txt" |
+    sed "s/^RESULT/RESULT ledger=$1/; s/^RATIO/RATIO ledger=$1/; s/^HANDS/HANDS ledger=$1/" >&2
   sed -n 's/^RESULT .* qps=\([0-9.]*\) .*/\1/p' "$tmp/$1.txt" | head -1
 }
 for i in $(seq 1 "$RUNS"); do
   off=$(run off "$off_addr" "$off_pid")
   before=$(redis_cpu)
-  on=$(run on "$on_addr" "$on_pid" --baseline_target="$echo_addr" --baseline_pid="$echo_pid")
+  if [ "${PLAY:-0}" = 1 ]; then
+    on=$(run on "$on_addr" "$on_pid")
+  else
+    on=$(run on "$on_addr" "$on_pid" --baseline_target="$echo_addr" --baseline_pid="$echo_pid")
+  fi
   after=$(redis_cpu)
   # Redis's CPU covers the ledger-on phase and the baseline phase (which sends Redis nothing).
   awk -v i="$i" -v on="$on" -v off="$off" -v b="$before" -v a="$after" -v d="$DURATION" \
@@ -69,7 +85,7 @@ for i in $(seq 1 "$RUNS"); do
              i, on, off, on / off, cpu / d, cpu * 1e6 / (on * d) }'
 done
 # Light load (open loop, RATE calls/s): the added latency per call.
-for label in off on; do
+[ "${PLAY:-0}" = 1 ] || for label in off on; do
   if [ "$label" = off ]; then a=$off_addr p=$off_pid; else a=$on_addr p=$on_pid; fi
   "$BUILD_DIR/tools/loadgen/stud_loadgen" --target="$a" --server_pid="$p" --rpc=apply_action --mode=open \
     --rate="${RATE:-1000}" --duration="$DURATION" --concurrency="$CONCURRENCY" --channels="$CHANNELS" |

@@ -48,11 +48,15 @@
 #include "absl/strings/str_replace.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
+#include "play.h"
 #include "workload.h"
 
 ABSL_FLAG(std::string, target, "127.0.0.1:50051", "stud_server address");
 ABSL_FLAG(std::string, rpc, "apply_action",
-          "apply_action | new_hand | legal_actions | showdown_stateless | showdown_token | echo");
+          "apply_action | new_hand | play_hands | legal_actions | showdown_stateless | "
+          "showdown_token | echo. play_hands (closed loop only): each call slot deals 8-seat "
+          "hands and plays each to its end, every action on the token its last answer carried "
+          "(tools/loadgen/play.h)");
 ABSL_FLAG(std::string, mode, "closed", "closed (N in flight) or open (fixed --rate)");
 ABSL_FLAG(int, concurrency, 32, "closed loop: calls in flight");
 ABSL_FLAG(int, channels, 4, "connections (one gRPC channel each)");
@@ -67,11 +71,11 @@ ABSL_FLAG(int, chain, 0,
           "token the one before it is answered with; in the closed loop each call slot plays its "
           "runs in order, as a hand played on one replica (whose hand cache then finds the hand, "
           "service/token/hand_cache.h). 0: independent mid-hand requests");
-ABSL_FLAG(
-    bool, hand_header, false,
-    "--chain: every call carries its hand's id (PublicView.hand_id) as x-stud-hand-id metadata, "
-    "as a client does for a load balancer that keeps a hand on one replica "
-    "(deploy/local-stack.sh --hand-affinity)");
+ABSL_FLAG(bool, hand_header, false,
+          "--chain or --rpc=play_hands: every action carries its hand's id (PublicView.hand_id) as "
+          "x-stud-hand-id metadata, "
+          "as a client does for a load balancer that keeps a hand on one replica "
+          "(deploy/local-stack.sh --hand-affinity)");
 ABSL_FLAG(std::string, detail, "full",
           "--rpc=apply_action and new_hand: the answer's UpdateDetail, full or changes (no public "
           "view or announcements)");
@@ -96,6 +100,7 @@ using Clock = std::chrono::steady_clock;
 using stud::bench::BuildWorkload;
 using stud::bench::Die;
 using stud::bench::EchoTwin;
+using stud::bench::HandPlayer;
 using stud::bench::MakeChannel;
 using stud::bench::Workload;
 
@@ -138,6 +143,7 @@ struct Result {
   uint64_t ok = 0;
   std::map<int, uint64_t> errors;  // by grpc status code
   uint64_t late = 0;               // open loop: calls not started because too many were in flight
+  uint64_t hands = 0;              // play_hands: hands played to their end
   std::vector<uint32_t> latency_us10;  // tenths of microseconds
   double client_cpu = 0, server_cpu = 0, server_rss_mb = 0;
   double req_bytes = 0, resp_bytes = 0;
@@ -175,6 +181,15 @@ class Runner {
     next_request_.store(0);
     slot_next_.assign(open ? 0 : static_cast<size_t>(concurrency), kNotStarted);
     per_thread_.assign(cqs_.size(), PerThread());
+    players_.clear();
+    if (w_.play) {
+      const bool hand_header = absl::GetFlag(FLAGS_hand_header);
+      const bool changes_only = absl::GetFlag(FLAGS_detail) == "changes";
+      const auto seed = static_cast<uint64_t>(absl::GetFlag(FLAGS_seed));
+      for (int i = 0; i < concurrency; ++i) {
+        players_.emplace_back(seed * 1000003 + static_cast<uint64_t>(i), hand_header, changes_only);
+      }
+    }
 
     std::vector<std::thread> pollers;
     for (size_t t = 0; t < cqs_.size(); ++t) pollers.emplace_back([this, t] { Poll(t); });
@@ -226,6 +241,7 @@ class Runner {
     double req = 0, resp = 0;
     for (PerThread& p : per_thread_) {
       r.ok += p.ok;
+      r.hands += p.hands;
       for (const auto& [code, n] : p.errors) r.errors[code] += n;
       r.latency_us10.insert(r.latency_us10.end(), p.latency_us10.begin(), p.latency_us10.end());
       req += p.req_bytes;
@@ -247,11 +263,12 @@ class Runner {
     grpc::Status status;
     std::unique_ptr<grpc::GenericClientAsyncResponseReader> reader;
     Clock::time_point scheduled;
-    size_t request;
+    size_t request_size;
     size_t slot;
   };
   struct PerThread {
     uint64_t ok = 0;
+    uint64_t hands = 0;
     std::map<int, uint64_t> errors;
     std::vector<uint32_t> latency_us10;
     double req_bytes = 0, resp_bytes = 0;
@@ -277,17 +294,24 @@ class Runner {
   }
 
   void Start(size_t slot, Clock::time_point scheduled) {
-    const size_t req = NextRequest(slot);
     auto* c = new CallState;
     c->scheduled = scheduled;
-    c->request = req;
     c->slot = slot;
     c->ctx.set_deadline(std::chrono::system_clock::now() +
                         std::chrono::milliseconds(absl::GetFlag(FLAGS_timeout_ms)));
-    if (!w_.pool[req].hand_id.empty()) c->ctx.AddMetadata("x-stud-hand-id", w_.pool[req].hand_id);
     grpc::CompletionQueue* cq = cqs_[slot % cqs_.size()].get();
-    c->reader =
-        stubs_[slot % stubs_.size()]->PrepareUnaryCall(&c->ctx, w_.method, w_.pool[req].bytes, cq);
+    grpc::GenericStub& stub = *stubs_[slot % stubs_.size()];
+    if (w_.play) {
+      const HandPlayer::Call call = players_[slot].Next();
+      c->request_size = call.size;
+      if (!call.hand_id.empty()) c->ctx.AddMetadata("x-stud-hand-id", call.hand_id);
+      c->reader = stub.PrepareUnaryCall(&c->ctx, *call.method, call.bytes, cq);
+    } else {
+      const stud::bench::Request& req = w_.pool[NextRequest(slot)];
+      c->request_size = req.request_size;
+      if (!req.hand_id.empty()) c->ctx.AddMetadata("x-stud-hand-id", req.hand_id);
+      c->reader = stub.PrepareUnaryCall(&c->ctx, w_.method, req.bytes, cq);
+    }
     in_flight_.fetch_add(1);
     c->reader->StartCall();
     c->reader->Finish(&c->response, &c->status, c);
@@ -300,13 +324,22 @@ class Runner {
     while (cqs_[t]->Next(&tag, &ok)) {
       auto* c = static_cast<CallState*>(tag);
       const auto now = Clock::now();
-      if (c->scheduled >= measure_from_ && now <= end_) {
+      const bool measured = c->scheduled >= measure_from_ && now <= end_;
+      if (w_.play) {
+        HandPlayer& player = players_[c->slot];  // this slot's one call, so no other thread's
+        const uint64_t hands_before = player.hands_finished();
+        if (!player.Answered(c->status.ok() ? &c->response : nullptr)) {
+          c->status = grpc::Status(grpc::StatusCode::DATA_LOSS, "unreadable answer");
+        }
+        if (measured) me.hands += player.hands_finished() - hands_before;
+      }
+      if (measured) {
         if (c->status.ok()) {
           ++me.ok;
           me.latency_us10.push_back(static_cast<uint32_t>(
               std::chrono::duration_cast<std::chrono::nanoseconds>(now - c->scheduled).count() /
               100));
-          me.req_bytes += static_cast<double>(w_.pool[c->request].request_size);
+          me.req_bytes += static_cast<double>(c->request_size);
           me.resp_bytes += static_cast<double>(c->response.Length());
         } else {
           ++me.errors[static_cast<int>(c->status.error_code())];
@@ -335,7 +368,8 @@ class Runner {
   std::atomic<int64_t> in_flight_{0};
   std::atomic<uint64_t> next_request_{0};
   static constexpr size_t kNotStarted = ~size_t{0};
-  std::vector<size_t> slot_next_;  // closed loop with runs: each slot's next request
+  std::vector<size_t> slot_next_;    // closed loop with runs: each slot's next request
+  std::vector<HandPlayer> players_;  // play_hands: one per call slot
 };
 
 Result RunPhase(const std::string& label, const std::string& target, const Workload& w, bool open,
@@ -366,6 +400,11 @@ void Report(Result& r) {
       r.label.c_str(), absl::StrReplaceAll(r.mode, {{" ", "_"}}).c_str(), r.qps(), p50, p90, p99,
       p999, r.client_cpu, r.server_cpu, r.server_rss_mb, r.req_bytes, r.resp_bytes, r.ok,
       r.error_count(), errors.empty() ? "none" : errors.c_str(), r.late);
+  if (r.hands > 0) {
+    std::printf("HANDS label=%s hands=%" PRIu64 " hands_per_s=%.1f calls_per_hand=%.1f\n",
+                r.label.c_str(), r.hands, static_cast<double>(r.hands) / r.seconds,
+                static_cast<double>(r.ok) / static_cast<double>(r.hands));
+  }
   std::fflush(stdout);
 }
 
@@ -385,8 +424,12 @@ int main(int argc, char** argv) {
   const int chain = absl::GetFlag(FLAGS_chain);
   if (chain < 0 || (chain > 0 && rpc != "apply_action"))
     Die("--chain: a run length of 1 or more, with --rpc=apply_action only (0 = off)");
-  if (absl::GetFlag(FLAGS_hand_header) && chain == 0)
-    Die("--hand_header: with --chain only (the requests of a run are one hand's)");
+  const bool play = rpc == "play_hands";
+  if (absl::GetFlag(FLAGS_hand_header) && chain == 0 && !play)
+    Die("--hand_header: with --chain or --rpc=play_hands only (the calls of one hand)");
+  if (play && (open || !baseline.empty() || !absl::GetFlag(FLAGS_dump_request).empty()))
+    Die("--rpc=play_hands: closed loop only, with no baseline (its calls are made as it plays) "
+        "and no --dump_request");
   if (chain > 0 && absl::GetFlag(FLAGS_pool) / chain < absl::GetFlag(FLAGS_concurrency))
     Die("--chain: --pool / --chain runs must be at least --concurrency (one hand per call slot)");
   const Workload w =

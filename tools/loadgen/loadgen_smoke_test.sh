@@ -2,7 +2,7 @@
 # Smoke test of the load generator: starts stud_server and the echo baseline
 # on 127.0.0.1 (port 0), drives every RPC kind for a fraction of a second and
 # ApplyAction against the baseline (closed loop, then open loop at half load),
-# and passes when the load generator exits 0 (every call succeeded). No timing
+# plays whole hands (--rpc=play_hands), and passes when the load generator exits 0 (every call succeeded). No timing
 # assertions. Usage: loadgen_smoke_test.sh <stud_server> <loadgen_echo_server> <stud_loadgen>
 set -euo pipefail
 server_bin=$1 echo_bin=$2 loadgen=$3
@@ -35,4 +35,14 @@ fi
 if "$loadgen" "${common[@]}" --rpc=apply_action --hand_header --duration=0.1 2>/dev/null; then
   echo "--hand_header without --chain was accepted"; exit 1
 fi
+# Whole hands (--rpc=play_hands): every call succeeds and hands are played to
+# their end; refused in the open loop and with a baseline.
+out=$("$loadgen" "${common[@]}" --rpc=play_hands --hand_header --duration=0.5)
+grep -q '^HANDS .*hands=[1-9]' <<<"$out" || { echo "play_hands finished no hand: $out"; exit 1; }
+for flags in "--mode=open --rate=100" "--baseline_target=$echo_addr"; do
+  # shellcheck disable=SC2086 # two flags in one word
+  if "$loadgen" "${common[@]}" --rpc=play_hands $flags --duration=0.1 2>/dev/null; then
+    echo "--rpc=play_hands with $flags was accepted"; exit 1
+  fi
+done
 echo "loadgen smoke: all calls succeeded"

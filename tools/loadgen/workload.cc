@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "echo.grpc.pb.h"
 #include "grpcpp/generic/generic_stub.h"
+#include "play.h"
 #include "stud/v1/stud.grpc.pb.h"
 
 namespace stud::bench {
@@ -38,47 +39,12 @@ grpc::ByteBuffer ToBuffer(const std::string& s) {
   return grpc::ByteBuffer(&slice, 1);
 }
 
-v1::NewHandRequest EightSeatHand() {
-  v1::NewHandRequest req;
-  req.set_variant(v1::VARIANT_STUD);
-  req.mutable_stakes()->set_preset("$15-$30");
-  req.set_dealing_mode(v1::DEALING_MODE_SERVICE);
-  req.set_profile(v1::PROFILE_CASH);
-  for (int s = 1; s <= 8; ++s) {
-    v1::SeatConfig* seat = req.add_seats();
-    seat->set_seat(s);
-    seat->set_stack(100000);
-  }
-  return req;
-}
-
 v1::HandUpdate Call(v1::StudService::Stub& stub, const v1::NewHandRequest& req) {
   grpc::ClientContext ctx;
   v1::NewHandResponse resp;
   grpc::Status st = stub.NewHand(&ctx, req, &resp);
   if (!st.ok()) Die("NewHand failed while building the pool: " + st.error_message());
   return resp.update();
-}
-
-v1::Action PickAction(const v1::HandUpdate& u, std::mt19937_64& rng, bool passive) {
-  const int n = u.legal_actions_size();
-  int pick = static_cast<int>(rng() % static_cast<uint64_t>(n));
-  if (passive) {  // play to showdown: check/call/show where possible
-    for (int i = 0; i < n; ++i) {
-      const v1::ActionKind k = u.legal_actions(i).kind();
-      if (k == v1::ACTION_KIND_CHECK || k == v1::ACTION_KIND_CALL || k == v1::ACTION_KIND_SHOW ||
-          k == v1::ACTION_KIND_BRING_IN) {
-        pick = i;
-      }
-    }
-  } else if (u.legal_actions(pick).kind() == v1::ACTION_KIND_FOLD && n > 1) {
-    pick = (pick + 1) % n;  // keep hands going: folds rarely
-  }
-  v1::Action a;
-  a.set_kind(u.legal_actions(pick).kind());
-  a.set_seat(u.to_act());
-  a.set_amount_to(u.legal_actions(pick).amount_to());
-  return a;
 }
 
 v1::HandUpdate Apply(v1::StudService::Stub& stub, const std::string& token, const v1::Action& a) {
@@ -165,6 +131,10 @@ Workload BuildWorkload(const WorkloadOptions& options) {
         requests.push_back(req.SerializeAsString());
       }
     }
+  } else if (rpc == "play_hands") {
+    w.method = "play_hands";
+    w.play = true;
+    Call(*stub, EightSeatHand());  // the server deals (dies otherwise)
   } else if (rpc == "new_hand") {
     w.method = "/stud.v1.StudService/NewHand";
     v1::NewHandRequest req = EightSeatHand();

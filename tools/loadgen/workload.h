@@ -5,7 +5,8 @@
 // calls) to get real tokens: mid-hand ApplyAction and LegalActions requests,
 // runs of one hand's consecutive actions (--chain), finished hands for
 // ResolveShowdown by token, random 8-seat showdowns for the stateless form, or
-// one NewHand request. Each request is then sent once, through the generic
+// one NewHand request; for play_hands (play.h) no pool, only a check that the
+// server deals. Each request is then sent once, through the generic
 // stub the load loop uses, to check that it succeeds and to measure its
 // response's size. EchoTwin makes, for every request, an echo request of the
 // same size asking for a response of the same size.
@@ -31,12 +32,13 @@ struct Request {
 struct Workload {
   std::string method;  // "/package.Service/Method"
   std::vector<Request> pool;
-  size_t chain = 0;  // the pool is runs of this many requests of one hand each (0: no runs)
+  size_t chain = 0;   // the pool is runs of this many requests of one hand each (0: no runs)
+  bool play = false;  // no pool: each call slot plays whole hands (play.h)
 };
 
 // What to build (the flags of the same names, loadgen.cc).
 struct WorkloadOptions {
-  std::string rpc;     // apply_action | new_hand | legal_actions | showdown_stateless | ...
+  std::string rpc;     // apply_action | new_hand | play_hands | legal_actions | ...
   std::string target;  // the stud_server that answers the pool's calls
   int pool = 256;
   int seed = 1;
