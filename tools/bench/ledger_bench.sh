@@ -55,6 +55,14 @@ off_addr=$addr off_pid=$pid
 start on "$BUILD_DIR/service/stud_server" --key_file "$tmp/keys" --metrics_listen 127.0.0.1:0 \
   --ledger "redis://127.0.0.1:$redis_port" ${ON_FLAGS:-}
 on_addr=$addr on_pid=$pid
+on_metrics=$(sed -n 's/.*"event":"metrics_listening".*"port":\([0-9]*\).*/\1/p' "$tmp/on.err" | head -1)
+ledger_calls() {  # the ledger-on server's ledger calls so far (stud_ledger_calls_total, every op)
+  /usr/bin/python3 - "$on_metrics" <<'PY'
+import sys, urllib.request
+text = urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=5).read().decode()
+print(int(sum(float(l.split()[-1]) for l in text.splitlines() if l.startswith("stud_ledger_calls_total{"))))
+PY
+}
 start echo "$BUILD_DIR/tools/loadgen/loadgen_echo_server"
 echo_addr=$addr echo_pid=$pid
 
@@ -72,17 +80,23 @@ run() {  # label addr pid [baseline flags] -> qps
 }
 for i in $(seq 1 "$RUNS"); do
   off=$(run off "$off_addr" "$off_pid")
-  before=$(redis_cpu)
+  before=$(redis_cpu) calls_before=$(ledger_calls)
+  redis-cli -p "$redis_port" config resetstat >/dev/null
   if [ "${PLAY:-0}" = 1 ]; then
     on=$(run on "$on_addr" "$on_pid")
   else
     on=$(run on "$on_addr" "$on_pid" --baseline_target="$echo_addr" --baseline_pid="$echo_pid")
   fi
-  after=$(redis_cpu)
-  # Redis's CPU covers the ledger-on phase and the baseline phase (which sends Redis nothing).
-  awk -v i="$i" -v on="$on" -v off="$off" -v b="$before" -v a="$after" -v d="$DURATION" \
-    'BEGIN { cpu = a - b; printf "run %d: ledger on %.0f req/s, off %.0f req/s, ratio %.2f; redis-server %.2f cores, %.1f us per call\n",
-             i, on, off, on / off, cpu / d, cpu * 1e6 / (on * d) }'
+  after=$(redis_cpu) calls_after=$(ledger_calls)
+  # Redis's CPU and the ledger calls both cover the whole ledger-on phase, warm-up included
+  # (and the baseline phase, which sends Redis nothing).
+  awk -v i="$i" -v on="$on" -v off="$off" -v b="$before" -v a="$after" -v n="$((calls_after - calls_before))" \
+    'BEGIN { cpu = a - b; printf "run %d: ledger on %.0f req/s, off %.0f req/s, ratio %.2f; redis-server %.1f us CPU per ledger call (%d calls)\n",
+             i, on, off, on / off, cpu * 1e6 / n, n }'
+  # Inside Redis: the commit script (EVALSHA) and the commands it runs, per call.
+  redis-cli -p "$redis_port" info commandstats |
+    sed -n 's/^cmdstat_\([a-z]*\):calls=\([0-9]*\),usec=[0-9]*,usec_per_call=\([0-9.]*\).*/\1 \2 \3/p' |
+    awk '{ printf "%s%s %s us (%d)", (NR > 1 ? ", " : "redis inside: "), $1, $3, $2 } END { print "" }'
 done
 # Light load (open loop, RATE calls/s): the added latency per call.
 [ "${PLAY:-0}" = 1 ] || for label in off on; do
@@ -91,8 +105,7 @@ done
     --rate="${RATE:-1000}" --duration="$DURATION" --concurrency="$CONCURRENCY" --channels="$CHANNELS" |
     grep '^RESULT' | sed "s/^RESULT/RESULT ledger=$label/"
 done
-metrics_port=$(sed -n 's/.*"event":"metrics_listening".*"port":\([0-9]*\).*/\1/p' "$tmp/on.err" | head -1)
-/usr/bin/python3 - "$metrics_port" <<'PY'
+/usr/bin/python3 - "$on_metrics" <<'PY'
 import sys, urllib.request
 text = urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=5).read().decode()
 v = {}
