@@ -40,8 +40,8 @@ constexpr size_t kMaxHeadBytes = 20 + 1 + 32;
 // {4, n} the tenant already has n live hands (Create). XADD goes first: if it
 // fails (an ID not above the stream's last, which a version that only
 // increases never gives) nothing is written.
-const std::string& CommitScript() {
-  static const std::string* const script = new std::string(absl::StrCat(
+const RedisScript& CommitScript() {
+  static const RedisScript* const script = new RedisScript(absl::StrCat(
       R"lua(
 local cur = redis.call('GETRANGE', KEYS[1], 0, )lua",
       kMaxHeadBytes, R"lua()
@@ -220,25 +220,17 @@ absl::StatusOr<LedgerResult> RedisLedger::CommitResult(const RedisPipeline::Repl
   }
 }
 
-void RedisLedger::Commit(const std::string& key, std::string from, uint64_t from_version,
-                         LedgerCommit to, LedgerDone done) {
+void RedisLedger::Commit(const std::string& key, absl::string_view from, uint64_t from_version,
+                         const LedgerCommit& to, LedgerDone done) {
   const uint64_t version = to.entry.version;
-  std::vector<std::string> args = {
-      "3",
-      key,
-      absl::StrCat(key, kWatchStreamSuffix),
-      LiveHandsKey(key),
-      std::move(from),
-      Head(to.entry),
-      std::move(to.token),
-      absl::StrCat(Ttl(to.ended)),
-      WatchStreamId(version),
-      absl::StrCat(to.first_op),
-      to.ended ? "1" : "0",
-      absl::StrCat(std::max<int64_t>(0, options_.max_hands_per_tenant)),
-      std::string(HandIdOfKey(key))};
+  // Written as the command's bytes before SubmitScript returns: the
+  // temporaries may go with this statement.
   redis_.SubmitScript(
-      CommitScript(), std::move(args),
+      CommitScript(),
+      {"3", key, absl::StrCat(key, kWatchStreamSuffix), LiveHandsKey(key), from, Head(to.entry),
+       to.token, absl::StrCat(Ttl(to.ended)), WatchStreamId(version), absl::StrCat(to.first_op),
+       to.ended ? "1" : "0", absl::StrCat(std::max<int64_t>(0, options_.max_hands_per_tenant)),
+       HandIdOfKey(key)},
       [this, from_version, version,
        done = std::move(done)](absl::StatusOr<RedisPipeline::Reply> r) mutable {
         if (!r.ok()) return std::move(done)(r.status());
@@ -276,12 +268,12 @@ absl::StatusOr<LedgerResult> RedisLedger::Acknowledged(
 }
 
 void RedisLedger::StartCreate(const std::string& key, LedgerCommit commit, LedgerDone done) {
-  Commit(key, "", 0, std::move(commit), Recorded(0, std::move(done)));
+  Commit(key, "", 0, commit, Recorded(0, std::move(done)));
 }
 
 void RedisLedger::StartAdvance(const std::string& key, const LedgerEntry& from, LedgerCommit to,
                                LedgerDone done) {
-  Commit(key, Head(from), from.version, std::move(to), Recorded(1, std::move(done)));
+  Commit(key, Head(from), from.version, to, Recorded(1, std::move(done)));
 }
 
 void RedisLedger::StartCheck(const std::string& key, const LedgerEntry& entry, LedgerDone done) {

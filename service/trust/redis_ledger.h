@@ -95,8 +95,8 @@ class RedisLedger final : public Ledger {
   int64_t Ttl(bool ended) const;
   // The commit script for Create (`from` "") and Advance (`from` the head of
   // the entry the call opened), then the WAIT for replicas when asked for.
-  void Commit(const std::string& key, std::string from, uint64_t from_version, LedgerCommit to,
-              LedgerDone done);
+  void Commit(const std::string& key, absl::string_view from, uint64_t from_version,
+              const LedgerCommit& to, LedgerDone done);
   static absl::StatusOr<LedgerResult> CommitResult(const RedisPipeline::Reply& reply,
                                                    uint64_t from_version, uint64_t version);
   // `out` once the WAIT `w` (sent on the write's `connection`) counted the replicas asked for.

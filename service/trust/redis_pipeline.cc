@@ -4,6 +4,7 @@
 #include <openssl/sha.h>
 
 #include <cerrno>
+#include <charconv>
 #include <ctime>
 #include <iterator>
 #include <utility>
@@ -34,6 +35,29 @@ bool StartsWith(const redisReply* r, absl::string_view prefix) {
   return r->str != nullptr && absl::string_view(r->str, r->len).substr(0, prefix.size()) == prefix;
 }
 
+// RESP: an array of `argc` bulk strings, "*<argc>\r\n" then "$<size>\r\n<bytes>\r\n" each.
+// Appended piece by piece into reserved room (absl::StrAppend of five pieces
+// took about twice the instructions).
+void AppendCountLine(char kind, size_t n, std::string* out) {
+  char digits[20];
+  const char* const end = std::to_chars(digits, digits + sizeof(digits), n).ptr;
+  out->push_back(kind);
+  out->append(digits, static_cast<size_t>(end - digits));
+  out->append("\r\n", 2);
+}
+void AppendArrayHeader(size_t argc, std::string* out) { AppendCountLine('*', argc, out); }
+void AppendBulk(absl::string_view arg, std::string* out) {
+  AppendCountLine('$', arg.size(), out);
+  out->append(arg.data(), arg.size());
+  out->append("\r\n", 2);
+}
+// The bytes `args` take as bulk strings: 1 + digits + 2 + size + 2 each.
+size_t BulkSize(std::initializer_list<absl::string_view> args) {
+  size_t n = 0;
+  for (absl::string_view a : args) n += a.size() + 25;  // 25: "$", up to 20 digits, 2 x "\r\n"
+  return n;
+}
+
 constexpr RedisConnectFailure kFailures[] = {
     RedisConnectFailure::kUnreachable, RedisConnectFailure::kNoMaster,
     RedisConnectFailure::kNotMaster, RedisConnectFailure::kAuth,
@@ -41,12 +65,34 @@ constexpr RedisConnectFailure kFailures[] = {
 
 }  // namespace
 
+RedisScript::RedisScript(std::string script)
+    : text(std::move(script)), sha([this] {
+        unsigned char digest[SHA_DIGEST_LENGTH];
+        SHA1(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
+        return absl::BytesToHexString(
+            absl::string_view(reinterpret_cast<const char*>(digest), sizeof(digest)));
+      }()) {}
+
 // One queued command; `result` is final once Send has seen it.
 struct RedisPipeline::Command {
-  std::vector<std::string> args;  // a script's: "EVALSHA", its SHA-1 (filled by Send), the rest
+  std::string resp;  // the command in RESP, as sent
   Done done;
-  absl::StatusOr<Reply> result = LedgerUnavailable("not sent");
-  const std::string* script = nullptr;  // SubmitScript's
+  // Always set by Send; until then a code alone (no message to allocate).
+  absl::StatusOr<Reply> result = absl::UnavailableError("");
+  const RedisScript* script = nullptr;  // SubmitScript's: `resp` is EVALSHA, the SHA-1, ...
+  size_t after_sha = 0;                 // ... and from here the number of keys, keys, arguments
+  bool by_text = false;                 // sent once more as EVAL with the text (NOSCRIPT)
+
+  // The same command as EVAL with the script's text, which caches it in that Redis.
+  void UseScriptText() {
+    const size_t header = resp.find('\n') + 1;  // "*<argc>\r\n": the same number of arguments
+    std::string eval = resp.substr(0, header);
+    AppendBulk("EVAL", &eval);
+    AppendBulk(script->text, &eval);
+    eval.append(resp, after_sha);
+    resp = std::move(eval);
+    by_text = true;
+  }
 };
 
 // Every series made at start-up (at zero) and then used without a lookup.
@@ -158,8 +204,12 @@ redisContext* RedisPipeline::Connect(std::string* error) {
   return c.context;
 }
 
-void RedisPipeline::Submit(std::vector<std::string> args, Done done) {
-  Enqueue(new Command{std::move(args), std::move(done)});
+void RedisPipeline::Submit(std::initializer_list<absl::string_view> args, Done done) {
+  auto* command = new Command{.done = std::move(done)};
+  command->resp.reserve(16 + BulkSize(args));
+  AppendArrayHeader(args.size(), &command->resp);
+  for (absl::string_view a : args) AppendBulk(a, &command->resp);
+  Enqueue(command);
 }
 
 void RedisPipeline::Enqueue(Command* command) {
@@ -170,35 +220,26 @@ void RedisPipeline::Enqueue(Command* command) {
   queued_.notify_one();  // no system call when the thread is busy sending
 }
 
-void RedisPipeline::SubmitScript(const std::string& script,
-                                 std::vector<std::string> numkeys_keys_args, Done done) {
-  std::vector<std::string> args;
-  args.reserve(numkeys_keys_args.size() + 2);
-  args.emplace_back("EVALSHA");
-  args.emplace_back();  // the SHA-1, on the pipeline's thread
-  std::move(numkeys_keys_args.begin(), numkeys_keys_args.end(), std::back_inserter(args));
-  auto* command = new Command{std::move(args), std::move(done)};
-  command->script = &script;
+void RedisPipeline::SubmitScript(const RedisScript& script,
+                                 std::initializer_list<absl::string_view> numkeys_keys_args,
+                                 Done done) {
+  auto* command = new Command{.done = std::move(done), .script = &script};
+  std::string& resp = command->resp;
+  resp.reserve(16 + BulkSize({"EVALSHA", script.sha}) + BulkSize(numkeys_keys_args));
+  AppendArrayHeader(2 + numkeys_keys_args.size(), &resp);
+  AppendBulk("EVALSHA", &resp);
+  AppendBulk(script.sha, &resp);
+  command->after_sha = resp.size();
+  for (absl::string_view a : numkeys_keys_args) AppendBulk(a, &resp);
   Enqueue(command);
 }
 
-const std::string& RedisPipeline::ShaOf(const std::string& script) {
-  std::string& sha = shas_[&script];
-  if (sha.empty()) {
-    unsigned char digest[SHA_DIGEST_LENGTH];
-    SHA1(reinterpret_cast<const unsigned char*>(script.data()), script.size(), digest);
-    sha = absl::BytesToHexString(
-        absl::string_view(reinterpret_cast<const char*>(digest), sizeof(digest)));
-  }
-  return sha;
-}
-
-absl::StatusOr<RedisPipeline::Reply> RedisPipeline::Run(std::vector<std::string> args) {
+absl::StatusOr<RedisPipeline::Reply> RedisPipeline::Run(
+    std::initializer_list<absl::string_view> args) {
   if (std::this_thread::get_id() == thread_.get_id()) {
     return LedgerUnavailable("internal: a ledger completion waited on the ledger's own thread");
   }
-  return Waited<absl::StatusOr<Reply>>(
-      [&](Done done) { Submit(std::move(args), std::move(done)); });
+  return Waited<absl::StatusOr<Reply>>([&](Done done) { Submit(args, std::move(done)); });
 }
 
 void RedisPipeline::Loop() {
@@ -239,15 +280,7 @@ void RedisPipeline::Send(const std::vector<Command*>& batch) {
     if (connection_ == nullptr) connection_ = Connect(&error);
     if (connection_ == nullptr) break;
     for (Command* c : todo) {
-      if (c->script != nullptr && c->args[1].empty()) c->args[1] = ShaOf(*c->script);
-      std::vector<const char*> argv;
-      std::vector<size_t> argvlen;
-      for (const std::string& a : c->args) {
-        argv.push_back(a.data());
-        argvlen.push_back(a.size());
-      }
-      redisAppendCommandArgv(connection_, static_cast<int>(argv.size()), argv.data(),
-                             argvlen.data());
+      redisAppendFormattedCommand(connection_, c->resp.data(), c->resp.size());
     }
     std::vector<Command*> again;  // to send once more on a fresh connection
     bool timed_out = false;
@@ -272,12 +305,11 @@ void RedisPipeline::Send(const std::vector<Command*>& batch) {
       reply.connection = connection_serial_;
       if (reply.r->type != REDIS_REPLY_ERROR) {
         todo[i]->result = std::move(reply);
-      } else if (todo[i]->script != nullptr && todo[i]->args[0] == "EVALSHA" &&
+      } else if (todo[i]->script != nullptr && !todo[i]->by_text &&
                  StartsWith(reply.r.get(), "NOSCRIPT")) {
         // Not run: this Redis does not have the script (yet). Once more with its text.
         if (metrics_->noscript != nullptr) metrics_->noscript->Increment();
-        todo[i]->args[0] = "EVAL";
-        todo[i]->args[1] = *todo[i]->script;
+        todo[i]->UseScriptText();
         error = absl::StrCat("redis at ", where, " does not have the ledger's script (NOSCRIPT)");
         again.push_back(todo[i]);
       } else if (StartsWith(reply.r.get(), "READONLY")) {

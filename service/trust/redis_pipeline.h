@@ -16,6 +16,11 @@
 // master new after a failover, SCRIPT FLUSH) has the command sent once more
 // with the text (EVAL), which caches it there.
 //
+// A command is written in Redis's protocol (RESP) once, when it is submitted,
+// straight from its arguments: the pipeline's thread copies the bytes into the
+// connection's buffer as they are (no argument list to build and format again
+// on the one thread that serves every ledger call of the replica).
+//
 // When the connection breaks (the server restarted) the commands of the batch
 // that got no reply are sent once more on a fresh connection; the caller's
 // commands must therefore be idempotent (RedisLedger's are: a repeated CAS
@@ -39,15 +44,16 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "service/trust/redis_connect.h"
 
@@ -58,6 +64,13 @@ class Registry;
 }
 
 namespace stud::service {
+
+// A Lua script and its SHA-1 in hex (EVALSHA's argument), made once.
+struct RedisScript {
+  explicit RedisScript(std::string text);
+  const std::string text;
+  const std::string sha;
+};
 
 class RedisPipeline {
  public:
@@ -80,16 +93,16 @@ class RedisPipeline {
   // thread is the one that would answer. What it submits goes in a later batch.
   using Done = absl::AnyInvocable<void(absl::StatusOr<Reply>) &&>;
 
-  // Queues `args` and returns at once; `done` runs when the reply is in.
-  void Submit(std::vector<std::string> args, Done done);
-  // Submit of the Lua `script` (a string that outlives the pipeline) with
-  // `numkeys_keys_args` (the number of keys, the keys, the arguments): EVALSHA,
-  // or EVAL on NOSCRIPT (above).
-  void SubmitScript(const std::string& script, std::vector<std::string> numkeys_keys_args,
-                    Done done);
+  // Queues the command `args` and returns at once; `done` runs when the reply is in.
+  void Submit(std::initializer_list<absl::string_view> args, Done done);
+  // Submit of `script` (which outlives the pipeline) with `numkeys_keys_args`
+  // (the number of keys, the keys, the arguments): EVALSHA, or EVAL on
+  // NOSCRIPT (above).
+  void SubmitScript(const RedisScript& script,
+                    std::initializer_list<absl::string_view> numkeys_keys_args, Done done);
   // Submit, then wait for the reply. Refused (UNAVAILABLE) on the pipeline's
   // own thread, where it could only wait for itself.
-  absl::StatusOr<Reply> Run(std::vector<std::string> args);
+  absl::StatusOr<Reply> Run(std::initializer_list<absl::string_view> args);
 
  private:
   struct Metrics;
@@ -102,8 +115,6 @@ class RedisPipeline {
   void Send(const std::vector<Command*>& batch);
   // A connection to the (current) master; null with `error` set.
   redisContext* Connect(std::string* error);
-  // The hex SHA-1 of `script`, made once (the pipeline's thread).
-  const std::string& ShaOf(const std::string& script);
 
   const RedisLedgerOptions options_;
   const absl::Duration read_timeout_;
@@ -116,9 +127,7 @@ class RedisPipeline {
   redisContext* connection_ = nullptr;  // the pipeline's thread only
   uint64_t connection_serial_ = 0;      // counts connections (the pipeline's thread only)
   RedisAddress master_;                 // where connection_ went last (the pipeline's thread only)
-  // Scripts' SHA-1s by script (the pipeline's thread only).
-  absl::flat_hash_map<const std::string*, std::string> shas_;
-  std::thread thread_;  // last: started once the members above exist
+  std::thread thread_;                  // last: started once the members above exist
 };
 
 }  // namespace stud::service
