@@ -8,7 +8,8 @@ namespace {
 // The token this thread's current call keeps its hand as, and that hand.
 struct KeepAs {
   const SealedHand* hand = nullptr;
-  std::string token;  // its capacity kept from call to call
+  std::string token;   // its capacity kept from call to call
+  std::string digest;  // the same
 };
 KeepAs& ThisThreadsKeep() {
   thread_local KeepAs keep;
@@ -24,15 +25,18 @@ Slot& ThisThreadsHand() {
   return slot;
 }
 
-void Name(const SealedHand* hand, absl::string_view token) {
+void Name(const SealedHand* hand, absl::string_view token, absl::string_view digest) {
   KeepAs& keep = ThisThreadsKeep();
   keep.hand = hand;
   keep.token.assign(token.data(), token.size());
+  keep.digest.assign(digest.data(), digest.size());
 }
 
 }  // namespace
 
-void KeepAsSealed(const SealedHand& hand, absl::string_view token) { Name(&hand, token); }
+void KeepAsSealed(const SealedHand& hand, absl::string_view token, absl::string_view digest) {
+  Name(&hand, token, digest);
+}
 
 void ForgetKeptAs() { ThisThreadsKeep().hand = nullptr; }
 
@@ -40,7 +44,7 @@ void KeepIfNamed(HandCache* cache, absl::string_view tenant, std::unique_ptr<Sea
   KeepAs& keep = ThisThreadsKeep();
   if (keep.hand == nullptr || keep.hand != hand->get()) return;
   keep.hand = nullptr;
-  if (cache != nullptr) cache->Keep(keep.token, tenant, hand);
+  if (cache != nullptr) cache->Keep(keep.token, tenant, hand, keep.digest);
 }
 
 ThreadHand::ThreadHand(HandCache* cache, absl::string_view tenant)
@@ -61,8 +65,8 @@ ThreadHand::~ThreadHand() {
   if (hand_ != &own_) ThisThreadsHand().busy = false;
 }
 
-void ThreadHand::KeepAsOpened(absl::string_view token) {
-  if (cache_ != nullptr) Name(hand_->get(), token);
+void ThreadHand::KeepAsOpened(absl::string_view token, absl::string_view digest) {
+  if (cache_ != nullptr) Name(hand_->get(), token, digest);
 }
 
 }  // namespace stud::service

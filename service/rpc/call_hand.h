@@ -20,8 +20,9 @@
 namespace stud::service {
 
 // The token just sealed from `hand`: its owner keeps it as that token when
-// its call ends (a ThreadHand, or NewHand's KeepIfNamed).
-void KeepAsSealed(const SealedHand& hand, absl::string_view token);
+// its call ends (a ThreadHand, or NewHand's KeepIfNamed), with the ledger's
+// `digest` of it ("" without a ledger).
+void KeepAsSealed(const SealedHand& hand, absl::string_view token, absl::string_view digest);
 // Nothing named yet on this thread: the start of a call that owns its hand.
 void ForgetKeptAs();
 // Keeps **hand in `cache` (null: none) as the token named for it on this
@@ -45,8 +46,9 @@ class ThreadHand {
   std::unique_ptr<SealedHand>* owner() { return hand_; }
   SealedHand* get() { return hand_->get(); }
   // The call opened its hand from `token` and does not change it: the hand
-  // is kept as that token when the call ends.
-  void KeepAsOpened(absl::string_view token);
+  // is kept as that token, with the ledger's `digest` of it ("" without a
+  // ledger), when the call ends.
+  void KeepAsOpened(absl::string_view token, absl::string_view digest);
 
  private:
   HandCache* const cache_;

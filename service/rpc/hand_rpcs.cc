@@ -31,6 +31,15 @@
 
 namespace stud::service {
 namespace v1 = stud::v1;
+namespace {
+
+// The ledger's digest of `token`, the token the call opened ("" without a
+// ledger): kept with a hand a read keeps (ThreadHand::KeepAsOpened).
+absl::string_view OpenedDigest(const CallContext& call, absl::string_view token) {
+  return call.ledger != nullptr ? call.ledger->OpenedDigestOf(token) : "";
+}
+
+}  // namespace
 
 absl::Status CheckVersion(bool has_expected, uint64_t expected, const HandState& state) {
   if (has_expected && expected != state.version) return VersionMismatch(expected, state.version);
@@ -51,7 +60,10 @@ absl::Status HandService::UnsealInto(const CallContext& call, const std::string&
   ChildSpan span(call.trace.span, "unseal");
   // A hand this replica kept as exactly these bytes for this tenant is the
   // one they open to (token/hand_cache.h); else the token is opened.
-  if (options_.hand_cache == nullptr || !options_.hand_cache->Take(token, call.tenant, owner)) {
+  thread_local std::string kept_digest;  // the ledger's, kept with the hand; capacity kept
+  if (options_.hand_cache == nullptr ||
+      !options_.hand_cache->Take(token, call.tenant, owner, &kept_digest)) {
+    kept_digest.clear();
     thread_local std::string plain;  // its capacity kept from call to call
     if (absl::Status st = sealer_->OpenInto(token, call.tenant, &plain); !st.ok()) return st;
     if (absl::Status st = ParseSealedHandInto(plain, owner->get()); !st.ok()) return st;
@@ -68,7 +80,7 @@ absl::Status HandService::UnsealInto(const CallContext& call, const std::string&
   // every replica keeps the hand's line [HandPolicy].
   if (hand->service.requires_ledger && options_.ledger == nullptr) return LedgerRequired(hand_id);
   if (call.ledger != nullptr)
-    call.ledger->NoteOpened(hand->service.hand_id, hand->state.version, token);
+    call.ledger->NoteOpened(hand->service.hand_id, hand->state.version, token, kept_digest);
   return absl::OkStatus();
 }
 
@@ -118,11 +130,12 @@ absl::string_view HandService::BeginUpdate(const CallContext& call, const Sealed
     SerializeSealedHandTo(hand, &plain, options_.sealed_schema, /*remember_log=*/kept);
     sealer_->SealTo(plain, call.tenant, hand.service.hand_id, &sealed);
     token = sealed;
-    if (kept) KeepAsSealed(hand, token);
+    absl::string_view digest;  // the ledger's, kept with the hand
     if (call.ledger != nullptr) {
-      call.ledger->NoteSealed(hand.service.hand_id, state.version, first_op,
-                              state.phase == Phase::kComplete, token);
+      digest = call.ledger->NoteSealed(hand.service.hand_id, state.version, first_op,
+                                       state.phase == Phase::kComplete, token);
     }
+    if (kept) KeepAsSealed(hand, token, digest);
   }
   // Counted by its game whatever the answer shows (observability/hand_facts.h).
   if (call.trace.hand != nullptr) {
@@ -328,7 +341,7 @@ absl::Status HandService::LegalActions(const v1::LegalActionsRequest& req,
       !st.ok())
     return st;
   SealedHand* hand = opened.get();
-  opened.KeepAsOpened(req.token());  // read only
+  opened.KeepAsOpened(req.token(), OpenedDigest(call, req.token()));  // read only
   if (absl::Status st = Permit(call, req, *hand); !st.ok()) return st;
   if (hand->service.seeding) return SeedingPending();  // only seeds now [STUD-DEAL-6]
   const HandState& state = hand->state;
@@ -375,7 +388,7 @@ absl::Status HandService::GetView(const v1::GetViewRequest& req, v1::GetViewResp
   if (absl::Status st = UnsealInto(call, token, req.expected_hand_id(), opened.owner()); !st.ok())
     return st;
   SealedHand* hand = opened.get();
-  opened.KeepAsOpened(token);  // read only
+  opened.KeepAsOpened(token, OpenedDigest(call, token));  // read only
   if (absl::Status st = Permit(call, req, *hand); !st.ok()) return st;
   absl::StatusOr<std::vector<int>> views =
       DecodeViewSeats(req.private_view_seats(), hand->state.config.num_seats, "private_view_seats");
@@ -410,7 +423,7 @@ absl::Status HandService::WatchUpdate(const CallContext& call, const v1::WatchHa
   ThreadHand opened(options_.hand_cache, call.tenant);
   if (absl::Status st = UnsealInto(call, token, req.hand_id(), opened.owner()); !st.ok()) return st;
   SealedHand* hand = opened.get();
-  opened.KeepAsOpened(token);  // read only
+  opened.KeepAsOpened(token, OpenedDigest(call, token));  // read only
   // The ticket's seat is its byte 23 (seat_tickets.h); Permit refuses a
   // ticket that is not authentic, so the byte is trusted only once it passes.
   const std::string& ticket = req.seat_ticket();

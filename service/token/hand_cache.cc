@@ -36,6 +36,7 @@ struct HandCache::Shard {
   struct Slot {
     std::string token;
     std::string tenant;
+    std::string digest;                // the ledger's digest of `token`, or ""
     std::unique_ptr<SealedHand> hand;  // null until a hand is kept here
     uint64_t key = 0;
     bool live = false;
@@ -69,7 +70,7 @@ HandCache::Shard& HandCache::ShardOf(uint64_t key) const {
 }
 
 bool HandCache::Take(absl::string_view token, absl::string_view tenant,
-                     std::unique_ptr<SealedHand>* hand) {
+                     std::unique_ptr<SealedHand>* hand, std::string* digest) {
   if (shard_count_ == 0 || token.size() < kMinTokenBytes) return false;
   const uint64_t key = KeyOf(token);
   Shard& s = ShardOf(key);
@@ -87,6 +88,7 @@ bool HandCache::Take(absl::string_view token, absl::string_view tenant,
     return false;
   }
   slot.hand.swap(*hand);
+  digest->swap(slot.digest);  // both keep their capacity
   slot.live = false;
   s.index.erase(it);
   ++s.counts.hits;
@@ -94,7 +96,7 @@ bool HandCache::Take(absl::string_view token, absl::string_view tenant,
 }
 
 void HandCache::Keep(absl::string_view token, absl::string_view tenant,
-                     std::unique_ptr<SealedHand>* hand) {
+                     std::unique_ptr<SealedHand>* hand, absl::string_view digest) {
   if (shard_count_ == 0 || token.size() < kMinTokenBytes || *hand == nullptr) return;
   const uint64_t key = KeyOf(token);
   Shard& s = ShardOf(key);
@@ -113,6 +115,7 @@ void HandCache::Keep(absl::string_view token, absl::string_view tenant,
   slot.hand.swap(*hand);
   slot.token.assign(token.data(), token.size());
   slot.tenant.assign(tenant.data(), tenant.size());
+  slot.digest.assign(digest.data(), digest.size());
   slot.key = key;
   slot.live = true;
   s.index[key] = at;

@@ -15,6 +15,11 @@
 // trusted more: the caller's seat ticket, the ledger's latest version and
 // the hand id checks all run after the hand is found, as after an open.
 //
+// With the hand, the ledger's digest of its token when the call that kept it
+// had one (trust/ledger.h, TokenDigest): a function of the token's bytes
+// alone, kept and found with exactly those bytes, so the next call's ledger
+// need not hash the token again.
+//
 // A hand leaves the cache when a call finds it (Take): the call owns it and
 // may change it (ApplyAction applies its action to it). A call keeps its
 // hand again (Keep) under the token it answers with: the new token when it
@@ -54,13 +59,17 @@ class HandCache {
   // A hit: *hand becomes the hand kept as exactly `token` for exactly
   // `tenant`, which leaves the cache, and the cache takes the hand *hand
   // held, whatever it holds, to reuse its capacity (true). A miss: *hand is
-  // unchanged (false).
-  bool Take(absl::string_view token, absl::string_view tenant, std::unique_ptr<SealedHand>* hand);
+  // unchanged (false). On a hit *digest becomes the digest kept with the hand
+  // ("" if none).
+  bool Take(absl::string_view token, absl::string_view tenant, std::unique_ptr<SealedHand>* hand,
+            std::string* digest);
   // Keeps **hand as the hand `token` holds for `tenant` (the token that was
-  // just sealed from it, or opened into it), replacing an entry of the same
-  // token. *hand becomes some other hand the cache held, or null: its
-  // capacity is for the next open to reuse.
-  void Keep(absl::string_view token, absl::string_view tenant, std::unique_ptr<SealedHand>* hand);
+  // just sealed from it, or opened into it), with `digest` (the ledger's
+  // digest of `token`, or ""), replacing an entry of the same token. *hand
+  // becomes some other hand the cache held, or null: its capacity is for the
+  // next open to reuse.
+  void Keep(absl::string_view token, absl::string_view tenant, std::unique_ptr<SealedHand>* hand,
+            absl::string_view digest);
 
   struct Counts {
     uint64_t hits = 0;

@@ -138,16 +138,20 @@ absl::StatusOr<LedgerLatest> Ledger::Latest(const std::string& key) {
       [&](LatestDone done) { StartLatest(key, std::move(done)); });
 }
 
-void LedgerScope::NoteOpened(absl::string_view hand_id, uint64_t version, absl::string_view token) {
+void LedgerScope::NoteOpened(absl::string_view hand_id, uint64_t version, absl::string_view token,
+                             absl::string_view digest) {
   if (ledger_ == nullptr || opened_) return;
-  opened_ = Noted{absl::BytesToHexString(hand_id), {.entry = {version, TokenDigest(token)}}};
+  opened_ = Noted{absl::BytesToHexString(hand_id),
+                  {.entry = {version, digest.empty() ? TokenDigest(token) : std::string(digest)}}};
+  opened_token_ = token;
 }
 
-void LedgerScope::NoteSealed(absl::string_view hand_id, uint64_t version, uint64_t first_op,
-                             bool ended, absl::string_view token) {
-  if (ledger_ == nullptr) return;
+absl::string_view LedgerScope::NoteSealed(absl::string_view hand_id, uint64_t version,
+                                          uint64_t first_op, bool ended, absl::string_view token) {
+  if (ledger_ == nullptr) return "";
   sealed_ = Noted{absl::BytesToHexString(hand_id),
                   {{version, TokenDigest(token)}, std::string(token), first_op, ended}};
+  return sealed_->commit.entry.digest;
 }
 
 // What a call's Finish carries to the ledger's answer: the scope's notes

@@ -209,11 +209,22 @@ class LedgerScope {
   // Called where a token is opened and where a new token is sealed, with the
   // hand id's raw bytes (ServiceData::hand_id); no-ops without a ledger (the
   // id is hex-encoded only with one). The first token opened is the call's.
-  void NoteOpened(absl::string_view hand_id, uint64_t version, absl::string_view token);
+  // `digest`: the token's TokenDigest when the caller has it (a hand kept as
+  // exactly this token, token/hand_cache.h), else "" and it is computed.
+  void NoteOpened(absl::string_view hand_id, uint64_t version, absl::string_view token,
+                  absl::string_view digest = "");
   // `first_op`: the index of the first operation the sealed version appended
-  // (0 for a new hand), published on the watch stream.
-  void NoteSealed(absl::string_view hand_id, uint64_t version, uint64_t first_op, bool ended,
-                  absl::string_view token);
+  // (0 for a new hand), published on the watch stream. Returns the token's
+  // TokenDigest ("" without a ledger), valid until the next NoteSealed: kept
+  // with the hand, so that the next call on that token need not hash it again.
+  absl::string_view NoteSealed(absl::string_view hand_id, uint64_t version, uint64_t first_op,
+                               bool ended, absl::string_view token);
+  // The TokenDigest of `token` if it is the token noted opened, else "" (none
+  // was, another was, or no ledger). While the handler runs: the opened
+  // token's bytes are the request's.
+  absl::string_view OpenedDigestOf(absl::string_view token) const {
+    return opened_ && token == opened_token_ ? absl::string_view(opened_->commit.entry.digest) : "";
+  }
 
   // Completes `done` with the call's final status: `handler_status` when the
   // ledger agrees (after committing what the call changed), else the
@@ -231,6 +242,7 @@ class LedgerScope {
   struct Pending;
   Ledger* ledger_;
   std::optional<Noted> opened_;
+  absl::string_view opened_token_;  // the bytes opened_ is of, while the handler runs
   std::optional<Noted> sealed_;
 };
 

@@ -207,18 +207,19 @@ std::string TokenOf(int i) {
 
 TEST(HandCache, FindsExactlyTheBytesAndTenantItKept) {
   HandCache cache(8);
+  std::string digest;
   auto hand = HandOfVersion(7);
-  cache.Keep(TokenOf(1), "acme", &hand);
+  cache.Keep(TokenOf(1), "acme", &hand, "");
   std::unique_ptr<SealedHand> found = HandOfVersion(0);
-  EXPECT_FALSE(cache.Take(TokenOf(1), "globex", &found));  // another tenant
+  EXPECT_FALSE(cache.Take(TokenOf(1), "globex", &found, &digest));  // another tenant
   std::string near = TokenOf(1);
   near[3] = 'X';  // the same tail (the index), other bytes
-  EXPECT_FALSE(cache.Take(near, "acme", &found));
+  EXPECT_FALSE(cache.Take(near, "acme", &found, &digest));
   EXPECT_EQ(found->state.version, 0U);
-  ASSERT_TRUE(cache.Take(TokenOf(1), "acme", &found));
+  ASSERT_TRUE(cache.Take(TokenOf(1), "acme", &found, &digest));
   EXPECT_EQ(found->state.version, 7U);
-  EXPECT_FALSE(cache.Take(TokenOf(1), "acme", &found));  // taken: it left the cache
-  EXPECT_FALSE(cache.Take("short", "acme", &found));     // shorter than a tag
+  EXPECT_FALSE(cache.Take(TokenOf(1), "acme", &found, &digest));  // taken: it left the cache
+  EXPECT_FALSE(cache.Take("short", "acme", &found, &digest));     // shorter than a tag
   const HandCache::Counts counts = cache.counts();
   EXPECT_EQ(counts.hits, 1U);
   EXPECT_EQ(counts.misses, 3U);  // the short token is not looked up
@@ -226,14 +227,15 @@ TEST(HandCache, FindsExactlyTheBytesAndTenantItKept) {
 
 TEST(HandCache, HoldsAtMostItsCapacity) {
   HandCache cache(8);
+  std::string digest;
   for (int i = 0; i < 100; ++i) {
     auto hand = HandOfVersion(static_cast<uint64_t>(i));
-    cache.Keep(TokenOf(i), "", &hand);
+    cache.Keep(TokenOf(i), "", &hand, "");
   }
   int found = 0;
   for (int i = 0; i < 100; ++i) {
     auto hand = HandOfVersion(1000);
-    if (cache.Take(TokenOf(i), "", &hand)) {
+    if (cache.Take(TokenOf(i), "", &hand, &digest)) {
       ++found;
       EXPECT_EQ(hand->state.version, static_cast<uint64_t>(i));
     }
@@ -245,22 +247,52 @@ TEST(HandCache, HoldsAtMostItsCapacity) {
 
 TEST(HandCache, KeptAgainReplacesTheEntry) {
   HandCache cache(4);
+  std::string digest;
   auto first = HandOfVersion(1);
-  cache.Keep(TokenOf(1), "", &first);
+  cache.Keep(TokenOf(1), "", &first, "");
   auto second = HandOfVersion(2);
-  cache.Keep(TokenOf(1), "", &second);
+  cache.Keep(TokenOf(1), "", &second, "");
   auto found = HandOfVersion(0);
-  ASSERT_TRUE(cache.Take(TokenOf(1), "", &found));
+  ASSERT_TRUE(cache.Take(TokenOf(1), "", &found, &digest));
   EXPECT_EQ(found->state.version, 2U);
-  EXPECT_FALSE(cache.Take(TokenOf(1), "", &found));
+  EXPECT_FALSE(cache.Take(TokenOf(1), "", &found, &digest));
+}
+
+// The ledger's digest of a token travels with the hand kept as that token:
+// found with it, replaced with it, and "" for a hand kept without one.
+TEST(HandCache, KeepsTheLedgerDigestWithTheHand) {
+  HandCache cache(4);
+  auto hand = HandOfVersion(1);
+  cache.Keep(TokenOf(1), "", &hand, "digest of token 1");
+  hand = HandOfVersion(2);
+  cache.Keep(TokenOf(2), "", &hand, "");
+  std::string digest = "left from the last call";
+  auto found = HandOfVersion(0);
+  ASSERT_TRUE(cache.Take(TokenOf(1), "", &found, &digest));
+  EXPECT_EQ(found->state.version, 1U);
+  EXPECT_EQ(digest, "digest of token 1");
+  ASSERT_TRUE(cache.Take(TokenOf(2), "", &found, &digest));
+  EXPECT_EQ(digest, "");
+  // Kept again under the same token: the new digest replaces the old.
+  hand = HandOfVersion(3);
+  cache.Keep(TokenOf(3), "", &hand, "first");
+  hand = HandOfVersion(4);
+  cache.Keep(TokenOf(3), "", &hand, "second");
+  ASSERT_TRUE(cache.Take(TokenOf(3), "", &found, &digest));
+  EXPECT_EQ(found->state.version, 4U);
+  EXPECT_EQ(digest, "second");
+  // A miss leaves it alone.
+  EXPECT_FALSE(cache.Take(TokenOf(9), "", &found, &digest));
+  EXPECT_EQ(digest, "second");
 }
 
 TEST(HandCache, OffAtZero) {
   HandCache cache(0);
+  std::string digest;
   auto hand = HandOfVersion(1);
-  cache.Keep(TokenOf(1), "", &hand);
+  cache.Keep(TokenOf(1), "", &hand, "");
   ASSERT_NE(hand, nullptr);  // not taken
-  EXPECT_FALSE(cache.Take(TokenOf(1), "", &hand));
+  EXPECT_FALSE(cache.Take(TokenOf(1), "", &hand, &digest));
   EXPECT_EQ(cache.counts().hits + cache.counts().misses, 0U);
 }
 

@@ -306,7 +306,7 @@ void BM_ApplyAction_9_TotalKept(benchmark::State& st) {
   auto call = [&](const ApplyCase& c) {
     if (spare == nullptr) spare = std::make_unique<SealedHand>();
     *spare = c.hand;
-    cache.Keep(c.token, "", &spare);
+    cache.Keep(c.token, "", &spare, "");
     const auto t0 = std::chrono::steady_clock::now();
     benchmark::DoNotOptimize(ServerApplyAction(service, c.request,
                                                st.range(0) == 1 ? stud::v1::UPDATE_DETAIL_CHANGES
