@@ -24,6 +24,32 @@ namespace v1 = stud::v1;
 using ::stud::testing::IsOk;
 using ::stud::testing::StatusIs;
 
+// A kept hand carries the digest of its token to the next call
+// (token/hand_cache.h); the scope hands out a digest only for the very token
+// the call opened, and takes one it is given as is.
+TEST(LedgerScope, GivesTheDigestOfTheTokenItOpenedAndNoOther) {
+  NoLedger ledger;
+  const std::string a = "the bytes of token a", b = "the bytes of token b";
+  LedgerScope scope(&ledger);
+  EXPECT_EQ(scope.OpenedDigestOf(a), "");  // nothing opened yet
+  scope.NoteOpened("hand", 1, a);
+  EXPECT_EQ(scope.OpenedDigestOf(a), TokenDigest(a));
+  EXPECT_EQ(scope.OpenedDigestOf(b), "");
+  scope.NoteOpened("hand", 2, b);  // not the call's token: the first one opened is
+  EXPECT_EQ(scope.OpenedDigestOf(b), "");
+  EXPECT_EQ(scope.OpenedDigestOf(a), TokenDigest(a));
+  EXPECT_EQ(scope.NoteSealed("hand", 3, 0, false, b), TokenDigest(b));
+
+  LedgerScope kept(&ledger);
+  kept.NoteOpened("hand", 1, a, "kept with the hand");
+  EXPECT_EQ(kept.OpenedDigestOf(a), "kept with the hand");
+
+  LedgerScope off(nullptr);  // no ledger: nothing noted, no digest made
+  off.NoteOpened("hand", 1, a);
+  EXPECT_EQ(off.OpenedDigestOf(a), "");
+  EXPECT_EQ(off.NoteSealed("hand", 2, 0, false, b), "");
+}
+
 TEST(Ledger, ForkAndRewindAreRefusedOnEveryRpc) {
   RedisServer redis;
   ASSERT_TRUE(redis.Start());
