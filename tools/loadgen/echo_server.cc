@@ -3,6 +3,10 @@
 // message size limit), so the difference between the two is the service's
 // own work. Prints "loadgen_echo_server listening on <host>:<port>" when ready;
 // SIGTERM or SIGINT stops it.
+//
+// --async_threads=N serves it instead on gRPC's completion-queue API, N
+// queues each polled by a thread of its own that answers its calls inline:
+// what another server model would cost per call (docs/benchmarks.md).
 #include <signal.h>
 
 #include <algorithm>
@@ -11,6 +15,8 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
@@ -40,34 +46,35 @@ ABSL_FLAG(double, work_us, 0, "microseconds of CPU each call spins before answer
 // with --touch_kb each call also writes that many KiB of a 16 MiB per-thread
 // buffer, moving through it from call to call (docs/benchmarks.md).
 ABSL_FLAG(int, touch_kb, 0, "KiB of memory each call writes before answering");
+ABSL_FLAG(
+    int, async_threads, 0,
+    "0: the callback API (as stud_server); N: the completion-queue API, N queues and threads");
 
 namespace {
 
-class EchoServiceImpl final : public stud::loadgen::v1::EchoService::CallbackService {
+using stud::loadgen::v1::EchoRequest;
+using stud::loadgen::v1::EchoResponse;
+
+// What every call does, whichever API serves it.
+class Answerer {
  public:
-  EchoServiceImpl(size_t max_bytes, bool message_arena, double work_us, int touch_kb)
+  Answerer(size_t max_bytes, double work_us, int touch_kb)
       : zeros_(max_bytes, '\0'),
         work_(std::chrono::nanoseconds(static_cast<int64_t>(work_us * 1e3))),
-        touch_bytes_(static_cast<size_t>(touch_kb) * 1024) {
-    if (message_arena) SetMessageAllocatorFor_Echo(&alloc_);
-  }
-  grpc::ServerUnaryReactor* Echo(grpc::CallbackServerContext* ctx,
-                                 const stud::loadgen::v1::EchoRequest* req,
-                                 stud::loadgen::v1::EchoResponse* resp) override {
-    grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+        touch_bytes_(static_cast<size_t>(touch_kb) * 1024) {}
+
+  grpc::Status Answer(const EchoRequest& req, EchoResponse* resp) const {
     if (work_.count() > 0) {
       const auto until = std::chrono::steady_clock::now() + work_;
       while (std::chrono::steady_clock::now() < until) {
       }
     }
     if (touch_bytes_ > 0) Touch();
-    if (req->response_bytes() > zeros_.size()) {
-      reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "response_bytes too large"));
-      return reactor;
+    if (req.response_bytes() > zeros_.size()) {
+      return {grpc::StatusCode::INVALID_ARGUMENT, "response_bytes too large"};
     }
-    resp->set_payload(zeros_.data(), req->response_bytes());
-    reactor->Finish(grpc::Status::OK);
-    return reactor;
+    resp->set_payload(zeros_.data(), req.response_bytes());
+    return grpc::Status::OK;
   }
 
  private:
@@ -87,9 +94,54 @@ class EchoServiceImpl final : public stud::loadgen::v1::EchoService::CallbackSer
   const std::string zeros_;
   const std::chrono::nanoseconds work_;
   const size_t touch_bytes_;
-  stud::loadgen::ArenaMessageAllocator<stud::loadgen::v1::EchoRequest,
-                                       stud::loadgen::v1::EchoResponse>
-      alloc_;
+};
+
+class EchoServiceImpl final : public stud::loadgen::v1::EchoService::CallbackService {
+ public:
+  EchoServiceImpl(const Answerer& answerer, bool message_arena) : answerer_(answerer) {
+    if (message_arena) SetMessageAllocatorFor_Echo(&alloc_);
+  }
+  grpc::ServerUnaryReactor* Echo(grpc::CallbackServerContext* ctx, const EchoRequest* req,
+                                 EchoResponse* resp) override {
+    grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+    reactor->Finish(answerer_.Answer(*req, resp));
+    return reactor;
+  }
+
+ private:
+  const Answerer& answerer_;
+  stud::loadgen::ArenaMessageAllocator<EchoRequest, EchoResponse> alloc_;
+};
+
+// --async_threads: one call on a completion queue, from its arrival to its
+// answer; each call asks for the next before answering.
+class AsyncCall {
+ public:
+  using Service = stud::loadgen::v1::EchoService::AsyncService;
+  AsyncCall(Service* service, grpc::ServerCompletionQueue* cq, const Answerer& answerer)
+      : service_(service), cq_(cq), answerer_(answerer), responder_(&ctx_) {
+    service_->RequestEcho(&ctx_, &req_, &responder_, cq_, cq_, this);
+  }
+  // `ok` false: the server is shutting down; the call ends and asks for none.
+  void Proceed(bool ok) {
+    if (answered_ || !ok) {
+      delete this;
+      return;
+    }
+    new AsyncCall(service_, cq_, answerer_);
+    answered_ = true;
+    responder_.Finish(resp_, answerer_.Answer(req_, &resp_), this);
+  }
+
+ private:
+  Service* service_;
+  grpc::ServerCompletionQueue* cq_;
+  const Answerer& answerer_;
+  grpc::ServerContext ctx_;
+  EchoRequest req_;
+  EchoResponse resp_;
+  grpc::ServerAsyncResponseWriter<EchoResponse> responder_;
+  bool answered_ = false;
 };
 
 }  // namespace
@@ -106,15 +158,24 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   const int max_bytes = absl::GetFlag(FLAGS_max_message_bytes);
-  EchoServiceImpl service(static_cast<size_t>(max_bytes), absl::GetFlag(FLAGS_message_arena),
-                          absl::GetFlag(FLAGS_work_us), absl::GetFlag(FLAGS_touch_kb));
+  const Answerer answerer(static_cast<size_t>(max_bytes), absl::GetFlag(FLAGS_work_us),
+                          absl::GetFlag(FLAGS_touch_kb));
+  EchoServiceImpl service(answerer, absl::GetFlag(FLAGS_message_arena));
+  AsyncCall::Service async_service;
+  const int async_threads = absl::GetFlag(FLAGS_async_threads);
   grpc::ServerBuilder builder;
   const std::string listen = absl::GetFlag(FLAGS_listen);
   int port = 0;
   builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
   builder.SetMaxReceiveMessageSize(max_bytes);
   builder.SetMaxSendMessageSize(max_bytes);
-  builder.RegisterService(&service);
+  std::vector<std::unique_ptr<grpc::ServerCompletionQueue>> queues;
+  if (async_threads > 0) {
+    builder.RegisterService(&async_service);
+    for (int i = 0; i < async_threads; ++i) queues.push_back(builder.AddCompletionQueue());
+  } else {
+    builder.RegisterService(&service);
+  }
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (server == nullptr || port == 0) {
     std::fprintf(stderr, "loadgen_echo_server: cannot listen on %s\n", listen.c_str());
@@ -123,8 +184,19 @@ int main(int argc, char** argv) {
   const std::string host = listen.substr(0, listen.rfind(':'));
   std::printf("loadgen_echo_server listening on %s:%d\n", host.c_str(), port);
   std::fflush(stdout);
+  std::vector<std::thread> pollers;
+  for (auto& queue : queues) {
+    pollers.emplace_back([&async_service, &answerer, cq = queue.get()] {
+      for (int i = 0; i < 64; ++i) new AsyncCall(&async_service, cq, answerer);  // calls awaited
+      void* tag = nullptr;
+      bool ok = false;
+      while (cq->Next(&tag, &ok)) static_cast<AsyncCall*>(tag)->Proceed(ok);
+    });
+  }
   int sig = 0;
   sigwait(&signals, &sig);
   server->Shutdown();
+  for (auto& queue : queues) queue->Shutdown();
+  for (std::thread& t : pollers) t.join();
   return 0;
 }

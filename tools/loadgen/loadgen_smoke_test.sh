@@ -45,4 +45,11 @@ for flags in "--mode=open --rate=100" "--baseline_target=$echo_addr"; do
     echo "--rpc=play_hands with $flags was accepted"; exit 1
   fi
 done
+# The baseline on the completion-queue API (--async_threads) answers every call,
+# and stops on SIGTERM.
+start echo_async "$echo_bin" --async_threads=2
+"$loadgen" "${common[@]}" --target="$addr" --server_pid="$pid" --rpc=echo --duration=0.3
+kill "$pid"
+for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+if kill -0 "$pid" 2>/dev/null; then echo "loadgen_echo_server --async_threads did not stop"; exit 1; fi
 echo "loadgen smoke: all calls succeeded"
