@@ -185,6 +185,7 @@ int main(int argc, char** argv) {
   std::printf("loadgen_echo_server listening on %s:%d\n", host.c_str(), port);
   std::fflush(stdout);
   std::vector<std::thread> pollers;
+  pollers.reserve(queues.size());
   for (auto& queue : queues) {
     pollers.emplace_back([&async_service, &answerer, cq = queue.get()] {
       for (int i = 0; i < 64; ++i) new AsyncCall(&async_service, cq, answerer);  // calls awaited

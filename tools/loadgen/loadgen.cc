@@ -23,19 +23,16 @@
 // half the RPC's closed-loop throughput; it prints the throughput ratio and
 // the p99 ratio at half load.
 //
-// Output: a readable report and one "RESULT key=value ..." line per phase.
-#include <sys/resource.h>
-#include <unistd.h>
+// Output: a readable report and one "RESULT key=value ..." line per phase
+// (result.h).
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cinttypes>
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -45,10 +42,10 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_replace.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
 #include "play.h"
+#include "result.h"
 #include "workload.h"
 
 ABSL_FLAG(std::string, target, "127.0.0.1:50051", "stud_server address");
@@ -102,64 +99,14 @@ using stud::bench::Die;
 using stud::bench::EchoTwin;
 using stud::bench::HandPlayer;
 using stud::bench::MakeChannel;
+using stud::bench::ProcSample;
+using stud::bench::Report;
+using stud::bench::Result;
+using stud::bench::SampleProc;
+using stud::bench::SelfCpuSeconds;
 using stud::bench::Workload;
 
-// ---- Resource usage ----
-
-struct ProcSample {
-  double cpu_seconds = 0;
-  double rss_mb = 0;
-};
-ProcSample SampleProc(int pid) {
-  ProcSample p;
-  if (pid <= 0) return p;
-  std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const size_t close = text.rfind(')');
-  if (close == std::string::npos) return p;
-  std::istringstream fields(text.substr(close + 2));
-  std::vector<std::string> f;
-  for (std::string x; fields >> x;) f.push_back(x);
-  // After "pid (comm) ": field 3 is f[0]; utime = field 14, stime = 15, rss = 24.
-  if (f.size() < 22) return p;
-  const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
-  p.cpu_seconds = (std::stod(f[11]) + std::stod(f[12])) / ticks;
-  p.rss_mb = std::stod(f[21]) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1 << 20);
-  return p;
-}
-double SelfCpuSeconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
 // ---- The load loop ----
-
-struct Result {
-  std::string label;
-  std::string mode;
-  double seconds = 0;
-  uint64_t ok = 0;
-  std::map<int, uint64_t> errors;  // by grpc status code
-  uint64_t late = 0;               // open loop: calls not started because too many were in flight
-  uint64_t hands = 0;              // play_hands: hands played to their end
-  std::vector<uint32_t> latency_us10;  // tenths of microseconds
-  double client_cpu = 0, server_cpu = 0, server_rss_mb = 0;
-  double req_bytes = 0, resp_bytes = 0;
-  double qps() const { return static_cast<double>(ok) / seconds; }
-  uint64_t error_count() const {
-    uint64_t n = 0;
-    for (const auto& [code, count] : errors) n += count;
-    return n;
-  }
-  double Percentile(double q) {
-    if (latency_us10.empty()) return 0;
-    std::sort(latency_us10.begin(), latency_us10.end());
-    size_t i = static_cast<size_t>(q * static_cast<double>(latency_us10.size()));
-    return latency_us10[std::min(i, latency_us10.size() - 1)] / 10.0;
-  }
-};
 
 // One phase: a Runner is used once (fresh connections each phase).
 class Runner {
@@ -192,6 +139,7 @@ class Runner {
     }
 
     std::vector<std::thread> pollers;
+    pollers.reserve(cqs_.size());
     for (size_t t = 0; t < cqs_.size(); ++t) pollers.emplace_back([this, t] { Poll(t); });
 
     ProcSample server_before;
@@ -379,35 +327,6 @@ Result RunPhase(const std::string& label, const std::string& target, const Workl
   return runner.Run(label, open, absl::GetFlag(FLAGS_concurrency), rate, pid);
 }
 
-void Report(Result& r) {
-  std::string errors;
-  for (const auto& [code, n] : r.errors)
-    absl::StrAppend(&errors, errors.empty() ? "" : ",", code, ":", n);
-  const double p50 = r.Percentile(0.50), p90 = r.Percentile(0.90), p99 = r.Percentile(0.99),
-               p999 = r.Percentile(0.999);
-  std::printf(
-      "%-22s %-16s %9.0f req/s  p50 %7.0f us  p90 %7.0f us  p99 %7.0f us  p99.9 %7.0f us  "
-      "client %.2f cpu  server %.2f cpu (%.1f us/req, rss %.0f MB)  req %.0f B resp %.0f B  errors "
-      "%" PRIu64 "\n",
-      r.label.c_str(), r.mode.c_str(), r.qps(), p50, p90, p99, p999, r.client_cpu, r.server_cpu,
-      r.ok > 0 ? r.server_cpu * 1e6 / r.qps() : 0.0, r.server_rss_mb, r.req_bytes, r.resp_bytes,
-      r.error_count());
-  std::printf(
-      "RESULT label=%s mode=%s qps=%.1f p50_us=%.1f p90_us=%.1f p99_us=%.1f p999_us=%.1f "
-      "client_cpu=%.3f "
-      "server_cpu=%.3f server_rss_mb=%.1f req_bytes=%.0f resp_bytes=%.0f ok=%" PRIu64
-      " errors=%" PRIu64 " error_codes=%s late=%" PRIu64 "\n",
-      r.label.c_str(), absl::StrReplaceAll(r.mode, {{" ", "_"}}).c_str(), r.qps(), p50, p90, p99,
-      p999, r.client_cpu, r.server_cpu, r.server_rss_mb, r.req_bytes, r.resp_bytes, r.ok,
-      r.error_count(), errors.empty() ? "none" : errors.c_str(), r.late);
-  if (r.hands > 0) {
-    std::printf("HANDS label=%s hands=%" PRIu64 " hands_per_s=%.1f calls_per_hand=%.1f\n",
-                r.label.c_str(), r.hands, static_cast<double>(r.hands) / r.seconds,
-                static_cast<double>(r.ok) / static_cast<double>(r.hands));
-  }
-  std::fflush(stdout);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -456,8 +375,7 @@ int main(int argc, char** argv) {
     for (const grpc::Slice& sl : slices)
       body.append(reinterpret_cast<const char*>(sl.begin()), sl.size());
     std::string frame(5, '\0');
-    for (int i = 0; i < 4; ++i)
-      frame[static_cast<size_t>(1 + i)] = static_cast<char>(body.size() >> (8 * (3 - i)));
+    for (size_t i = 0; i < 4; ++i) frame[1 + i] = static_cast<char>(body.size() >> (8 * (3 - i)));
     std::ofstream(path, std::ios::binary) << frame << body;
     std::printf("# wrote %zu-byte frame of %s to %s\n", frame.size() + body.size(),
                 w.method.c_str(), path.c_str());

@@ -6,6 +6,15 @@ namespace stud::bench {
 
 namespace v1 = stud::v1;
 
+const std::string& NewHandMethod() {
+  static const auto* const method = new std::string("/stud.v1.StudService/NewHand");
+  return *method;
+}
+const std::string& ApplyActionMethod() {
+  static const auto* const method = new std::string("/stud.v1.StudService/ApplyAction");
+  return *method;
+}
+
 v1::NewHandRequest EightSeatHand() {
   v1::NewHandRequest req;
   req.set_variant(v1::VARIANT_STUD);
@@ -64,10 +73,10 @@ HandPlayer::Call HandPlayer::Next() {
   std::string bytes;
   Call call;
   if (dealing_) {
-    call.method = &kNewHandMethod;
+    call.method = &NewHandMethod();
     bytes = EightSeatHand().SerializeAsString();
   } else {
-    call.method = &kApplyActionMethod;
+    call.method = &ApplyActionMethod();
     v1::ApplyActionRequest req;
     req.set_token(update_.token());
     *req.mutable_action() = PickAction(update_, rng_, false);

@@ -31,13 +31,13 @@ stud::v1::NewHandRequest EightSeatHand();
 stud::v1::Action PickAction(const stud::v1::HandUpdate& u, std::mt19937_64& rng, bool passive);
 
 // The method names of the calls a HandPlayer makes (generic stub paths).
-inline const std::string kNewHandMethod = "/stud.v1.StudService/NewHand";
-inline const std::string kApplyActionMethod = "/stud.v1.StudService/ApplyAction";
+const std::string& NewHandMethod();
+const std::string& ApplyActionMethod();
 
 class HandPlayer {
  public:
   struct Call {
-    const std::string* method;  // kNewHandMethod or kApplyActionMethod
+    const std::string* method;  // NewHandMethod() or ApplyActionMethod()
     grpc::ByteBuffer bytes;
     size_t size = 0;
     std::string hand_id;  // sent as x-stud-hand-id when not empty

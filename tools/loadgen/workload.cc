@@ -165,7 +165,7 @@ Workload BuildWorkload(const WorkloadOptions& options) {
         seat->set_seat(s);
         seat->set_contribution(100 * (1 + static_cast<int64_t>(rng() % 4)));
         for (int k = 0; k < 7; ++k)
-          seat->add_cards(CardName(deck[static_cast<size_t>((s - 1) * 7 + k)]));
+          seat->add_cards(CardName(deck[static_cast<size_t>(s - 1) * 7 + static_cast<size_t>(k)]));
       }
       requests.push_back(req.SerializeAsString());
     }
