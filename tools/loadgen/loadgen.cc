@@ -70,9 +70,8 @@ ABSL_FLAG(int, chain, 0,
           "service/token/hand_cache.h). 0: independent mid-hand requests");
 ABSL_FLAG(bool, hand_header, false,
           "--chain or --rpc=play_hands: every action carries its hand's id (PublicView.hand_id) as "
-          "x-stud-hand-id metadata, "
-          "as a client does for a load balancer that keeps a hand on one replica "
-          "(deploy/local-stack.sh --hand-affinity)");
+          "x-stud-hand-id metadata, as a client does for a load balancer that keeps a hand on one "
+          "replica (deploy/local-stack.sh --hand-affinity)");
 ABSL_FLAG(std::string, detail, "full",
           "--rpc=apply_action and new_hand: the answer's UpdateDetail, full or changes (no public "
           "view or announcements)");
