@@ -93,7 +93,8 @@ class RedisPipeline {
   // thread is the one that would answer. What it submits goes in a later batch.
   using Done = absl::AnyInvocable<void(absl::StatusOr<Reply>) &&>;
 
-  // Queues the command `args` and returns at once; `done` runs when the reply is in.
+  // Queues the command `args` (its bytes copied before it returns, so they may
+  // be temporaries) and returns at once; `done` runs when the reply is in.
   void Submit(std::initializer_list<absl::string_view> args, Done done);
   // Submit of `script` (which outlives the pipeline) with `numkeys_keys_args`
   // (the number of keys, the keys, the arguments): EVALSHA, or EVAL on
