@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "workload.h"
+
 namespace stud::bench {
 
 namespace v1 = stud::v1;
@@ -51,11 +53,6 @@ v1::Action PickAction(const v1::HandUpdate& u, std::mt19937_64& rng, bool passiv
 }
 
 namespace {
-
-grpc::ByteBuffer ToBuffer(const std::string& s) {
-  grpc::Slice slice(s);
-  return grpc::ByteBuffer(&slice, 1);
-}
 
 // The message's bytes, in one piece.
 bool Parse(const grpc::ByteBuffer& buffer, google::protobuf::Message* out) {

@@ -30,14 +30,14 @@ std::shared_ptr<grpc::Channel> MakeChannel(const std::string& target, int id) {
   return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args);
 }
 
+grpc::ByteBuffer ToBuffer(const std::string& bytes) {
+  grpc::Slice slice(bytes);
+  return grpc::ByteBuffer(&slice, 1);
+}
+
 namespace {
 
 namespace v1 = stud::v1;
-
-grpc::ByteBuffer ToBuffer(const std::string& s) {
-  grpc::Slice slice(s);
-  return grpc::ByteBuffer(&slice, 1);
-}
 
 v1::HandUpdate Call(v1::StudService::Stub& stub, const v1::NewHandRequest& req) {
   grpc::ClientContext ctx;

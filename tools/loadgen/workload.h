@@ -54,6 +54,9 @@ Workload BuildWorkload(const WorkloadOptions& options);
 // The baseline's pool: one echo request per request of `real`.
 Workload EchoTwin(const Workload& real);
 
+// `bytes` (a serialized message) as a buffer of one slice, for the generic stub.
+grpc::ByteBuffer ToBuffer(const std::string& bytes);
+
 // A channel of its own to `target` (a distinct `id`: a connection gRPC does not share).
 std::shared_ptr<grpc::Channel> MakeChannel(const std::string& target, int id);
 
