@@ -112,6 +112,10 @@ ABSL_FLAG(int64_t, ledger_ttl_seconds, 86400,
 ABSL_FLAG(int64_t, ledger_in_play_ttl_seconds, 7 * 86400,
           "How long a hand's ledger entry is kept after its last change while the hand is in play");
 ABSL_FLAG(int, ledger_timeout_ms, 500, "Connect and reply timeout of each ledger (Redis) call");
+ABSL_FLAG(std::string, ledger_token_names, "digest",
+          "How ledger entries name tokens: digest (BLAKE2b of the token, as every release) or tag "
+          "(the token's AES-GCM-SIV tag: no hashing; formats 4 and 5). Replicas of either "
+          "setting share a ledger, so a fleet switches one replica at a time");
 ABSL_FLAG(int, max_watchers, 10000,
           "With --ledger: open WatchHand streams on this replica; more are RESOURCE_EXHAUSTED");
 ABSL_FLAG(int, max_watchers_per_tenant, 0,
@@ -309,6 +313,12 @@ absl::StatusOr<RedisLedgerOptions> LedgerOptionsFromFlags(const std::string& url
   lo->ttl_in_play_seconds = std::max<int64_t>(1, absl::GetFlag(FLAGS_ledger_in_play_ttl_seconds));
   lo->connect_timeout = lo->io_timeout =
       absl::Milliseconds(std::max(1, absl::GetFlag(FLAGS_ledger_timeout_ms)));
+  const std::string names = absl::GetFlag(FLAGS_ledger_token_names);
+  if (names != "digest" && names != "tag") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--ledger_token_names: '", names, "' is neither digest nor tag"));
+  }
+  lo->tag_names = names == "tag";
   return lo;
 }
 

@@ -55,6 +55,7 @@ ABSL_DECLARE_FLAG(int64_t, ledger_max_hands_per_tenant);
 ABSL_DECLARE_FLAG(int64_t, ledger_ttl_seconds);
 ABSL_DECLARE_FLAG(int64_t, ledger_in_play_ttl_seconds);
 ABSL_DECLARE_FLAG(int, ledger_timeout_ms);
+ABSL_DECLARE_FLAG(std::string, ledger_token_names);
 ABSL_DECLARE_FLAG(int, max_watchers);
 ABSL_DECLARE_FLAG(int, max_watchers_per_tenant);
 ABSL_DECLARE_FLAG(int, watch_idle_timeout_seconds);

@@ -54,6 +54,13 @@ size_t PutLengthHeader(uint8_t* out, uint8_t format, uint32_t key_id, absl::stri
 
 }  // namespace
 
+absl::string_view SivTagOf(absl::string_view token) {
+  const bool siv = token.size() >= kTokenHeaderBytes + gcm_siv::kNonceBytes + gcm_siv::kTagBytes &&
+                   token[0] == kMagic[0] && token[1] == kMagic[1] &&
+                   (token[2] == kGcmSivTokenFormat || token[2] == kDerivedTokenFormat);
+  return siv ? token.substr(token.size() - gcm_siv::kTagBytes) : absl::string_view();
+}
+
 static_assert(kTokenNonceBytes == crypto_aead_xchacha20poly1305_ietf_NPUBBYTES);
 static_assert(kTokenTagBytes == crypto_aead_xchacha20poly1305_ietf_ABYTES);
 static_assert(kKeyBytes == crypto_aead_xchacha20poly1305_ietf_KEYBYTES);

@@ -266,6 +266,15 @@ class Sealer {
   std::array<uint8_t, 16> sip_key_{};
 };
 
+// The AES-256-GCM-SIV tag of a token of format 4 or 5 (its last
+// kTokenTagBytes), "" for any other format. For an authentic token it names
+// the token's bytes: the tag is a PRF of the key, nonce, header and plaintext,
+// and the keystream is keyed by it, so two authentic tokens with one tag under
+// one key are the same bytes, and tags under different keys collide with
+// probability about 2^-128 per pair. Only the token's layout is read: call it
+// on a token that was opened or sealed.
+absl::string_view SivTagOf(absl::string_view token);
+
 // Starts libsodium and libgcrypt (once per process; later calls are cheap);
 // INTERNAL if either cannot start.
 absl::Status InitCrypto();

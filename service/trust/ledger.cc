@@ -10,6 +10,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "service/api/status_mapping.h"
+#include "service/token/sealer.h"
 #include "service/trust/waited.h"
 
 namespace stud::service {
@@ -41,10 +42,10 @@ Result Ledger::Check(const std::string& key, const LedgerEntry& entry) {
   return Waited<Result>([&](LedgerDone done) { StartCheck(key, entry, std::move(done)); });
 }
 
-void NoLedger::StartCreate(const std::string&, LedgerCommit, LedgerDone done) {
+void NoLedger::StartCreate(const std::string&, const LedgerCommit&, LedgerDone done) {
   std::move(done)(LedgerResult{LedgerOutcome::kApplied, 0});
 }
-void NoLedger::StartAdvance(const std::string&, const LedgerEntry&, LedgerCommit to,
+void NoLedger::StartAdvance(const std::string&, const LedgerEntry&, const LedgerCommit& to,
                             LedgerDone done) {
   std::move(done)(LedgerResult{LedgerOutcome::kApplied, to.entry.version});
 }
@@ -101,6 +102,27 @@ std::string TokenDigest(absl::string_view token) {
   return absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(out), sizeof(out)));
 }
 
+namespace {
+constexpr char kTagNamePrefix = 'g';
+}  // namespace
+
+std::string TokenName(absl::string_view token, TokenNaming naming) {
+  const absl::string_view tag = naming == TokenNaming::kTag ? SivTagOf(token) : "";
+  if (tag.empty()) return TokenDigest(token);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string name(1 + 2 * tag.size(), kTagNamePrefix);
+  for (size_t i = 0; i < tag.size(); ++i) {
+    const auto b = static_cast<uint8_t>(tag[i]);
+    name[1 + 2 * i] = kHex[b >> 4];
+    name[2 + 2 * i] = kHex[b & 0xf];
+  }
+  return name;
+}
+
+TokenNaming NamingOf(absl::string_view name) {
+  return name.size() == 33 && name[0] == kTagNamePrefix ? TokenNaming::kTag : TokenNaming::kDigest;
+}
+
 absl::StatusOr<std::string> HandIdFromCaller(absl::string_view hand_id, absl::string_view field) {
   const bool hex = hand_id.size() == 32 && std::all_of(hand_id.begin(), hand_id.end(), [](char c) {
                      return absl::ascii_isxdigit(static_cast<unsigned char>(c));
@@ -142,28 +164,32 @@ void LedgerScope::NoteOpened(absl::string_view hand_id, uint64_t version, absl::
                              absl::string_view digest) {
   if (ledger_ == nullptr || opened_) return;
   opened_ = Noted{absl::BytesToHexString(hand_id),
-                  {.entry = {version, digest.empty() ? TokenDigest(token) : std::string(digest)}}};
+                  {.entry = {version, digest.empty() ? TokenName(token, ledger_->naming())
+                                                     : std::string(digest)}}};
   opened_token_ = token;
 }
 
 absl::string_view LedgerScope::NoteSealed(absl::string_view hand_id, uint64_t version,
                                           uint64_t first_op, bool ended, absl::string_view token) {
   if (ledger_ == nullptr) return "";
-  sealed_ = Noted{absl::BytesToHexString(hand_id),
-                  {{version, TokenDigest(token)}, std::string(token), first_op, ended}};
+  sealed_ =
+      Noted{absl::BytesToHexString(hand_id),
+            {{version, TokenName(token, ledger_->naming())}, std::string(token), first_op, ended}};
   return sealed_->commit.entry.digest;
 }
 
 // What a call's Finish carries to the ledger's answer: the scope's notes
-// (the scope itself belongs to the handler's stack frame), the tenant, the
-// handler's status and the completion.
+// (the scope itself belongs to the handler's stack frame), the opened token's
+// bytes, the tenant, the handler's status and the completion.
 struct LedgerScope::Pending {
   Ledger* ledger;
   std::optional<Noted> opened;
   std::optional<Noted> sealed;
+  std::string opened_token;  // for Rename: the entry may name it the other way
   std::string tenant;
   absl::Status handler_status;
   absl::AnyInvocable<void(absl::Status) &&> done;
+  bool renamed = false;
 
   const Noted& about() const { return opened ? *opened : *sealed; }
   static void Complete(std::unique_ptr<Pending> p, absl::Status status) {
@@ -174,11 +200,85 @@ struct LedgerScope::Pending {
     absl::Status status = p->Judged(r);
     Complete(std::move(p), std::move(status));
   }
-  // Judge, as the completion of the ledger call that decides.
-  static LedgerDone Judging(std::unique_ptr<Pending> p) {
-    return [p = std::move(p)](const absl::StatusOr<LedgerResult>& r) mutable {
-      Judge(std::move(p), r);
+
+  // The ledger call the notes ask for (see the top of ledger.h); its answer
+  // decides the call's status.
+  static void Ask(std::unique_ptr<Pending> p) {
+    Ledger* const ledger = p->ledger;
+    const std::string key = LedgerKey(p->tenant, p->about().hand_id_hex);
+    if (!p->handler_status.ok()) {
+      const LedgerEntry& entry = p->opened->commit.entry;
+      ledger->StartCheck(key, entry, Then(std::move(p), [](std::unique_ptr<Pending> q, auto& r) {
+                           absl::Status status = q->Refusal(r);
+                           Complete(std::move(q), std::move(status));
+                         }));
+    } else if (p->sealed && !p->opened) {
+      const LedgerCommit& commit = p->sealed->commit;
+      ledger->StartCreate(key, commit, Then(std::move(p), &Judge));
+    } else if (p->sealed && p->sealed->hand_id_hex != p->opened->hand_id_hex) {
+      // A redeal (NewHand with redeal_of): the misdealt hand must be at its
+      // latest token, and the redeal is a new hand [STUD-IRR-EXP-1].
+      const LedgerEntry& entry = p->opened->commit.entry;
+      ledger->StartCheck(key, entry, Then(std::move(p), &CreateRedeal));
+    } else if (p->sealed) {
+      const LedgerEntry& from = p->opened->commit.entry;
+      const LedgerCommit& to = p->sealed->commit;
+      ledger->StartAdvance(key, from, to, Then(std::move(p), &Judge));
+    } else {
+      const LedgerEntry& entry = p->opened->commit.entry;
+      ledger->StartCheck(key, entry, Then(std::move(p), &Judge));
+    }
+  }
+  // The redeal's new hand, once the misdealt one is known to be at its latest.
+  static void CreateRedeal(std::unique_ptr<Pending> p, const absl::StatusOr<LedgerResult>& r) {
+    if (!r.ok() || (r->outcome != LedgerOutcome::kLatest && r->outcome != LedgerOutcome::kRetry)) {
+      return Judge(std::move(p), r);
+    }
+    Ledger* const store = p->ledger;
+    const std::string redeal = LedgerKey(p->tenant, p->sealed->hand_id_hex);
+    const LedgerCommit& commit = p->sealed->commit;
+    store->StartCreate(
+        redeal, commit, Then(std::move(p), [](std::unique_ptr<Pending> q, auto& created) {
+          if (created.ok() && created->outcome == LedgerOutcome::kSuperseded) {
+            return Complete(std::move(q), absl::InternalError("ledger: a new hand's id is already "
+                                                              "taken"));
+          }
+          Judge(std::move(q), created);
+        }));
+  }
+  // The completion of a ledger call: `next(p, answer)`, unless the answer
+  // asks the call to name its tokens the other way (Rename): then the call is
+  // asked again.
+  template <typename Next>
+  static LedgerDone Then(std::unique_ptr<Pending> p, Next next) {
+    return [p = std::move(p), next](const absl::StatusOr<LedgerResult>& r) mutable {
+      if (p->Rename(r)) return Ask(std::move(p));
+      next(std::move(p), r);
     };
+  }
+  // True, once per call, when the entry is at a version this call names but
+  // names its token the other way (replicas of one ledger with different
+  // --ledger_token_names, ledger.h TokenNaming): the call's token of that
+  // version is then named as the entry names its own, so that the entry's
+  // own token compares equal.
+  bool Rename(const absl::StatusOr<LedgerResult>& r) {
+    if (renamed || !r.ok() || r->outcome != LedgerOutcome::kSuperseded || r->latest_name.empty()) {
+      return false;
+    }
+    const TokenNaming naming = NamingOf(r->latest_name);
+    auto named_otherwise = [&](const std::optional<Noted>& n) {
+      return n && n->commit.entry.version == r->latest_version &&
+             NamingOf(n->commit.entry.digest) != naming;
+    };
+    const bool opened_otherwise = named_otherwise(opened);
+    const bool sealed_otherwise = named_otherwise(sealed);
+    if (!opened_otherwise && !sealed_otherwise) return false;
+    renamed = true;
+    // The entry at the opened token's version: the new entry, if any, is
+    // written in this replica's naming. At the sealed one's: the exact retry.
+    if (opened_otherwise) opened->commit.entry.digest = TokenName(opened_token, naming);
+    if (sealed_otherwise) sealed->commit.entry.digest = TokenName(sealed->commit.token, naming);
+    return true;
   }
 
   // A refused call (nothing applied): a stale token is reported as such
@@ -239,54 +339,16 @@ void LedgerScope::Finish(absl::Status handler_status, absl::string_view tenant,
   if (!opened_ && (!sealed_ || !handler_status.ok())) {
     return std::move(done)(std::move(handler_status));
   }
-  auto p = std::unique_ptr<Pending>(new Pending{ledger_, std::move(opened_), std::move(sealed_),
-                                                std::string(tenant), std::move(handler_status),
-                                                std::move(done)});
-  Ledger* const ledger = p->ledger;
-  const std::string key = LedgerKey(p->tenant, p->about().hand_id_hex);
-  if (!p->handler_status.ok()) {
-    const LedgerEntry entry = p->opened->commit.entry;
-    ledger->StartCheck(key, entry,
-                       [p = std::move(p)](const absl::StatusOr<LedgerResult>& r) mutable {
-                         absl::Status status = p->Refusal(r);
-                         Pending::Complete(std::move(p), std::move(status));
-                       });
-    return;
-  }
-  if (p->sealed && !p->opened) {
-    LedgerCommit commit = std::move(p->sealed->commit);
-    ledger->StartCreate(key, std::move(commit), Pending::Judging(std::move(p)));
-  } else if (p->sealed && p->sealed->hand_id_hex != p->opened->hand_id_hex) {
-    // A redeal (NewHand with redeal_of): the misdealt hand must be at its
-    // latest token, and the redeal is a new hand [STUD-IRR-EXP-1].
-    const LedgerEntry entry = p->opened->commit.entry;
-    ledger->StartCheck(
-        key, entry, [p = std::move(p)](const absl::StatusOr<LedgerResult>& r) mutable {
-          if (!r.ok() ||
-              (r->outcome != LedgerOutcome::kLatest && r->outcome != LedgerOutcome::kRetry))
-            return Pending::Judge(std::move(p), r);
-          Ledger* const store = p->ledger;
-          const std::string redeal = LedgerKey(p->tenant, p->sealed->hand_id_hex);
-          LedgerCommit commit = std::move(p->sealed->commit);
-          store->StartCreate(
-              redeal, std::move(commit),
-              [p = std::move(p)](const absl::StatusOr<LedgerResult>& created) mutable {
-                if (created.ok() && created->outcome == LedgerOutcome::kSuperseded) {
-                  return Pending::Complete(
-                      std::move(p),
-                      absl::InternalError("ledger: a new hand's id is already taken"));
-                }
-                Pending::Judge(std::move(p), created);
-              });
-        });
-  } else if (p->sealed) {
-    const LedgerEntry from = p->opened->commit.entry;
-    LedgerCommit to = std::move(p->sealed->commit);
-    ledger->StartAdvance(key, from, std::move(to), Pending::Judging(std::move(p)));
-  } else {
-    const LedgerEntry entry = p->opened->commit.entry;
-    ledger->StartCheck(key, entry, Pending::Judging(std::move(p)));
-  }
+  // The opened token's bytes are the request's, which end with the handler.
+  std::string opened_token(opened_ ? opened_token_ : absl::string_view());
+  auto p = std::unique_ptr<Pending>(new Pending{.ledger = ledger_,
+                                                .opened = std::move(opened_),
+                                                .sealed = std::move(sealed_),
+                                                .opened_token = std::move(opened_token),
+                                                .tenant = std::string(tenant),
+                                                .handler_status = std::move(handler_status),
+                                                .done = std::move(done)});
+  Pending::Ask(std::move(p));
 }
 
 }  // namespace stud::service

@@ -4,12 +4,12 @@
 // service cannot tell an old token from the latest one: a caller could send an
 // older token with another action and fork the hand. With a ledger
 // (stud_server --ledger redis://HOST:PORT) every call that changes a hand
-// commits (tenant, hand id) -> (version, digest of the new token) with one
+// commits (tenant, hand id) -> (version, name of the new token) with one
 // atomic compare-and-set before the answer leaves, and every call on a token
 // that is not the hand's latest is refused (ABORTED, TOKEN_SUPERSEDED). The
 // exact retry of the call that produced the latest token still gets the
 // identical answer: sealing is deterministic, so the retry computes the same
-// new token, whose digest is already the entry.
+// new token, whose name is already the entry.
 //
 // The handlers themselves do not talk to the ledger. The gRPC adapter opens a
 // LedgerScope around each call and hands it to the handler in the call's
@@ -44,10 +44,27 @@
 
 namespace stud::service {
 
-// A hand's ledger entry: its latest version and the digest of its latest token.
+// How entries name a token (--ledger_token_names). Either name is a function
+// of the token's bytes alone, so every replica names a token the same way,
+// and the exact retry of a call names its new token as the first try did.
+//   kDigest  BLAKE2b-128 of the bytes, 32 hex digits (TokenDigest). Every
+//            release names tokens so.
+//   kTag     a token of format 4 or 5 by its AES-256-GCM-SIV tag, which sealing
+//            and opening make anyway (token/sealer.h, SivTagOf): "g" and 32
+//            hex digits, no hashing; other formats keep their digest.
+// Replicas that name tokens differently share one ledger: a call whose
+// entry names the token the other way names it so too and asks once more
+// (docs/ledger.md, "Token names"), so a fleet switches one replica at a time.
+enum class TokenNaming { kDigest, kTag };
+// `token`'s name in `naming`.
+std::string TokenName(absl::string_view token, TokenNaming naming);
+// The naming `name` is in.
+TokenNaming NamingOf(absl::string_view name);
+
+// A hand's ledger entry: its latest version and the name of its latest token.
 struct LedgerEntry {
   uint64_t version = 0;
-  std::string digest;  // BLAKE2b-128 of the token bytes (TokenDigest)
+  std::string digest;  // the token's TokenName
   friend bool operator==(const LedgerEntry&, const LedgerEntry&) = default;
 };
 
@@ -71,13 +88,15 @@ struct LedgerResult {
   LedgerOutcome outcome = LedgerOutcome::kMissing;
   uint64_t latest_version = 0;  // the entry's version when there is one
   uint64_t live_hands = 0;      // kHandsExhausted: the tenant's live hands
+  // kSuperseded and kBehind: the name of the entry's token (the store may leave it "").
+  std::string latest_name;
 };
 
 // What Create and Advance write: the new entry, its token (kept as the hand's
 // latest and published on the watch stream) and what the change was.
 struct LedgerCommit {
   LedgerEntry entry;
-  std::string token;      // the new token's bytes; TokenDigest(token) == entry.digest
+  std::string token;      // the new token's bytes; entry.digest is its TokenName
   uint64_t first_op = 0;  // index of the first operation this version appended (0: a new hand)
   bool ended = false;     // the hand ended with this version (also picks the expiry)
 };
@@ -121,16 +140,20 @@ using LatestDone = absl::AnyInvocable<void(absl::StatusOr<LedgerLatest>) &&>;
 // time; none takes longer than its configured timeouts.
 //
 // The service uses the Start forms: they return at once and complete `done`
-// when the store has answered, so no handler thread waits on the store.
-// Create, Advance and Check are the same calls waiting for their result.
+// when the store has answered, so no handler thread waits on the store. They
+// read what they are given before `done` can run (it may run before they
+// return). Create, Advance and Check are the same calls waiting for their
+// result.
 class Ledger {
  public:
   virtual ~Ledger() = default;
+  // How this replica names the tokens it notes (--ledger_token_names).
+  virtual TokenNaming naming() const { return TokenNaming::kDigest; }
   // `key` is LedgerKey(tenant, hand id); `commit.ended` picks the expiry
   // (ended hands are kept for a shorter time than hands in play). A write
   // (kApplied) also publishes the change on the watch stream.
-  virtual void StartCreate(const std::string& key, LedgerCommit commit, LedgerDone done) = 0;
-  virtual void StartAdvance(const std::string& key, const LedgerEntry& from, LedgerCommit to,
+  virtual void StartCreate(const std::string& key, const LedgerCommit& commit, LedgerDone done) = 0;
+  virtual void StartAdvance(const std::string& key, const LedgerEntry& from, const LedgerCommit& to,
                             LedgerDone done) = 0;
   virtual void StartCheck(const std::string& key, const LedgerEntry& entry, LedgerDone done) = 0;
   // The hand's latest token (GetView by hand id, WatchHand).
@@ -148,8 +171,8 @@ class Ledger {
 // nothing is stored.
 class NoLedger final : public Ledger {
  public:
-  void StartCreate(const std::string&, LedgerCommit, LedgerDone done) override;
-  void StartAdvance(const std::string&, const LedgerEntry&, LedgerCommit to,
+  void StartCreate(const std::string&, const LedgerCommit&, LedgerDone done) override;
+  void StartAdvance(const std::string&, const LedgerEntry&, const LedgerCommit& to,
                     LedgerDone done) override;
   void StartCheck(const std::string&, const LedgerEntry& entry, LedgerDone done) override;
   // Nothing is stored: always kMissing.
@@ -176,7 +199,7 @@ std::string LiveHandsKey(absl::string_view ledger_key);
 absl::string_view HandIdOfKey(absl::string_view ledger_key);
 // The watch stream entry ID of `version`: "<version>-1".
 std::string WatchStreamId(uint64_t version);
-// BLAKE2b-128 of the token, as 32 hex characters.
+// BLAKE2b-128 of the token, as 32 hex characters (TokenNaming::kDigest).
 std::string TokenDigest(absl::string_view token);
 
 // The latest token of the hand whose id is `hand_id` (PublicView.hand_id: 32
@@ -209,17 +232,18 @@ class LedgerScope {
   // Called where a token is opened and where a new token is sealed, with the
   // hand id's raw bytes (ServiceData::hand_id); no-ops without a ledger (the
   // id is hex-encoded only with one). The first token opened is the call's.
-  // `digest`: the token's TokenDigest when the caller has it (a hand kept as
-  // exactly this token, token/hand_cache.h), else "" and it is computed.
+  // `digest`: the token's TokenName in the ledger's naming when the caller has
+  // it (a hand kept as exactly this token, token/hand_cache.h), else "" and
+  // it is made.
   void NoteOpened(absl::string_view hand_id, uint64_t version, absl::string_view token,
                   absl::string_view digest = "");
   // `first_op`: the index of the first operation the sealed version appended
   // (0 for a new hand), published on the watch stream. Returns the token's
-  // TokenDigest ("" without a ledger), valid until the next NoteSealed: kept
+  // TokenName ("" without a ledger), valid until the next NoteSealed: kept
   // with the hand, so that the next call on that token need not hash it again.
   absl::string_view NoteSealed(absl::string_view hand_id, uint64_t version, uint64_t first_op,
                                bool ended, absl::string_view token);
-  // The TokenDigest of `token` if it is the token noted opened, else "" (none
+  // The TokenName of `token` if it is the token noted opened, else "" (none
   // was, another was, or no ledger). While the handler runs: the opened
   // token's bytes are the request's.
   absl::string_view OpenedDigestOf(absl::string_view token) const {

@@ -69,6 +69,9 @@ struct RedisLedgerOptions {
   // --ledger_max_hands_per_tenant: live (not ended, not expired) hands a
   // tenant may hold in the ledger; 0 = no limit (redis_ledger.h).
   int64_t max_hands_per_tenant = 0;
+  // --ledger_token_names=tag: entries name tokens by their AES-GCM-SIV tag
+  // (ledger.h, TokenNaming::kTag) rather than their BLAKE2b digest.
+  bool tag_names = false;
 };
 
 // "redis://HOST[:PORT]" (port 6379), or

@@ -18,19 +18,20 @@
 namespace stud::service {
 namespace {
 
-// The longest head: a 20-digit version, a colon and 32 hex digits. Check
-// and the commit script read this much and one byte more, not the token.
-constexpr size_t kMaxHeadBytes = 20 + 1 + 32;
+// The longest head: a 20-digit version, a colon and a token name (ledger.h,
+// TokenName: at most 33 characters). Check and the commit script read this
+// much and one byte more, not the token.
+constexpr size_t kMaxHeadBytes = 20 + 1 + 33;
 
 // The compare-and-set of Create and Advance, which also publishes the change
 // (ledger.h, the watch stream). KEYS[1] the hand's entry, KEYS[2] its watch
 // stream, KEYS[3] the tenant's live hands (LiveHandsKey); ARGV[1] the entry
-// the call read ("<version>:<digest>", "" for Create), ARGV[2] the entry it
+// the call read ("<version>:<name>", "" for Create), ARGV[2] the entry it
 // writes, ARGV[3] the new token, ARGV[4] the expiry in seconds, ARGV[5] the
 // stream entry ID, ARGV[6] first_op, ARGV[7] ended ("1"/"0"), ARGV[8] the
 // tenant's limit of live hands (0: none; KEYS[3] is kept up to date either
 // way, so a limit switched on later counts every hand written since), ARGV[9]
-// the hand id. Only the head of a value ("<version>:<digest>", before the token) is
+// the hand id. Only the head of a value ("<version>:<name>", before the token) is
 // read and compared (GETRANGE: a retry or a refusal never copies the token),
 // so entries written before tokens were kept compare too; a missing key reads
 // as "".
@@ -76,7 +77,7 @@ return {2, head}
   return *script;
 }
 
-// The head of an entry's value: "<version>:<digest hex>". The value is
+// The head of an entry's value: "<version>:<token name>". The value is
 // "<head>:<token bytes>" (or the head alone, written before tokens were kept).
 std::string Head(const LedgerEntry& e) { return absl::StrCat(e.version, ":", e.digest); }
 absl::string_view HeadOf(absl::string_view value) {
@@ -89,6 +90,22 @@ uint64_t VersionOf(absl::string_view value) {
   uint64_t v = 0;
   (void)absl::SimpleAtoi(value.substr(0, value.find(':')), &v);
   return v;
+}
+// The token name of a head ("" for a value without one).
+absl::string_view NameOf(absl::string_view head) {
+  const size_t colon = head.find(':');
+  return colon == absl::string_view::npos ? "" : head.substr(colon + 1);
+}
+
+// Check's and the commit script's answer when the entry's head is not the
+// one the call expected: superseded by a later version, or behind the token
+// (the ledger lost writes).
+LedgerResult NotLatestResult(uint64_t token_version, absl::string_view head) {
+  const uint64_t entry_version = VersionOf(head);
+  return LedgerResult{.outcome = entry_version < token_version ? LedgerOutcome::kBehind
+                                                               : LedgerOutcome::kSuperseded,
+                      .latest_version = entry_version,
+                      .latest_name = std::string(NameOf(head))};
 }
 
 constexpr const char* kOps[] = {"create", "advance", "check", "latest"};  // Count's `op`
@@ -116,12 +133,6 @@ size_t ResultIndex(const absl::Status& status, LedgerOutcome outcome) {
       return 6;
   }
   return kUnavailable;
-}
-
-// The outcome when the entry's head is not the one the call expected:
-// superseded by a later version, or behind the token (the ledger lost writes).
-LedgerOutcome NotLatest(uint64_t token_version, uint64_t entry_version) {
-  return entry_version < token_version ? LedgerOutcome::kBehind : LedgerOutcome::kSuperseded;
 }
 
 }  // namespace
@@ -216,7 +227,7 @@ absl::StatusOr<LedgerResult> RedisLedger::CommitResult(const RedisPipeline::Repl
     case 4:
       return LedgerResult{LedgerOutcome::kHandsExhausted, 0, VersionOf(head)};
     default:
-      return LedgerResult{NotLatest(from_version, VersionOf(head)), VersionOf(head)};
+      return NotLatestResult(from_version, head);
   }
 }
 
@@ -267,12 +278,12 @@ absl::StatusOr<LedgerResult> RedisLedger::Acknowledged(
   return out;
 }
 
-void RedisLedger::StartCreate(const std::string& key, LedgerCommit commit, LedgerDone done) {
+void RedisLedger::StartCreate(const std::string& key, const LedgerCommit& commit, LedgerDone done) {
   Commit(key, "", 0, commit, Recorded(0, std::move(done)));
 }
 
-void RedisLedger::StartAdvance(const std::string& key, const LedgerEntry& from, LedgerCommit to,
-                               LedgerDone done) {
+void RedisLedger::StartAdvance(const std::string& key, const LedgerEntry& from,
+                               const LedgerCommit& to, LedgerDone done) {
   Commit(key, Head(from), from.version, to, Recorded(1, std::move(done)));
 }
 
@@ -286,9 +297,8 @@ void RedisLedger::StartCheck(const std::string& key, const LedgerEntry& entry, L
         if (r->r->type != REDIS_REPLY_STRING || r->r->len == 0)
           return std::move(done)(LedgerResult{LedgerOutcome::kMissing, 0});
         const absl::string_view head = HeadOf(absl::string_view(r->r->str, r->r->len));
-        std::move(done)(LedgerResult{
-            head == head_wanted ? LedgerOutcome::kLatest : NotLatest(version, VersionOf(head)),
-            VersionOf(head)});
+        if (head != head_wanted) return std::move(done)(NotLatestResult(version, head));
+        std::move(done)(LedgerResult{LedgerOutcome::kLatest, version});
       });
 }
 

@@ -2,9 +2,9 @@
 //
 // One string key per hand, LedgerKey(tenant, hand id) = "stud:{<tenant
 // tag>:hand}" (ledger.h: a hash, not the tenant's name)
-// -> "<version>:<token digest hex>:<token bytes>", with an expiry:
+// -> "<version>:<token name>:<token bytes>" (ledger.h, TokenName), with an expiry:
 // `ttl_in_play` while the hand is in play, `ttl_ended` once it is over. The
-// version and digest (the value's head) decide every comparison; the token is
+// version and name (the value's head) decide every comparison; the token is
 // kept for Latest. Create and Advance are one call (EVALSHA) of one Lua script (atomic
 // on the server, one round trip): Create sets the key only when it is free (as
 // SET NX), Advance only when its head is the token the call opened (the
@@ -78,8 +78,11 @@ class RedisLedger final : public Ledger {
   RedisLedger(const RedisLedger&) = delete;
   RedisLedger& operator=(const RedisLedger&) = delete;
 
-  void StartCreate(const std::string& key, LedgerCommit commit, LedgerDone done) override;
-  void StartAdvance(const std::string& key, const LedgerEntry& from, LedgerCommit to,
+  TokenNaming naming() const override {
+    return options_.tag_names ? TokenNaming::kTag : TokenNaming::kDigest;
+  }
+  void StartCreate(const std::string& key, const LedgerCommit& commit, LedgerDone done) override;
+  void StartAdvance(const std::string& key, const LedgerEntry& from, const LedgerCommit& to,
                     LedgerDone done) override;
   void StartCheck(const std::string& key, const LedgerEntry& entry, LedgerDone done) override;
   void StartLatest(const std::string& key, LatestDone done) override;
