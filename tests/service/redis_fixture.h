@@ -88,6 +88,7 @@ class RedisServer {
         "",      "--daemonize",  "no",  "--logfile",     dir_ + "/redis.log"};
     args.insert(args.end(), extra_.begin(), extra_.end());
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     // Its output to /dev/null (it logs to redis.log): a server left behind by
