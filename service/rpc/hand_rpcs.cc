@@ -36,7 +36,7 @@ namespace {
 // The ledger's digest of `token`, the token the call opened ("" without a
 // ledger): kept with a hand a read keeps (ThreadHand::KeepAsOpened).
 absl::string_view OpenedDigest(const CallContext& call, absl::string_view token) {
-  return call.ledger != nullptr ? call.ledger->OpenedDigestOf(token) : "";
+  return call.ledger != nullptr ? call.ledger->OpenedNameOf(token) : "";
 }
 
 }  // namespace

@@ -15,10 +15,10 @@
 // trusted more: the caller's seat ticket, the ledger's latest version and
 // the hand id checks all run after the hand is found, as after an open.
 //
-// With the hand, the ledger's digest of its token when the call that kept it
-// had one (trust/ledger.h, TokenDigest): a function of the token's bytes
-// alone, kept and found with exactly those bytes, so the next call's ledger
-// need not hash the token again.
+// With the hand, the ledger's name of its token (its "digest" here) when the
+// call that kept it had one (trust/ledger.h, TokenName): a function of the
+// token's bytes alone, kept and found with exactly those bytes, so the next
+// call's ledger need not name the token again.
 //
 // A hand leaves the cache when a call finds it (Take): the call owns it and
 // may change it (ApplyAction applies its action to it). A call keeps its

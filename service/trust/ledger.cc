@@ -166,7 +166,7 @@ void LedgerScope::NoteOpened(absl::string_view hand_id, uint64_t version, absl::
   opened_ = Noted{absl::BytesToHexString(hand_id),
                   {.entry = {version, digest.empty() ? TokenName(token, ledger_->naming())
                                                      : std::string(digest)}}};
-  opened_token_ = token;
+  opened_token_.assign(token.data(), token.size());
 }
 
 absl::string_view LedgerScope::NoteSealed(absl::string_view hand_id, uint64_t version,
@@ -175,7 +175,7 @@ absl::string_view LedgerScope::NoteSealed(absl::string_view hand_id, uint64_t ve
   sealed_ =
       Noted{absl::BytesToHexString(hand_id),
             {{version, TokenName(token, ledger_->naming())}, std::string(token), first_op, ended}};
-  return sealed_->commit.entry.digest;
+  return sealed_->commit.entry.name;
 }
 
 // What a call's Finish carries to the ledger's answer: the scope's notes
@@ -268,7 +268,7 @@ struct LedgerScope::Pending {
     const TokenNaming naming = NamingOf(r->latest_name);
     auto named_otherwise = [&](const std::optional<Noted>& n) {
       return n && n->commit.entry.version == r->latest_version &&
-             NamingOf(n->commit.entry.digest) != naming;
+             NamingOf(n->commit.entry.name) != naming;
     };
     const bool opened_otherwise = named_otherwise(opened);
     const bool sealed_otherwise = named_otherwise(sealed);
@@ -276,8 +276,8 @@ struct LedgerScope::Pending {
     renamed = true;
     // The entry at the opened token's version: the new entry, if any, is
     // written in this replica's naming. At the sealed one's: the exact retry.
-    if (opened_otherwise) opened->commit.entry.digest = TokenName(opened_token, naming);
-    if (sealed_otherwise) sealed->commit.entry.digest = TokenName(sealed->commit.token, naming);
+    if (opened_otherwise) opened->commit.entry.name = TokenName(opened_token, naming);
+    if (sealed_otherwise) sealed->commit.entry.name = TokenName(sealed->commit.token, naming);
     return true;
   }
 
@@ -339,12 +339,10 @@ void LedgerScope::Finish(absl::Status handler_status, absl::string_view tenant,
   if (!opened_ && (!sealed_ || !handler_status.ok())) {
     return std::move(done)(std::move(handler_status));
   }
-  // The opened token's bytes are the request's, which end with the handler.
-  std::string opened_token(opened_ ? opened_token_ : absl::string_view());
   auto p = std::unique_ptr<Pending>(new Pending{.ledger = ledger_,
                                                 .opened = std::move(opened_),
                                                 .sealed = std::move(sealed_),
-                                                .opened_token = std::move(opened_token),
+                                                .opened_token = std::move(opened_token_),
                                                 .tenant = std::string(tenant),
                                                 .handler_status = std::move(handler_status),
                                                 .done = std::move(done)});

@@ -64,7 +64,7 @@ TokenNaming NamingOf(absl::string_view name);
 // A hand's ledger entry: its latest version and the name of its latest token.
 struct LedgerEntry {
   uint64_t version = 0;
-  std::string digest;  // the token's TokenName
+  std::string name;  // the token's TokenName
   friend bool operator==(const LedgerEntry&, const LedgerEntry&) = default;
 };
 
@@ -96,7 +96,7 @@ struct LedgerResult {
 // latest and published on the watch stream) and what the change was.
 struct LedgerCommit {
   LedgerEntry entry;
-  std::string token;      // the new token's bytes; entry.digest is its TokenName
+  std::string token;      // the new token's bytes; entry.name is its TokenName
   uint64_t first_op = 0;  // index of the first operation this version appended (0: a new hand)
   bool ended = false;     // the hand ended with this version (also picks the expiry)
 };
@@ -244,10 +244,9 @@ class LedgerScope {
   absl::string_view NoteSealed(absl::string_view hand_id, uint64_t version, uint64_t first_op,
                                bool ended, absl::string_view token);
   // The TokenName of `token` if it is the token noted opened, else "" (none
-  // was, another was, or no ledger). While the handler runs: the opened
-  // token's bytes are the request's.
-  absl::string_view OpenedDigestOf(absl::string_view token) const {
-    return opened_ && token == opened_token_ ? absl::string_view(opened_->commit.entry.digest) : "";
+  // was, another was, or no ledger).
+  absl::string_view OpenedNameOf(absl::string_view token) const {
+    return opened_ && token == opened_token_ ? absl::string_view(opened_->commit.entry.name) : "";
   }
 
   // Completes `done` with the call's final status: `handler_status` when the
@@ -266,7 +265,10 @@ class LedgerScope {
   struct Pending;
   Ledger* ledger_;
   std::optional<Noted> opened_;
-  absl::string_view opened_token_;  // the bytes opened_ is of, while the handler runs
+  // The bytes opened_ is of, owned: the token a call opens may be a local of
+  // its handler (GetView by hand id opens the ledger's latest), and a call
+  // whose entry names tokens the other way names it again after the handler.
+  std::string opened_token_;
   std::optional<Noted> sealed_;
 };
 

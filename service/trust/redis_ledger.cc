@@ -79,7 +79,7 @@ return {2, head}
 
 // The head of an entry's value: "<version>:<token name>". The value is
 // "<head>:<token bytes>" (or the head alone, written before tokens were kept).
-std::string Head(const LedgerEntry& e) { return absl::StrCat(e.version, ":", e.digest); }
+std::string Head(const LedgerEntry& e) { return absl::StrCat(e.version, ":", e.name); }
 absl::string_view HeadOf(absl::string_view value) {
   const size_t first = value.find(':');
   if (first == absl::string_view::npos) return value;

@@ -4,6 +4,7 @@
 #ifndef STUD_TESTS_SERVICE_LEDGER_FIXTURE_H_
 #define STUD_TESTS_SERVICE_LEDGER_FIXTURE_H_
 
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
@@ -92,6 +93,15 @@ inline stud::v1::HandUpdate Next(stud::v1::StudService::Stub& stub, const stud::
 inline void ExpectSuperseded(const grpc::Status& st, const std::string& what) {
   EXPECT_THAT(st, ::stud::testing::StatusIs(grpc::StatusCode::ABORTED)) << what;
   EXPECT_EQ(ErrorInfoOf(st).reason(), "TOKEN_SUPERSEDED") << what << ": " << st.error_message();
+}
+
+// `old`, a token of a hand that has moved on since, refused by each of `replicas`.
+inline void ExpectStaleOnEach(std::initializer_list<Replica*> replicas,
+                              const stud::v1::HandUpdate& old) {
+  for (Replica* r : replicas) {
+    stud::v1::ApplyActionResponse resp;
+    ExpectSuperseded(Apply(r->stub(), old.token(), ChooseAction(old, true), &resp), "stale token");
+  }
 }
 
 // Every RPC that takes a token, on `token`; the status of each.

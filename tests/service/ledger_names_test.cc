@@ -79,11 +79,7 @@ TEST(TokenNames, ReplicasNamingTokensEitherWayContinueEachOthersHands) {
       EntryName(redis, u),
       TokenName(u.token(), (seen.size() - 1) % 2 == 1 ? TokenNaming::kDigest : TokenNaming::kTag));
   // A token either replica superseded is refused by both.
-  for (Replica* r : {static_cast<Replica*>(&tags), static_cast<Replica*>(&digests)}) {
-    const v1::HandUpdate& old = seen[seen.size() - 3];
-    v1::ApplyActionResponse resp;
-    ExpectSuperseded(Apply(r->stub(), old.token(), ChooseAction(old, true), &resp), "stale token");
-  }
+  ExpectStaleOnEach({&tags, &digests}, seen[seen.size() - 3]);
 }
 
 TEST(TokenNames, TheExactRetryOnAReplicaNamingOtherwiseGetsTheSameAnswerAndForksAreRefused) {

@@ -31,22 +31,22 @@ TEST(LedgerScope, GivesTheDigestOfTheTokenItOpenedAndNoOther) {
   NoLedger ledger;
   const std::string a = "the bytes of token a", b = "the bytes of token b";
   LedgerScope scope(&ledger);
-  EXPECT_EQ(scope.OpenedDigestOf(a), "");  // nothing opened yet
+  EXPECT_EQ(scope.OpenedNameOf(a), "");  // nothing opened yet
   scope.NoteOpened("hand", 1, a);
-  EXPECT_EQ(scope.OpenedDigestOf(a), TokenDigest(a));
-  EXPECT_EQ(scope.OpenedDigestOf(b), "");
+  EXPECT_EQ(scope.OpenedNameOf(a), TokenDigest(a));
+  EXPECT_EQ(scope.OpenedNameOf(b), "");
   scope.NoteOpened("hand", 2, b);  // not the call's token: the first one opened is
-  EXPECT_EQ(scope.OpenedDigestOf(b), "");
-  EXPECT_EQ(scope.OpenedDigestOf(a), TokenDigest(a));
+  EXPECT_EQ(scope.OpenedNameOf(b), "");
+  EXPECT_EQ(scope.OpenedNameOf(a), TokenDigest(a));
   EXPECT_EQ(scope.NoteSealed("hand", 3, 0, false, b), TokenDigest(b));
 
   LedgerScope kept(&ledger);
   kept.NoteOpened("hand", 1, a, "kept with the hand");
-  EXPECT_EQ(kept.OpenedDigestOf(a), "kept with the hand");
+  EXPECT_EQ(kept.OpenedNameOf(a), "kept with the hand");
 
   LedgerScope off(nullptr);  // no ledger: nothing noted, no digest made
   off.NoteOpened("hand", 1, a);
-  EXPECT_EQ(off.OpenedDigestOf(a), "");
+  EXPECT_EQ(off.OpenedNameOf(a), "");
   EXPECT_EQ(off.NoteSealed("hand", 2, 0, false, b), "");
 }
 
@@ -277,11 +277,7 @@ TEST(Ledger, TwoReplicasSharingOneRedisContinueEachOthersHands) {
   ASSERT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
   ASSERT_GE(seen.size(), 4u);
   // A token one replica superseded is refused by the other too.
-  for (Replica* r : {&a, &b}) {
-    const v1::HandUpdate& old = seen[seen.size() - 3];
-    v1::ApplyActionResponse resp;
-    ExpectSuperseded(Apply(r->stub(), old.token(), ChooseAction(old, true), &resp), "stale token");
-  }
+  ExpectStaleOnEach({&a, &b}, seen[seen.size() - 3]);
 }
 
 // A redeal (NewHand with redeal_of) under the ledger [STUD-IRR-EXP-1]: the

@@ -68,7 +68,7 @@ LedgerCommit CommitOf(uint64_t version, const std::string& token, uint64_t first
                       bool ended = false) {
   LedgerCommit c;
   c.entry.version = version;
-  c.entry.digest = TokenDigest(token);
+  c.entry.name = TokenDigest(token);
   c.token = token;
   c.first_op = first_op;
   c.ended = ended;
@@ -159,12 +159,12 @@ TEST(LedgerWatch, EntriesWithoutATokenStillCompare) {
   RedisLedger ledger(*ParseLedgerUrl(redis.url()), nullptr);
   const std::string key = LedgerKey("", std::string(32, 'b'));
   const LedgerEntry old{7, TokenDigest("seven")};
-  redis.Command("SET " + key + " 7:" + old.digest);
+  redis.Command("SET " + key + " 7:" + old.name);
   absl::StatusOr<LedgerLatest> latest = ledger.Latest(key);
   EXPECT_EQ(latest->outcome, LedgerOutcome::kMissing);
   EXPECT_EQ(latest->version, 7u);
   EXPECT_EQ(ledger.Check(key, old)->outcome, LedgerOutcome::kLatest);
-  EXPECT_EQ(ledger.Check(key, {6, old.digest})->outcome, LedgerOutcome::kSuperseded);
+  EXPECT_EQ(ledger.Check(key, {6, old.name})->outcome, LedgerOutcome::kSuperseded);
   const LedgerCommit next = CommitOf(8, "eight", 12);
   EXPECT_EQ(ledger.Advance(key, old, next)->outcome, LedgerOutcome::kApplied);
   latest = ledger.Latest(key);
