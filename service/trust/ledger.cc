@@ -262,22 +262,16 @@ struct LedgerScope::Pending {
   // version is then named as the entry names its own, so that the entry's
   // own token compares equal.
   bool Rename(const absl::StatusOr<LedgerResult>& r) {
-    if (renamed || !r.ok() || r->outcome != LedgerOutcome::kSuperseded || r->latest_name.empty()) {
-      return false;
-    }
-    const TokenNaming naming = NamingOf(r->latest_name);
-    auto named_otherwise = [&](const std::optional<Noted>& n) {
-      return n && n->commit.entry.version == r->latest_version &&
-             NamingOf(n->commit.entry.name) != naming;
-    };
-    const bool opened_otherwise = named_otherwise(opened);
-    const bool sealed_otherwise = named_otherwise(sealed);
-    if (!opened_otherwise && !sealed_otherwise) return false;
+    if (renamed || !r.ok() || !r->named_otherwise) return false;
     renamed = true;
+    const TokenNaming naming = NamingOf(r->latest_name);
+    auto at_entry = [&](const std::optional<Noted>& n) {
+      return n && n->commit.entry.version == r->latest_version;
+    };
     // The entry at the opened token's version: the new entry, if any, is
     // written in this replica's naming. At the sealed one's: the exact retry.
-    if (opened_otherwise) opened->commit.entry.name = TokenName(opened_token, naming);
-    if (sealed_otherwise) sealed->commit.entry.name = TokenName(sealed->commit.token, naming);
+    if (at_entry(opened)) opened->commit.entry.name = TokenName(opened_token, naming);
+    if (at_entry(sealed)) sealed->commit.entry.name = TokenName(sealed->commit.token, naming);
     return true;
   }
 

@@ -90,6 +90,10 @@ struct LedgerResult {
   uint64_t live_hands = 0;      // kHandsExhausted: the tenant's live hands
   // kSuperseded and kBehind: the name of the entry's token (the store may leave it "").
   std::string latest_name;
+  // kSuperseded only: the entry is at a version the call named, but names
+  // that token the other way (TokenNaming): the same token, perhaps, named by
+  // a replica of the other setting (LedgerScope then names it so and asks again).
+  bool named_otherwise = false;
 };
 
 // What Create and Advance write: the new entry, its token (kept as the hand's

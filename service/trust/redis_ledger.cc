@@ -97,25 +97,41 @@ absl::string_view NameOf(absl::string_view head) {
   return colon == absl::string_view::npos ? "" : head.substr(colon + 1);
 }
 
+// A version a call names, and how it names its token there.
+struct Named {
+  uint64_t version = 0;
+  TokenNaming naming = TokenNaming::kDigest;
+};
+Named NamedAs(const LedgerEntry& e) { return {e.version, NamingOf(e.name)}; }
+
 // Check's and the commit script's answer when the entry's head is not the
 // one the call expected: superseded by a later version, or behind the token
-// (the ledger lost writes).
-LedgerResult NotLatestResult(uint64_t token_version, absl::string_view head) {
+// (the ledger lost writes). `token_version` is the version of the token the
+// call opened; `named` every version the call names.
+LedgerResult NotLatestResult(uint64_t token_version, absl::string_view head,
+                             std::initializer_list<Named> named) {
   const uint64_t entry_version = VersionOf(head);
-  return LedgerResult{.outcome = entry_version < token_version ? LedgerOutcome::kBehind
-                                                               : LedgerOutcome::kSuperseded,
-                      .latest_version = entry_version,
-                      .latest_name = std::string(NameOf(head))};
+  LedgerResult out{.outcome = entry_version < token_version ? LedgerOutcome::kBehind
+                                                            : LedgerOutcome::kSuperseded,
+                   .latest_version = entry_version,
+                   .latest_name = std::string(NameOf(head))};
+  for (const Named& n : named) {
+    out.named_otherwise |= out.outcome == LedgerOutcome::kSuperseded && !out.latest_name.empty() &&
+                           n.version == entry_version && n.naming != NamingOf(out.latest_name);
+  }
+  return out;
 }
 
 constexpr const char* kOps[] = {"create", "advance", "check", "latest"};  // Count's `op`
-constexpr const char* kResults[] = {"applied", "retry",  "latest",          "superseded",
-                                    "missing", "behind", "hands_exhausted", "unavailable"};
+constexpr const char* kResults[] = {"applied",         "retry",           "latest",
+                                    "superseded",      "missing",         "behind",
+                                    "hands_exhausted", "named_otherwise", "unavailable"};
 constexpr size_t kUnavailable = std::size(kResults) - 1;
 
 // Index into kResults.
-size_t ResultIndex(const absl::Status& status, LedgerOutcome outcome) {
+size_t ResultIndex(const absl::Status& status, LedgerOutcome outcome, bool named_otherwise) {
   if (!status.ok()) return kUnavailable;
+  if (named_otherwise) return 7;
   switch (outcome) {
     case LedgerOutcome::kApplied:
       return 0;
@@ -163,7 +179,8 @@ std::unique_ptr<RedisLedger::Metrics> RedisLedger::MakeMetrics(prometheus::Regis
                     .Name("stud_ledger_calls_total")
                     .Help(
                         "Hand ledger calls by operation and result (result=unavailable: "
-                        "refused, fail closed)")
+                        "refused, fail closed; result=named_otherwise: the entry names the "
+                        "token the other way, --ledger_token_names, and the call asks again)")
                     .Register(registry);
   auto& duration = prometheus::BuildHistogram()
                        .Name("stud_ledger_call_duration_seconds")
@@ -192,10 +209,10 @@ int64_t RedisLedger::Ttl(bool ended) const {
   return std::max<int64_t>(1, ended ? options_.ttl_ended_seconds : options_.ttl_in_play_seconds);
 }
 
-void RedisLedger::Count(int op, absl::Time start, const absl::Status& status,
-                        LedgerOutcome outcome) {
+void RedisLedger::Count(int op, absl::Time start, const absl::Status& status, LedgerOutcome outcome,
+                        bool named_otherwise) {
   if (metrics_->wait_short != nullptr) {
-    metrics_->calls[op][ResultIndex(status, outcome)]->Increment();
+    metrics_->calls[op][ResultIndex(status, outcome, named_otherwise)]->Increment();
     metrics_->duration[op]->Observe(absl::ToDoubleSeconds(absl::Now() - start));
   }
 }
@@ -203,14 +220,17 @@ void RedisLedger::Count(int op, absl::Time start, const absl::Status& status,
 LedgerDone RedisLedger::Recorded(int op, LedgerDone done) {
   return [this, op, start = absl::Now(),
           done = std::move(done)](absl::StatusOr<LedgerResult> r) mutable {
-    Count(op, start, r.status(), r.ok() ? r->outcome : LedgerOutcome::kMissing);
+    Count(op, start, r.status(), r.ok() ? r->outcome : LedgerOutcome::kMissing,
+          r.ok() && r->named_otherwise);
     std::move(done)(std::move(r));
   };
 }
 
 // The script's answer: {code, head of the entry now}.
 absl::StatusOr<LedgerResult> RedisLedger::CommitResult(const RedisPipeline::Reply& reply,
-                                                       uint64_t from_version, uint64_t version) {
+                                                       uint64_t from_version, uint64_t version,
+                                                       TokenNaming from_naming,
+                                                       TokenNaming naming) {
   const redisReply* a = reply.r.get();
   if (a->type != REDIS_REPLY_ARRAY || a->elements != 2 ||
       a->element[0]->type != REDIS_REPLY_INTEGER || a->element[1]->type != REDIS_REPLY_STRING) {
@@ -227,13 +247,14 @@ absl::StatusOr<LedgerResult> RedisLedger::CommitResult(const RedisPipeline::Repl
     case 4:
       return LedgerResult{LedgerOutcome::kHandsExhausted, 0, VersionOf(head)};
     default:
-      return NotLatestResult(from_version, head);
+      return NotLatestResult(from_version, head, {{from_version, from_naming}, {version, naming}});
   }
 }
 
 void RedisLedger::Commit(const std::string& key, absl::string_view from, uint64_t from_version,
-                         const LedgerCommit& to, LedgerDone done) {
+                         TokenNaming from_naming, const LedgerCommit& to, LedgerDone done) {
   const uint64_t version = to.entry.version;
+  const TokenNaming naming = NamingOf(to.entry.name);
   // Written as the command's bytes before SubmitScript returns: the
   // temporaries may go with this statement.
   redis_.SubmitScript(
@@ -242,10 +263,11 @@ void RedisLedger::Commit(const std::string& key, absl::string_view from, uint64_
        to.token, absl::StrCat(Ttl(to.ended)), WatchStreamId(version), absl::StrCat(to.first_op),
        to.ended ? "1" : "0", absl::StrCat(std::max<int64_t>(0, options_.max_hands_per_tenant)),
        HandIdOfKey(key)},
-      [this, from_version, version,
+      [this, from_version, version, from_naming, naming,
        done = std::move(done)](absl::StatusOr<RedisPipeline::Reply> r) mutable {
         if (!r.ok()) return std::move(done)(r.status());
-        absl::StatusOr<LedgerResult> out = CommitResult(*r, from_version, version);
+        absl::StatusOr<LedgerResult> out =
+            CommitResult(*r, from_version, version, from_naming, naming);
         const bool wrote = out.ok() && (out->outcome == LedgerOutcome::kApplied ||
                                         out->outcome == LedgerOutcome::kRetry);
         if (!wrote || options_.wait_replicas <= 0) return std::move(done)(std::move(out));
@@ -279,26 +301,28 @@ absl::StatusOr<LedgerResult> RedisLedger::Acknowledged(
 }
 
 void RedisLedger::StartCreate(const std::string& key, const LedgerCommit& commit, LedgerDone done) {
-  Commit(key, "", 0, commit, Recorded(0, std::move(done)));
+  Commit(key, "", 0, NamingOf(commit.entry.name), commit, Recorded(0, std::move(done)));
 }
 
 void RedisLedger::StartAdvance(const std::string& key, const LedgerEntry& from,
                                const LedgerCommit& to, LedgerDone done) {
-  Commit(key, Head(from), from.version, to, Recorded(1, std::move(done)));
+  Commit(key, Head(from), from.version, NamingOf(from.name), to, Recorded(1, std::move(done)));
 }
 
 void RedisLedger::StartCheck(const std::string& key, const LedgerEntry& entry, LedgerDone done) {
   // The head and one byte more, not the token; "" when there is no entry.
   redis_.Submit(
       {"GETRANGE", key, "0", absl::StrCat(kMaxHeadBytes)},
-      [head_wanted = Head(entry), version = entry.version,
+      [head_wanted = Head(entry), named = NamedAs(entry),
        done = Recorded(2, std::move(done))](absl::StatusOr<RedisPipeline::Reply> r) mutable {
         if (!r.ok()) return std::move(done)(r.status());
         if (r->r->type != REDIS_REPLY_STRING || r->r->len == 0)
           return std::move(done)(LedgerResult{LedgerOutcome::kMissing, 0});
         const absl::string_view head = HeadOf(absl::string_view(r->r->str, r->r->len));
-        if (head != head_wanted) return std::move(done)(NotLatestResult(version, head));
-        std::move(done)(LedgerResult{LedgerOutcome::kLatest, version});
+        if (head != head_wanted) {
+          return std::move(done)(NotLatestResult(named.version, head, {named}));
+        }
+        std::move(done)(LedgerResult{LedgerOutcome::kLatest, named.version});
       });
 }
 

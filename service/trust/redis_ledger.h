@@ -99,16 +99,20 @@ class RedisLedger final : public Ledger {
   // The commit script for Create (`from` "") and Advance (`from` the head of
   // the entry the call opened), then the WAIT for replicas when asked for.
   void Commit(const std::string& key, absl::string_view from, uint64_t from_version,
-              const LedgerCommit& to, LedgerDone done);
+              TokenNaming from_naming, const LedgerCommit& to, LedgerDone done);
+  // `from_naming`, `naming`: how the call names the tokens of those versions.
   static absl::StatusOr<LedgerResult> CommitResult(const RedisPipeline::Reply& reply,
-                                                   uint64_t from_version, uint64_t version);
+                                                   uint64_t from_version, uint64_t version,
+                                                   TokenNaming from_naming, TokenNaming naming);
   // `out` once the WAIT `w` (sent on the write's `connection`) counted the replicas asked for.
   absl::StatusOr<LedgerResult> Acknowledged(const absl::StatusOr<RedisPipeline::Reply>& w,
                                             uint64_t connection, int64_t ms,
                                             const LedgerResult& out);
   static absl::StatusOr<LedgerLatest> LatestResult(const absl::StatusOr<RedisPipeline::Reply>& r);
   // Counts the call (op: 0 create, 1 advance, 2 check, 3 latest) and its round trip time.
-  void Count(int op, absl::Time start, const absl::Status& status, LedgerOutcome outcome);
+  // named_otherwise: LedgerResult::named_otherwise, counted as a result of its own.
+  void Count(int op, absl::Time start, const absl::Status& status, LedgerOutcome outcome,
+             bool named_otherwise = false);
   // `done`, counted when it runs (op as in Count, timed from now).
   LedgerDone Recorded(int op, LedgerDone done);
 

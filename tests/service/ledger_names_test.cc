@@ -78,6 +78,15 @@ TEST(TokenNames, ReplicasNamingTokensEitherWayContinueEachOthersHands) {
   EXPECT_EQ(
       EntryName(redis, u),
       TokenName(u.token(), (seen.size() - 1) % 2 == 1 ? TokenNaming::kDigest : TokenNaming::kTag));
+  // Each call found the entry named the other way once, and nothing was refused.
+  auto advances = [&](const char* result) {
+    const std::string labels = absl::StrCat("op=advance,result=", result);
+    return tags.Metric("stud_ledger_calls_total", labels) +
+           digests.Metric("stud_ledger_calls_total", labels);
+  };
+  EXPECT_EQ(advances("named_otherwise"), static_cast<double>(seen.size() - 1));
+  EXPECT_EQ(advances("applied"), static_cast<double>(seen.size() - 1));
+  EXPECT_EQ(advances("superseded"), 0);
   // A token either replica superseded is refused by both.
   ExpectStaleOnEach({&tags, &digests}, seen[seen.size() - 3]);
 }
