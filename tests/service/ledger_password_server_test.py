@@ -16,6 +16,7 @@ argument) on a free loopback port, then stud_server:
      stud_ledger_connect_failures_total{cause="auth"} counts it, and neither
      password is in the log or the answer;
   4. a password in the --ledger URL: refused at startup (exit code not 0);
+     so is a --ledger_token_names that is neither digest nor tag;
   5. redis-sentinel:// with a Sentinel that has requirepass of its own and
      --ledger_sentinel_password_file: a hand is dealt; neither password is on
      the command line; a wrong Sentinel password fails closed,
@@ -209,6 +210,15 @@ def main():
                              capture_output=True, text=True, timeout=20)
         checks.expect(run.returncode != 0 and "readable by anyone" in run.stderr + run.stdout,
                       "a password in --ledger is refused at startup (exit %d)" % run.returncode)
+        run = subprocess.run([args.server, "--listen", "127.0.0.1:0", "--metrics_listen=",
+                              "--ledger", "redis://127.0.0.1:%d" % redis_port,
+                              "--ledger_token_names", "hash"],
+                             capture_output=True, text=True, timeout=20)
+        checks.expect(run.returncode != 0
+                      and "--ledger_token_names: 'hash' is neither digest nor tag"
+                      in run.stderr + run.stdout,
+                      "an unknown --ledger_token_names is refused at startup (exit %d)"
+                      % run.returncode)
 
         # 5. A Sentinel with its own password.
         sentinel_dir = os.path.join(work, "sentinel")
