@@ -3,6 +3,7 @@
 #include <hiredis/hiredis.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <iterator>
 #include <utility>
 
@@ -126,12 +127,13 @@ constexpr const char* kOps[] = {"create", "advance", "check", "latest"};  // Cou
 constexpr const char* kResults[] = {"applied",         "retry",           "latest",
                                     "superseded",      "missing",         "behind",
                                     "hands_exhausted", "named_otherwise", "unavailable"};
+constexpr size_t kNamedOtherwise = std::size(kResults) - 2;
 constexpr size_t kUnavailable = std::size(kResults) - 1;
 
 // Index into kResults.
 size_t ResultIndex(const absl::Status& status, LedgerOutcome outcome, bool named_otherwise) {
   if (!status.ok()) return kUnavailable;
-  if (named_otherwise) return 7;
+  if (named_otherwise) return kNamedOtherwise;
   switch (outcome) {
     case LedgerOutcome::kApplied:
       return 0;
