@@ -89,6 +89,18 @@ inline stud::v1::HandUpdate Next(stud::v1::StudService::Stub& stub, const stud::
   return resp.update();
 }
 
+// Every update of the hand `u` begins, played to its end with passive actions
+// on `a` and `b` in turn, `b` first (at most 200).
+inline std::vector<stud::v1::HandUpdate> PlayInTurn(Replica& a, Replica& b,
+                                                    stud::v1::HandUpdate u) {
+  std::vector<stud::v1::HandUpdate> seen = {u};
+  for (int i = 0; i < 200 && u.public_view().phase() != stud::v1::PHASE_COMPLETE; ++i) {
+    u = Next(i % 2 == 0 ? b.stub() : a.stub(), u);
+    seen.push_back(u);
+  }
+  return seen;
+}
+
 // `st` refuses a token that is no longer its hand's latest (`what` names the call).
 inline void ExpectSuperseded(const grpc::Status& st, const std::string& what) {
   EXPECT_THAT(st, ::stud::testing::StatusIs(grpc::StatusCode::ABORTED)) << what;

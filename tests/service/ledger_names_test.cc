@@ -65,13 +65,10 @@ TEST(TokenNames, ReplicasNamingTokensEitherWayContinueEachOthersHands) {
   ASSERT_TRUE(redis.Start());
   NamingReplica tags(redis, true), digests(redis, false);
 
-  v1::HandUpdate u = Start(tags.stub());
-  EXPECT_EQ(EntryName(redis, u), TokenName(u.token(), TokenNaming::kTag)) << "a new hand";
-  std::vector<v1::HandUpdate> seen = {u};
-  for (int i = 0; i < 200 && u.public_view().phase() != v1::PHASE_COMPLETE; ++i) {
-    u = Next(i % 2 == 0 ? digests.stub() : tags.stub(), u);  // alternate namings
-    seen.push_back(u);
-  }
+  const v1::HandUpdate start = Start(tags.stub());
+  EXPECT_EQ(EntryName(redis, start), TokenName(start.token(), TokenNaming::kTag)) << "a new hand";
+  const std::vector<v1::HandUpdate> seen = PlayInTurn(tags, digests, start);  // alternate namings
+  const v1::HandUpdate& u = seen.back();
   ASSERT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
   ASSERT_GE(seen.size(), 6u);
   // Each write names the new token as the replica that made it does.

@@ -268,13 +268,8 @@ TEST(Ledger, TwoReplicasSharingOneRedisContinueEachOthersHands) {
   RedisServer redis;
   ASSERT_TRUE(redis.Start());
   Replica a(redis), b(redis);
-  v1::HandUpdate u = Start(a.stub());
-  std::vector<v1::HandUpdate> seen = {u};
-  for (int i = 0; i < 200 && u.public_view().phase() != v1::PHASE_COMPLETE; ++i) {
-    u = Next(i % 2 == 0 ? b.stub() : a.stub(), u);  // alternate replicas
-    seen.push_back(u);
-  }
-  ASSERT_EQ(u.public_view().phase(), v1::PHASE_COMPLETE);
+  const std::vector<v1::HandUpdate> seen = PlayInTurn(a, b, Start(a.stub()));
+  ASSERT_EQ(seen.back().public_view().phase(), v1::PHASE_COMPLETE);
   ASSERT_GE(seen.size(), 4u);
   // A token one replica superseded is refused by the other too.
   ExpectStaleOnEach({&a, &b}, seen[seen.size() - 3]);
