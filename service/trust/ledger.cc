@@ -109,14 +109,7 @@ constexpr char kTagNamePrefix = 'g';
 std::string TokenName(absl::string_view token, TokenNaming naming) {
   const absl::string_view tag = naming == TokenNaming::kTag ? SivTagOf(token) : "";
   if (tag.empty()) return TokenDigest(token);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string name(1 + 2 * tag.size(), kTagNamePrefix);
-  for (size_t i = 0; i < tag.size(); ++i) {
-    const auto b = static_cast<uint8_t>(tag[i]);
-    name[1 + 2 * i] = kHex[b >> 4];
-    name[2 + 2 * i] = kHex[b & 0xf];
-  }
-  return name;
+  return absl::StrCat(absl::string_view(&kTagNamePrefix, 1), absl::BytesToHexString(tag));
 }
 
 TokenNaming NamingOf(absl::string_view name) {

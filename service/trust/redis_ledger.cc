@@ -116,9 +116,10 @@ LedgerResult NotLatestResult(uint64_t token_version, absl::string_view head,
                                                             : LedgerOutcome::kSuperseded,
                    .latest_version = entry_version,
                    .latest_name = std::string(NameOf(head))};
+  if (out.outcome != LedgerOutcome::kSuperseded || out.latest_name.empty()) return out;
+  const TokenNaming entry_naming = NamingOf(out.latest_name);
   for (const Named& n : named) {
-    out.named_otherwise |= out.outcome == LedgerOutcome::kSuperseded && !out.latest_name.empty() &&
-                           n.version == entry_version && n.naming != NamingOf(out.latest_name);
+    out.named_otherwise |= n.version == entry_version && n.naming != entry_naming;
   }
   return out;
 }
